@@ -1,0 +1,1 @@
+"""Turn plain lists of conference abstracts into a static, searchable catalogue."""

@@ -1,0 +1,169 @@
+"""The command line: build (the default), ingest, serve, clean."""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import os
+import shutil
+import time
+from pathlib import Path
+
+import click
+
+from .config import CONFIG_FILE, read_config
+from .content import load_catalogue
+from .ingest import ingest
+from .model import Problem
+from .output import STAGING_PREFIX, copy_assets, staged_site, write_pages
+from .render import make_environment, render_site
+from .search import index_site
+
+PROJECT = Path(__file__).resolve().parent.parent
+
+
+def directory(default: str, help: str):
+    return click.option(f"--{default}", type=click.Path(file_okay=False, path_type=Path),
+                        default=PROJECT / default, show_default=f"{default}/", help=help)
+
+
+seeds_option = directory("seeds", "Folder of seed lists (*.txt): a header line, then one abstract per paragraph.")
+content_option = directory("content", "Folder of per-paper Markdown files; people edit these.")
+out_option = click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=PROJECT / "site",
+                          show_default="site/", help="Folder the site is written to (replaced only when complete).")
+
+
+@click.group(invoke_without_command=True, context_settings={"help_option_names": ["-h", "--help"]})
+@click.pass_context
+def main(ctx: click.Context) -> None:
+    """Build a static, searchable catalogue of papers from plain lists of abstracts.
+
+    Without a command, runs `build`: seeds/ -> content/ -> site/ with Pagefind search.
+    """
+    if ctx.invoked_subcommand is None:
+        ctx.invoke(build)
+
+
+@main.command()
+@seeds_option
+@content_option
+@out_option
+@click.option("--base-url", envvar="CATALOGUE_BASE_URL", default=None,
+              help="Public address of the site, e.g. https://user.github.io/REPO/ "
+                   "(for canonical links and the 404 page). Also read from $CATALOGUE_BASE_URL or site.toml.")
+@click.option("--no-search", is_flag=True, help="Skip the Pagefind index (faster; the search page says so).")
+@click.option("--config", "config_path", type=click.Path(dir_okay=False, path_type=Path),
+              default=PROJECT / CONFIG_FILE, show_default=CONFIG_FILE, help="Site settings (title, language, base_url).")
+@click.option("--templates", type=click.Path(file_okay=False, path_type=Path), default=PROJECT / "templates",
+              show_default="templates/", help="Jinja templates (copy and edit to restyle the site).")
+@click.option("--assets", type=click.Path(file_okay=False, path_type=Path), default=PROJECT / "assets",
+              show_default="assets/", help="CSS, scripts and icons copied into site/assets/.")
+def build(seeds: Path, content: Path, out: Path, base_url: str | None, no_search: bool, config_path: Path,
+          templates: Path, assets: Path) -> None:
+    """Ingest the seeds, render every page, index them for search."""
+    started = time.perf_counter()
+    config = read_config(config_path, base_url=base_url)
+    run_ingest(seeds, content)
+    with stage("Loading content/"):
+        catalogue = load_catalogue(content)
+    with stage(f"Rendering {len(catalogue.papers)} papers"):
+        pages = render_site(catalogue, config, make_environment(templates))
+    if config.base_url is None:
+        say("note: no base URL (--base-url or site.toml): canonical links are left out and 404.html "
+            "assumes the site is served at the domain root.")
+    with staged_site(out) as staging:
+        with stage(f"Writing {len(pages)} pages"):
+            size = write_pages(pages, staging)
+            copy_assets(assets, staging)
+        if not no_search:
+            with stage("Indexing for search (Pagefind)"):
+                summary = index_site(staging)
+            say(f"  {summary}")
+    elapsed = time.perf_counter() - started
+    say(f"Built {len(catalogue.papers)} papers, {len(pages)} pages ({size / 1e6:.1f} MB of HTML) "
+        f"in {elapsed:.1f} s -> {display(out)}/index.html")
+
+
+@main.command("ingest")
+@seeds_option
+@content_option
+def ingest_command(seeds: Path, content: Path) -> None:
+    """Turn the seed lists into content/papers/*.md, keeping every hand edit."""
+    run_ingest(seeds, content)
+
+
+@main.command()
+@out_option
+@click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True)
+def serve(out: Path, port: int) -> None:
+    """Preview the built site on http://127.0.0.1:PORT/ (search works there, not from file://)."""
+    if not (out / "index.html").exists():
+        raise click.ClickException(f"{display(out)}/index.html does not exist; run 'python build.py' first")
+    handler = functools.partial(QuietHandler, directory=str(out))
+    with http.server.ThreadingHTTPServer(("127.0.0.1", port), handler) as server:
+        say(f"Serving {display(out)}/ on http://127.0.0.1:{server.server_address[1]}/ (Ctrl+C to stop)")
+        try:
+            server.serve_forever()
+        except KeyboardInterrupt:
+            say("Stopped.")
+
+
+@main.command()
+@out_option
+def clean(out: Path) -> None:
+    """Delete the built site (content/ is never touched)."""
+    for stale in out.resolve().parent.glob(f"{STAGING_PREFIX}{out.name}-*"):
+        shutil.rmtree(stale, ignore_errors=True)
+    if out.exists():
+        shutil.rmtree(out)
+        say(f"Removed {display(out)}/")
+    else:
+        say(f"Nothing to remove: {display(out)}/ does not exist")
+
+
+def run_ingest(seeds: Path, content: Path) -> None:
+    with stage(f"Ingesting {display(seeds)}/ into {display(content)}/"):
+        report = ingest(seeds, content)
+    report_problems(report.problems)
+    say(f"  {report.papers} papers: {report.added} new, {report.updated} updated, "
+        f"{report.kept_edits} with hand edits kept, {len(report.problems)} notes")
+
+
+def report_problems(problems: tuple[Problem, ...]) -> None:
+    for problem in problems:
+        say(f"{problem.source}: {problem.message}")
+
+
+class stage:
+    """Prints what is being done and how long it took."""
+
+    def __init__(self, label: str):
+        self.label = label
+
+    def __enter__(self):
+        self.started = time.perf_counter()
+        say(f"{self.label} ...")
+
+    def __exit__(self, kind, *_):
+        if kind is None:
+            say(f"  done in {time.perf_counter() - self.started:.2f} s")
+
+
+class QuietHandler(http.server.SimpleHTTPRequestHandler):
+    extensions_map = {**http.server.SimpleHTTPRequestHandler.extensions_map, ".wasm": "application/wasm",
+                      ".js": "text/javascript", ".mjs": "text/javascript"}
+
+    def log_message(self, format, *args):  # one line per request is noise while previewing
+        pass
+
+
+def say(message: str) -> None:
+    click.echo(message, err=True)
+
+
+def display(path: Path) -> str:
+    """A path as short as possible for messages: relative to the working directory when inside it."""
+    try:
+        return Path(os.path.relpath(path)).as_posix() if not os.path.relpath(path).startswith("..") else path.as_posix()
+    except ValueError:
+        return path.as_posix()

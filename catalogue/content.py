@@ -1,0 +1,201 @@
+"""content/: one Markdown file per paper (YAML front matter + abstract) and the topic taxonomy.
+
+content/ is the catalogue's database and people edit it. Reading is strict: an unknown or
+ill-typed front-matter key is an error naming the file and the key, never silently ignored.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import yaml
+
+from .errors import CatalogueError
+from .model import Catalogue, Link, Paper, Source, Topic
+
+PAPERS_DIR = "papers"
+TOPICS_FILE = "topics.yaml"
+SLUG = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
+PAPER_ID = re.compile(r"^[0-9a-f]{12}$")
+# Front-matter keys in the order they are written.
+KEYS = ("id", "slug", "name", "other_names", "title", "title_source", "venue", "year", "topics",
+        "links", "authors", "pdf", "source")
+REQUIRED = ("id", "slug", "title", "source")
+_Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # the C loader is 5x faster
+_Dumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
+
+
+def render_paper_markdown(paper: Paper) -> str:
+    """The content file for a paper: front matter, a blank line, the abstract."""
+    data = {
+        "id": paper.id, "slug": paper.slug, "name": paper.name, "other_names": list(paper.other_names),
+        "title": paper.title, "title_source": paper.title_source, "venue": paper.venue, "year": paper.year,
+        "topics": list(paper.topics), "links": [{"url": l.url, "label": l.label} for l in paper.links],
+        "authors": list(paper.authors), "pdf": paper.pdf, "source": str(paper.source),
+    }
+    optional_empty = {"other_names", "authors", "pdf", "links"}
+    data = {k: v for k, v in data.items() if not (k in optional_empty and v in ([], None))}
+    front = yaml.dump(data, Dumper=_Dumper, sort_keys=False, allow_unicode=True, width=1000)
+    return f"---\n{front}---\n\n{paper.abstract.strip()}\n"
+
+
+def parse_paper_markdown(text: str, path: str) -> Paper:
+    """A Paper from a content file's text; ContentError names the file and the field."""
+    match = re.match(r"\A\ufeff?---\s*\n(.*?)\n---\s*(?:\n|\Z)(.*)\Z", text, re.S)
+    if not match:
+        raise ContentFileError(path, "no front matter: the file must start with '---', the fields, then '---'")
+    try:
+        data = yaml.load(match[1], Loader=_Loader)
+    except yaml.YAMLError as error:
+        mark = getattr(error, "problem_mark", None)
+        where = f" (front-matter line {mark.line + 1})" if mark else ""
+        raise ContentFileError(path, f"front matter is not valid YAML{where}: {getattr(error, 'problem', error)}")
+    if not isinstance(data, dict):
+        raise ContentFileError(path, "front matter must be a set of 'key: value' lines")
+    unknown = sorted(set(map(str, data)) - set(KEYS))
+    if unknown:
+        raise ContentFileError(path, f"unknown front-matter key '{unknown[0]}' (known keys: {', '.join(KEYS)})")
+    for key in REQUIRED:
+        if data.get(key) in (None, ""):
+            raise ContentFileError(path, f"front-matter key '{key}' is missing")
+    abstract = match[2].strip()
+    if not abstract:
+        raise ContentFileError(path, "the abstract (the text after the front matter) is empty")
+    return Paper(
+        id=_check(path, "id", data["id"], str, PAPER_ID.match, "12 lower-case hex digits"),
+        slug=_check(path, "slug", data["slug"], str, SLUG.match, "lower-case letters, digits and single hyphens"),
+        title=_check(path, "title", data["title"], str),
+        abstract=abstract,
+        source=_parse_source(path, data["source"]),
+        name=_optional(path, "name", data.get("name"), str),
+        other_names=_strings(path, "other_names", data.get("other_names")),
+        title_source=_check(path, "title_source", data.get("title_source", "derived"), str,
+                            lambda v: v in ("derived", "edited"), "'derived' or 'edited'"),
+        venue=_optional(path, "venue", data.get("venue"), str),
+        year=_optional(path, "year", data.get("year"), int),
+        topics=_strings(path, "topics", data.get("topics")),
+        links=_links(path, data.get("links")),
+        authors=_strings(path, "authors", data.get("authors")),
+        pdf=_optional(path, "pdf", data.get("pdf"), str, _is_web_address, "an http(s) address"),
+    )
+
+
+class ContentFileError(CatalogueError):
+    def __init__(self, path: str, message: str):
+        super().__init__(f"{path}: {message}")
+
+
+def _check(path, key, value, kind, test=None, expected=""):
+    if not isinstance(value, kind) or isinstance(value, bool) or (test and not test(value)):
+        wanted = expected or f"a {kind.__name__}"
+        raise ContentFileError(path, f"front-matter key '{key}' must be {wanted}, not {value!r}")
+    return value
+
+
+def _optional(path, key, value, kind, test=None, expected=""):
+    return None if value is None else _check(path, key, value, kind, test, expected)
+
+
+def _strings(path: str, key: str, value) -> tuple[str, ...]:
+    if value is None:
+        return ()
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise ContentFileError(path, f"front-matter key '{key}' must be a list of strings, not {value!r}")
+    return tuple(value)
+
+
+def _links(path: str, value) -> tuple[Link, ...]:
+    links = []
+    for item in value or []:
+        if not isinstance(item, dict) or set(item) != {"url", "label"} or not _is_web_address(item["url"]):
+            raise ContentFileError(path, f"each of 'links' needs a 'url' (http or https) and a 'label', not {item!r}")
+        links.append(Link(str(item["url"]), str(item["label"])))
+    return tuple(links)
+
+
+def _is_web_address(value) -> bool:
+    return isinstance(value, str) and re.match(r"https?://[^\s<>\"]+$", value, re.IGNORECASE) is not None
+
+
+def _parse_source(path: str, value) -> Source:
+    match = re.fullmatch(r"(.+):(\d+)", str(value))
+    if not match:
+        raise ContentFileError(path, f"front-matter key 'source' must be 'file:line', not {value!r}")
+    return Source(match[1], int(match[2]))
+
+
+def read_paper(path: Path) -> Paper:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as error:
+        raise ContentFileError(path.as_posix(), f"not UTF-8 text (byte {error.start})")
+    return parse_paper_markdown(text, path.as_posix())
+
+
+def read_papers(content_dir: Path) -> dict[Path, Paper]:
+    """Every paper in content/papers/, by file; all problems reported together."""
+    papers: dict[Path, Paper] = {}
+    errors: list[str] = []
+    for path in sorted((content_dir / PAPERS_DIR).glob("*.md")):
+        try:
+            papers[path] = read_paper(path)
+        except CatalogueError as error:
+            errors.append(error.message)
+    errors += _duplicates(papers, "id") + _duplicates(papers, "slug")
+    if errors:
+        raise CatalogueError("content/ has problems:\n  " + "\n  ".join(errors))
+    return papers
+
+
+def _duplicates(papers: dict[Path, Paper], key: str) -> list[str]:
+    first: dict[str, Path] = {}
+    problems = []
+    for path, paper in papers.items():
+        value = getattr(paper, key)
+        if value in first:
+            problems.append(f"{path.as_posix()}: {key} '{value}' is also used by {first[value].as_posix()}")
+        first.setdefault(value, path)
+    return problems
+
+
+def read_taxonomy(content_dir: Path) -> tuple[tuple[Topic, ...], str]:
+    """The topics and the fallback topic's slug from content/topics.yaml."""
+    path = content_dir / TOPICS_FILE
+    shown = path.as_posix()
+    if not path.exists():
+        raise CatalogueError(f"{shown}: the topic taxonomy is missing")
+    try:
+        data = yaml.load(path.read_text(encoding="utf-8"), Loader=_Loader)
+    except yaml.YAMLError as error:
+        raise CatalogueError(f"{shown}: not valid YAML: {error}")
+    if not isinstance(data, dict) or not isinstance(data.get("topics"), list):
+        raise CatalogueError(f"{shown}: expected 'fallback: <slug>' and a list under 'topics'")
+    topics = []
+    for number, item in enumerate(data["topics"], 1):
+        if not isinstance(item, dict) or not SLUG.match(str(item.get("slug", ""))) or not item.get("label"):
+            raise CatalogueError(f"{shown}: topic {number} needs a 'slug' ([a-z0-9-]) and a 'label'")
+        keywords = item.get("keywords") or []
+        topics.append(Topic(item["slug"], str(item["label"]), tuple(str(k).lower() for k in keywords)))
+    slugs = [t.slug for t in topics]
+    if data.get("fallback") not in slugs:
+        raise CatalogueError(f"{shown}: 'fallback' must be the slug of one of the topics")
+    if len(set(slugs)) != len(slugs):
+        raise CatalogueError(f"{shown}: topic slugs must be unique")
+    return tuple(topics), data["fallback"]
+
+
+def load_catalogue(content_dir: Path) -> Catalogue:
+    """Everything the build renders, validated, in display order (venue, year, seed position)."""
+    topics, _ = read_taxonomy(content_dir)
+    papers = read_papers(content_dir)
+    known = {t.slug for t in topics}
+    errors = [f"{path.as_posix()}: unknown topic '{topic}' (topics are listed in {TOPICS_FILE})"
+              for path, paper in papers.items() for topic in paper.topics if topic not in known]
+    if errors:
+        raise CatalogueError("content/ has problems:\n  " + "\n  ".join(errors))
+    if not papers:
+        raise CatalogueError(f"{(content_dir / PAPERS_DIR).as_posix()}: no papers; run 'python build.py ingest' first")
+    ordered = sorted(papers.values(), key=lambda p: (p.venue or "~", -(p.year or 0), p.source, p.id))
+    return Catalogue(tuple(ordered), topics)
+

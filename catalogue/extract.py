@@ -1,0 +1,282 @@
+"""What the lists do not carry, derived from the abstract alone: name, title, topics, links.
+
+The rules read the sentence in which the authors introduce their contribution ("we propose
+X, a ...", "we introduce Long Name (LN)", "... named X"). They prefer no name to a wrong
+one: an acronym for an existing field ("Deep Reinforcement Learning (DRL) has emerged")
+is not introduced by the authors and is ignored.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from .markup import text_only_math
+from .model import Link, Topic
+from .urls import find_urls
+
+MAX_TITLE = 110
+
+_INTRODUCE = re.compile(
+    r"\b(?:we|this (?:paper|work))\s+(?:\w+ly\s+|also\s+|further\s+|then\s+)?"
+    r"(?:propose|introduce|present|develop|design|build|construct|release|contribute|devise|create|curate)s?\b",
+    re.IGNORECASE,
+)
+_CLAIM_VERBS = ("propose|introduce|present|develop|devise|design|build|construct|create",
+                "study|investigate|analy[sz]e|examine|explore|formali[sz]e|characteri[sz]e|"
+                "consider|initiate|address|tackle|revisit|identify|uncover|establish|provide|derive|give",
+                "show|demonstrate|prove|find|argue|reveal|observe")
+_NOT_A_SUBJECT = re.compile(r"^(?:which|how|whether|what|why|when|where|it|its|this|these|those|them|"
+                            r"their|such|two|three|several)\b", re.IGNORECASE)
+# A name is one token: letters, digits, hyphens, inline math (LS$^2$MC-GDA).
+_NAME = r"(?P<name>[A-Za-z0-9](?:[A-Za-z0-9+\-.]|\$[^$\s]{1,12}\$)*[A-Za-z0-9+$])"
+_LEAD = r"^\s*(?:(?:a|an|the|our)\s+)?(?:(?:novel|new|simple|general|unified|generic)\s+)?"
+_AFTER_NAME = r"\s*(?:,|\(|:|\u2014|\u2013| - |\.|;|$|\s(?:is|as|which|that|for|to)\b)"
+_NAMED = re.compile(rf"\b(?:called|named|dubbed|termed|coined)\s+{_NAME}")
+_APPOSITIVE = re.compile(rf"^(?P<description>[^,.;:()]{{3,90}}?),\s*{_NAME}\s*,")
+_CLAUSE_END = re.compile(r"[,;:.](?:\s|$)|\s[-\u2013\u2014]\s|\s\(|---|\u2014"
+                         r"|\s(?:and|but)\s(?:we\s)?(?:propose|introduce|present|develop|show|prove|demonstrate)")
+_CUT_BEFORE = ("that", "which", "where", "whose", "while", "by", "with", "for", "in", "on", "via", "from",
+               "through", "using", "across", "under", "to", "and", "based")
+_SMALL_WORDS = {"a", "an", "the", "and", "or", "but", "nor", "for", "of", "in", "on", "at", "to", "by",
+                "via", "with", "from", "as", "into", "over", "per", "vs", "than", "through", "across",
+                "under", "within", "without", "between", "among", "beyond", "toward", "towards", "upon"}
+_SENTENCE_END = re.compile(r"(?<![A-Z]\.)(?<!e\.g\.)(?<!i\.e\.)(?<!al\.)(?<!vs\.)(?<!cf\.)(?<=[.!?])\s+(?=[\"“*$\\(A-Z0-9])")
+
+
+@dataclass(frozen=True)
+class Extraction:
+    name: str | None
+    other_names: tuple[str, ...]
+    title: str
+    topics: tuple[str, ...]
+    links: tuple[Link, ...]
+
+
+@dataclass(frozen=True)
+class Contribution:
+    name: str
+    description: str | None
+
+
+def extract(abstract: str, taxonomy: tuple[Topic, ...], fallback_topic: str) -> Extraction:
+    """Everything derived from one abstract."""
+    contributions = find_contributions(abstract)
+    primary = contributions[0] if contributions else None
+    title = derive_title(abstract, primary)
+    return Extraction(
+        name=primary.name if primary else None,
+        other_names=tuple(c.name for c in contributions[1:]),
+        title=title,
+        topics=rank_topics(f"{title}. {abstract}", taxonomy, fallback_topic),
+        links=find_links(abstract),
+    )
+
+
+def split_sentences(text: str) -> list[str]:
+    return [s.strip() for s in _SENTENCE_END.split(text) if s.strip()]
+
+
+def plain_for_extraction(abstract: str) -> str:
+    """The abstract with emphasis markers gone and $\\textbf{...}$ turned back into text."""
+    text = re.sub(r"\$(\\text\w*\{[^$]*\})\$", lambda m: text_only_math(m[1]) or m[0], abstract)
+    text = re.sub(r"\\(?:emph|textit|textbf)\{([^{}]*)\}", r"\1", text)
+    return re.sub(r"\*+|(?<!\w)_+|_+(?!\w)", "", text)
+
+
+def find_contributions(abstract: str) -> list[Contribution]:
+    """Named contributions in the order the abstract introduces them (first = primary)."""
+    found: list[Contribution] = []
+    for sentence in split_sentences(plain_for_extraction(abstract)):
+        contribution = _contribution_in(sentence)
+        if contribution and all(c.name != contribution.name for c in found):
+            found.append(contribution)
+    return found
+
+
+def _contribution_in(sentence: str) -> Contribution | None:
+    verb = _INTRODUCE.search(sentence)
+    if verb:
+        rest = sentence[verb.end():]
+        for rule in (_name_first, _expansion_then_acronym, _appositive_name):
+            contribution = rule(rest)
+            if contribution:
+                return contribution
+    named = _NAMED.search(sentence)
+    if named and is_name_like(named["name"]):
+        start = verb.end() if verb and verb.end() < named.start() else None
+        description = sentence[start:named.start()] if start is not None else None
+        return Contribution(named["name"], _clean_description(description))
+    return None
+
+
+def _name_first(rest: str) -> Contribution | None:
+    """'we propose WZ-LLM, a neuro-symbolic framework ...' or '**TIME** (Tensor ...)'."""
+    match = re.match(_LEAD + _NAME + _AFTER_NAME, rest)
+    if not match or not is_name_like(match["name"]):
+        return None
+    after = rest[match.end("name"):]
+    expansion = re.match(r"\s*\(([^()]{3,120})\)", after)
+    if expansion and acronym_matches(match["name"], expansion[1]):
+        return Contribution(match["name"], normalise_expansion(expansion[1]))
+    description = re.match(r"\s*,\s*((?:an?|the)\s.*)", after)
+    return Contribution(match["name"], _clause(description[1]) if description else None)
+
+
+def _expansion_then_acronym(rest: str) -> Contribution | None:
+    """'we introduce Item Response Scaling Laws (IRSL), ...'."""
+    match = re.match(_LEAD + r"(?P<expansion>[^,;.()]{3,140}?)\s*\(\s*" + _NAME + r"\s*\)", rest)
+    if not match or not is_name_like(match["name"]):
+        return None
+    if len(match["expansion"].split()) > 14 or not acronym_matches(match["name"], match["expansion"]):
+        return None
+    return Contribution(match["name"], normalise_expansion(match["expansion"]))
+
+
+def _appositive_name(rest: str) -> Contribution | None:
+    """'we propose a novel federated learning algorithm, LS$^2$MC-GDA, that ...'."""
+    match = _APPOSITIVE.match(rest.strip())
+    if not match or not is_name_like(match["name"]):
+        return None
+    return Contribution(match["name"], _clean_description(match["description"]))
+
+
+def is_name_like(token: str) -> bool:
+    """A coined name: mixed case (EgoTSR), several capitals (ASAP), or letters with digits."""
+    letters = re.sub(r"\$[^$]*\$", "", token)
+    capitals = sum(c.isupper() for c in letters)
+    camel = re.search(r"[a-z][A-Z]", letters) is not None
+    digits_and_letters = re.search(r"\d", letters) and re.search(r"[A-Za-z]", letters)
+    return 2 <= len(letters) <= 40 and letters[:1].isalnum() and (capitals >= 2 or camel or bool(digits_and_letters)) \
+        and not letters.endswith(("-based", "-like"))
+
+
+def acronym_matches(acronym: str, expansion: str) -> bool:
+    """True when the acronym's letters appear, in order, in the expansion, starting with its first word."""
+    letters = [c.lower() for c in re.sub(r"\$[^$]*\$", "", acronym) if c.isalpha()]
+    words = expansion.lower()
+    if not letters or not words or words[0] != letters[0]:
+        return False
+    position = 0
+    for letter in letters:
+        position = words.find(letter, position)
+        if position < 0:
+            return False
+        position += 1
+    return True
+
+
+def normalise_expansion(expansion: str) -> str:
+    """Undo capitals that mark an acronym's letters: 'REconstruction' -> 'Reconstruction'."""
+    words = []
+    for word in expansion.split():
+        if re.fullmatch(r"[A-Z]{2}[a-z]{3,}", word):
+            word = word.capitalize()
+        elif re.fullmatch(r"[a-z]+[A-Z][a-z]+", word):
+            word = word.lower()
+        words.append(word)
+    return " ".join(words)
+
+
+def _clause(text: str) -> str:
+    """Text up to the end of its clause."""
+    end = _CLAUSE_END.search(text)
+    return text[:end.start()] if end else text.rstrip(".")
+
+
+def _clean_description(description: str | None) -> str | None:
+    if not description:
+        return None
+    description = re.sub(r"^\s*(?:(a|an|the)\s+)?(?:novel|new)\s+", lambda m: (m[1] or "") + " ", description)
+    description = " ".join(description.split())
+    return _clause(description) or None
+
+
+def derive_title(abstract: str, primary: Contribution | None) -> str:
+    """'Name: Description' for a named contribution; else the main claim, in title case."""
+    if primary and primary.description:
+        return fit_title(f"{primary.name}: ", primary.description)
+    claim = main_claim(plain_for_extraction(abstract))
+    if primary:
+        return fit_title(f"{primary.name}: ", claim) if claim else primary.name
+    return fit_title("", claim or _clause(split_sentences(plain_for_extraction(abstract))[0]))
+
+
+def main_claim(text: str) -> str | None:
+    """The object of the strongest 'we <verb>' sentence: 'We devise an algorithm that ...'."""
+    sentences = split_sentences(text)
+    for verbs in _CLAIM_VERBS:
+        pattern = re.compile(rf"\bwe\s+(?:\w+ly\s+|also\s+|further\s+|then\s+|first\s+)?(?:{verbs})(?:s|d)?\s+(?:that\s+)?(.+)",
+                             re.IGNORECASE)
+        for sentence in sentences:
+            match = pattern.search(sentence)
+            if match and not _NOT_A_SUBJECT.match(match[1]):
+                return _clean_description(match[1].rstrip("."))
+    return None
+
+
+def fit_title(prefix: str, phrase: str) -> str:
+    """Title-cased prefix + phrase, cut before a clause word so that it reads whole and fits."""
+    words = phrase.split()
+    cut = len(words)
+    while cut > 1 and _visible_length(prefix + " ".join(words[:cut])) > MAX_TITLE:
+        cut = max((i for i in range(1, cut) if words[i].lower() in _CUT_BEFORE), default=cut - 1)
+        while cut > 2 and re.fullmatch(r"[a-z]+(?:ed|ing)|is|are|was|were|that|this|these|the|an?|of|and|or",
+                                        words[cut - 1]):
+            cut -= 1  # "... Benchmark Designed" or "... This Tradeoff Is" reads cut off
+    return prefix + title_case(" ".join(words[:cut]).rstrip(",;:"))
+
+
+def _visible_length(text: str) -> int:
+    return len(re.sub(r"\$|\\[A-Za-z]+|[{}^_]", "", text))
+
+
+def title_case(text: str) -> str:
+    """Capitalise words, hyphen parts included; keep small words, acronyms and math as written."""
+    out = []
+    for index, word in enumerate(text.split()):
+        if "$" in word or "\\" in word:
+            out.append(word)
+            continue
+        parts = word.split("-")
+        small_allowed = index > 0
+        cased = [_case_word(part, small_allowed and n > 0 or (index > 0 and len(parts) == 1))
+                 for n, part in enumerate(parts)]
+        out.append("-".join(cased))
+    return " ".join(out)
+
+
+def _case_word(word: str, small_allowed: bool) -> str:
+    """Small words stay lower case, except as the first word or the first part of a compound."""
+    if not word or any(c.isupper() for c in word[1:]) or any(c.isdigit() for c in word):
+        return word  # an acronym, a coined name or a number: as written
+    if word.lower() in _SMALL_WORDS and small_allowed:
+        return word.lower()
+    return word[0].upper() + word[1:]
+
+
+def rank_topics(text: str, taxonomy: tuple[Topic, ...], fallback: str) -> tuple[str, ...]:
+    """One to three topics whose keywords the text mentions most; the fallback when none."""
+    lowered = text.lower()
+    scores = []
+    for order, topic in enumerate(taxonomy):
+        score = sum(len(re.findall(rf"(?<![a-z0-9]){re.escape(k)}(?:s|es)?(?![a-z0-9])", lowered))
+                    for k in topic.keywords)
+        if score:
+            scores.append((-score, order, topic.slug))
+    scores.sort()
+    if not scores:
+        return (fallback,)
+    best = -scores[0][0]
+    return tuple(slug for negative, _, slug in scores[:3] if -negative * 3 >= best)
+
+
+def find_links(abstract: str) -> tuple[Link, ...]:
+    """Code and project links, in order, each once."""
+    links: list[Link] = []
+    for _, _, href in find_urls(abstract):
+        host = re.sub(r"^https?://", "", href).split("/")[0].lower()
+        label = "Code" if host in {"github.com", "gitlab.com", "bitbucket.org", "huggingface.co"} else "Project page"
+        if all(link.url != href for link in links):
+            links.append(Link(href, label))
+    return tuple(links)

@@ -1,0 +1,140 @@
+"""seeds/ -> content/papers/: every paragraph becomes a paper or a reported problem.
+
+A paper's id is a hash of its abstract, so re-running, reordering or adding seeds finds
+the same file again. Its slug is chosen once, when the paper is first written, and then
+belongs to the file. Fields a person edited are kept: content/.derived.json remembers a
+hash of what ingest last derived for each field, and a field whose value no longer matches
+that hash was changed by hand.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from slugify import slugify
+
+from .content import PAPERS_DIR, read_papers, read_taxonomy, render_paper_markdown
+from .extract import extract
+from .markup import Markup
+from .model import Paper, Problem, Source
+from .seeds import read_seed_document
+
+STATE_FILE = ".derived.json"
+DERIVED_FIELDS = ("name", "other_names", "title", "venue", "year", "topics", "links", "source", "abstract")
+# Names some file systems refuse (Windows), which a slug must not be.
+RESERVED_SLUGS = {"con", "prn", "aux", "nul", *(f"com{i}" for i in range(10)), *(f"lpt{i}" for i in range(10))}
+MAX_SLUG = 60
+
+
+@dataclass(frozen=True)
+class IngestReport:
+    papers: int
+    added: int
+    updated: int
+    kept_edits: int
+    problems: tuple[Problem, ...]
+
+
+def paper_id(abstract: str) -> str:
+    """The paper's permanent id: the abstract's hash, whitespace aside."""
+    return hashlib.sha256(" ".join(abstract.split()).encode("utf-8")).hexdigest()[:12]
+
+
+def ingest(seeds_dir: Path, content_dir: Path) -> IngestReport:
+    """Parse every seed file, merge with content/, write what changed."""
+    taxonomy, fallback = read_taxonomy(content_dir)
+    existing = {paper.id: (path, paper) for path, paper in read_papers(content_dir).items()}
+    state_path = content_dir / STATE_FILE
+    state = json.loads(state_path.read_text(encoding="utf-8")) if state_path.exists() else {}
+    markup = Markup()
+    problems: list[Problem] = []
+    derived: dict[str, Paper] = {}
+    seed_files = sorted(seeds_dir.glob("*.txt"))
+    if not seed_files:
+        problems.append(Problem(Source(seeds_dir.as_posix()), "no seed files (*.txt) here"))
+    for seed_path in seed_files:
+        document = read_seed_document(seed_path, source_path(seed_path, content_dir.parent))
+        problems += document.problems
+        for paragraph in document.paragraphs:
+            source = Source(document.path, paragraph.line)
+            pid = paper_id(paragraph.text)
+            if pid in derived:
+                problems.append(Problem(source, f"same abstract as {derived[pid].source}; listed once"))
+                continue
+            problems += [Problem(source, message) for message in markup.abstract_html(paragraph.text).problems]
+            found = extract(paragraph.text, taxonomy, fallback)
+            derived[pid] = Paper(id=pid, slug="", title=found.title, abstract=paragraph.text, source=source,
+                                 name=found.name, other_names=found.other_names, venue=document.venue,
+                                 year=document.year, topics=found.topics, links=found.links)
+
+    papers_dir = content_dir / PAPERS_DIR
+    papers_dir.mkdir(parents=True, exist_ok=True)
+    taken = {paper.slug for _, paper in existing.values()}
+    added = updated = kept_edits = 0
+    new_state = {pid: record for pid, record in state.items() if pid not in derived}
+    for pid in sorted(derived):  # by id, so that slug collisions resolve the same way every time
+        fresh = derived[pid]
+        if pid in existing:
+            path, current = existing[pid]
+            paper, edited = merge(current, state.get(pid), fresh)
+            kept_edits += bool(edited)
+        else:
+            paper = replace(fresh, slug=choose_slug(fresh, pid, taken, markup))
+            taken.add(paper.slug)
+            path = papers_dir / f"{paper.slug}.md"
+            added += 1
+        text = render_paper_markdown(paper)
+        if not path.exists() or path.read_text(encoding="utf-8") != text:
+            updated += pid in existing
+            path.write_text(text, encoding="utf-8")
+        new_state[pid] = {name: value_hash(getattr(fresh, name)) for name in DERIVED_FIELDS}
+    for pid, (path, _) in sorted(existing.items()):
+        if pid not in derived:
+            problems.append(Problem(Source(path.as_posix()), "not in any seed file any more; kept as it is"))
+    state_path.write_text(json.dumps(new_state, indent=0, sort_keys=True) + "\n", encoding="utf-8")
+    return IngestReport(len(derived), added, updated, kept_edits, tuple(problems))
+
+
+def source_path(seed_path: Path, project: Path) -> str:
+    """How a seed file is named in content/ and in messages: seeds/x.txt inside the project."""
+    try:
+        return seed_path.resolve().relative_to(project.resolve()).as_posix()
+    except ValueError:
+        return seed_path.as_posix()
+
+
+def merge(current: Paper, recorded: dict | None, fresh: Paper) -> tuple[Paper, list[str]]:
+    """The paper to write: freshly derived fields, except those a person edited.
+
+    A field counts as edited when it differs both from what was derived last time (its
+    recorded hash) and from what is derived now. Without a record, any difference is an edit.
+    """
+    values = {}
+    edited = []
+    for name in DERIVED_FIELDS:
+        mine, theirs = getattr(current, name), getattr(fresh, name)
+        unchanged_by_hand = recorded is not None and recorded.get(name) == value_hash(mine)
+        if mine == theirs or unchanged_by_hand:
+            values[name] = theirs
+        else:
+            values[name] = mine
+            edited.append(name)
+    title_source = "edited" if "title" in edited else "derived"
+    return replace(current, title_source=title_source, **values), edited
+
+
+def value_hash(value) -> str:
+    text = json.dumps(value, sort_keys=True, ensure_ascii=False, default=lambda v: v.__dict__)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:12]
+
+
+def choose_slug(paper: Paper, pid: str, taken: set[str], markup: Markup) -> str:
+    """A readable, unique slug: from the name when there is one, else from the title."""
+    words = markup.plain(paper.name) if paper.name else markup.plain(paper.title)
+    base = slugify(words, max_length=MAX_SLUG, word_boundary=True) or "paper"
+    if base in RESERVED_SLUGS:
+        base += "-paper"
+    return base if base not in taken else f"{base}-{pid[:6]}"

@@ -1,0 +1,97 @@
+"""The catalogue's data: frozen records passed from stage to stage."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+
+@dataclass(frozen=True, order=True)
+class Source:
+    """Where something came from: a file and a 1-based line (0 when unknown)."""
+
+    path: str
+    line: int = 0
+
+    def __str__(self) -> str:
+        return f"{self.path}:{self.line}" if self.line else self.path
+
+
+@dataclass(frozen=True)
+class Problem:
+    """Something worth telling the maintainer; errors stop the build, warnings do not."""
+
+    source: Source
+    message: str
+    severity: Literal["warning", "error"] = "warning"
+
+    def __str__(self) -> str:
+        return f"{self.source}: {self.severity}: {self.message}"
+
+
+@dataclass(frozen=True)
+class Paragraph:
+    """One blank-line-separated paragraph of a seed document."""
+
+    text: str
+    line: int
+
+
+@dataclass(frozen=True)
+class SeedDocument:
+    """A parsed seed file: its venue and year (when the header names them) and its abstracts."""
+
+    path: str
+    venue: str | None
+    year: int | None
+    paragraphs: tuple[Paragraph, ...]
+    problems: tuple[Problem, ...] = ()
+
+
+@dataclass(frozen=True)
+class Link:
+    """A code or project link found in an abstract."""
+
+    url: str
+    label: str
+
+
+@dataclass(frozen=True)
+class Topic:
+    """One area of the taxonomy in topics.yaml."""
+
+    slug: str
+    label: str
+    keywords: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Paper:
+    """One paper: what extraction derived from its abstract plus what a person added."""
+
+    id: str
+    slug: str
+    title: str
+    abstract: str
+    source: Source
+    name: str | None = None
+    other_names: tuple[str, ...] = ()
+    title_source: Literal["derived", "edited"] = "derived"
+    venue: str | None = None
+    year: int | None = None
+    topics: tuple[str, ...] = ()
+    links: tuple[Link, ...] = ()
+    authors: tuple[str, ...] = ()
+    pdf: str | None = None
+
+
+@dataclass(frozen=True)
+class Catalogue:
+    """Everything the site is rendered from, in display order."""
+
+    papers: tuple[Paper, ...]
+    topics: tuple[Topic, ...]
+    problems: tuple[Problem, ...] = field(default=())
+
+    def topic(self, slug: str) -> Topic:
+        return next(t for t in self.topics if t.slug == slug)

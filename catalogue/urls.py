@@ -1,0 +1,33 @@
+"""Web addresses written in abstracts: full URLs and bare domains like causalgame.github.io."""
+
+from __future__ import annotations
+
+import re
+
+# Bare domains count only with a TLD that abstracts use for project pages, so that
+# "e.g." or "Node.js" never become links.
+_BARE_TLDS = r"(?:github\.io|gitlab\.io|com|org|net|io|ai|dev|edu|info|app|page|site)"
+URL = re.compile(
+    r"(?<![\w@/.-])(?:https?://[^\s<>\"'`{}\\]+"
+    rf"|(?:[a-z0-9][a-z0-9-]*\.)+{_BARE_TLDS}(?![\w-])(?:/[^\s<>\"'`{{}}\\]*)?)",
+    re.IGNORECASE,
+)
+_TRAILING = ".,;:!?'\")]"
+
+
+def find_urls(text: str) -> list[tuple[int, int, str]]:
+    """(start, end, href) of each address in text; trailing punctuation stays outside."""
+    found = []
+    for match in URL.finditer(text):
+        start, end = match.span()
+        while end > start and text[end - 1] in _TRAILING and not _closes_own_paren(text[start:end]):
+            end -= 1
+        written = text[start:end]
+        href = written if re.match(r"https?://", written, re.IGNORECASE) else f"https://{written}"
+        found.append((start, end, href))
+    return found
+
+
+def _closes_own_paren(candidate: str) -> bool:
+    """A URL like .../Foo_(bar) keeps its closing parenthesis."""
+    return candidate.endswith(")") and candidate.count("(") >= candidate.count(")")
