@@ -1,15 +1,14 @@
-// Home page: filter the list by topic without leaving the page. Without JavaScript the
-// topic chips are plain links to the topic pages, so nothing is lost.
+// Home page: the topic chips filter the list in place (press again to show all) and the
+// address keeps ?topic= so the view can be shared. Without JavaScript the chips are plain
+// links to the topic pages, so nothing is lost.
 (function () {
   "use strict";
-  var bar = document.getElementById("filter-bar");
-  var select = document.getElementById("topic-filter");
   var list = document.getElementById("paper-list");
   var count = document.getElementById("paper-count");
-  if (!bar || !select || !list) return;
+  if (!list || !count) return;
   var cards = Array.prototype.slice.call(list.querySelectorAll(".card"));
   var chips = Array.prototype.slice.call(document.querySelectorAll(".chips a[data-topic]"));
-  bar.hidden = false;
+  var total = count.textContent;
 
   function apply(topic, updateAddress) {
     var shown = 0;
@@ -21,9 +20,8 @@
     chips.forEach(function (chip) {
       chip.setAttribute("aria-pressed", chip.getAttribute("data-topic") === topic ? "true" : "false");
     });
-    select.value = topic;
-    count.textContent = shown + (shown === 1 ? " paper" : " papers");
-    if (updateAddress && window.history.replaceState && location.protocol !== "file:") {
+    count.textContent = topic ? shown + " of " + total : total;
+    if (updateAddress && location.protocol !== "file:") {
       var params = new URLSearchParams(location.search);
       if (topic) params.set("topic", topic); else params.delete("topic");
       var query = params.toString();
@@ -31,15 +29,17 @@
     }
   }
 
-  select.addEventListener("change", function () { apply(select.value, true); });
   chips.forEach(function (chip) {
     chip.setAttribute("role", "button");
+    chip.setAttribute("aria-pressed", "false");
     chip.addEventListener("click", function (event) {
       event.preventDefault();
       var topic = chip.getAttribute("data-topic");
-      apply(select.value === topic ? "" : topic, true);
+      apply(chip.getAttribute("aria-pressed") === "true" ? "" : topic, true);
     });
   });
-  var initial = new URLSearchParams(location.search).get("topic") || "";
-  if (initial && select.querySelector('option[value="' + CSS.escape(initial) + '"]')) apply(initial, false);
+  var initial = new URLSearchParams(location.search).get("topic");
+  if (initial && chips.some(function (chip) { return chip.getAttribute("data-topic") === initial; })) {
+    apply(initial, false);
+  }
 })();

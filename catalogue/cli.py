@@ -33,15 +33,22 @@ out_option = click.option("--out", type=click.Path(file_okay=False, path_type=Pa
                           show_default="site/", help="Folder the site is written to (replaced only when complete).")
 
 
-@click.group(invoke_without_command=True, context_settings={"help_option_names": ["-h", "--help"]})
-@click.pass_context
-def main(ctx: click.Context) -> None:
+class BuildByDefault(click.Group):
+    """`python build.py [--build-options]` means `python build.py build [--build-options]`."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        if not args or (args[0].startswith("-") and args[0] not in ("-h", "--help")):
+            args = ["build", *args]
+        return super().parse_args(ctx, args)
+
+
+@click.group(cls=BuildByDefault, context_settings={"help_option_names": ["-h", "--help"]})
+def main() -> None:
     """Build a static, searchable catalogue of papers from plain lists of abstracts.
 
     Without a command, runs `build`: seeds/ -> content/ -> site/ with Pagefind search.
+    Options given without a command are build's (`python build.py --no-search`).
     """
-    if ctx.invoked_subcommand is None:
-        ctx.invoke(build)
 
 
 @main.command()

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -27,6 +28,9 @@ DERIVED_FIELDS = ("name", "other_names", "title", "venue", "year", "topics", "li
 # Names some file systems refuse (Windows), which a slug must not be.
 RESERVED_SLUGS = {"con", "prn", "aux", "nul", *(f"com{i}" for i in range(10)), *(f"lpt{i}" for i in range(10))}
 MAX_SLUG = 60
+MAX_TITLE_SLUG = 48
+SLUG_STOPWORDS = ("a", "an", "the", "of", "for", "and", "or", "in", "on", "to", "with", "that", "this", "by",
+                  "via", "from", "is", "are", "its", "their", "our")
 
 
 @dataclass(frozen=True)
@@ -133,8 +137,12 @@ def value_hash(value) -> str:
 
 def choose_slug(paper: Paper, pid: str, taken: set[str], markup: Markup) -> str:
     """A readable, unique slug: from the name when there is one, else from the title."""
-    words = markup.plain(paper.name) if paper.name else markup.plain(paper.title)
-    base = slugify(words, max_length=MAX_SLUG, word_boundary=True) or "paper"
+    if paper.name:
+        base = slugify(markup.plain(paper.name), max_length=MAX_SLUG, word_boundary=True)
+    else:  # the title's words without math and filler: "algorithm-finds-optimal-polytree-time"
+        words = markup.plain(re.sub(r"\$[^$]*\$", " ", paper.title))
+        base = slugify(words, max_length=MAX_TITLE_SLUG, word_boundary=True, stopwords=SLUG_STOPWORDS)
+    base = base or "paper"
     if base in RESERVED_SLUGS:
         base += "-paper"
     return base if base not in taken else f"{base}-{pid[:6]}"

@@ -93,7 +93,9 @@ def render_site(catalogue: Catalogue, config: SiteConfig, env: Environment) -> d
     """Every page of the site, keyed by its path under site/."""
     views = view_papers(catalogue, Markup())
     counts = {t.slug: sum(t in v.topics for v in views) for t in catalogue.topics}
-    used_topics = tuple(t for t in catalogue.topics if counts[t.slug])
+    order = {t.slug: n for n, t in enumerate(catalogue.topics)}
+    used_topics = tuple(sorted((t for t in catalogue.topics if counts[t.slug]),
+                               key=lambda t: (-counts[t.slug], order[t.slug])))  # largest first
     shared = {"topics": used_topics, "topic_counts": counts, "paper_count": len(views)}
     pages = {
         "index.html": render_page(env, "index.html", config, "index.html", shared,
