@@ -1,0 +1,259 @@
+"""The built site in a real browser (Debian's Chromium through Playwright).
+
+Pages open from file:// (as a reader who downloads the site would) and over HTTP under a
+subpath (/REPO/, as GitHub Pages serves a project site). Every test fails on console errors.
+"""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import re
+import shutil
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from urllib.parse import parse_qs, urlsplit
+
+import pytest
+
+from conftest import BuiltSite, build_project, make_project
+
+SUBPATH = "REPO"
+PAPER_COUNT = 38
+MATH_PAPER = "ls2mc-gda"
+SINKHORN_PAPER = "flashsinkhorn"
+POLYTREE_PREFIX = "algorithm-finds-optimal-polytree"
+RESULT_TIMEOUT_MS = 10_000
+
+
+# --- helpers -------------------------------------------------------------------------------
+
+
+class SiteHandler(http.server.SimpleHTTPRequestHandler):
+    """A static host: correct types for Pagefind's files and, like GitHub Pages, the site's
+    404.html (with status 404) for any missing address when `not_found` names it."""
+
+    extensions_map = {**http.server.SimpleHTTPRequestHandler.extensions_map,
+                      ".js": "text/javascript", ".mjs": "text/javascript", ".wasm": "application/wasm"}
+    not_found: Path | None = None
+
+    def send_error(self, code, message=None, explain=None):
+        if code != 404 or self.not_found is None:
+            return super().send_error(code, message, explain)
+        body = self.not_found.read_bytes()
+        self.send_response(404, message)
+        self.send_header("Content-Type", "text/html; charset=utf-8")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        if self.command != "HEAD":
+            self.wfile.write(body)
+
+    def log_message(self, format, *args):
+        pass
+
+
+@contextmanager
+def serve_under_subpath(site: Path, scratch: Path, *, not_found: bool = False) -> Iterator[str]:
+    """Serve a copy of `site` at http://127.0.0.1:PORT/REPO/; yields that address."""
+    docroot = scratch / "docroot"
+    shutil.copytree(site, docroot / SUBPATH)
+    handler_class = type("Handler", (SiteHandler,),
+                         {"not_found": docroot / SUBPATH / "404.html" if not_found else None})
+    handler = functools.partial(handler_class, directory=str(docroot))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}/{SUBPATH}/"
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join(timeout=5)
+
+
+class Tab:
+    """A page in a fresh browser context that records console errors and uncaught exceptions."""
+
+    def __init__(self, browser):
+        self.context = browser.new_context()
+        self.page = self.context.new_page()
+        self.page.set_default_timeout(RESULT_TIMEOUT_MS)
+        self.errors: list[str] = []
+        self.page.on("console", lambda message: message.type == "error" and self.errors.append(
+            f"console: {message.text} ({message.location.get('url', '')})"))
+        self.page.on("pageerror", lambda error: self.errors.append(f"pageerror: {error}"))
+
+    def close(self):
+        self.context.close()
+
+
+@pytest.fixture
+def tab(browser) -> Iterator[Tab]:
+    tab = Tab(browser)
+    yield tab
+    tab.close()
+
+
+@pytest.fixture(scope="module")
+def subpath_site(built_site: BuiltSite, tmp_path_factory) -> Iterator[str]:
+    """The session's build, served at http://127.0.0.1:PORT/REPO/."""
+    with serve_under_subpath(built_site.out, tmp_path_factory.mktemp("served")) as base:
+        yield base
+
+
+@pytest.fixture(scope="module")
+def based_site(tmp_path_factory) -> Iterator[str]:
+    """A build with --base-url https://example.org/REPO/ (no search), served at /REPO/ with
+    404.html answering every missing address."""
+    site = build_project(make_project(tmp_path_factory.mktemp("based") / "project"),
+                         "--base-url", f"https://example.org/{SUBPATH}/", "--no-search")
+    with serve_under_subpath(site.out, tmp_path_factory.mktemp("served-based"), not_found=True) as base:
+        yield base
+
+
+def visible_cards(page) -> list:
+    return [card for card in page.locator("#paper-list .card").all() if card.is_visible()]
+
+
+def result_paths(page) -> list[str]:
+    """Paths of the Pagefind result links, resolved against the page."""
+    hrefs = page.eval_on_selector_all(".pagefind-ui__result a", "links => links.map(a => a.href)")
+    return [urlsplit(href).path for href in hrefs]
+
+
+# --- file:// -------------------------------------------------------------------------------
+
+
+def test_file_home_to_paper_renders_math_and_pages_on(built_site: BuiltSite, tab: Tab):
+    page = tab.page
+    page.goto((built_site.out / "index.html").as_uri())
+    assert page.locator("#paper-list .card").count() == PAPER_COUNT
+
+    link = page.locator(f'#paper-list .card-title a[href$="papers/{MATH_PAPER}/index.html"]')
+    assert link.count() == 1
+    link.click()
+    target = (built_site.out / "papers" / MATH_PAPER / "index.html").as_uri()
+    page.wait_for_url(target)
+    assert page.url == target
+
+    abstract = page.locator(".abstract")
+    assert abstract.locator("math").count() >= 1
+    text = abstract.inner_text()
+    assert "Federated" in text  # the abstract itself, not an empty section
+    assert "$" not in text, f"raw TeX in the abstract: {text!r}"
+
+    page.locator(".pager a.next").click()
+    page.wait_for_url(re.compile(r"/papers/[^/]+/index\.html$"))
+    assert page.url.startswith((built_site.out / "papers").as_uri() + "/")
+    assert page.url != target
+    assert Path(urlsplit(page.url).path).parent.name != MATH_PAPER
+    assert page.locator("h1").inner_text().strip()
+    assert tab.errors == []
+
+
+def test_file_search_page_explains_that_search_needs_a_server(built_site: BuiltSite, tab: Tab):
+    page = tab.page
+    page.goto((built_site.out / "search.html").as_uri())
+    page.wait_for_load_state("load")
+    assert page.locator("#search-offline").is_visible()
+    assert not page.locator("#search-missing").is_visible()
+    assert tab.errors == []
+
+
+def test_file_topic_chip_filters_the_list_and_toggles_back(built_site: BuiltSite, tab: Tab):
+    page = tab.page
+    page.goto((built_site.out / "index.html").as_uri())
+    page.wait_for_load_state("load")
+    assert len(visible_cards(page)) == PAPER_COUNT
+
+    chip = page.locator(".chips a[data-topic]").first
+    topic = chip.get_attribute("data-topic")
+    expected = int(chip.locator(".chip-count").inner_text())
+    assert 0 < expected < PAPER_COUNT
+    assert chip.get_attribute("aria-pressed") == "false"
+
+    start_url = page.url
+    chip.click()
+    shown = visible_cards(page)
+    assert len(shown) == expected
+    assert page.locator("#paper-list .card").count() == PAPER_COUNT  # hidden, not removed
+    for card in shown:
+        assert topic in card.get_attribute("data-topics").split(), card.inner_text()
+    assert chip.get_attribute("aria-pressed") == "true"
+    others = page.locator(f'.chips a[data-topic]:not([data-topic="{topic}"])')
+    assert all(other.get_attribute("aria-pressed") == "false" for other in others.all())
+    assert page.locator("#paper-count").inner_text() == f"{expected} of {PAPER_COUNT} papers"
+    assert page.url == start_url  # the chip is a button here, not a link to the topic page
+
+    chip.click()
+    assert len(visible_cards(page)) == PAPER_COUNT
+    assert chip.get_attribute("aria-pressed") == "false"
+    assert page.locator("#paper-count").inner_text() == f"{PAPER_COUNT} papers"
+    assert tab.errors == []
+
+
+# --- HTTP under /REPO/ ---------------------------------------------------------------------
+
+
+def test_search_under_subpath_finds_papers_and_keeps_the_query_in_the_address(subpath_site: str, tab: Tab):
+    page = tab.page
+    page.goto(subpath_site + "search.html?q=Sinkhorn")
+    try:
+        page.wait_for_selector(".pagefind-ui__result a", timeout=RESULT_TIMEOUT_MS)
+    except Exception as error:
+        raise AssertionError(f"no Pagefind results for ?q=Sinkhorn; console: {tab.errors}") from error
+    paths = result_paths(page)
+    assert any(path.startswith(f"/{SUBPATH}/papers/{SINKHORN_PAPER}/") for path in paths), paths
+
+    search_input = page.locator(".pagefind-ui__search-input")
+    assert search_input.input_value() == "Sinkhorn"
+    search_input.fill("polytree")
+    polytree = page.locator(f'.pagefind-ui__result a[href*="papers/{POLYTREE_PREFIX}"]')
+    polytree.first.wait_for(timeout=RESULT_TIMEOUT_MS)
+    paths = result_paths(page)
+    assert all(path.startswith(f"/{SUBPATH}/papers/") for path in paths), paths
+    assert not any(SINKHORN_PAPER in path for path in paths), paths
+    query = parse_qs(urlsplit(page.url).query)
+    assert query.get("q") == ["polytree"], page.url
+    assert urlsplit(page.url).path == f"/{SUBPATH}/search.html"
+
+    with page.expect_navigation() as navigation:
+        polytree.first.click()
+    response = navigation.value
+    assert response is not None and response.status == 200, response
+    assert urlsplit(page.url).path.startswith(f"/{SUBPATH}/papers/{POLYTREE_PREFIX}")
+    assert "Polytree" in page.locator("h1").inner_text()
+    assert tab.errors == []
+
+
+def _assert_styled_404(page, base: str):
+    sheets = page.evaluate("Array.from(document.styleSheets).map(sheet => sheet.href)")
+    assert any((href or "").endswith(f"/{SUBPATH}/assets/style.css") for href in sheets), sheets
+    assert page.evaluate("getComputedStyle(document.body).margin") == "0px"  # the site's CSS, not 8px
+    assert page.locator("h1").inner_text() == "Page not found"
+    home = page.get_by_role("link", name="All papers")
+    assert home.get_attribute("href") == f"/{SUBPATH}/index.html"
+
+
+def test_404_page_under_subpath_is_styled_and_links_home(based_site: str, tab: Tab):
+    page = tab.page
+    failed: list[str] = []
+    page.on("response", lambda response: response.status >= 400 and failed.append(response.url))
+
+    response = page.goto(based_site + "404.html")
+    assert response is not None and response.status == 200
+    _assert_styled_404(page, based_site)
+    assert failed == []
+    assert tab.errors == []
+
+    missing = based_site + "papers/does-not-exist/deeper/x.html"
+    response = page.goto(missing)
+    assert response is not None and response.status == 404
+    _assert_styled_404(page, based_site)
+    assert failed == [missing], "only the missing page itself may fail; its stylesheet and icon must load"
+
+    page.get_by_role("link", name="All papers").click()
+    page.wait_for_url(based_site + "index.html")
+    assert page.locator("#paper-list .card").count() == PAPER_COUNT

@@ -1,0 +1,48 @@
+import pytest
+
+from catalogue.content import parse_paper_markdown, render_paper_markdown
+from catalogue.errors import CatalogueError
+from catalogue.model import Link, Paper, Source
+
+PAPER = Paper(
+    id="0123456789ab", slug="zeta-net", title="ZetaNet: A Graph Model: With Colons", name="ZetaNet",
+    abstract="We propose ZetaNet, a model with $x^2$ and **bold** and 'quotes' and \"more\".",
+    source=Source("seeds/000_a.txt", 7), other_names=("ZetaSet",), venue="ICML", year=2026,
+    topics=("graphs", "optimization"), links=(Link("https://github.com/z/z", "Code"),),
+    authors=("Ada Lovelace", "Alan Turing"), pdf="https://example.org/z.pdf",
+)
+
+
+def test_round_trip():
+    assert parse_paper_markdown(render_paper_markdown(PAPER), "x.md") == PAPER
+
+
+def test_round_trip_without_optional_fields():
+    bare = Paper(id="0123456789ab", slug="bare", title="Bare", abstract="Text.", source=Source("s.txt", 3))
+    text = render_paper_markdown(bare)
+    assert "authors" not in text and "pdf" not in text
+    assert parse_paper_markdown(text, "x.md") == bare
+
+
+def replace_line(text: str, key: str, new_line: str) -> str:
+    lines = [new_line if line.startswith(f"{key}:") else line for line in text.splitlines()]
+    return "\n".join(lines) + "\n"
+
+
+@pytest.mark.parametrize("edit, message", [
+    (lambda t: t.replace("venue: ICML", "venue: ICML\ncolour: blue"), "unknown front-matter key 'colour'"),
+    (lambda t: replace_line(t, "slug", "slug: Zeta Net"), "'slug' must be"),
+    (lambda t: replace_line(t, "id", "id: 12"), "'id' must be"),
+    (lambda t: replace_line(t, "year", "year: soon"), "'year' must be"),
+    (lambda t: replace_line(t, "title", "title:"), "'title' is missing"),
+    (lambda t: replace_line(t, "pdf", "pdf: javascript:alert(1)"), "'pdf' must be"),
+    (lambda t: t.replace("url: https://github.com/z/z", "url: javascript:alert(1)"), "'links'"),
+    (lambda t: t.replace("topics:", "topics: [unclosed"), "not valid YAML"),
+    (lambda t: t.split("---\n\n")[0] + "---\n\n", "abstract"),
+    (lambda t: t.replace("---\n", "", 1), "no front matter"),
+])
+def test_bad_front_matter_names_the_file_and_field(edit, message):
+    with pytest.raises(CatalogueError) as error:
+        parse_paper_markdown(edit(render_paper_markdown(PAPER)), "content/papers/zeta-net.md")
+    assert error.value.message.startswith("content/papers/zeta-net.md: ")
+    assert message in error.value.message

@@ -1,0 +1,102 @@
+import pytest
+
+from catalogue.extract import (acronym_matches, derive_title, extract, find_contributions, find_links,
+                               is_name_like, rank_topics, title_case)
+from catalogue.model import Topic
+
+TAXONOMY = (
+    Topic("rl", "Reinforcement learning", ("reinforcement learning", "policy", "reward")),
+    Topic("vision", "Computer vision", ("image", "video")),
+    Topic("general", "Machine learning", ()),
+)
+
+
+@pytest.mark.parametrize("abstract, name", [
+    ("Tasks are hard. We propose ZetaNet, a graph model for tasks.", "ZetaNet"),
+    ("To this end, we present **FooBar**, an IO-aware solver.", "FooBar"),
+    ("We introduce Quantum Widget Search (QWS), a unified framework.", "QWS"),
+    ("We propose a novel federated algorithm, AB$^2$C-GD, that is fast.", "AB$^2$C-GD"),
+    ("We propose **XYZ** (**X**-ray **Y**ield **Z**oom), a method.", "XYZ"),
+    ("We propose an **I**mage **D**enoiser with **C**ontext (IDC).", "IDC"),
+    ("We propose $\\textbf{Long Name Retrieval (LN-R)}$, a framework.", "LN-R"),
+    ("We develop a doubly robust method named TRIX to learn rules.", "TRIX"),
+    ("We propose *Orbit Subspace Pooling* (OSP) layer, a module.", "OSP"),
+    ("We release UDM-GRPO, the first framework to do it.", "UDM-GRPO"),
+])
+def test_names_the_contribution(abstract, name):
+    assert find_contributions(abstract)[0].name == name
+
+
+@pytest.mark.parametrize("abstract", [
+    "Deep Reinforcement Learning (DRL) has emerged as a promising approach. We study its limits.",
+    "We introduce a training scheme enhanced by Model-Agnostic Meta-Learning (MAML) for speed.",
+    "We propose that symmetries drive grokking.",
+    "We study continual pre-training (CPT) as a mechanism for adaptation.",
+    "We propose LLM-based agents that plan.",
+])
+def test_no_name_when_the_abstract_introduces_none(abstract):
+    assert find_contributions(abstract) == []
+
+
+def test_several_contributions_keep_their_order():
+    abstract = "We present PhotoBot, a system for editing. We also introduce UGC-Set, a benchmark of photos."
+    assert [c.name for c in find_contributions(abstract)] == ["PhotoBot", "UGC-Set"]
+
+
+@pytest.mark.parametrize("abstract, title", [
+    ("We present EgoThing, a curriculum-based framework for learning task-oriented reasoning. More.",
+     "EgoThing: A Curriculum-Based Framework for Learning Task-Oriented Reasoning"),
+    ("We introduce Item Response Scaling Laws (IRSL), a unified framework.", "IRSL: Item Response Scaling Laws"),
+    ("We propose **REconstruction via waSserstein opTimization (REST)**, a model.",
+     "REST: Reconstruction via Wasserstein Optimization"),
+    ("Polytrees matter. We devise an algorithm that finds the optimal polytree quickly.",
+     "An Algorithm That Finds the Optimal Polytree Quickly"),
+])
+def test_titles(abstract, title):
+    contributions = find_contributions(abstract)
+    assert derive_title(abstract, contributions[0] if contributions else None) == title
+
+
+def test_long_titles_are_cut_at_a_clause_boundary():
+    abstract = ("We present LongName, a framework that " + "carefully " * 5 + "generates very detailed scenes "
+                "from natural language prompts with many constraints across many rooms in large houses.")
+    title = extract(abstract, TAXONOMY, "general").title
+    assert len(title) <= 110 and title.startswith("LongName: A Framework")
+    assert not title.endswith((" With", " with", " That", " that"))
+
+
+@pytest.mark.parametrize("word, expected", [
+    ("EgoTSR", True), ("ASAP", True), ("WZ-LLM", True), ("LS$^2$MC-GDA", True), ("3B", True),
+    ("Transformer", False), ("method", False), ("A", False), ("LLM-based", False),
+])
+def test_is_name_like(word, expected):
+    assert is_name_like(word) is expected
+
+
+@pytest.mark.parametrize("acronym, expansion, expected", [
+    ("IRSL", "Item Response Scaling Laws", True),
+    ("MAML", "training framework enhanced by Model-Agnostic Meta-Learning", False),
+    ("PFT", "phonon fine-tuning", True),
+])
+def test_acronym_matches(acronym, expansion, expected):
+    assert acronym_matches(acronym, expansion) is expected
+
+
+def test_title_case_keeps_acronyms_math_and_small_words():
+    assert title_case("a per-parameter IO-aware solver for the $O(n)$ case of state-of-the-art") == \
+        "A Per-Parameter IO-Aware Solver for the $O(n)$ Case of State-of-the-Art"
+
+
+def test_topics_are_ranked_never_empty_and_at_most_three():
+    text = "A policy maximises reward with reinforcement learning on video."
+    assert rank_topics(text, TAXONOMY, "general") == ("rl", "vision")
+    assert rank_topics(text + " The policy wins.", TAXONOMY, "general") == ("rl",)  # video: under a third
+    assert rank_topics("Nothing matches here.", TAXONOMY, "general") == ("general",)
+    many = tuple(Topic(f"t{i}", f"T{i}", (f"word{i}",)) for i in range(5))
+    assert len(rank_topics("word0 word1 word2 word3 word4", many, "t0")) == 3
+
+
+def test_links_full_and_bare_once_each():
+    links = find_links("See https://github.com/x/y. Project: x.github.io and https://github.com/x/y again.")
+    assert [(l.url, l.label) for l in links] == [("https://github.com/x/y", "Code"),
+                                                   ("https://x.github.io", "Project page")]

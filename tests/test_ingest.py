@@ -1,0 +1,154 @@
+import shutil
+from pathlib import Path
+
+import pytest
+
+from catalogue.content import read_papers
+from catalogue.ingest import ingest, paper_id
+
+from conftest import PROJECT
+
+HEADER = "ICLR 2025 Accepted Papers"
+ABSTRACTS = [
+    "We propose ZetaNet, a graph model for molecules. It is accurate.",
+    "We introduce Beta Gamma Search (BGS), a search method for policies. It finds reward.",
+    "Polytrees are useful. We devise an algorithm that finds the optimal polytree quickly.",
+    "We present ThetaNet, a system for scenes. It is different.",
+]
+
+
+def make_seeds(folder: Path, abstracts: list[str], name: str = "000_list.txt", header: str = HEADER) -> None:
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / name).write_text(header + "\n\n" + "\n\n".join(abstracts) + "\n", encoding="utf-8")
+
+
+@pytest.fixture
+def project(tmp_path):
+    (tmp_path / "content").mkdir()
+    shutil.copy(PROJECT / "content" / "topics.yaml", tmp_path / "content" / "topics.yaml")
+    return tmp_path
+
+
+def slugs_by_id(content: Path) -> dict[str, str]:
+    return {paper.id: paper.slug for paper in read_papers(content).values()}
+
+
+def test_every_paragraph_becomes_a_paper_with_a_readable_unique_slug(project):
+    make_seeds(project / "seeds", ABSTRACTS)
+    report = ingest(project / "seeds", project / "content")
+    papers = {p.id: p for p in read_papers(project / "content").values()}
+    assert report.papers == report.added == 4
+    assert papers[paper_id(ABSTRACTS[0])].slug == "zetanet"
+    assert papers[paper_id(ABSTRACTS[1])].slug == "bgs"
+    assert papers[paper_id(ABSTRACTS[2])].slug == "algorithm-finds-optimal-polytree-quickly"
+    assert all(p.venue == "ICLR" and p.year == 2025 for p in papers.values())
+    assert (project / "content" / "papers" / "zetanet.md").exists()
+
+
+def test_a_name_clash_gets_part_of_the_id(project):
+    twin = "We present ZetaNet, a second system that shares a name. It is different."
+    make_seeds(project / "seeds", [ABSTRACTS[0], twin])
+    ingest(project / "seeds", project / "content")
+    slugs = sorted(slugs_by_id(project / "content").values())
+    assert slugs[0] == "zetanet" and slugs[1].startswith("zetanet-") and len(slugs[1]) == len("zetanet-") + 6
+
+
+def test_slugs_are_stable_when_seeds_are_reordered_rerun_or_extended(project):
+    make_seeds(project / "seeds", ABSTRACTS)
+    ingest(project / "seeds", project / "content")
+    before = slugs_by_id(project / "content")
+
+    make_seeds(project / "seeds", list(reversed(ABSTRACTS)))
+    ingest(project / "seeds", project / "content")
+    assert slugs_by_id(project / "content") == before
+
+    make_seeds(project / "seeds", ["We propose AlphaZed, a new thing. It works."] + ABSTRACTS)
+    report = ingest(project / "seeds", project / "content")
+    after = slugs_by_id(project / "content")
+    assert report.added == 1 and {k: after[k] for k in before} == before
+
+
+def test_same_slugs_whatever_the_seed_order_on_a_fresh_content_folder(tmp_path):
+    results = []
+    for order, abstracts in enumerate([ABSTRACTS, list(reversed(ABSTRACTS))]):
+        root = tmp_path / str(order)
+        (root / "content").mkdir(parents=True)
+        shutil.copy(PROJECT / "content" / "topics.yaml", root / "content" / "topics.yaml")
+        make_seeds(root / "seeds", abstracts)
+        ingest(root / "seeds", root / "content")
+        results.append(slugs_by_id(root / "content"))
+    assert results[0] == results[1]
+
+
+def test_reingest_keeps_hand_edits(project):
+    make_seeds(project / "seeds", ABSTRACTS)
+    ingest(project / "seeds", project / "content")
+    path = project / "content" / "papers" / "zetanet.md"
+    text = path.read_text(encoding="utf-8")
+    edited = text.replace("title: 'ZetaNet: A Graph Model for Molecules'", "title: 'ZetaNet: Graphs for Chemistry'")
+    edited = edited.replace("venue: ICLR", "authors:\n- Ada Lovelace\n- Alan Turing\nvenue: ICLR")
+    assert edited != text
+    path.write_text(edited, encoding="utf-8")
+
+    report = ingest(project / "seeds", project / "content")
+    paper = read_papers(project / "content")[path]
+    assert paper.title == "ZetaNet: Graphs for Chemistry" and paper.title_source == "edited"
+    assert paper.authors == ("Ada Lovelace", "Alan Turing")
+    assert report.kept_edits == 1
+
+    ingest(project / "seeds", project / "content")  # and again: still there
+    assert read_papers(project / "content")[path].title == "ZetaNet: Graphs for Chemistry"
+
+
+def test_unedited_derived_fields_follow_the_seeds(project):
+    make_seeds(project / "seeds", ABSTRACTS)
+    ingest(project / "seeds", project / "content")
+    make_seeds(project / "seeds", ABSTRACTS, header="NeurIPS 2024")  # the list's header was wrong
+    ingest(project / "seeds", project / "content")
+    assert {p.venue for p in read_papers(project / "content").values()} == {"NeurIPS"}
+
+
+def test_a_renamed_slug_belongs_to_the_paper(project):
+    make_seeds(project / "seeds", ABSTRACTS)
+    ingest(project / "seeds", project / "content")
+    path = project / "content" / "papers" / "bgs.md"
+    path.write_text(path.read_text(encoding="utf-8").replace("slug: bgs", "slug: beta-gamma-search"), "utf-8")
+    ingest(project / "seeds", project / "content")
+    assert slugs_by_id(project / "content")[paper_id(ABSTRACTS[1])] == "beta-gamma-search"
+
+
+def test_duplicates_within_and_across_files_are_one_paper_and_reported(project):
+    seeds = project / "seeds"
+    make_seeds(seeds, [ABSTRACTS[0], ABSTRACTS[1], "  " + ABSTRACTS[0].replace(" ", "  ")], name="000_a.txt")
+    make_seeds(seeds, [ABSTRACTS[1]], name="001_b.txt")
+    report = ingest(seeds, project / "content")
+    assert report.papers == 2
+    duplicates = [str(p) for p in report.problems if "same abstract" in p.message]
+    assert len(duplicates) == 2
+    assert any("000_a.txt:7" in d and "000_a.txt:3" in d for d in duplicates)
+    assert any("001_b.txt:3" in d and "000_a.txt:5" in d for d in duplicates)
+
+
+def test_a_paper_gone_from_the_seeds_is_kept_and_reported(project):
+    make_seeds(project / "seeds", ABSTRACTS)
+    ingest(project / "seeds", project / "content")
+    make_seeds(project / "seeds", ABSTRACTS[1:])
+    report = ingest(project / "seeds", project / "content")
+    assert (project / "content" / "papers" / "zetanet.md").exists()
+    assert any("zetanet.md" in str(p) and "not in any seed" in p.message for p in report.problems)
+
+
+def test_math_problems_are_reported_with_seed_file_and_line(project):
+    make_seeds(project / "seeds", ["We study a lone $ sign in text. It is odd."])
+    report = ingest(project / "seeds", project / "content")
+    assert [str(p.source) for p in report.problems if "unbalanced" in p.message] == ["seeds/000_list.txt:3"]
+
+
+def test_reingesting_unchanged_seeds_rewrites_nothing(project):
+    make_seeds(project / "seeds", ABSTRACTS)
+    ingest(project / "seeds", project / "content")
+    files = sorted((project / "content" / "papers").glob("*.md"))
+    stamps = [f.stat().st_mtime_ns for f in files]
+    report = ingest(project / "seeds", project / "content")
+    assert report.added == report.updated == 0
+    assert [f.stat().st_mtime_ns for f in files] == stamps
