@@ -8,7 +8,8 @@
     document.getElementById("search-offline").hidden = false;
     return;
   }
-  var bundle = container.getAttribute("data-bundle");
+  // Absolute, so that Pagefind's module import works under any subpath (/REPO/pagefind/).
+  var bundle = new URL(container.getAttribute("data-bundle"), document.baseURI).href;
   var style = document.createElement("link");
   style.rel = "stylesheet";
   style.href = bundle + "pagefind-ui.css";
@@ -26,7 +27,6 @@
       showSubResults: false,
       showImages: false,
       resetStyles: false,
-      autofocus: true,
       translations: { placeholder: "Search by name, title, topic or any word of an abstract" }
     });
     var query = new URLSearchParams(location.search).get("q");
@@ -35,6 +35,7 @@
     if (!input) return;
     if (!input.id) input.id = "search-input";
     input.setAttribute("aria-label", "Search papers");
+    input.focus();
     input.addEventListener("input", function () {
       var params = new URLSearchParams(location.search);
       if (input.value) params.set("q", input.value); else params.delete("q");
