@@ -228,7 +228,7 @@ def test_search_under_subpath_finds_papers_and_keeps_the_query_in_the_address(su
     assert tab.errors == []
 
 
-def _assert_styled_404(page, base: str):
+def _assert_styled_404(page):
     sheets = page.evaluate("Array.from(document.styleSheets).map(sheet => sheet.href)")
     assert any((href or "").endswith(f"/{SUBPATH}/assets/style.css") for href in sheets), sheets
     assert page.evaluate("getComputedStyle(document.body).margin") == "0px"  # the site's CSS, not 8px
@@ -244,14 +244,14 @@ def test_404_page_under_subpath_is_styled_and_links_home(based_site: str, tab: T
 
     response = page.goto(based_site + "404.html")
     assert response is not None and response.status == 200
-    _assert_styled_404(page, based_site)
+    _assert_styled_404(page)
     assert failed == []
     assert tab.errors == []
 
     missing = based_site + "papers/does-not-exist/deeper/x.html"
     response = page.goto(missing)
     assert response is not None and response.status == 404
-    _assert_styled_404(page, based_site)
+    _assert_styled_404(page)
     assert failed == [missing], "only the missing page itself may fail; its stylesheet and icon must load"
 
     page.get_by_role("link", name="All papers").click()
