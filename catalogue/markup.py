@@ -49,8 +49,8 @@ _TEXT_MACROS = {
 }
 _DISPLAY_ENVIRONMENTS = ("equation", "equation*", "align", "align*", "gather", "gather*",
                          "displaymath", "multline", "multline*")
-_SYMBOLS = [("---", "\u2014"), ("--", "\u2013"), ("``", "\u201c"), ("''", "\u201d"),
-            ("\\,", "\u202f"), ("\\ ", " ")]
+# LaTeX quotes and spaces; dashes, straight quotes and "..." are left to Markdown's smarty.
+_SYMBOLS = [("``", "\u201c"), ("''", "\u201d"), ("\\,", "\u202f"), ("\\ ", " ")]
 _ESCAPED_CHAR = re.compile(r"\\\\?([%&#_$])")  # \% and the doubly escaped \\% both mean %
 _UNKNOWN_MACRO = re.compile(r"\\([A-Za-z]+)")
 _TIE = re.compile(r"(?<=\S)~(?=\S)")
@@ -326,18 +326,18 @@ class Markup:
         position = 0
         for start, end, href in (find_urls(text) if links else []):
             before, before_problems = latex_text_to_markdown(text[position:start])
-            pieces.append(html.escape(before))
+            pieces.append(html.escape(before, quote=False))
             problems += before_problems
             pieces.append(hold(f'<a href="{html.escape(href)}">{html.escape(text[start:end])}</a>'))
             position = end
         rest, rest_problems = latex_text_to_markdown(text[position:])
-        pieces.append(html.escape(rest))
+        pieces.append(html.escape(rest, quote=False))
         return "".join(pieces), problems + rest_problems
 
 
 def _emphasis_only_markdown() -> markdown.Markdown:
-    """Markdown that knows paragraphs and emphasis only: no raw HTML, links, code or headings."""
-    converter = markdown.Markdown()
+    """Markdown that knows paragraphs, emphasis and typography only: no raw HTML, links, code or headings."""
+    converter = markdown.Markdown(extensions=["smarty"])  # typographic quotes, dashes, ellipses
     for name in ("backtick", "reference", "link", "image_link", "image_reference", "short_reference",
                  "short_image_ref", "autolink", "automail", "linebreak", "html"):
         converter.inlinePatterns.deregister(name)

@@ -1,3 +1,4 @@
+import html
 import re
 
 import pytest
@@ -25,10 +26,11 @@ def visible_text(html: str) -> str:
     ("rate--distortion", "rate\u2013distortion"),
     ("LMs---such as", "LMs\u2014such as"),
     ("``quoted''", "\u201cquoted\u201d"),
+    ('"skills" and the model\'s', "\u201cskills\u201d and the model\u2019s"),
     (r"100\,GiB", "100\u202fGiB"),
 ])
 def test_text_macros_and_emphasis(markup, text, expected):
-    assert markup.abstract_html(text).html == f"<p>{expected}</p>"
+    assert html.unescape(markup.abstract_html(text).html) == f"<p>{expected}</p>"
 
 
 @pytest.mark.parametrize("text", [
