@@ -11,9 +11,10 @@ from pathlib import Path
 
 import click
 
-from .config import CONFIG_FILE, read_config
+from .config import CONFIG_FILE, SiteConfig, read_config
 from .content import load_catalogue
 from .ingest import ingest
+from .lock import exclusive
 from .model import Problem
 from .output import STAGING_PREFIX, copy_assets, staged_site, write_pages
 from .render import make_environment, render_site
@@ -70,7 +71,17 @@ def build(seeds: Path, content: Path, out: Path, base_url: str | None, no_search
     """Ingest the seeds, render every page, index them for search."""
     started = time.perf_counter()
     config = read_config(config_path, base_url=base_url)
-    run_ingest(seeds, content)
+    with exclusive(content):
+        run_ingest(seeds, content)
+        size, page_count, paper_count = render_and_write(content, out, config, templates, assets, not no_search)
+    elapsed = time.perf_counter() - started
+    say(f"Built {paper_count} papers, {page_count} pages ({size / 1e6:.1f} MB of HTML) "
+        f"in {elapsed:.1f} s -> {display(out)}/index.html")
+
+
+def render_and_write(content: Path, out: Path, config: SiteConfig, templates: Path, assets: Path,
+                     search: bool) -> tuple[int, int, int]:
+    """content/ -> a complete new site/; returns bytes of HTML, pages and papers."""
     with stage("Loading content/"):
         catalogue = load_catalogue(content)
     with stage(f"Rendering {len(catalogue.papers)} papers"):
@@ -82,21 +93,22 @@ def build(seeds: Path, content: Path, out: Path, base_url: str | None, no_search
         with stage(f"Writing {len(pages)} pages"):
             size = write_pages(pages, staging)
             copy_assets(assets, staging)
-        if not no_search:
+        if search:
             with stage("Indexing for search (Pagefind)"):
                 summary = index_site(staging)
             say(f"  {summary}")
-    elapsed = time.perf_counter() - started
-    say(f"Built {len(catalogue.papers)} papers, {len(pages)} pages ({size / 1e6:.1f} MB of HTML) "
-        f"in {elapsed:.1f} s -> {display(out)}/index.html")
+    return size, len(pages), len(catalogue.papers)
 
 
 @main.command("ingest")
 @seeds_option
 @content_option
-def ingest_command(seeds: Path, content: Path) -> None:
+@click.option("--prune", is_flag=True, help="Delete papers that are no longer in any seed file "
+                                           "(by default they are kept and marked 'in_seeds: false').")
+def ingest_command(seeds: Path, content: Path, prune: bool) -> None:
     """Turn the seed lists into content/papers/*.md, keeping every hand edit."""
-    run_ingest(seeds, content)
+    with exclusive(content):
+        run_ingest(seeds, content, prune)
 
 
 @main.command()
@@ -128,12 +140,12 @@ def clean(out: Path) -> None:
         say(f"Nothing to remove: {display(out)}/ does not exist")
 
 
-def run_ingest(seeds: Path, content: Path) -> None:
+def run_ingest(seeds: Path, content: Path, prune: bool = False) -> None:
     with stage(f"Ingesting {display(seeds)}/ into {display(content)}/"):
-        report = ingest(seeds, content)
+        report = ingest(seeds, content, prune)
     report_problems(report.problems)
     say(f"  {report.papers} papers: {report.added} new, {report.updated} updated, "
-        f"{report.kept_edits} with hand edits kept, {len(report.problems)} notes")
+        f"{report.kept_edits} with hand edits kept, {report.pruned} pruned, {len(report.problems)} notes")
 
 
 def report_problems(problems: tuple[Problem, ...]) -> None:

@@ -6,6 +6,7 @@ ill-typed front-matter key is an error naming the file and the key, never silent
 
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
 
@@ -20,7 +21,7 @@ SLUG = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 PAPER_ID = re.compile(r"^[0-9a-f]{12}$")
 # Front-matter keys in the order they are written.
 KEYS = ("id", "slug", "name", "other_names", "title", "title_source", "venue", "year", "topics",
-        "links", "authors", "pdf", "source")
+        "links", "authors", "pdf", "source", "in_seeds")
 REQUIRED = ("id", "slug", "title", "source")
 _Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # the C loader is 5x faster
 _Dumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
@@ -33,9 +34,12 @@ def render_paper_markdown(paper: Paper) -> str:
         "title": paper.title, "title_source": paper.title_source, "venue": paper.venue, "year": paper.year,
         "topics": list(paper.topics), "links": [{"url": l.url, "label": l.label} for l in paper.links],
         "authors": list(paper.authors), "pdf": paper.pdf, "source": str(paper.source),
+        "in_seeds": paper.in_seeds,
     }
     optional_empty = {"other_names", "authors", "pdf", "links"}
     data = {k: v for k, v in data.items() if not (k in optional_empty and v in ([], None))}
+    if paper.in_seeds:
+        del data["in_seeds"]  # written only to mark a paper gone from the seeds
     front = yaml.dump(data, Dumper=_Dumper, sort_keys=False, allow_unicode=True, width=1000)
     return f"---\n{front}---\n\n{paper.abstract.strip()}\n"
 
@@ -78,6 +82,7 @@ def parse_paper_markdown(text: str, path: str) -> Paper:
         links=_links(path, data.get("links")),
         authors=_strings(path, "authors", data.get("authors")),
         pdf=_optional(path, "pdf", data.get("pdf"), str, _is_web_address, "an http(s) address"),
+        in_seeds=_check(path, "in_seeds", data.get("in_seeds", True), bool, None, "true or false"),
     )
 
 
@@ -87,7 +92,8 @@ class ContentFileError(CatalogueError):
 
 
 def _check(path, key, value, kind, test=None, expected=""):
-    if not isinstance(value, kind) or isinstance(value, bool) or (test and not test(value)):
+    wrong_bool = isinstance(value, bool) and kind is not bool  # YAML's yes/no are not numbers or text
+    if not isinstance(value, kind) or wrong_bool or (test and not test(value)):
         wanted = expected or f"a {kind.__name__}"
         raise ContentFileError(path, f"front-matter key '{key}' must be {wanted}, not {value!r}")
     return value
@@ -123,6 +129,13 @@ def _parse_source(path: str, value) -> Source:
     if not match:
         raise ContentFileError(path, f"front-matter key 'source' must be 'file:line', not {value!r}")
     return Source(match[1], int(match[2]))
+
+
+def write_text_atomic(path: Path, text: str) -> None:
+    """Write a content file so that a killed process leaves the old file or the new, never half."""
+    temporary = path.with_name(f".{path.name}.tmp")
+    temporary.write_text(text, encoding="utf-8")
+    os.replace(temporary, path)
 
 
 def read_paper(path: Path) -> Paper:

@@ -8,6 +8,7 @@ is not introduced by the authors and is ignored.
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 
@@ -34,14 +35,15 @@ _LEAD = r"^\s*(?:(?:a|an|the|our)\s+)?(?:(?:novel|new|simple|general|unified|gen
 _AFTER_NAME = r"\s*(?:,|\(|:|\u2014|\u2013| - |\.|;|$|\s(?:is|as|which|that|for|to)\b)"
 _NAMED = re.compile(rf"\b(?:called|named|dubbed|termed|coined)\s+{_NAME}")
 _APPOSITIVE = re.compile(rf"^(?P<description>[^,.;:()]{{3,90}}?),\s*{_NAME}\s*,")
-_CLAUSE_END = re.compile(r"[,;:.](?:\s|$)|\s[-\u2013\u2014]\s|\s\(|---|\u2014"
+_CLAUSE_END = re.compile(r"[,;:.](?:\s|$)|[，；：。]|\s[-\u2013\u2014]\s|\s\(|---|\u2014"
                          r"|\s(?:and|but)\s(?:we\s)?(?:propose|introduce|present|develop|show|prove|demonstrate)")
 _CUT_BEFORE = ("that", "which", "where", "whose", "while", "by", "with", "for", "in", "on", "via", "from",
                "through", "using", "across", "under", "to", "and", "based")
 _SMALL_WORDS = {"a", "an", "the", "and", "or", "but", "nor", "for", "of", "in", "on", "at", "to", "by",
                 "via", "with", "from", "as", "into", "over", "per", "vs", "than", "through", "across",
                 "under", "within", "without", "between", "among", "beyond", "toward", "towards", "upon"}
-_SENTENCE_END = re.compile(r"(?<![A-Z]\.)(?<!e\.g\.)(?<!i\.e\.)(?<!al\.)(?<!vs\.)(?<!cf\.)(?<=[.!?])\s+(?=[\"“*$\\(A-Z0-9])")
+_SENTENCE_END = re.compile(r"(?<![A-Z]\.)(?<!e\.g\.)(?<!i\.e\.)(?<!al\.)(?<!vs\.)(?<!cf\.)(?<=[.!?])\s+(?=[\"“*$\\(A-Z0-9])"
+                           r"|(?<=[。！？])\s*")  # Chinese and Japanese full stops need no space
 
 
 @dataclass(frozen=True)
@@ -224,7 +226,16 @@ def fit_title(prefix: str, phrase: str) -> str:
         while cut > 2 and re.fullmatch(r"[a-z]+(?:ed|ing)|is|are|was|were|that|this|these|the|an?|of|and|or",
                                         words[cut - 1]):
             cut -= 1  # "... Benchmark Designed" or "... This Tradeoff Is" reads cut off
-    return prefix + title_case(" ".join(words[:cut]).rstrip(",;:"))
+    title = prefix + title_case(" ".join(words[:cut]).rstrip(",;:"))
+    return title if _visible_length(title) <= MAX_TITLE else _cut_characters(title)
+
+
+def _cut_characters(title: str) -> str:
+    """A title with no word boundary to cut at (a Chinese sentence): cut it, never inside math."""
+    cut = title[:MAX_TITLE - 1]
+    if cut.count("$") % 2:
+        cut = cut[:cut.rindex("$")]
+    return cut.rstrip() + "\u2026"
 
 
 def _visible_length(text: str) -> int:
@@ -260,8 +271,7 @@ def rank_topics(text: str, taxonomy: tuple[Topic, ...], fallback: str) -> tuple[
     lowered = text.lower()
     scores = []
     for order, topic in enumerate(taxonomy):
-        score = sum(len(re.findall(rf"(?<![a-z0-9]){re.escape(k)}(?:s|es)?(?![a-z0-9])", lowered))
-                    for k in topic.keywords)
+        score = len(_keyword_pattern(topic.keywords).findall(lowered)) if topic.keywords else 0
         if score:
             scores.append((-score, order, topic.slug))
     scores.sort()
@@ -269,6 +279,13 @@ def rank_topics(text: str, taxonomy: tuple[Topic, ...], fallback: str) -> tuple[
         return (fallback,)
     best = -scores[0][0]
     return tuple(slug for negative, _, slug in scores[:3] if -negative * 3 >= best)
+
+
+@functools.lru_cache(maxsize=256)
+def _keyword_pattern(keywords: tuple[str, ...]) -> re.Pattern:
+    """One pattern per topic: any keyword as whole words, with an optional plural."""
+    alternatives = "|".join(re.escape(k) for k in sorted(keywords, key=len, reverse=True))
+    return re.compile(rf"(?<![a-z0-9])(?:{alternatives})(?:s|es)?(?![a-z0-9])")
 
 
 def find_links(abstract: str) -> tuple[Link, ...]:

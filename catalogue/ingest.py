@@ -17,7 +17,7 @@ from pathlib import Path
 
 from slugify import slugify
 
-from .content import PAPERS_DIR, read_papers, read_taxonomy, render_paper_markdown
+from .content import PAPERS_DIR, read_papers, read_taxonomy, render_paper_markdown, write_text_atomic
 from .extract import extract
 from .markup import Markup
 from .model import Paper, Problem, Source
@@ -39,6 +39,7 @@ class IngestReport:
     added: int
     updated: int
     kept_edits: int
+    pruned: int
     problems: tuple[Problem, ...]
 
 
@@ -47,8 +48,11 @@ def paper_id(abstract: str) -> str:
     return hashlib.sha256(" ".join(abstract.split()).encode("utf-8")).hexdigest()[:12]
 
 
-def ingest(seeds_dir: Path, content_dir: Path) -> IngestReport:
-    """Parse every seed file, merge with content/, write what changed."""
+def ingest(seeds_dir: Path, content_dir: Path, prune: bool = False) -> IngestReport:
+    """Parse every seed file, merge with content/, write what changed.
+
+    Papers gone from the seeds are kept and marked, or deleted when prune is set.
+    """
     taxonomy, fallback = read_taxonomy(content_dir)
     existing = {paper.id: (path, paper) for path, paper in read_papers(content_dir).items()}
     state_path = content_dir / STATE_FILE
@@ -83,7 +87,7 @@ def ingest(seeds_dir: Path, content_dir: Path) -> IngestReport:
         fresh = derived[pid]
         if pid in existing:
             path, current = existing[pid]
-            paper, edited = merge(current, state.get(pid), fresh)
+            paper, edited = merge(replace(current, in_seeds=True), state.get(pid), fresh)
             kept_edits += bool(edited)
         else:
             paper = replace(fresh, slug=choose_slug(fresh, pid, taken, markup))
@@ -93,13 +97,24 @@ def ingest(seeds_dir: Path, content_dir: Path) -> IngestReport:
         text = render_paper_markdown(paper)
         if not path.exists() or path.read_text(encoding="utf-8") != text:
             updated += pid in existing
-            path.write_text(text, encoding="utf-8")
+            write_text_atomic(path, text)
         new_state[pid] = {name: value_hash(getattr(fresh, name)) for name in DERIVED_FIELDS}
-    for pid, (path, _) in sorted(existing.items()):
-        if pid not in derived:
-            problems.append(Problem(Source(path.as_posix()), "not in any seed file any more; kept as it is"))
-    state_path.write_text(json.dumps(new_state, indent=0, sort_keys=True) + "\n", encoding="utf-8")
-    return IngestReport(len(derived), added, updated, kept_edits, tuple(problems))
+    pruned = 0
+    for pid, (path, paper) in sorted(existing.items()):
+        if pid in derived:
+            continue
+        if prune:
+            path.unlink()
+            new_state.pop(pid, None)
+            pruned += 1
+            problems.append(Problem(Source(path.as_posix()), "not in any seed file any more; deleted (--prune)"))
+            continue
+        if paper.in_seeds:
+            write_text_atomic(path, render_paper_markdown(replace(paper, in_seeds=False)))
+        problems.append(Problem(Source(path.as_posix()), "not in any seed file any more; kept and marked "
+                                                         "'in_seeds: false' (ingest --prune deletes it)"))
+    write_text_atomic(state_path, json.dumps(new_state, indent=0, sort_keys=True) + "\n")
+    return IngestReport(len(derived), added, updated, kept_edits, pruned, tuple(problems))
 
 
 def source_path(seed_path: Path, project: Path) -> str:

@@ -57,6 +57,7 @@ _TIE = re.compile(r"(?<=\S)~(?=\S)")
 # Words of prose: a "math" span containing these is really two dollar signs in a sentence.
 _PROSE = re.compile(r"[a-z]{3,} [a-z]{3,} [a-z]{3,}")
 _PRICE = re.compile(r"\$\d")
+_MATH_START = re.compile(r"\\\$|\$|\\[(\[]|\\begin\{")
 _SUPERSCRIPTS = str.maketrans("0123456789+-=()n", "⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁼⁽⁾ⁿ")
 
 # What latex2mathml may emit; anything else (an href, say) sends the span back to text.
@@ -80,28 +81,26 @@ def split_math(text: str) -> tuple[list[Segment], list[str]]:
     """Cut text into prose and math segments; unclosed delimiters stay prose and are reported."""
     segments: list[Segment] = []
     problems: list[str] = []
-    prose: list[str] = []
-    i = 0
-
-    def close_prose() -> None:
-        if prose:
-            segments.append(Segment("text", "".join(prose), "".join(prose)))
-            prose.clear()
-
-    while i < len(text):
-        found = _match_math(text, i)
+    prose_start = position = 0
+    while candidate := _MATH_START.search(text, position):
+        position = candidate.start()
+        if candidate.group() == "\\$":  # an escaped dollar is prose
+            position = candidate.end()
+            continue
+        found = _match_math(text, position)
         if isinstance(found, str):
             problems.append(found)
             found = None
         if found is None:
-            step = 2 if text.startswith("\\$", i) else 1
-            prose.append(text[i:i + step])
-            i += step
+            position += 1
             continue
-        segment, i = found
-        close_prose()
+        segment, end = found
+        if position > prose_start:
+            segments.append(Segment("text", text[prose_start:position], text[prose_start:position]))
         segments.append(segment)
-    close_prose()
+        position = prose_start = end
+    if prose_start < len(text):
+        segments.append(Segment("text", text[prose_start:], text[prose_start:]))
     return segments, problems
 
 

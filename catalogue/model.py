@@ -83,6 +83,7 @@ class Paper:
     links: tuple[Link, ...] = ()
     authors: tuple[str, ...] = ()
     pdf: str | None = None
+    in_seeds: bool = True  # False: gone from the seed lists, kept until `ingest --prune`
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,176 @@
+"""Checks a built site: its links work everywhere, its HTML is valid, every page has a title
+and a description, and the search index covers every paper. Reads the site, never writes it.
+
+Problems are strings `path: message` (or `path:line: message`), path relative to the site.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import os
+import posixpath
+import re
+import shutil
+import subprocess
+import zlib
+from html.parser import HTMLParser
+from pathlib import Path
+from urllib.parse import unquote, urlsplit
+
+from .search import BUNDLE_DIR
+
+PROJECT = Path(__file__).resolve().parent.parent
+VNU_JAR_VARIABLE = "VNU_JAR"
+VNU_JAR = PROJECT / "node_modules" / "vnu-jar" / "build" / "dist" / "vnu.jar"  # from `npm install`
+PAPER_PAGE = re.compile(r"papers/[^/]+/index\.html")  # render.paper_path's form
+FRAGMENT_SIGNATURE = b"pagefind_dcd"  # Pagefind 1.x puts this before each fragment's JSON
+EXTERNAL_SCHEMES = ("http", "https", "mailto")
+
+
+def check_site(site_dir: Path, *, validate_html: bool = True) -> list[str]:
+    """Every problem found in the built site at site_dir, sorted; an empty list means it is fine."""
+    site = site_dir.resolve()
+    if not (site / "index.html").is_file():
+        return [f"index.html: missing; is {site_dir} a built site?"]
+    files = {path.relative_to(site).as_posix() for path in site.rglob("*") if path.is_file()}
+    pages = sorted(f for f in files if f.endswith(".html") and not f.startswith(f"{BUNDLE_DIR}/"))
+    problems = []
+    for page in pages:
+        problems += check_page(page, (site / page).read_text(encoding="utf-8", errors="replace"), files)
+    problems += check_search_index(site, pages)
+    if validate_html:
+        problems += check_html(site)
+    return sorted(problems)
+
+
+class PageParser(HTMLParser):
+    """The links, title and description of one page."""
+
+    def __init__(self):
+        super().__init__()
+        self.references: list[str] = []
+        self.title = self.description = ""
+        self.in_title = False
+
+    def handle_starttag(self, tag, attrs):
+        attrs = {name: value or "" for name, value in attrs}
+        self.references += [attrs[name] for name in ("href", "src", "action") if attrs.get(name)]
+        self.references += [candidate.split()[0] for candidate in attrs.get("srcset", "").split(",")
+                            if candidate.strip()]
+        if tag == "meta" and attrs.get("name", "").lower() == "description":
+            self.description = attrs.get("content", "")
+        if tag == "title":
+            self.in_title = True
+
+    def handle_endtag(self, tag):
+        if tag == "title":
+            self.in_title = False
+
+    def handle_data(self, data):
+        if self.in_title:
+            self.title += data
+
+
+def check_page(page: str, html: str, files: set[str]) -> list[str]:
+    """The problems of one page (path from the site root) among the site's files."""
+    parser = PageParser()
+    parser.feed(html)
+    parser.close()
+    problems = [f"{page}: no <title>"] if not parser.title.strip() else []
+    problems += [f"{page}: no <meta name=\"description\">"] if not parser.description.strip() else []
+    # Hosts serve the root 404.html at any depth, so its links start from the site's base path.
+    base = base_path(parser.references) if page == "404.html" else None
+    for reference in parser.references:
+        if problem := check_reference(page, reference, files, base):
+            problems.append(f"{page}: {problem}")
+    return problems
+
+
+def base_path(references: list[str]) -> str:
+    """The site's path on its host that a root-absolute page uses: what precedes its assets/ ('/REPO/')."""
+    for reference in references:
+        path = urlsplit(reference).path
+        if path.startswith("/") and "/assets/" in path:
+            return path[:path.rindex("/assets/") + 1]
+    return "/"
+
+
+def check_reference(page: str, reference: str, files: set[str], base: str | None = None) -> str | None:
+    """Why a link from page fails from disk or under a subpath; None if it works everywhere.
+
+    Relative links must name a file of the site; with a base ('/REPO/', for 404.html) links
+    must instead be root-absolute under that base.
+    """
+    parts = urlsplit(reference)
+    if parts.scheme in EXTERNAL_SCHEMES:
+        return None
+    if parts.scheme:  # javascript:, data:, file:, ...
+        return f"{reference[:60]!r} uses the {parts.scheme}: scheme; only http(s) and mailto links may leave the site"
+    if parts.netloc:
+        return f"{reference!r} is protocol-relative; it fails from disk"
+    path = unquote(parts.path)
+    if not path:  # '#fragment' or '?query': this page
+        return None
+    if base is None and path.startswith("/"):
+        return f"{reference!r} is root-absolute; it breaks from disk and under a subpath"
+    if base is not None and not path.startswith(base):
+        return f"{reference!r} does not start with the site's base path {base!r}; hosts serve this page at any depth"
+    target = posixpath.normpath(path[len(base):] if base is not None else posixpath.join(posixpath.dirname(page), path))
+    if target == ".." or target.startswith("../"):
+        return f"{reference!r} points outside the site"
+    if path.endswith("/"):
+        return f"{reference!r} names a folder; link to its index.html so it works from disk"
+    if target not in files:
+        return f"{reference!r} is broken: there is no file {target}"
+    return None
+
+
+def check_search_index(site: Path, pages: list[str]) -> list[str]:
+    """Pagefind's fragments (one per indexed page) must name exactly the paper pages."""
+    bundle = site / BUNDLE_DIR
+    if not bundle.is_dir():
+        return [f"{BUNDLE_DIR}/: missing; the site was built without search (--no-search)"]
+    problems, indexed = [], {}
+    for fragment in sorted((bundle / "fragment").glob("*.pf_fragment")):
+        name = fragment.relative_to(site).as_posix()
+        try:
+            url = json.loads(gzip.decompress(fragment.read_bytes()).removeprefix(FRAGMENT_SIGNATURE))["url"]
+        except (OSError, EOFError, zlib.error, ValueError, KeyError, TypeError) as error:
+            problems.append(f"{name}: unreadable Pagefind fragment ({error})")
+            continue
+        path = unquote(urlsplit(url).path).lstrip("/")  # Pagefind records '/papers/x/'
+        indexed[path + "index.html" if path.endswith("/") or not path else path] = name
+    papers = {page for page in pages if PAPER_PAGE.fullmatch(page)}
+    problems += [f"{page}: missing from the search index" for page in papers - indexed.keys()]
+    problems += [f"{indexed[path]}: indexes {path}, which is not a paper page" for path in indexed.keys() - papers]
+    return problems
+
+
+def check_html(site: Path) -> list[str]:
+    """The Nu Html Checker's errors, run once over every page outside the search bundle."""
+    java, jar = shutil.which("java"), Path(os.environ.get(VNU_JAR_VARIABLE) or VNU_JAR)
+    if java is None:
+        return ["java: not found; the HTML check needs Java 17+ (Debian: apt-get install default-jre-headless)"]
+    if not jar.is_file():
+        return [f"vnu.jar: not found at {jar}; run 'npm install' in {PROJECT} (or set ${VNU_JAR_VARIABLE})"]
+    # vnu walks folders itself; --skip-non-html keeps it to pages, and the search bundle is left out.
+    targets = sorted(str(path) for path in site.iterdir() if path.name != BUNDLE_DIR)
+    command = [java, "-jar", str(jar), "--format", "json", "--skip-non-html", "--stdout", *targets]
+    result = subprocess.run(command, capture_output=True, encoding="utf-8", errors="replace")
+    try:
+        messages = json.loads(result.stdout)["messages"]
+    except (ValueError, KeyError, TypeError):
+        return [f"vnu.jar: failed (exit {result.returncode}): {(result.stderr or result.stdout).strip()[-500:]}"]
+    # Only errors fail the check: "info" messages, warnings among them, are advice (vnu's own
+    # exit status ignores them too); "non-document-error" means a page could not be read.
+    return [f"{vnu_location(message, site)}: {message['message']}"
+            for message in messages if message["type"] in ("error", "non-document-error")]
+
+
+def vnu_location(message: dict, site: Path) -> str:
+    """Where a vnu message points, as 'path:line' from the site root (vnu gives a file: URL)."""
+    url = message.get("url", "vnu.jar")
+    path = Path(unquote(urlsplit(url).path))
+    where = path.relative_to(site).as_posix() if path.is_relative_to(site) else url
+    return f"{where}:{message['lastLine']}" if "lastLine" in message else where
