@@ -220,13 +220,19 @@ def main_claim(text: str) -> str | None:
 def fit_title(prefix: str, phrase: str) -> str:
     """Title-cased prefix + phrase, cut before a clause word so that it reads whole and fits."""
     words = phrase.split()
-    cut = len(words)
-    while cut > 1 and _visible_length(prefix + " ".join(words[:cut])) > MAX_TITLE:
-        cut = max((i for i in range(1, cut) if words[i].lower() in _CUT_BEFORE), default=cut - 1)
+    length, fits = _visible_length(prefix), 0
+    for word in words:  # the longest run of words that fits
+        length += _visible_length(word) + (1 if fits else 0)
+        if length > MAX_TITLE:
+            break
+        fits += 1
+    cut = fits
+    if fits < len(words):
+        cut = max((i for i in range(1, fits + 1) if words[i].lower() in _CUT_BEFORE), default=fits)
         while cut > 2 and re.fullmatch(r"[a-z]+(?:ed|ing)|is|are|was|were|that|this|these|the|an?|of|and|or",
                                         words[cut - 1]):
             cut -= 1  # "... Benchmark Designed" or "... This Tradeoff Is" reads cut off
-    title = prefix + title_case(" ".join(words[:cut]).rstrip(",;:"))
+    title = prefix + title_case(" ".join(words[:cut] or words[:1]).rstrip(",;:"))
     return title if _visible_length(title) <= MAX_TITLE else _cut_characters(title)
 
 

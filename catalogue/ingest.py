@@ -28,6 +28,8 @@ DERIVED_FIELDS = ("name", "other_names", "title", "venue", "year", "topics", "li
 # Names some file systems refuse (Windows), which a slug must not be.
 RESERVED_SLUGS = {"con", "prn", "aux", "nul", *(f"com{i}" for i in range(10)), *(f"lpt{i}" for i in range(10))}
 MAX_SLUG = 60
+CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]")  # each counts as a word
+MIN_WORDS = 5  # fewer words than this is a stray line (a page number, a heading), not an abstract
 MAX_TITLE_SLUG = 48
 SLUG_STOPWORDS = ("a", "an", "the", "of", "for", "and", "or", "in", "on", "to", "with", "that", "this", "by",
                   "via", "from", "is", "are", "its", "their", "our")
@@ -68,6 +70,10 @@ def ingest(seeds_dir: Path, content_dir: Path, prune: bool = False) -> IngestRep
         problems += document.problems
         for paragraph in document.paragraphs:
             source = Source(document.path, paragraph.line)
+            words = len(paragraph.text.split()) + len(CJK.findall(paragraph.text))
+            if words < MIN_WORDS:
+                problems.append(Problem(source, f"too short to be an abstract ({words} words); skipped"))
+                continue
             pid = paper_id(paragraph.text)
             if pid in derived:
                 problems.append(Problem(source, f"same abstract as {derived[pid].source}; listed once"))

@@ -129,13 +129,24 @@ def test_duplicates_within_and_across_files_are_one_paper_and_reported(project):
     assert any("001_b.txt:3" in d and "000_a.txt:5" in d for d in duplicates)
 
 
-def test_a_paper_gone_from_the_seeds_is_kept_and_reported(project):
+def test_a_paper_gone_from_the_seeds_is_kept_and_marked_until_pruned(project):
     make_seeds(project / "seeds", ABSTRACTS)
     ingest(project / "seeds", project / "content")
+    path = project / "content" / "papers" / "zetanet.md"
     make_seeds(project / "seeds", ABSTRACTS[1:])
     report = ingest(project / "seeds", project / "content")
-    assert (project / "content" / "papers" / "zetanet.md").exists()
     assert any("zetanet.md" in str(p) and "not in any seed" in p.message for p in report.problems)
+    assert read_papers(project / "content")[path].in_seeds is False
+    assert "in_seeds: false" in path.read_text(encoding="utf-8")
+
+    make_seeds(project / "seeds", ABSTRACTS)  # back in the list: the mark goes
+    ingest(project / "seeds", project / "content")
+    assert read_papers(project / "content")[path].in_seeds is True
+
+    make_seeds(project / "seeds", ABSTRACTS[1:])
+    report = ingest(project / "seeds", project / "content", prune=True)
+    assert not path.exists() and report.pruned == 1
+    assert len(read_papers(project / "content")) == 3
 
 
 def test_math_problems_are_reported_with_seed_file_and_line(project):
