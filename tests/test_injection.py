@@ -1,0 +1,138 @@
+"""Nothing in an abstract or a content file runs in a reader's browser (real Chromium)."""
+
+from pathlib import Path
+
+import pytest
+
+from conftest import build_project, make_project
+
+PAYLOADS = [
+    "<script>alert(1)</script>",
+    "<img src=x onerror=alert(2)>",
+    "<svg onload=alert(3)>",
+    "<svg><script>alert(4)</script></svg>",
+    '<iframe src="javascript:alert(5)"></iframe>',
+    '<a href="javascript:alert(6)">click</a>',
+    "[click](javascript:alert(7))",
+    "[click](data:text/html;base64,PHNjcmlwdD5hbGVydCg4KTwvc2NyaXB0Pg==)",
+    "![image](javascript:alert(9))",
+    "<javascript:alert(10)>",
+    "javascript:alert(11)",
+    "data:text/html,<script>alert(12)</script>",
+    '"><script>alert(13)</script>',
+    "'><img src=x onerror=alert(14)>",
+    '" onmouseover="alert(15)',
+    "</title><script>alert(16)</script>",
+    "</textarea><script>alert(17)</script>",
+    "{{ 7*7 }} {{ config }}",
+    "{% for x in range(3) %}loop{% endfor %}",
+    "{{ ''.__class__.__mro__[1].__subclasses__() }}",
+    "<body onload=alert(21)>",
+    "<math><mtext><table><mglyph><style><img src=x onerror=alert(22)>",
+    "$\\href{javascript:alert(23)}{click}$",
+    "$<script>alert(24)</script>$",
+    "$$\\href{javascript:alert(25)}{x}$$",
+    "\\(\\href{data:text/html,x}{y}\\)",
+    "\\url{javascript:alert(27)}",
+    'https://example.org/"onmouseover="alert(28)',
+    "https://example.org/<script>alert(29)</script>",
+    "http://x.org/?q=<svg/onload=alert(30)>",
+    "<details open ontoggle=alert(31)>",
+    '<object data="javascript:alert(32)">',
+    '<embed src="javascript:alert(33)">',
+    '<base href="javascript:alert(34)//">',
+    '<meta http-equiv="refresh" content="0;url=javascript:alert(35)">',
+    "&lt;script&gt;alert(36)&lt;/script&gt;",
+    "&#60;script&#62;alert(37)&#60;/script&#62;",
+    "<!--<script>alert(38)</script>-->",
+    '<style>body{background:url("javascript:alert(39)")}</style>',
+    "**<script>alert(40)</script>**",
+    "*<img src=x onerror=alert(41)>*",
+    "\\emph{<img src=x onerror=alert(42)>}",
+]
+
+# Our own scripts, and only these, may appear on a page.
+OWN_SCRIPTS = ("assets/filter.js", "assets/search.js")
+
+FIND_INJECTED = """() => {
+  const found = [];
+  for (const el of document.querySelectorAll('*')) {
+    for (const attr of el.attributes) {
+      if (attr.name.toLowerCase().startsWith('on')) found.push(el.tagName + ' ' + attr.name);
+      if (['href', 'src', 'action', 'data', 'formaction', 'xlink:href'].includes(attr.name.toLowerCase())
+          && /^\\s*(javascript|data|vbscript):/i.test(attr.value)) found.push(el.tagName + ' ' + attr.value);
+    }
+  }
+  for (const el of document.querySelectorAll(
+      'iframe, object, embed, img, svg, base, style, details, textarea, meta[http-equiv], body *  title'))
+    found.push('element ' + el.tagName);
+  for (const script of document.scripts) found.push('script ' + (script.getAttribute('src') || 'inline'));
+  return found;
+}"""
+
+
+@pytest.fixture(scope="module")
+def payload_site(tmp_path_factory):
+    project = make_project(tmp_path_factory.mktemp("payloads"))
+    abstracts = [f"We propose Payload{n:02d}Net, a method. {payload} It works well on benchmarks."
+                 for n, payload in enumerate(PAYLOADS)]
+    (project / "seeds" / "002_payloads.txt").write_text("ICML 2026\n\n" + "\n\n".join(abstracts) + "\n", "utf-8")
+    built = build_project(project, "--no-search")
+    # A person's hand edit with markup in the title and authors goes through the same escaping.
+    edited = built.content / "papers" / "payload00net.md"
+    text = edited.read_text(encoding="utf-8").replace(
+        "title: 'Payload00Net: A Method'", "title: '<script>alert(99)</script>'\nauthors: ['<img src=x onerror=alert(98)>']")
+    assert text != edited.read_text(encoding="utf-8")
+    edited.write_text(text, encoding="utf-8")
+    return build_project(project, "--no-search")
+
+
+def all_pages(site: Path) -> list[Path]:
+    return sorted(p for p in site.rglob("*.html"))
+
+
+def test_at_least_thirty_payloads():
+    assert len(PAYLOADS) >= 30
+
+
+def test_no_payload_runs_or_leaves_an_element(payload_site, browser):
+    context = browser.new_context()
+    page = context.new_page()
+    dialogs = []
+    page.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.dismiss()))
+    problems = {}
+    pages = all_pages(payload_site.out)
+    assert len(pages) > len(PAYLOADS) + 38
+    for path in pages:
+        page.goto(path.as_uri(), wait_until="load")
+        page.mouse.move(200, 300)  # give onmouseover a chance
+        injected = [item for item in page.evaluate(FIND_INJECTED)
+                    if not (item.startswith("script ") and item.endswith(OWN_SCRIPTS))]
+        if injected:
+            problems[path.relative_to(payload_site.out).as_posix()] = injected
+    context.close()
+    assert dialogs == []
+    assert problems == {}
+
+
+def test_payloads_are_shown_as_text(payload_site, browser):
+    page = browser.new_page()
+    shown = 0
+    for n, payload in enumerate(PAYLOADS):
+        page.goto((payload_site.out / "papers" / f"payload{n:02d}net" / "index.html").as_uri())
+        text = page.inner_text(".abstract")
+        if "alert(" in payload and not payload.startswith(("$", "\\(")):  # math shows it as formula letters
+            assert "alert(" in text, (payload, text)
+            shown += 1
+    page.goto((payload_site.out / "papers" / "payload00net" / "index.html").as_uri())
+    assert page.inner_text("h1") == "<script>alert(99)</script>"
+    assert "<img src=x onerror=alert(98)>" in page.inner_text(".authors")
+    page.close()
+    assert shown >= 30
+
+
+def test_javascript_and_data_urls_never_become_links(payload_site):
+    for path in all_pages(payload_site.out):
+        html = path.read_text(encoding="utf-8").lower()
+        for scheme in ("javascript:", "data:", "vbscript:"):
+            assert f'href="{scheme}' not in html and f"src=\"{scheme}" not in html, path
