@@ -149,6 +149,7 @@ def check_search_index(site: Path, pages: list[str]) -> list[str]:
 
 def check_html(site: Path) -> list[str]:
     """The Nu Html Checker's errors, run once over every page outside the search bundle."""
+    site = site.resolve()  # vnu reports absolute file: URLs
     java, jar = shutil.which("java"), Path(os.environ.get(VNU_JAR_VARIABLE) or VNU_JAR)
     if java is None:
         return ["java: not found; the HTML check needs Java 17+ (Debian: apt-get install default-jre-headless)"]

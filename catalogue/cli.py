@@ -11,6 +11,7 @@ from pathlib import Path
 
 import click
 
+from .check import check_site
 from .config import CONFIG_FILE, SiteConfig, read_config
 from .content import load_catalogue
 from .ingest import ingest
@@ -125,6 +126,21 @@ def serve(out: Path, port: int) -> None:
             server.serve_forever()
         except KeyboardInterrupt:
             say("Stopped.")
+
+
+@main.command()
+@out_option
+@click.option("--no-html", is_flag=True, help="Skip the Nu Html Checker (which needs Java and 'npm install').")
+def check(out: Path, no_html: bool) -> None:
+    """Verify a built site: links work from disk and under a subpath, HTML is valid,
+    every page has a title and description, search covers every paper."""
+    with stage(f"Checking {display(out)}/"):
+        problems = check_site(out, validate_html=not no_html)
+    for problem in problems:
+        say(f"{display(out)}/{problem}")
+    if problems:
+        raise click.ClickException(f"{len(problems)} problem{'s' if len(problems) > 1 else ''} in {display(out)}/")
+    say(f"  no problems in {display(out)}/")
 
 
 @main.command()
