@@ -198,10 +198,14 @@ def derive_title(abstract: str, primary: Contribution | None) -> str:
     """'Name: Description' for a named contribution; else the main claim, in title case."""
     if primary and primary.description:
         return fit_title(f"{primary.name}: ", primary.description)
-    claim = main_claim(plain_for_extraction(abstract))
+    plain = plain_for_extraction(abstract)
+    claim = main_claim(plain)
     if primary:
         return fit_title(f"{primary.name}: ", claim) if claim else primary.name
-    return fit_title("", claim or _clause(split_sentences(plain_for_extraction(abstract))[0]))
+    sentences = split_sentences(plain)
+    opening = _clause(sentences[0].lstrip(" .,;:*_-\u2013\u2014")) if sentences else ""
+    title = fit_title("", claim or opening).strip()
+    return title or fit_title("", " ".join(abstract.split()[:12])) or "Untitled abstract"
 
 
 def main_claim(text: str) -> str | None:

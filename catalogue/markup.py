@@ -19,6 +19,7 @@ import markdown
 from latex2mathml.converter import convert as latex_to_mathml
 from pylatexenc.latex2text import LatexNodes2Text
 
+from .characters import replace_unsafe
 from .urls import find_urls
 
 Kind = Literal["text", "math", "display"]
@@ -295,7 +296,7 @@ class Markup:
             held.append(fragment)
             return _HOLD.format(len(held) - 1)
 
-        segments, split_problems = split_math(text)
+        segments, split_problems = split_math(replace_unsafe(text))
         problems += split_problems
         pieces: list[str] = []
         for segment in segments:
@@ -308,7 +309,7 @@ class Markup:
                 pieces.append(prose)
                 problems += prose_problems
             elif not math:
-                pieces.append(html.escape(math_to_text(segment.content)))
+                pieces.append(_escape(math_to_text(segment.content)))
             else:
                 mathml = render_math(segment.content, display=segment.kind == "display")
                 if mathml is None:
@@ -325,13 +326,18 @@ class Markup:
         position = 0
         for start, end, href in (find_urls(text) if links else []):
             before, before_problems = latex_text_to_markdown(text[position:start])
-            pieces.append(html.escape(before, quote=False))
+            pieces.append(_escape(before))
             problems += before_problems
             pieces.append(hold(f'<a href="{html.escape(href)}">{html.escape(text[start:end])}</a>'))
             position = end
         rest, rest_problems = latex_text_to_markdown(text[position:])
-        pieces.append(html.escape(rest, quote=False))
+        pieces.append(_escape(rest))
         return "".join(pieces), problems + rest_problems
+
+
+def _escape(text: str) -> str:
+    """Text made safe for the Markdown stage; placeholder characters in it become entities."""
+    return html.escape(text, quote=False).replace("\ue000", "&#xe000;").replace("\ue001", "&#xe001;")
 
 
 def _emphasis_only_markdown() -> markdown.Markdown:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from .characters import UNSAFE, replace_unsafe, split_lines
 from .model import Paragraph, Problem, SeedDocument, Source
 
 # "ICML 2026 论文列表", "ICLR 2025 Accepted Papers", "NeurIPS'24": a venue, then a year.
@@ -15,8 +16,10 @@ MAX_HEADER_LENGTH = 120
 
 def parse_seed_document(text: str, path: str) -> SeedDocument:
     """Split a seed document into its header and its paragraphs (pure: no I/O)."""
-    problems: list[Problem] = []
-    paragraphs = split_paragraphs(text)
+    lines = split_lines(text.removeprefix("\ufeff"))
+    problems = [Problem(Source(path, number), "control characters were replaced by '\ufffd'")
+                for number, line in enumerate(lines, 1) if UNSAFE.search(line)]
+    paragraphs = split_paragraphs([replace_unsafe(line) for line in lines])
     venue = year = None
     if paragraphs and looks_like_header(paragraphs[0]):
         header = paragraphs.pop(0)
@@ -41,7 +44,7 @@ def read_seed_document(path: Path, display_path: str | None = None) -> SeedDocum
         bad_lines: list[int] = []
     except UnicodeDecodeError:
         text = data.decode("utf-8-sig", errors="replace")
-        bad_lines = [number for number, line in enumerate(text.splitlines(), 1) if "\ufffd" in line]
+        bad_lines = [number for number, line in enumerate(split_lines(text), 1) if "\ufffd" in line]
     document = parse_seed_document(text, shown)
     if not bad_lines:
         return document
@@ -51,12 +54,12 @@ def read_seed_document(path: Path, display_path: str | None = None) -> SeedDocum
                         decoding + document.problems)
 
 
-def split_paragraphs(text: str) -> list[Paragraph]:
+def split_paragraphs(text_lines: list[str]) -> list[Paragraph]:
     """Blank-line-separated paragraphs, each joined into one line, with its first line number."""
     paragraphs: list[Paragraph] = []
     lines: list[str] = []
     start = 0
-    for number, raw in enumerate(text.lstrip("\ufeff").splitlines(), 1):
+    for number, raw in enumerate(text_lines, 1):
         line = raw.strip()
         if line:
             if not lines:

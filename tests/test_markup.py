@@ -116,3 +116,8 @@ def test_urls_and_bare_domains_become_links(markup):
     assert '<a href="https://github.com/a/b">https://github.com/a/b</a>.' in html
     assert '<a href="https://causalgame.github.io">causalgame.github.io</a>,' in html
     assert html.count("<a ") == 2
+
+
+def test_text_that_looks_like_a_placeholder_is_kept_as_text(markup):
+    html = markup.abstract_html("see $x$ and \ue0000\ue001 here").html
+    assert html.count("<math") == 1 and "&#xe000;0&#xe001;" in html

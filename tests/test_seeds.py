@@ -65,3 +65,16 @@ def test_bytes_that_are_not_utf8_are_replaced_and_reported_by_line(tmp_path):
     document = read_seed_document(path, "latin1.txt")
     assert document.paragraphs[1].text == "Caf\ufffd abstract with a bad byte."
     assert [str(p.source) for p in document.problems] == ["latin1.txt:5"]
+
+
+def test_control_characters_are_replaced_and_reported_by_line():
+    document = parse_seed_document("ICML 2026\n\nAn abstract with an escape \x1b from a PDF.\n", "x.txt")
+    assert document.paragraphs[0].text == "An abstract with an escape \ufffd from a PDF."
+    assert [str(p.source) for p in document.problems] == ["x.txt:3"]
+
+
+def test_only_real_line_breaks_split_lines():
+    # A form feed (a PDF page break) or U+2028 inside a paragraph does not start a new one.
+    document = parse_seed_document("ICML 2026\n\nWe study graphs and\n\x0cprove bounds.\u2028Done.\n\nNext one.", "x.txt")
+    assert [p.line for p in document.paragraphs] == [3, 6]
+    assert document.paragraphs[0].text.startswith("We study graphs and")

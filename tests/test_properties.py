@@ -1,0 +1,356 @@
+"""Property-based tests (Hypothesis): seed parsing, abstract markup, extraction and ingest
+hold their promises for any text, not only for the examples in the other test files.
+
+Texts come from two kinds of strategy: Hypothesis's arbitrary `st.text()`, and documents built
+like copy-pasted paper lists (BOM, a header line, paragraphs of words mixed with LaTeX, Markdown,
+HTML and CJK, mixed line endings and blank lines), whose expected paragraphs are known exactly.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import string
+import tempfile
+from pathlib import Path
+
+import html5lib
+from hypothesis import HealthCheck, example, given, settings
+from hypothesis import strategies as st
+
+from catalogue.characters import replace_unsafe
+from catalogue.content import read_papers
+from catalogue.extract import MAX_TITLE, extract
+from catalogue.ingest import ingest
+from catalogue.markup import _MATHML_ATTRIBUTES, _MATHML_TAGS, Markup, split_math
+from catalogue.model import Source, Topic
+from catalogue.seeds import parse_seed_document
+
+from conftest import PROJECT
+
+# Random examples locally (failures are replayed from .hypothesis/, which ignores itself in git),
+# the same examples on every CI run (CI=true) so that CI never flakes. Inputs that Hypothesis once
+# found failing are pinned with @example, so that they are tried on every run.
+COMMON = dict(derandomize=bool(os.environ.get("CI")))
+
+# ---------------------------------------------------------------------------------------------
+# Strategies
+# ---------------------------------------------------------------------------------------------
+
+CJK = "论文列表机器学习模型方法数据图神经网络的研究我们提出一种新"
+# U+E000/U+E001 are the private-use characters markup.py uses for its placeholders; text copied
+# from PDFs does carry private-use characters.
+WORD_ALPHABET = string.ascii_letters + string.digits + "$\\{}*<>&\"~%" + CJK + "-.,;:()'^_/!?#[]=+|@" \
+    + "\ue000\ue001"
+TOKENS = [
+    "we", "We", "propose", "introduce", "present", "a", "an", "the", "novel", "framework", "method", "for",
+    "of", "that", "with", "and", "policy", "reward", "image", "graph", "We propose", "we introduce",
+    "ZetaNet,", "FooBar", "LS$^2$MC-GDA,", "Item Response Scaling Laws (IRSL),", "(FN)", "named", "TRIX",
+    "$x^2$", "$\\alpha$", "$O(n\\log n)$", "$$E=mc^2$$", "\\(a+b\\)", "\\[x\\]", "$\\frac{a}{b}$", "$<$2%",
+    "$\\textbf{Long Name (LN)}$", "$x^{2$", "$\\foo{x}$", "$\\href{javascript:alert(1)}{x}$", "$5", "$10",
+    "\\begin{equation}E=mc^2\\end{equation}", "\\begin{align}", "\\emph{robust}", "\\textbf{bold}",
+    "\\emph{", "\\textit{a}", "\\url{x}", "**bold**", "*it*", "**T**ensor", "_under_", "34\\%", "69\\\\%",
+    "Lean~4", "``quoted''", "rate--distortion", "LMs---such", "...", "e.g.", "i.e.,", "100\\,GiB", "a\\ b",
+    "https://github.com/a/b", "https://github.com/a/b.", "http://x.org/(a)", "causalgame.github.io",
+    "HTTPS://EXAMPLE.COM/x", "javascript:alert(1)", "<script>alert(1)</script>", "<img src=x onerror=alert(1)>",
+    "</p>", "<b>", "<!--", "-->", "&amp;", "&lt;", "&#60;", "{{", "}}", "{%", "[click](javascript:x)",
+    "***", "* * *", "#", "---", "1.", ">", "\ue0000\ue001", "\ue0001\ue001",
+    "在无空格的长句子中我们提出了一种新的方法来解决这个问题",
+]
+LONG_TOKENS = st.text(alphabet=CJK, min_size=60, max_size=250) | st.text(
+    alphabet=string.ascii_letters, min_size=60, max_size=250)
+WORDS = st.one_of(st.sampled_from(TOKENS), st.text(alphabet=WORD_ALPHABET, min_size=1, max_size=12), LONG_TOKENS)
+# White space around a line; "\x0c" is the form feed pdftotext writes at each page break.
+PADDING = st.sampled_from(["", "", " ", "  ", "\t", " \t ", "\x0c"])
+HEADERS = ["ICML 2026 论文列表", "ICLR 2025 Accepted Papers", "NeurIPS'24 papers", "CVPR2024", "Accepted papers",
+           "Top 100 papers"]
+
+# One line of words without its padding (words hold no white space at their ends, none inside but
+# single spaces), and a paragraph as a list of such lines.
+LINES = st.lists(WORDS, min_size=1, max_size=12).map(" ".join)
+PARAGRAPHS = st.lists(LINES, min_size=1, max_size=4)
+# Abstracts as ingest passes them on: one line, no white space at the ends.
+ONE_LINE_ABSTRACTS = st.lists(WORDS, min_size=1, max_size=40).map(" ".join)
+# A few of the tokens alone: separator lines ("***", "---"), lone markup, a bare URL.
+TOKEN_RUNS = st.lists(st.sampled_from(TOKENS), min_size=1, max_size=6).map(" ".join)
+# Arbitrary text squeezed onto one line (what a seed paragraph can hold).
+ONE_LINE_TEXT = st.text().map(lambda text: " ".join(text.split())).filter(bool)
+# Few characters, many of them white space and line breaks of every kind Python knows.
+BREAKY_TEXT = st.text(alphabet="ab.\ufeff \t\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029", max_size=40)
+ENDINGS = st.sampled_from(["\n", "\n", "\r\n", "\r"])
+
+
+@st.composite
+def seed_documents(draw):
+    """(text, expected): a seed document and its blocks (header included) as (text, first line)."""
+    header = draw(st.none() | st.sampled_from(HEADERS) | LINES)
+    blocks = ([[header]] if header is not None else []) + draw(st.lists(PARAGRAPHS, max_size=5))
+    lines: list[tuple[str, str]] = []  # (content, ending)
+    expected: list[tuple[str, int]] = []
+
+    def blank_lines(least: int) -> None:
+        for _ in range(draw(st.integers(least, least + 2))):
+            lines.append((draw(st.sampled_from(["", "", " ", "\t", "  \t"])), draw(ENDINGS)))
+
+    blank_lines(0)
+    for number, block in enumerate(blocks):
+        if number:
+            blank_lines(1)
+        expected.append((" ".join(block), len(lines) + 1))
+        for content in block:
+            lines.append((draw(PADDING) + content + draw(PADDING), draw(ENDINGS)))
+    blank_lines(0)
+    if lines and draw(st.booleans()):
+        lines[-1] = (lines[-1][0], "")  # no line break at the end of the file
+    text = "\ufeff" if draw(st.booleans()) else ""
+    previous = ""
+    for content, ending in lines:
+        if previous == "\r" and not content and ending == "\n":
+            ending = "\r\n"  # "\r" + "\n" would be one line break, not a blank line
+        text += content + ending
+        previous = ending
+    return text, expected
+
+
+DOCUMENTS = seed_documents()
+ANY_TEXT = st.one_of(st.text(), BREAKY_TEXT, DOCUMENTS.map(lambda document: document[0]))
+ABSTRACTS = st.one_of(st.text(), ONE_LINE_ABSTRACTS, TOKEN_RUNS, PARAGRAPHS.map("\n".join),
+                      PARAGRAPHS.map("\n\n".join), DOCUMENTS.map(lambda document: document[0]))
+
+
+def universal_line_count(text: str) -> int:
+    """Lines as an editor and `grep -n` count them: \\n, \\r\\n and \\r end a line."""
+    return len(re.findall(r"\r\n|\r|\n", text)) + 1
+
+
+# ---------------------------------------------------------------------------------------------
+# 1. Seed documents
+# ---------------------------------------------------------------------------------------------
+
+@settings(max_examples=300, **COMMON)
+@example(document=("ICML 2026\n\nWe study graphs and\n\x0cprove bounds on them.\n\nA second abstract.\n",
+                   [("ICML 2026", 1), ("We study graphs and prove bounds on them.", 3), ("A second abstract.", 6)]))
+@example(document=("\x0cwe\n", [("we", 1)]))
+@given(document=DOCUMENTS)
+def test_seed_paragraphs_are_exactly_the_blank_line_separated_blocks(document):
+    text, expected = document
+    parsed = parse_seed_document(text, "x.txt")
+    found = [(p.text, p.line) for p in parsed.paragraphs]
+    messages = [(p.source, p.message) for p in parsed.problems]
+    if len(found) == len(expected):  # the first block was not taken for a header
+        assert found == expected
+        assert parsed.venue is None and parsed.year is None
+        assert any(source == Source("x.txt", 1) and "no header" in message for source, message in messages)
+    else:  # the first block is the header: it names venue and year, or is reported at its line
+        assert found == expected[1:]
+        header, line = expected[0]
+        if parsed.venue is None:
+            assert any(source == Source("x.txt", line) and "header" in message for source, message in messages)
+        else:
+            assert header.startswith(parsed.venue) and 1900 <= parsed.year <= 2099
+    if not found:
+        assert any("no abstracts" in message for _, message in messages)
+
+
+@settings(max_examples=300, **COMMON)
+@example(text="\u2028.")
+@example(text="ICML 2026\n\nFirst abstract.\x0c\x0cSecond line.\n")
+@given(text=ANY_TEXT)
+def test_seed_parsing_never_raises_and_keeps_every_paragraph(text):
+    parsed = parse_seed_document(text, "x.txt")
+    lines = universal_line_count(text)
+    for paragraph in parsed.paragraphs:
+        assert paragraph.text and paragraph.text == paragraph.text.strip()
+        assert "\n" not in paragraph.text and "\r" not in paragraph.text
+        assert 1 <= paragraph.line <= lines, f"paragraph {paragraph.text!r} at line {paragraph.line} of {lines}"
+    for problem in parsed.problems:
+        assert 1 <= problem.source.line <= lines
+    # Nothing lost, nothing invented: the input's non-blank content is the header's, then the papers'.
+    content = "".join(replace_unsafe(text.lstrip("\ufeff")).split())  # control characters become U+FFFD
+    kept = "".join("".join(p.text.split()) for p in parsed.paragraphs)
+    assert content.endswith(kept)
+    header = content[:len(content) - len(kept)]
+    messages = [problem.message for problem in parsed.problems]
+    if header:
+        assert parsed.venue is not None or any(m.startswith("header ") for m in messages)
+    else:
+        assert parsed.venue is None and any("no header" in m for m in messages)
+
+
+# ---------------------------------------------------------------------------------------------
+# 2. Abstract markup
+# ---------------------------------------------------------------------------------------------
+
+MARKUP = Markup()
+STRICT = html5lib.HTMLParser(strict=True, namespaceHTMLElements=False)
+MATHML = "{http://www.w3.org/1998/Math/MathML"
+HTML_ATTRIBUTES = {"p": set(), "em": set(), "strong": set(), "a": {"href"}, "code": {"class"}}
+NEVER = {"script", "style", "iframe", "img", "svg", "object", "embed", "link", "meta", "base", "form", "input",
+         "textarea", "title", "frame", "frameset"}
+# Characters that HTML calls parse errors in a document (controls and noncharacters).
+INVALID_IN_HTML = re.compile("[\x00-\x08\x0b\x0e-\x1f\x7f-\x9f\ufdd0-\ufdef\ufffe\uffff]|"
+                             + "|".join(chr(plane * 0x10000 + 0xfffe) + "|" + chr(plane * 0x10000 + 0xffff)
+                                        for plane in range(1, 17)))
+TAG = re.compile(r"</?([A-Za-z][A-Za-z0-9]*)[^<>]*>")
+
+
+def check_html(fragment: str, allowed: set[str]) -> None:
+    """Well-formed, safe HTML: only the elements and attributes that markup.py means to write."""
+    assert not INVALID_IN_HTML.search(fragment), f"control character or noncharacter in HTML: {fragment!r}"
+    tree = STRICT.parseFragment(fragment)  # raises html5lib's ParseError on any parse error
+    names = []
+    for element in tree.iter():
+        if element is tree:
+            continue
+        assert isinstance(element.tag, str), f"a comment or other non-element node in {fragment!r}"
+        namespace, _, name = element.tag.rpartition("}")
+        names.append(name)
+        attributes = {key.rpartition("}")[2]: value for key, value in element.attrib.items()}
+        assert name.lower() not in NEVER
+        assert not any(key.lower().startswith("on") for key in attributes)
+        if namespace == MATHML:
+            assert name in _MATHML_TAGS, f"<{name}> in math"
+            assert set(attributes) <= _MATHML_ATTRIBUTES, f"<{name} {attributes}> in math"
+        else:
+            assert name in allowed, f"<{name}> in {fragment!r}"
+            assert set(attributes) <= HTML_ATTRIBUTES[name], f"<{name} {attributes}> in {fragment!r}"
+        if name == "a":
+            assert attributes["href"].lower().startswith(("http://", "https://")), attributes["href"]
+    # Round trip: every '<' is one of the tags the parser saw, in the same order; no stray '<' or '>'.
+    assert [match[1] for match in TAG.finditer(fragment) if not match[0].startswith("</")] == names
+    outside = TAG.sub("", fragment)
+    assert "<" not in outside and ">" not in outside, f"unescaped '<' or '>' in {fragment!r}"
+
+
+@settings(max_examples=300, deadline=None, **COMMON)
+@example(text="\ue0000\ue001")
+@example(text="an escape character \x1b from a PDF")
+@given(text=ABSTRACTS)
+def test_abstract_html_is_well_formed_and_safe(text):
+    rendered = MARKUP.abstract_html(text)
+    check_html(rendered.html, {"p", "em", "strong", "a", "code"})
+    assert all(isinstance(problem, str) and problem for problem in rendered.problems)
+
+
+@settings(max_examples=300, deadline=None, **COMMON)
+@example(text="\ue0000\ue001")
+@example(text="\x08")
+@given(text=ABSTRACTS)
+def test_inline_html_is_well_formed_safe_and_has_no_paragraph_or_link(text):
+    check_html(MARKUP.inline_html(text), {"em", "strong", "code"})
+
+
+def loosely(text: str) -> str:
+    """The text without the characters that markup consumes ($, backslashes, braces, emphasis)."""
+    return re.sub(r"[$\\{}*_\s]", "", text)
+
+
+@settings(max_examples=300, deadline=None, **COMMON)
+@example(text="\ue0000\ue001")
+@given(text=ABSTRACTS)
+def test_plain_text_has_no_markup_of_ours_and_no_math_delimiters(text):
+    plain = MARKUP.plain(text)
+    assert plain == " ".join(plain.split())
+    # A tag-like '<x' in plain text is one the abstract itself wrote (and we escaped), never ours.
+    for tag in re.findall(r"</?[A-Za-z]+", plain):
+        assert tag in loosely(text), f"{tag!r} in plain text {plain!r}"
+    if not re.search("\ue000\\d+\ue001", text):
+        assert not re.search("\ue000\\d+\ue001", plain), f"a placeholder is left in {plain!r}"
+    # The '$' that delimit math are gone: only the abstract's other '$' can remain.
+    segments, _ = split_math(text)
+    delimiters = sum(s.written.count("$") - s.content.count("$") for s in segments if s.kind != "text")
+    assert plain.count("$") <= text.count("$") - delimiters, f"math delimiters left in {plain!r}"
+
+
+# ---------------------------------------------------------------------------------------------
+# 3. Extraction
+# ---------------------------------------------------------------------------------------------
+
+TAXONOMY = (
+    Topic("rl", "Reinforcement learning", ("reinforcement learning", "policy", "reward")),
+    Topic("vision", "Computer vision", ("image", "video")),
+    Topic("graphs", "Graphs", ("graph", "node")),
+    Topic("language", "Language models", ("llm", "language model", "token")),
+    Topic("general", "Machine learning", ()),
+)
+# fit_title aims at MAX_TITLE visible characters; a name prefix or a last word may overrun a little.
+TITLE_LIMIT = MAX_TITLE + 20
+SENTENCES = st.one_of(
+    LINES.map(lambda words: words + "."),
+    st.tuples(st.sampled_from(["We propose", "We introduce", "we present", "This paper develops", "We study",
+                               "We show that", "We devise"]), LINES).map(" ".join).map(lambda s: s + "."),
+    st.tuples(st.sampled_from(["ZetaNet", "LS$^2$MC-GDA", "**FooBar**", "$\\textbf{Long Name (LN)}$", "TRIX"]),
+              LINES).map(lambda t: f"We propose {t[0]}, a {t[1]}."),
+)
+EXTRACTION_TEXTS = st.one_of(st.text().filter(str.strip), ONE_LINE_ABSTRACTS, ONE_LINE_TEXT, TOKEN_RUNS,
+                             st.lists(SENTENCES, min_size=1, max_size=4).map(" ".join))
+
+
+def visible_length(title: str) -> int:
+    """Characters a reader sees: math delimiters, macro names, braces and scripts are not."""
+    return len(re.sub(r"\$|\\[A-Za-z]+|[{}^_]", "", title))
+
+
+def unmarked(text: str) -> str:
+    """The abstract without emphasis and text macros, from which names are read."""
+    return re.sub(r"\\(?:emph|textit|textbf|text\w*)\{|[*_{}$]", "", text)
+
+
+@settings(max_examples=300, deadline=None, **COMMON)
+@example(text="* * *")
+@example(text="\u2014 We study how graphs grow and prove tight bounds.")
+@given(text=EXTRACTION_TEXTS)
+def test_extraction_gives_a_short_title_known_topics_and_names_from_the_text(text):
+    found = extract(text, TAXONOMY, "general")
+    assert found.title.strip()
+    assert visible_length(found.title) <= TITLE_LIMIT, f"{visible_length(found.title)} characters: {found.title!r}"
+    assert 1 <= len(found.topics) <= 3 and len(set(found.topics)) == len(found.topics)
+    assert set(found.topics) <= {topic.slug for topic in TAXONOMY}
+    for name in filter(None, (found.name, *found.other_names)):
+        assert name in text or name in unmarked(text), f"name {name!r} is not in the abstract"
+    for link in found.links:
+        assert link.url.lower().startswith(("http://", "https://"))
+
+
+# ---------------------------------------------------------------------------------------------
+# 4. Ingest, end to end on a scratch folder
+# ---------------------------------------------------------------------------------------------
+
+SLUG = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
+SKIPPED = re.compile(r"same abstract|skipped")  # a paragraph that is listed once, or is not an abstract
+
+
+def snapshot(folder: Path) -> dict[str, bytes]:
+    return {path.relative_to(folder).as_posix(): path.read_bytes() for path in sorted(folder.rglob("*"))
+            if path.is_file()}
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow], **COMMON)
+@example(paragraphs=["\u2014 We study how graphs grow and prove tight bounds."])
+@example(paragraphs=["* * * * *"])
+@example(paragraphs=["We study it with \ue0000\ue001 here."])
+@given(paragraphs=st.lists(st.one_of(ONE_LINE_ABSTRACTS, ONE_LINE_TEXT, TOKEN_RUNS),
+                           min_size=1, max_size=5))
+def test_ingest_makes_one_paper_per_paragraph_with_a_valid_slug_and_is_repeatable(paragraphs):
+    # A fresh folder for each example: pytest's tmp_path would be shared by all of them.
+    with tempfile.TemporaryDirectory() as scratch:
+        seeds, content = Path(scratch, "seeds"), Path(scratch, "content")
+        seeds.mkdir()
+        content.mkdir()
+        shutil.copy(PROJECT / "content" / "topics.yaml", content / "topics.yaml")
+        (seeds / "000_list.txt").write_text("ICML 2026 论文列表\n\n" + "\n\n".join(paragraphs) + "\n",
+                                            encoding="utf-8")
+
+        report = ingest(seeds, content)
+        skipped = [problem for problem in report.problems if SKIPPED.search(problem.message)]
+        assert report.papers + len(skipped) == len(paragraphs)
+        papers = read_papers(content)  # what ingest wrote, read back by the strict reader
+        assert len(papers) == report.papers == report.added
+        for path, paper in papers.items():
+            assert SLUG.match(paper.slug) and path.name == f"{paper.slug}.md"
+
+        before = snapshot(content)
+        again = ingest(seeds, content)
+        assert snapshot(content) == before
+        assert (again.papers, again.added, again.updated) == (report.papers, 0, 0)
