@@ -21,7 +21,7 @@ SLUG = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 PAPER_ID = re.compile(r"^[0-9a-f]{12}$")
 # Front-matter keys in the order they are written.
 KEYS = ("id", "slug", "name", "other_names", "title", "title_source", "venue", "year", "topics",
-        "links", "authors", "pdf", "source", "in_seeds")
+        "links", "benchmarks", "results", "authors", "pdf", "source", "cleaned", "in_seeds")
 REQUIRED = ("id", "slug", "title", "source")
 _Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # the C loader is 5x faster
 _Dumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
@@ -33,10 +33,11 @@ def render_paper_markdown(paper: Paper) -> str:
         "id": paper.id, "slug": paper.slug, "name": paper.name, "other_names": list(paper.other_names),
         "title": paper.title, "title_source": paper.title_source, "venue": paper.venue, "year": paper.year,
         "topics": list(paper.topics), "links": [{"url": l.url, "label": l.label} for l in paper.links],
-        "authors": list(paper.authors), "pdf": paper.pdf, "source": str(paper.source),
+        "benchmarks": list(paper.benchmarks), "results": list(paper.results),
+        "authors": list(paper.authors), "pdf": paper.pdf, "source": str(paper.source), "cleaned": list(paper.cleaned),
         "in_seeds": paper.in_seeds,
     }
-    optional_empty = {"other_names", "authors", "pdf", "links"}
+    optional_empty = {"other_names", "authors", "pdf", "links", "benchmarks", "results", "cleaned"}
     data = {k: v for k, v in data.items() if not (k in optional_empty and v in ([], None))}
     if paper.in_seeds:
         del data["in_seeds"]  # written only to mark a paper gone from the seeds
@@ -80,6 +81,9 @@ def parse_paper_markdown(text: str, path: str) -> Paper:
         year=_optional(path, "year", data.get("year"), int),
         topics=_strings(path, "topics", data.get("topics")),
         links=_links(path, data.get("links")),
+        benchmarks=_strings(path, "benchmarks", data.get("benchmarks")),
+        results=_strings(path, "results", data.get("results")),
+        cleaned=_strings(path, "cleaned", data.get("cleaned")),
         authors=_strings(path, "authors", data.get("authors")),
         pdf=_optional(path, "pdf", data.get("pdf"), str, _is_web_address, "an http(s) address"),
         in_seeds=_check(path, "in_seeds", data.get("in_seeds", True), bool, None, "true or false"),

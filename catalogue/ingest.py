@@ -17,6 +17,7 @@ from pathlib import Path
 
 from slugify import slugify
 
+from .cleanup import clean_abstract
 from .content import PAPERS_DIR, read_papers, read_taxonomy, render_paper_markdown, write_text_atomic
 from .extract import extract
 from .markup import Markup
@@ -24,7 +25,8 @@ from .model import Paper, Problem, Source
 from .seeds import read_seed_document
 
 STATE_FILE = ".derived.json"
-DERIVED_FIELDS = ("name", "other_names", "title", "venue", "year", "topics", "links", "source", "abstract")
+DERIVED_FIELDS = ("name", "other_names", "title", "venue", "year", "topics", "links", "benchmarks", "results",
+                  "source", "abstract", "cleaned")
 # Names some file systems refuse (Windows), which a slug must not be.
 RESERVED_SLUGS = {"con", "prn", "aux", "nul", *(f"com{i}" for i in range(10)), *(f"lpt{i}" for i in range(10))}
 MAX_SLUG = 60
@@ -79,10 +81,13 @@ def ingest(seeds_dir: Path, content_dir: Path, prune: bool = False) -> IngestRep
                 problems.append(Problem(source, f"same abstract as {derived[pid].source}; listed once"))
                 continue
             problems += [Problem(source, message) for message in markup.abstract_html(paragraph.text).problems]
-            found = extract(paragraph.text, taxonomy, fallback)
-            derived[pid] = Paper(id=pid, slug="", title=found.title, abstract=paragraph.text, source=source,
+            abstract, cleaned = clean_abstract(paragraph.text)
+            problems += [Problem(source, f"{note}; the seed line keeps the original") for note in cleaned]
+            found = extract(abstract, taxonomy, fallback)
+            derived[pid] = Paper(id=pid, slug="", title=found.title, abstract=abstract, source=source,
                                  name=found.name, other_names=found.other_names, venue=document.venue,
-                                 year=document.year, topics=found.topics, links=found.links)
+                                 year=document.year, topics=found.topics, links=found.links,
+                                 benchmarks=found.benchmarks, results=found.results, cleaned=cleaned)
 
     papers_dir = content_dir / PAPERS_DIR
     papers_dir.mkdir(parents=True, exist_ok=True)
@@ -135,13 +140,15 @@ def merge(current: Paper, recorded: dict | None, fresh: Paper) -> tuple[Paper, l
     """The paper to write: freshly derived fields, except those a person edited.
 
     A field counts as edited when it differs both from what was derived last time (its
-    recorded hash) and from what is derived now. Without a record, any difference is an edit.
+    recorded hash) and from what is derived now. Without a record for the paper, any
+    difference is an edit.
     """
     values = {}
     edited = []
     for name in DERIVED_FIELDS:
         mine, theirs = getattr(current, name), getattr(fresh, name)
-        unchanged_by_hand = recorded is not None and recorded.get(name) == value_hash(mine)
+        # A field the record does not know is new in this version of ingest: nobody edited it.
+        unchanged_by_hand = recorded is not None and recorded.get(name, value_hash(mine)) == value_hash(mine)
         if mine == theirs or unchanged_by_hand:
             values[name] = theirs
         else:

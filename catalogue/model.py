@@ -81,6 +81,9 @@ class Paper:
     year: int | None = None
     topics: tuple[str, ...] = ()
     links: tuple[Link, ...] = ()
+    benchmarks: tuple[str, ...] = ()  # named benchmarks and datasets it evaluates on
+    results: tuple[str, ...] = ()  # headline numbers, as short phrases
+    cleaned: tuple[str, ...] = ()  # what ingest changed in the abstract (see cleanup.py)
     authors: tuple[str, ...] = ()
     pdf: str | None = None
     in_seeds: bool = True  # False: gone from the seed lists, kept until `ingest --prune`

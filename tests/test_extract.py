@@ -1,6 +1,7 @@
 import pytest
 
-from catalogue.extract import (acronym_matches, derive_title, extract, find_contributions, find_links,
+from catalogue.extract import (acronym_matches, derive_title, extract, find_benchmarks, find_contributions,
+                               find_links, find_results,
                                is_name_like, rank_topics, title_case)
 from catalogue.model import Topic
 
@@ -100,3 +101,26 @@ def test_links_full_and_bare_once_each():
     links = find_links("See https://github.com/x/y. Project: x.github.io and https://github.com/x/y again.")
     assert [(l.url, l.label) for l in links] == [("https://github.com/x/y", "Code"),
                                                    ("https://x.github.io", "Project page")]
+
+
+@pytest.mark.parametrize("abstract, expected", [
+    ("Experiments on VQA-Set and the Foo dataset show gains. ZetaNet achieves 3% more on MMLU-Pro.",
+     ("VQA-Set", "Foo", "MMLU-Pro")),
+    ("We evaluate on CLEVR, GQA, and TextVQA, outperforming LLMs and GPT-style models.", ("CLEVR", "GQA", "TextVQA")),
+    ("Results on Llama-3.1-8B and on our ZetaBench show that ZetaNet works.", ()),  # a model; its own name
+    ("We study graphs and prove bounds.", ()),
+])
+def test_benchmarks(abstract, expected):
+    assert find_benchmarks(abstract, ("ZetaNet", "ZetaBench")) == expected
+
+
+@pytest.mark.parametrize("abstract, expected", [
+    ("ZetaNet achieves a 34\\% success rate on Foo-Test (100 items), beating baselines.",
+     ("34% success rate on Foo-Test",)),
+    ("It delivers up to $32\\times$ forward-pass speedup and reduces memory by over 50%.",
+     ("up to 32× forward-pass speedup", "reduces memory by over 50%")),
+    ("Accuracy improves from $69\\\\%$ to $96\\\\%$ on the test set.", ("Accuracy improves from 69% to 96%",)),
+    ("We use 50% of the data for training.", ()),  # a number, but no outcome
+])
+def test_results(abstract, expected):
+    assert find_results(abstract) == expected

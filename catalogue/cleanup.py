@@ -1,0 +1,39 @@
+"""Tidy an abstract before it is stored: whitespace, and sentences pasted twice.
+
+What was changed is returned as notes for the front matter, precise enough to undo: the
+original is the cleaned text with the noted sentences put back (and the seed line keeps it).
+"""
+
+from __future__ import annotations
+
+import re
+
+from .extract import split_sentences
+
+
+def clean_abstract(text: str) -> tuple[str, tuple[str, ...]]:
+    """(cleaned text, notes of what changed)."""
+    notes = []
+    collapsed = " ".join(text.split())
+    if collapsed != text:
+        notes.append("collapsed runs of whitespace")
+    sentences = split_sentences(collapsed)
+    kept: list[str] = []
+    for number, sentence in enumerate(sentences, 1):
+        if sentence in kept and len(sentence.split()) >= 4:  # "Yes. Yes." is not worth a note
+            notes.append(f"removed sentence {number}, an exact repeat of sentence {sentences.index(sentence) + 1}")
+            continue
+        kept.append(sentence)
+    if len(kept) == len(sentences):
+        return collapsed, tuple(notes)
+    return " ".join(kept), tuple(notes)
+
+
+def restore_abstract(cleaned: str, notes: tuple[str, ...]) -> str:
+    """The abstract before clean-up (up to whitespace), from the cleaned text and its notes."""
+    sentences = split_sentences(cleaned)
+    for note in notes:
+        match = re.fullmatch(r"removed sentence (\d+), an exact repeat of sentence (\d+)", note)
+        if match:
+            sentences.insert(int(match[1]) - 1, sentences[int(match[2]) - 1])
+    return " ".join(sentences)
