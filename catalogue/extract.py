@@ -80,10 +80,16 @@ def extract(abstract: str, taxonomy: tuple[Topic, ...], fallback_topic: str) -> 
     )
 
 
+@functools.lru_cache(maxsize=16)  # each rule below reads the same abstract's sentences
+def _sentences(text: str) -> tuple[str, ...]:
+    return tuple(s.strip() for s in _SENTENCE_END.split(text) if s.strip())
+
+
 def split_sentences(text: str) -> list[str]:
-    return [s.strip() for s in _SENTENCE_END.split(text) if s.strip()]
+    return list(_sentences(text))
 
 
+@functools.lru_cache(maxsize=16)
 def plain_for_extraction(abstract: str) -> str:
     """The abstract with emphasis markers gone and $\\textbf{...}$ turned back into text."""
     text = re.sub(r"\$(\\text\w*\{[^$]*\})\$", lambda m: text_only_math(m[1]) or m[0], abstract)

@@ -10,6 +10,7 @@ written and reported, never dropped.
 
 from __future__ import annotations
 
+import functools
 import html
 import re
 from dataclasses import dataclass
@@ -256,13 +257,19 @@ def _matching_brace(text: str, opening: int) -> int | None:
     return None
 
 
+@functools.lru_cache(maxsize=1)
+def _latex_to_text() -> LatexNodes2Text:
+    """One converter for the process: building it costs more than converting a formula."""
+    return LatexNodes2Text(math_mode="text")
+
+
 def math_to_text(latex: str) -> str:
     """A readable plain-text form of a formula: O(κ^3/2/Nϵ^3), LS²MC."""
     markdown_text = text_only_math(latex)
     if markdown_text is not None:
         return markdown_text.strip("*")
     try:
-        text = LatexNodes2Text(math_mode="text").latex_to_text(repair_math(latex))
+        text = _latex_to_text().latex_to_text(repair_math(latex))
     except Exception:  # pylatexenc gives up on some malformed input: show it as written
         return latex
     return re.sub(r"\^([0-9n+\-=()])(?![0-9])", lambda m: m[1].translate(_SUPERSCRIPTS), text).strip()
