@@ -20,7 +20,8 @@ MAX_TITLE = 110
 
 _INTRODUCE = re.compile(
     r"\b(?:we|this (?:paper|work))\s+(?:\w+ly\s+|also\s+|further\s+|then\s+)?"
-    r"(?:propose|introduce|present|develop|design|build|construct|release|contribute|devise|create|curate)s?\b",
+    r"(?:propose|introduce|present|describe|develop|design|build|construct|release|contribute|devise|create|"
+    r"curate)s?\b",
     re.IGNORECASE,
 )
 _CLAIM_VERBS = ("propose|introduce|present|develop|devise|design|build|construct|create",
@@ -30,10 +31,24 @@ _CLAIM_VERBS = ("propose|introduce|present|develop|devise|design|build|construct
 _NOT_A_SUBJECT = re.compile(r"^(?:which|how|whether|what|why|when|where|it|its|this|these|those|them|"
                             r"their|such|two|three|several)\b", re.IGNORECASE)
 # A name is one token: letters, digits, hyphens, inline math (LS$^2$MC-GDA).
-_NAME = r"(?P<name>[A-Za-z0-9](?:[A-Za-z0-9+\-.]|\$[^$\s]{1,12}\$)*[A-Za-z0-9+$])"
+_NAME = (r"(?P<name>(?:[A-Za-z0-9]|\$[^$\s]{1,12}\$)(?:[A-Za-z0-9+\-.]|\$[^$\s]{1,12}\$)*"
+         r"(?:[A-Za-z0-9+]|\$[^$\s]{1,12}\$))")
 _LEAD = r"^\s*(?:(?:a|an|the|our)\s+)?(?:(?:novel|new|simple|general|unified|generic)\s+)?"
+_ENDS_NAME = re.compile(r"\s*(?:[,.;:()]|$|\s(?:and|or|but|is|as|which|that|for|to|in|on|with)\b)")
 _AFTER_NAME = r"\s*(?:,|\(|:|\u2014|\u2013| - |\.|;|$|\s(?:is|as|which|that|for|to)\b)"
-_NAMED = re.compile(rf"\b(?:called|named|dubbed|termed|coined)\s+{_NAME}")
+_NAMED = re.compile(rf"(?<!so-)\b(?:called|named|dubbed|termed|coined)\s+{_NAME}")
+# "We call the resulting sampler X", "we refer to this approach as X", "which we term X".
+_NAMING = re.compile(r"\bwe\s+(?:call|name|term|dub)\b|\bwe\s+refer\s+to\s+[^,.;]{1,50}?\s+as\b", re.IGNORECASE)
+# "Our framework, X, ...", "Our method (X) ...", "Our first contribution is X, a corpus ...".
+_OUR_THING = re.compile(
+    r"\bour\s+(?:[\w-]+\s+){0,2}?(?:method|framework|model|system|approach|implementation|tool|toolkit|library|"
+    r"algorithm|benchmark|dataset|corpus|pipeline|agent|architecture|contribution|technique|platform|suite)"
+    rf"(?:\s*,\s*{_NAME}\s*,|\s*\(\s*{_NAME.replace('?P<name>', '?P<name2>')}\s*\)"
+    rf"|\s+is\s+{_NAME.replace('?P<name>', '?P<name3>')}\s*,\s*(?:an?|the)\s)", re.IGNORECASE)
+# The opening sentence "MedSight-7B is an open model for ...": a coined name that is the subject.
+_SUBJECT_NAME = re.compile(rf"^{_NAME}\s+is\s+(?:an?|the)\s+(?P<description>.+)")
+# A Title Case phrase right after the verb, before ", a ...": "We propose Contrastive Preference Distillation, a ..."
+_TITLE_PHRASE = re.compile(r"^\s*(?P<name>[A-Z][a-z]{2,}(?:[\s-][A-Z][a-z]+){0,4})\s*,\s*(?:an?|the)\s")
 _APPOSITIVE = re.compile(rf"^(?P<description>[^,.;:()]{{3,90}}?),\s*{_NAME}\s*,")
 _CLAUSE_END = re.compile(r"[,;:.](?:\s|$)|[，；：。]|\s[-\u2013\u2014]\s|\s\(|---|\u2014"
                          r"|\s(?:and|but)\s(?:we\s)?(?:propose|introduce|present|develop|show|prove|demonstrate)")
@@ -100,10 +115,16 @@ def plain_for_extraction(abstract: str) -> str:
 def find_contributions(abstract: str) -> list[Contribution]:
     """Named contributions in the order the abstract introduces them (first = primary)."""
     found: list[Contribution] = []
-    for sentence in split_sentences(plain_for_extraction(abstract)):
+    sentences = split_sentences(plain_for_extraction(abstract))
+    for sentence in sentences:
         contribution = _contribution_in(sentence)
         if contribution and all(c.name != contribution.name for c in found):
             found.append(contribution)
+    if not found and sentences:
+        subject = _SUBJECT_NAME.match(sentences[0])
+        coined = subject and re.search(r"\d|-|[a-z][A-Z]", subject["name"]) and is_name_like(subject["name"])
+        if coined and " ".join(sentences[1:]).count(subject["name"]) >= 1:  # and the abstract returns to it
+            found.append(Contribution(subject["name"], _clean_description(subject["description"])))
     return found
 
 
@@ -116,15 +137,30 @@ def _contribution_in(sentence: str) -> Contribution | None:
             if contribution:
                 return contribution
     named = _NAMED.search(sentence)
-    if named and is_name_like(named["name"]):
+    if named and is_explicit_name(named["name"]):
         start = verb.end() if verb and verb.end() < named.start() else None
         description = sentence[start:named.start()] if start is not None else None
         return Contribution(named["name"], _clean_description(description))
+    naming = _NAMING.search(sentence)
+    if naming:
+        named_part = _clause(sentence[naming.end():])
+        token = next((t for t in re.finditer(_NAME, named_part) if is_explicit_name(t["name"])), None)
+        if token and _ENDS_NAME.match(named_part[token.end():]):  # "X and ...", not "the X dimension"
+            return Contribution(token["name"], None)
+    ours = _OUR_THING.search(sentence)
+    if ours:
+        name = ours["name"] or ours["name2"] or ours["name3"]
+        if is_explicit_name(name):
+            return Contribution(name, None)
     return None
 
 
 def _name_first(rest: str) -> Contribution | None:
-    """'we propose WZ-LLM, a neuro-symbolic framework ...' or '**TIME** (Tensor ...)'."""
+    """'we propose WZ-LLM, a neuro-symbolic framework ...', '**TIME** (Tensor ...)', 'Lantern, an ...'."""
+    phrase = _TITLE_PHRASE.match(rest)
+    if phrase and phrase["name"].split()[0].lower() not in _NOT_NAMES:
+        description = re.match(r"\s*,\s*((?:an?|the)\s.*)", rest[phrase.end("name"):])
+        return Contribution(phrase["name"], _clause(description[1]))
     match = re.match(_LEAD + _NAME + _AFTER_NAME, rest)
     if not match or not is_name_like(match["name"]):
         return None
@@ -160,8 +196,15 @@ def is_name_like(token: str) -> bool:
     capitals = sum(c.isupper() for c in letters)
     camel = re.search(r"[a-z][A-Z]", letters) is not None
     digits_and_letters = re.search(r"\d", letters) and re.search(r"[A-Za-z]", letters)
-    return 2 <= len(letters) <= 40 and letters[:1].isalnum() and (capitals >= 2 or camel or bool(digits_and_letters)) \
-        and not letters.endswith(("-based", "-like"))
+    math_and_letters = "$" in token and re.search(r"[A-Za-z]{2}", letters)  # $\alpha$-Balance, DPM-$\lambda$
+    distinctive = capitals >= 2 or camel or bool(digits_and_letters) or bool(math_and_letters)
+    return 2 <= len(letters.strip("-")) <= 40 and distinctive and not letters.endswith(("-based", "-like"))
+
+
+def is_explicit_name(token: str) -> bool:
+    """After 'named', 'we call ...' or 'Our framework, X,': also plain words (Tessera, snapshot-rs)."""
+    plain_word = re.fullmatch(r"[A-Z][a-z]{2,}|[a-z][a-z0-9]*(?:[-_][a-z0-9]+)+", token) is not None
+    return is_name_like(token) or (plain_word and token.lower() not in _NOT_NAMES)
 
 
 def acronym_matches(acronym: str, expansion: str) -> bool:
