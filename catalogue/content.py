@@ -12,7 +12,7 @@ from pathlib import Path
 
 import yaml
 
-from .errors import CatalogueError
+from .errors import CatalogueError, ContentFileError
 from .model import Catalogue, Link, Paper, Source, Topic
 
 PAPERS_DIR = "papers"
@@ -46,7 +46,7 @@ def render_paper_markdown(paper: Paper) -> str:
 
 
 def parse_paper_markdown(text: str, path: str) -> Paper:
-    """A Paper from a content file's text; ContentError names the file and the field."""
+    """A Paper from a content file's text; ContentFileError names the file and the field."""
     match = re.match(r"\A\ufeff?---\s*\n(.*?)\n---\s*(?:\n|\Z)(.*)\Z", text, re.S)
     if not match:
         raise ContentFileError(path, "no front matter: the file must start with '---', the fields, then '---'")
@@ -88,11 +88,6 @@ def parse_paper_markdown(text: str, path: str) -> Paper:
         pdf=_optional(path, "pdf", data.get("pdf"), str, _is_web_address, "an http(s) address"),
         in_seeds=_check(path, "in_seeds", data.get("in_seeds", True), bool, None, "true or false"),
     )
-
-
-class ContentFileError(CatalogueError):
-    def __init__(self, path: str, message: str):
-        super().__init__(f"{path}: {message}")
 
 
 def _check(path, key, value, kind, test=None, expected=""):

@@ -9,9 +9,8 @@ class CatalogueError(click.ClickException):
     """A problem that stops the build; click prints it and exits non-zero."""
 
 
-class ContentError(CatalogueError):
-    """A file in content/ that cannot be read as a paper."""
+class ContentFileError(CatalogueError):
+    """A file in content/ that cannot be read as a paper; the message starts with its path."""
 
     def __init__(self, path: str, message: str):
         super().__init__(f"{path}: {message}")
-        self.path = path

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Literal
 
 
@@ -19,14 +19,16 @@ class Source:
 
 @dataclass(frozen=True)
 class Problem:
-    """Something worth telling the maintainer; errors stop the build, warnings do not."""
+    """Something in the input worth telling the maintainer; the build goes on.
+
+    (What stops the build is raised as a CatalogueError instead.)
+    """
 
     source: Source
     message: str
-    severity: Literal["warning", "error"] = "warning"
 
     def __str__(self) -> str:
-        return f"{self.source}: {self.severity}: {self.message}"
+        return f"{self.source}: {self.message}"
 
 
 @dataclass(frozen=True)
@@ -95,7 +97,3 @@ class Catalogue:
 
     papers: tuple[Paper, ...]
     topics: tuple[Topic, ...]
-    problems: tuple[Problem, ...] = field(default=())
-
-    def topic(self, slug: str) -> Topic:
-        return next(t for t in self.topics if t.slug == slug)
