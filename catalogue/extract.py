@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import functools
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from .markup import math_to_text, text_only_math
 from .model import Link, Topic
@@ -19,9 +19,9 @@ from .urls import find_urls
 MAX_TITLE = 110
 
 _INTRODUCE = re.compile(
-    r"\b(?:we|this (?:paper|work))\s+(?:\w+ly\s+|also\s+|further\s+|then\s+)?"
-    r"(?:propose|introduce|present|describe|develop|design|build|construct|release|contribute|devise|create|"
-    r"curate)s?\b",
+    r"\b(?:we|this (?:paper|work)|and)\s+(?:\w+ly\s+|also\s+|further\s+|then\s+|first\s+)?"
+    r"(?:propos|introduc|present|describ|develop|design|build|built|construct|releas|contribut|devis|creat|"
+    r"curat|assembl|collect)(?:e|es|ed|s|d)?\b",
     re.IGNORECASE,
 )
 _CLAIM_VERBS = ("propose|introduce|present|develop|devise|design|build|construct|create",
@@ -34,9 +34,9 @@ _NOT_A_SUBJECT = re.compile(r"^(?:which|how|whether|what|why|when|where|it|its|t
 _NAME = (r"(?P<name>(?:[A-Za-z0-9]|\$[^$\s]{1,12}\$)(?:[A-Za-z0-9+\-.]|\$[^$\s]{1,12}\$)*"
          r"(?:[A-Za-z0-9+]|\$[^$\s]{1,12}\$))")
 _LEAD = r"^\s*(?:(?:a|an|the|our)\s+)?(?:(?:novel|new|simple|general|unified|generic)\s+)?"
-_ENDS_NAME = re.compile(r"\s*(?:[,.;:()]|$|\s(?:and|or|but|is|as|which|that|for|to|in|on|with)\b)")
+_ENDS_NAME = re.compile(r"[\"”'’]?\s*(?:[,.;:()]|$|\s(?:and|or|but|is|as|which|that|for|to|in|on|with)\b)")
 _AFTER_NAME = r"\s*(?:,|\(|:|\u2014|\u2013| - |\.|;|$|\s(?:is|as|which|that|for|to)\b)"
-_NAMED = re.compile(rf"(?<!so-)\b(?:called|named|dubbed|termed|coined)\s+{_NAME}")
+_NAMED = re.compile(rf"(?<!so-)\b(?:called|named|dubbed|termed|coined|namely)\s+[\"“']?{_NAME}")
 # "We call the resulting sampler X", "we refer to this approach as X", "which we term X".
 _NAMING = re.compile(r"\bwe\s+(?:call|name|term|dub)\b|\bwe\s+refer\s+to\s+[^,.;]{1,50}?\s+as\b", re.IGNORECASE)
 # "Our framework, X, ...", "Our method (X) ...", "Our first contribution is X, a corpus ...".
@@ -76,21 +76,21 @@ class Extraction:
 class Contribution:
     name: str
     description: str | None
+    secondary: bool = False  # released alongside the work ("We release X, a toolkit"), not the work itself
 
 
 def extract(abstract: str, taxonomy: tuple[Topic, ...], fallback_topic: str) -> Extraction:
     """Everything derived from one abstract."""
     contributions = find_contributions(abstract)
-    primary = contributions[0] if contributions else None
+    primary = next((c for c in contributions if not c.secondary), None)
     title = derive_title(abstract, primary)
-    names = tuple(c.name for c in contributions)
     return Extraction(
         name=primary.name if primary else None,
-        other_names=names[1:],
+        other_names=tuple(c.name for c in contributions if c is not primary),
         title=title,
         topics=rank_topics(f"{title}. {abstract}", taxonomy, fallback_topic),
         links=find_links(abstract),
-        benchmarks=find_benchmarks(abstract, names),
+        benchmarks=find_benchmarks(abstract, tuple(c.name for c in contributions)),
         results=find_results(abstract),
     )
 
@@ -116,9 +116,12 @@ def find_contributions(abstract: str) -> list[Contribution]:
     """Named contributions in the order the abstract introduces them (first = primary)."""
     found: list[Contribution] = []
     sentences = split_sentences(plain_for_extraction(abstract))
-    for sentence in sentences:
+    for number, sentence in enumerate(sentences, 1):
         contribution = _contribution_in(sentence)
         if contribution and all(c.name != contribution.name for c in found):
+            released = re.search(rf"\brelease[sd]?\s+(?:the\s+|our\s+)?{re.escape(contribution.name)}", sentence)
+            if number == len(sentences) > 2 and released:
+                contribution = replace(contribution, secondary=True)  # the closing "We release X" is an extra
             found.append(contribution)
     if not found and sentences:
         subject = _SUBJECT_NAME.match(sentences[0])
@@ -144,6 +147,9 @@ def _contribution_in(sentence: str) -> Contribution | None:
     naming = _NAMING.search(sentence)
     if naming:
         named_part = _clause(sentence[naming.end():])
+        acronym = _expansion_then_acronym(named_part)  # "which we call Anchored Lookahead Extragradient (ALEG)"
+        if acronym:
+            return acronym
         token = next((t for t in re.finditer(_NAME, named_part) if is_explicit_name(t["name"])), None)
         if token and _ENDS_NAME.match(named_part[token.end():]):  # "X and ...", not "the X dimension"
             return Contribution(token["name"], None)
@@ -162,7 +168,10 @@ def _name_first(rest: str) -> Contribution | None:
         description = re.match(r"\s*,\s*((?:an?|the)\s.*)", rest[phrase.end("name"):])
         return Contribution(phrase["name"], _clause(description[1]))
     match = re.match(_LEAD + _NAME + _AFTER_NAME, rest)
-    if not match or not is_name_like(match["name"]):
+    lower_case_name = match and re.fullmatch(r"[a-z][a-z0-9]{3,}", match["name"]) \
+        and re.match(r"\s*,\s*(?:an?|the)\s", rest[match.end("name"):]) and match["name"] not in _NOT_NAMES \
+        and rest.count(match["name"]) >= 2  # "We present pagelet, a cache manager ... pagelet keeps ..."
+    if not match or not (is_name_like(match["name"]) or lower_case_name):
         return None
     after = rest[match.end("name"):]
     expansion = re.match(r"\s*\(([^()]{3,120})\)", after)
@@ -183,9 +192,9 @@ def _expansion_then_acronym(rest: str) -> Contribution | None:
 
 
 def _appositive_name(rest: str) -> Contribution | None:
-    """'we propose a novel federated learning algorithm, LS$^2$MC-GDA, that ...'."""
+    """'we propose a novel federated learning algorithm, LS$^2$MC-GDA, that ...', 'a system, Relay, that'."""
     match = _APPOSITIVE.match(rest.strip())
-    if not match or not is_name_like(match["name"]):
+    if not match or not is_explicit_name(match["name"]):
         return None
     return Contribution(match["name"], _clean_description(match["description"]))
 

@@ -124,3 +124,11 @@ def test_benchmarks(abstract, expected):
 ])
 def test_results(abstract, expected):
     assert find_results(abstract) == expected
+
+
+def test_a_closing_release_is_a_secondary_name():
+    abstract = ("We study how pretraining shapes spectra. Spectra shift early in training. "
+                "We release SpecKit, an open-source toolkit for spectral analysis.")
+    found = extract(abstract, TAXONOMY, "general")
+    assert found.name is None and found.other_names == ("SpecKit",)
+    assert not found.title.startswith("SpecKit")
