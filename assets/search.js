@@ -1,46 +1,376 @@
-// Search page: load Pagefind's UI from the bundle beside this site, restore ?q= from the
-// address and keep the address current, so a search can be shared as a link.
+// Search on every page. Hosted, it uses Pagefind's index (site/pagefind/); opened from disk,
+// where browsers block Pagefind's module and WebAssembly, it uses search-index.js, a plain
+// script with each paper's name, title, topics and key terms. Both give the same results
+// layout. The header box shows results as you type; search.html adds filters, sorting and an
+// address (?q=&topic=&venue=&year=&sort=) that can be shared. Paper pages reached from a
+// result highlight the query (?highlight=).
 (function () {
   "use strict";
-  var container = document.getElementById("search");
-  if (!container) return;
-  if (location.protocol === "file:") {
-    document.getElementById("search-offline").hidden = false;
-    return;
-  }
-  // Absolute, so that Pagefind's module import works under any subpath (/REPO/pagefind/).
-  var bundle = new URL(container.getAttribute("data-bundle"), document.baseURI).href;
-  var style = document.createElement("link");
-  style.rel = "stylesheet";
-  style.href = bundle + "pagefind-ui.css";
-  document.head.appendChild(style);
-  var script = document.createElement("script");
-  script.src = bundle + "pagefind-ui.js";
-  script.onerror = function () { document.getElementById("search-missing").hidden = false; };
-  script.onload = start;
-  document.body.appendChild(script);
+  var root = document.documentElement.getAttribute("data-root") || "";
+  var QUICK_LIMIT = 6;
+  var PAGE_LIMIT = 30;
 
-  function start() {
-    var ui = new window.PagefindUI({
-      element: "#search",
-      bundlePath: bundle,
-      showSubResults: false,
-      showImages: false,
-      resetStyles: false,
-      translations: { placeholder: "Search by name, title, topic or any word of an abstract" }
+  // --- Engines: search(query, {topic, venue, year, sort}, limit) -> Promise<[result]> -----------
+
+  var engineLoading = null;
+
+  function engine() {
+    if (!engineLoading) {
+      var hosted = location.protocol === "http:" || location.protocol === "https:";
+      engineLoading = (hosted ? pagefindEngine() : Promise.reject(new Error("file")))
+        .catch(fallbackEngine);
+    }
+    return engineLoading;
+  }
+
+  function siteUrl(path) {
+    return new URL((root || "./") + path, document.baseURI);
+  }
+
+  function pagefindEngine() {
+    return import(siteUrl("pagefind/pagefind.js").href).then(function (pagefind) {
+      return Promise.resolve(pagefind.options({ baseUrl: siteUrl("").pathname })).then(function () {
+        return {
+          name: "pagefind",
+          search: function (query, choice, limit) {
+            var filters = {};
+            if (choice.topic) filters.topic = choice.topic;
+            if (choice.venue) filters.venue = choice.venue;
+            if (choice.year) filters.year = choice.year;
+            var options = { filters: filters };
+            if (choice.sort) options.sort = { year: choice.sort === "oldest" ? "asc" : "desc" };
+            return pagefind.search(query || null, options).then(function (found) {
+              var results = found ? found.results.slice(0, limit) : [];
+              return Promise.all(results.map(function (result) { return result.data(); }));
+            }).then(function (pages) {
+              return pages.map(function (page) {
+                var filters = page.filters || {};
+                return {
+                  url: page.url.replace(/\/$/, "/index.html"),
+                  name: (page.meta && page.meta.name) || "",
+                  title: (page.meta && page.meta.title) || page.url,
+                  venue: [].concat(filters.venue || [], filters.year || []).join(" "),
+                  topics: filters.topic || [],
+                  excerpt: page.excerpt || ""
+                };
+              });
+            });
+          }
+        };
+      });
     });
-    var query = new URLSearchParams(location.search).get("q");
-    if (query) ui.triggerSearch(query);
-    var input = container.querySelector("input");
-    if (!input) return;
-    if (!input.id) input.id = "search-input";
-    input.setAttribute("aria-label", "Search papers");
-    input.focus();
-    input.addEventListener("input", function () {
-      var params = new URLSearchParams(location.search);
-      if (input.value) params.set("q", input.value); else params.delete("q");
-      var rest = params.toString();
-      history.replaceState(null, "", location.pathname + (rest ? "?" + rest : ""));
+  }
+
+  function fallbackEngine() {
+    return new Promise(function (resolve, reject) {
+      if (window.CATALOGUE_SEARCH) return resolve(window.CATALOGUE_SEARCH);
+      var script = document.createElement("script");
+      script.src = root + "search-index.js";
+      script.onload = function () { resolve(window.CATALOGUE_SEARCH); };
+      script.onerror = function () { reject(new Error("search-index.js is missing")); };
+      document.head.appendChild(script);
+    }).then(function (index) {
+      var papers = index.papers.map(function (row) {
+        var title = row[2];
+        var name = row[1] || title.split(":")[0];
+        var topics = row[4].map(function (n) { return index.topics[n]; });
+        return {
+          slug: row[0], name: name, title: title, venue: index.venues[row[3]], topics: topics,
+          nameWords: words(name.replace(/-/g, " ")).concat(words(name.replace(/-/g, ""))),
+          titleWords: words(title), topicWords: words(topics.join(" ")), terms: row[5].split(" ")
+        };
+      });
+      return { name: "fallback", search: function (query, choice, limit) {
+        return Promise.resolve(searchFallback(papers, query, choice).slice(0, limit));
+      } };
+    });
+  }
+
+  // The same folding of words as catalogue/search.py: lower case, plurals to singular.
+  function words(text) {
+    return (text.toLowerCase().match(/[\p{L}\p{N}]+/gu) || []).map(stem);
+  }
+
+  function stem(word) {
+    if (word.length > 4 && /ies$/.test(word)) return word.slice(0, -3) + "y";
+    if (word.length > 4 && /[sxzh]es$/.test(word)) return word.slice(0, -2);
+    if (word.length > 3 && /s$/.test(word) && !/ss$/.test(word)) return word.slice(0, -1);
+    return word;
+  }
+
+  // Exact name first, then words of the name, title, topics, key terms; every word must match.
+  function searchFallback(papers, query, choice) {
+    var wanted = words(query);
+    var exact = query.trim().toLowerCase();
+    var scored = [];
+    papers.forEach(function (paper, order) {
+      if (!matchesChoice(paper, choice)) return;
+      var score = paper.name.toLowerCase() === exact ? 100 : 0;
+      var matched = [];
+      for (var i = 0; i < wanted.length; i++) {
+        var best = Math.max(field(paper.nameWords, wanted[i], 30), field(paper.titleWords, wanted[i], 10),
+                            field(paper.topicWords, wanted[i], 5), field(paper.terms, wanted[i], 3));
+        if (!best) return;
+        if (field(paper.terms, wanted[i], 3)) matched.push(wanted[i]);
+        score += best;
+      }
+      scored.push({ score: score, order: order, paper: paper, matched: matched });
+    });
+    scored.sort(function (a, b) {
+      if (choice.sort) {
+        var years = yearOf(a.paper) - yearOf(b.paper);
+        if (years) return choice.sort === "oldest" ? years : -years;
+      }
+      return b.score - a.score || a.order - b.order;
+    });
+    return scored.map(function (hit) {
+      var paper = hit.paper;
+      return {
+        url: siteUrl("papers/" + paper.slug + "/index.html").href, name: paper.name, title: paper.title,
+        venue: paper.venue, topics: paper.topics,
+        excerpt: hit.matched.length ? "Key terms: <mark>" + hit.matched.join("</mark>, <mark>") + "</mark>" : ""
+      };
+    });
+  }
+
+  // A word matches a field word exactly (full points) or, when typed as a prefix, half.
+  function field(list, word, points) {
+    var prefix = 0;
+    for (var i = 0; i < list.length; i++) {
+      if (list[i] === word) return points;
+      if (word.length >= 3 && list[i].indexOf(word) === 0) prefix = points / 2;
+    }
+    return prefix;
+  }
+
+  function yearOf(paper) {
+    var match = /(\d{4})$/.exec(paper.venue || "");
+    return match ? Number(match[1]) : 0;
+  }
+
+  function matchesChoice(paper, choice) {
+    var venue = (paper.venue || "").replace(/\s*\d{4}$/, "");
+    return (!choice.topic || paper.topics.indexOf(choice.topic) >= 0) &&
+      (!choice.venue || venue === choice.venue) && (!choice.year || String(yearOf(paper)) === choice.year);
+  }
+
+  // --- Rendering: one layout for both engines ----------------------------------------------
+
+  function renderResult(result, query, headingTag) {
+    var item = document.createElement("li");
+    item.className = "result";
+    var link = document.createElement("a");
+    link.className = "result-link";
+    link.href = result.url + (query ? "?highlight=" + encodeURIComponent(query) : "");
+    link.textContent = result.title;
+    var heading = document.createElement(headingTag);
+    heading.className = "result-title";
+    heading.appendChild(link);
+    var meta = document.createElement("p");
+    meta.className = "result-meta";
+    if (result.name && result.title.indexOf(result.name) !== 0) {
+      var name = document.createElement("span");
+      name.className = "name";
+      name.textContent = result.name;
+      meta.appendChild(name);
+    }
+    meta.appendChild(document.createTextNode([result.venue].concat(result.topics).filter(Boolean).join(" · ")));
+    item.appendChild(heading);
+    item.appendChild(meta);
+    if (result.excerpt) {
+      var excerpt = document.createElement("p");
+      excerpt.className = "result-excerpt";
+      appendMarked(excerpt, result.excerpt);
+      item.appendChild(excerpt);
+    }
+    return item;
+  }
+
+  // Excerpts mark matches with <mark>; everything else is inserted as text, never as HTML.
+  function appendMarked(parent, marked) {
+    marked.split(/(<mark>.*?<\/mark>)/).forEach(function (part) {
+      var match = /^<mark>(.*)<\/mark>$/.exec(part);
+      var node = match ? document.createElement("mark") : document.createTextNode(decode(part));
+      if (match) node.textContent = decode(match[1]);
+      parent.appendChild(node);
+    });
+  }
+
+  function decode(text) {
+    var area = document.createElement("textarea");
+    area.innerHTML = text;
+    return area.value;
+  }
+
+  // --- The header box on every page: results as you type --------------------------------
+
+  var quickInput = document.getElementById("site-search");
+  var quickPanel = document.getElementById("site-search-results");
+  var quickRun = 0;
+
+  function quickSearch() {
+    var query = quickInput.value.trim();
+    var run = ++quickRun;
+    if (!query) { quickPanel.hidden = true; return; }
+    engine().then(function (active) { return active.search(query, {}, QUICK_LIMIT); }).then(function (results) {
+      if (run !== quickRun) return;
+      var list = document.createElement("ol");
+      results.forEach(function (result) { list.appendChild(renderResult(result, query, "p")); });
+      var more = document.createElement("a");
+      more.className = "quick-more";
+      more.href = root + "search.html?q=" + encodeURIComponent(query);
+      more.textContent = results.length ? "All results and filters" : "No matches; open the search page";
+      quickPanel.replaceChildren(list, more);
+      quickPanel.hidden = false;
+    });
+  }
+
+  function moveFocus(step) {
+    var links = Array.prototype.slice.call(quickPanel.querySelectorAll("a"));
+    var index = links.indexOf(document.activeElement) + step;
+    if (index < 0) return quickInput.focus();
+    if (links[index]) links[index].focus();
+  }
+
+  if (quickInput && quickPanel) {
+    quickInput.addEventListener("input", debounce(quickSearch, 120));
+    quickInput.form.addEventListener("keydown", function (event) {
+      if (event.key === "ArrowDown" || event.key === "ArrowUp") {
+        event.preventDefault();
+        if (!quickPanel.hidden) moveFocus(event.key === "ArrowDown" ? 1 : -1);
+      } else if (event.key === "Escape") {
+        quickInput.value = "";
+        quickPanel.hidden = true;
+        quickInput.focus();
+      }
+    });
+    document.addEventListener("click", function (event) {
+      if (!quickInput.form.contains(event.target)) quickPanel.hidden = true;
+    });
+  }
+
+  // "/" focuses search from anywhere but a text field.
+  document.addEventListener("keydown", function (event) {
+    var target = event.target;
+    var typing = target && (target.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName));
+    if (event.key !== "/" || typing || event.ctrlKey || event.metaKey || event.altKey) return;
+    var box = document.getElementById("search-input") || quickInput;
+    if (!box) return;
+    event.preventDefault();
+    box.focus();
+    box.select();
+  });
+
+  function debounce(action, wait) {
+    var timer = null;
+    return function () { clearTimeout(timer); timer = setTimeout(action, wait); };
+  }
+
+  // --- search.html: filters, sorting and a shareable address -------------------------------
+
+  var pageInput = document.getElementById("search-input");
+  var resultsList = document.getElementById("search-results");
+  var statusLine = document.getElementById("search-status");
+  var controls = { topic: "filter-topic", venue: "filter-venue", year: "filter-year", sort: "sort" };
+  var pageRun = 0;
+
+  function choice() {
+    var chosen = {};
+    Object.keys(controls).forEach(function (key) { chosen[key] = document.getElementById(controls[key]).value; });
+    return chosen;
+  }
+
+  function keepAddress(query, chosen) {
+    var params = new URLSearchParams();
+    if (query) params.set("q", query);
+    Object.keys(chosen).forEach(function (key) { if (chosen[key]) params.set(key, chosen[key]); });
+    var search = params.toString();
+    history.replaceState(null, "", location.pathname + (search ? "?" + search : ""));
+  }
+
+  function pageSearch() {
+    var query = pageInput.value.trim();
+    var chosen = choice();
+    var run = ++pageRun;
+    keepAddress(query, chosen);
+    var filtered = chosen.topic || chosen.venue || chosen.year;
+    if (!query && !filtered) {
+      resultsList.replaceChildren();
+      resultsList.dataset.query = "";
+      statusLine.textContent = "";
+      return;
+    }
+    engine().then(function (active) {
+      return active.search(query, chosen, PAGE_LIMIT).then(function (results) {
+        if (run !== pageRun) return;
+        resultsList.replaceChildren.apply(resultsList, results.map(function (r) { return renderResult(r, query, "h2"); }));
+        resultsList.dataset.engine = active.name;
+        resultsList.dataset.query = query;
+        statusLine.textContent = results.length
+          ? results.length + (results.length === PAGE_LIMIT ? "+" : "") + " result" + (results.length === 1 ? "" : "s") +
+            (query ? " for \u201c" + query + "\u201d" : "")
+          : "No papers match" + (query ? " \u201c" + query + "\u201d" : "") + (filtered ? " with these filters" : "") + ".";
+      });
+    }).catch(function () {
+      statusLine.textContent = "Search is unavailable: the search index was not built.";
+    });
+  }
+
+  if (pageInput && resultsList) {
+    if (location.protocol === "file:") document.getElementById("search-offline").hidden = false;
+    var params = new URLSearchParams(location.search);
+    pageInput.value = params.get("q") || "";
+    Object.keys(controls).forEach(function (key) {
+      var select = document.getElementById(controls[key]);
+      if (params.get(key)) select.value = params.get(key);
+      select.addEventListener("change", pageSearch);
+    });
+    pageInput.addEventListener("input", debounce(pageSearch, 120));
+    pageInput.form.addEventListener("submit", function (event) { event.preventDefault(); pageSearch(); });
+    pageInput.addEventListener("keydown", function (event) {
+      if (event.key === "Escape") { pageInput.value = ""; pageSearch(); }
+    });
+    pageInput.focus();
+    pageSearch();
+  }
+
+  // --- Paper pages: highlight the words of the search that led here ------------------------
+
+  var highlight = new URLSearchParams(location.search).get("highlight");
+  if (highlight) {
+    var wanted = words(highlight).filter(function (word) { return word.length > 1; });
+    if (wanted.length) {
+      var pattern = new RegExp("[\\p{L}\\p{N}]+", "gu");
+      document.querySelectorAll(".paper h1, .abstract p, .highlights").forEach(function (container) {
+        markWords(container, pattern, wanted);
+      });
+    }
+  }
+
+  function markWords(container, pattern, wanted) {
+    var walker = document.createTreeWalker(container, NodeFilter.SHOW_TEXT);
+    var nodes = [];
+    while (walker.nextNode()) {
+      if (!walker.currentNode.parentNode.closest("math")) nodes.push(walker.currentNode);
+    }
+    nodes.forEach(function (node) {
+      var text = node.nodeValue;
+      var pieces = [];
+      var last = 0;
+      text.replace(pattern, function (word, at) {
+        var folded = stem(word.toLowerCase());
+        if (wanted.some(function (w) { return folded === w || (w.length >= 3 && folded.indexOf(w) === 0); })) {
+          pieces.push(document.createTextNode(text.slice(last, at)));
+          var mark = document.createElement("mark");
+          mark.textContent = word;
+          pieces.push(mark);
+          last = at + word.length;
+        }
+        return word;
+      });
+      if (!pieces.length) return;
+      pieces.push(document.createTextNode(text.slice(last)));
+      node.replaceWith.apply(node, pieces);
     });
   }
 })();

@@ -18,6 +18,7 @@ from .config import SiteConfig
 from .errors import CatalogueError
 from .markup import Markup
 from .model import Catalogue, Paper, Topic
+from .search import FALLBACK_FILE, SearchEntry, render_fallback_index
 
 EXCERPT_LENGTH = 260
 DESCRIPTION_LENGTH = 160
@@ -30,8 +31,10 @@ class PaperView:
     paper: Paper
     path: str  # from the site root: papers/<slug>/index.html
     name_html: SafeHtml | None
+    name_text: str
     title_html: SafeHtml
     title_text: str
+    plain_abstract: str
     abstract_html: SafeHtml
     excerpt: str
     description: str
@@ -58,6 +61,12 @@ def topic_path(topic: Topic) -> str:
     return f"topics/{topic.slug}/index.html"
 
 
+def venue_label(paper: Paper) -> str:
+    if not paper.venue:
+        return "Unknown venue"
+    return f"{paper.venue} {paper.year}" if paper.year else paper.venue
+
+
 def pretty_url(path: str) -> str:
     """The form of a path meant for sharing: papers/x/ rather than papers/x/index.html."""
     return path.removesuffix("index.html")
@@ -79,8 +88,10 @@ def view_papers(catalogue: Catalogue, markup: Markup) -> tuple[PaperView, ...]:
             paper=paper,
             path=paper_path(paper),
             name_html=SafeHtml(markup.inline_html(paper.name)) if paper.name else None,
+            name_text=markup.plain(paper.name) if paper.name else "",
             title_html=SafeHtml(markup.inline_html(paper.title)),
             title_text=markup.plain(paper.title),
+            plain_abstract=plain,
             abstract_html=SafeHtml(markup.abstract_html(paper.abstract).html),
             excerpt=shorten(plain, EXCERPT_LENGTH),
             description=shorten(plain, DESCRIPTION_LENGTH),
@@ -101,7 +112,9 @@ def render_site(catalogue: Catalogue, config: SiteConfig, env: Environment) -> d
         "index.html": render_page(env, "index.html", config, "index.html", shared,
                                   title=config.title, description=config.description, papers=views),
         "search.html": render_page(env, "search.html", config, "search.html", shared,
-                                   title="Search", description=f"Search {config.title}", papers=()),
+                                   title="Search", description=f"Search {config.title}", papers=(),
+                                   venues=sorted({p.venue for p in catalogue.papers if p.venue}),
+                                   years=sorted({p.year for p in catalogue.papers if p.year}, reverse=True)),
         "topics/index.html": render_page(env, "topics.html", config, "topics/index.html", shared,
                                          title="Topics", description=f"Topics of {config.title}", papers=()),
         "404.html": render_page(env, "404.html", config, "404.html", shared,
@@ -112,6 +125,11 @@ def render_site(catalogue: Catalogue, config: SiteConfig, env: Environment) -> d
                       "next": views[index + 1] if index + 1 < len(views) else None}
         pages[view.path] = render_page(env, "paper.html", config, view.path, shared, title=view.title_text,
                                        description=view.description, papers=(view,), **neighbours)
+    topic_index = {t.slug: n for n, t in enumerate(catalogue.topics)}
+    pages[FALLBACK_FILE] = render_fallback_index(
+        [SearchEntry(v.path, v.name_text, v.title_text, venue_label(v.paper),
+                     tuple(topic_index[t.slug] for t in v.topics), v.plain_abstract) for v in views],
+        [t.label for t in catalogue.topics])
     for topic in used_topics:
         members = tuple(v for v in views if topic in v.topics)
         path = topic_path(topic)

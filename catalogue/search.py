@@ -1,10 +1,16 @@
-"""Search is the last stage: Pagefind indexes the built pages in site/pagefind/."""
+"""Search: Pagefind indexes the built pages (site/pagefind/) for the hosted site, and a small
+offline index (site/search-index.js) serves pages opened from disk, where Pagefind cannot load."""
 
 from __future__ import annotations
 
+import json
+import math
+import re
 import shutil
 import subprocess
 import sys
+from collections import Counter
+from dataclasses import dataclass
 from pathlib import Path
 
 from .errors import CatalogueError
@@ -26,3 +32,65 @@ def index_site(site_dir: Path) -> str:
                              "Is it installed? 'pip install -r requirements.txt' brings it; or build with --no-search.")
     summary = [line.strip() for line in result.stdout.splitlines() if line.strip().startswith(("Indexed", "Found"))]
     return "; ".join(summary)
+
+
+# --- The offline index: a plain script, so that search works from file:// too -------------
+
+FALLBACK_FILE = "search-index.js"
+TERMS_PER_PAPER = 10
+_STOPWORDS = frozenset("""a about above across after again against all also although among an and any are as at
+be because been before being below between both but by can could did do does doing done during each either
+even every few for from further had has have having here how however i if in into is it its itself just
+less many may more most much must new no nor not novel of off often on once only or other our ours out over
+own paper per propose proposed rather same several should show shows so some such than that the their them
+then there these they this those through thus to too under until up upon us use used uses using very via
+was we were what when where whether which while who whom why will with within without would yet""".split())
+
+
+def words(text: str) -> list[str]:
+    """Lower-case words with plurals folded (the search page's script does the same)."""
+    return [stem(word) for word in re.findall(r"[^\W_]+", text.lower())]
+
+
+def stem(word: str) -> str:
+    if len(word) > 4 and word.endswith("ies"):
+        return word[:-3] + "y"
+    if len(word) > 4 and word.endswith("es") and word[-3] in "sxzh":
+        return word[:-2]
+    if len(word) > 3 and word.endswith("s") and not word.endswith("ss"):
+        return word[:-1]
+    return word
+
+
+@dataclass(frozen=True)
+class SearchEntry:
+    """What the offline search knows of a paper (plain text, no markup)."""
+
+    path: str
+    name: str
+    title: str
+    venue: str
+    topics: tuple[int, ...]  # indexes into the topic labels
+    abstract: str
+
+
+def render_fallback_index(entries: list[SearchEntry], topic_labels: list[str]) -> str:
+    """A script that sets window.CATALOGUE_SEARCH: papers with their most telling words.
+
+    Each paper keeps its slug, name, title and the abstract words that set it apart most
+    (tf-idf), so the file stays small (under 200 bytes a paper) while names, titles and key
+    terms match. An empty name means the title begins with it.
+    """
+    documents = [Counter(w for w in words(e.abstract) if w not in _STOPWORDS and len(w) > 2) for e in entries]
+    frequency = Counter(word for document in documents for word in document)
+    venues = sorted({e.venue for e in entries})
+    papers = []
+    for entry, document in zip(entries, documents):
+        in_title = set(words(f"{entry.name} {entry.title}"))
+        ranked = sorted((w for w in document if w not in in_title),
+                        key=lambda w: (-document[w] * math.log(len(entries) / frequency[w] + 1), w))
+        name = "" if entry.title.startswith(entry.name) else entry.name  # most titles begin with the name
+        papers.append([entry.path.removeprefix("papers/").removesuffix("/index.html"), name, entry.title,
+                       venues.index(entry.venue), list(entry.topics), " ".join(ranked[:TERMS_PER_PAPER])])
+    data = {"topics": topic_labels, "venues": venues, "papers": papers}
+    return "window.CATALOGUE_SEARCH = " + json.dumps(data, ensure_ascii=False, separators=(",", ":")) + ";\n"

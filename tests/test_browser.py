@@ -118,9 +118,16 @@ def visible_cards(page) -> list:
 
 
 def result_paths(page) -> list[str]:
-    """Paths of the Pagefind result links, resolved against the page."""
-    hrefs = page.eval_on_selector_all(".pagefind-ui__result a", "links => links.map(a => a.href)")
+    """Paths of the ranked result links on the search page, resolved against the page."""
+    hrefs = page.eval_on_selector_all("#search-results a.result-link", "links => links.map(a => a.href)")
     return [urlsplit(href).path for href in hrefs]
+
+
+def wait_for_results(page, query: str, engine: str) -> None:
+    """Until the search page shows the results of exactly this query, from this engine."""
+    page.wait_for_function("([q, e]) => { const r = document.querySelector('#search-results');"
+                           " return r && r.dataset.query === q && r.dataset.engine === e; }",
+                           arg=[query, engine], timeout=RESULT_TIMEOUT_MS)
 
 
 # --- file:// -------------------------------------------------------------------------------
@@ -153,12 +160,40 @@ def test_file_home_to_paper_renders_math_and_pages_on(built_site: BuiltSite, tab
     assert tab.errors == []
 
 
-def test_file_search_page_explains_that_search_needs_a_server(built_site: BuiltSite, tab: Tab):
+def test_file_search_works_offline_from_the_fallback_index(built_site: BuiltSite, tab: Tab):
     page = tab.page
-    page.goto((built_site.out / "search.html").as_uri())
-    page.wait_for_load_state("load")
+    page.goto((built_site.out / "search.html").as_uri() + "?q=polytree")
+    wait_for_results(page, "polytree", "fallback")
     assert page.locator("#search-offline").is_visible()
-    assert not page.locator("#search-missing").is_visible()
+    assert f"papers/{POLYTREE_PREFIX}" in result_paths(page)[0]
+    page.locator("#search-input").fill("Sinkhorn")
+    wait_for_results(page, "Sinkhorn", "fallback")
+    assert f"papers/{SINKHORN_PAPER}/" in result_paths(page)[0]
+    with page.expect_navigation():
+        page.locator("#search-results a.result-link").first.click()
+    assert page.url.startswith((built_site.out / "papers" / SINKHORN_PAPER).as_uri())
+    assert page.locator(".paper mark").count() > 0  # the query is highlighted on arrival
+    assert tab.errors == []
+
+
+def test_keyboard_flow_from_any_page(built_site: BuiltSite, tab: Tab):
+    page = tab.page
+    page.goto((built_site.out / "papers" / MATH_PAPER / "index.html").as_uri())
+    page.keyboard.press("/")
+    assert page.evaluate("document.activeElement.id") == "site-search"
+    page.keyboard.type("sinkhorn")
+    page.locator("#site-search-results .result").first.wait_for(timeout=RESULT_TIMEOUT_MS)
+    page.keyboard.press("ArrowDown")
+    assert SINKHORN_PAPER in page.evaluate("document.activeElement.href")
+    with page.expect_navigation():
+        page.keyboard.press("Enter")
+    assert f"papers/{SINKHORN_PAPER}/index.html" in page.url
+    page.keyboard.press("/")
+    page.keyboard.type("polytree")
+    page.locator("#site-search-results .result").first.wait_for(timeout=RESULT_TIMEOUT_MS)
+    page.keyboard.press("Escape")
+    assert page.locator("#site-search").input_value() == ""
+    assert page.locator("#site-search-results").is_hidden()
     assert tab.errors == []
 
 
@@ -201,30 +236,46 @@ def test_search_under_subpath_finds_papers_and_keeps_the_query_in_the_address(su
     page = tab.page
     page.goto(subpath_site + "search.html?q=Sinkhorn")
     try:
-        page.wait_for_selector(".pagefind-ui__result a", timeout=RESULT_TIMEOUT_MS)
+        wait_for_results(page, "Sinkhorn", "pagefind")
     except Exception as error:
         raise AssertionError(f"no Pagefind results for ?q=Sinkhorn; console: {tab.errors}") from error
     paths = result_paths(page)
-    assert any(path.startswith(f"/{SUBPATH}/papers/{SINKHORN_PAPER}/") for path in paths), paths
+    assert paths[0].startswith(f"/{SUBPATH}/papers/{SINKHORN_PAPER}/"), paths
+    assert page.locator("#search-results .result-excerpt mark").count() > 0
 
-    search_input = page.locator(".pagefind-ui__search-input")
+    search_input = page.locator("#search-input")
     assert search_input.input_value() == "Sinkhorn"
     search_input.fill("polytree")
-    polytree = page.locator(f'.pagefind-ui__result a[href*="papers/{POLYTREE_PREFIX}"]')
-    polytree.first.wait_for(timeout=RESULT_TIMEOUT_MS)
+    wait_for_results(page, "polytree", "pagefind")
     paths = result_paths(page)
     assert all(path.startswith(f"/{SUBPATH}/papers/") for path in paths), paths
-    assert not any(SINKHORN_PAPER in path for path in paths), paths
+    assert POLYTREE_PREFIX in paths[0] and not any(SINKHORN_PAPER in path for path in paths), paths
     query = parse_qs(urlsplit(page.url).query)
     assert query.get("q") == ["polytree"], page.url
     assert urlsplit(page.url).path == f"/{SUBPATH}/search.html"
 
     with page.expect_navigation() as navigation:
-        polytree.first.click()
+        page.locator("#search-results a.result-link").first.click()
     response = navigation.value
     assert response is not None and response.status == 200, response
     assert urlsplit(page.url).path.startswith(f"/{SUBPATH}/papers/{POLYTREE_PREFIX}")
     assert "Polytree" in page.locator("h1").inner_text()
+    assert tab.errors == []
+
+
+def test_a_shared_search_link_restores_query_filters_and_sort(subpath_site: str, tab: Tab):
+    page = tab.page
+    page.goto(subpath_site + "search.html?q=learning&topic=Optimization&sort=newest")
+    wait_for_results(page, "learning", "pagefind")
+    assert page.locator("#search-input").input_value() == "learning"
+    assert page.locator("#filter-topic").input_value() == "Optimization"
+    assert page.locator("#sort").input_value() == "newest"
+    titles = page.locator("#search-results .result").all_inner_texts()
+    assert titles and all("Optimization" in text for text in titles), titles
+    page.locator("#filter-topic").select_option("")
+    page.wait_for_function("n => document.querySelectorAll('#search-results .result').length > n",
+                           arg=len(titles), timeout=RESULT_TIMEOUT_MS)
+    assert "topic" not in parse_qs(urlsplit(page.url).query)
     assert tab.errors == []
 
 
