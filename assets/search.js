@@ -80,8 +80,9 @@
           titleWords: words(title), topicWords: words(topics.join(" ")), terms: row[5].split(" ")
         };
       });
+      var stopwords = index.stopwords.split(" ");
       return { name: "fallback", search: function (query, choice, limit) {
-        return Promise.resolve(searchFallback(papers, query, choice).slice(0, limit));
+        return Promise.resolve(searchFallback(papers, query, choice, stopwords).slice(0, limit));
       } };
     });
   }
@@ -98,30 +99,36 @@
     return word;
   }
 
-  // Exact name first, then words of the name, title, topics, key terms; every word must match.
-  function searchFallback(papers, query, choice) {
-    var wanted = words(query);
+  // Ranked by how many query words a paper matches, then by where: the exact name first, then
+  // words of the name, the title, the topics and the key terms. At least half the words must match.
+  function searchFallback(papers, query, choice, stopwords) {
+    var wanted = words(query).filter(function (word) { return stopwords.indexOf(word) < 0; });
+    var needed = Math.max(1, Math.ceil(wanted.length / 2));
     var exact = query.trim().toLowerCase();
     var scored = [];
     papers.forEach(function (paper, order) {
       if (!matchesChoice(paper, choice)) return;
       var score = paper.name.toLowerCase() === exact ? 100 : 0;
       var matched = [];
-      for (var i = 0; i < wanted.length; i++) {
-        var best = Math.max(field(paper.nameWords, wanted[i], 30), field(paper.titleWords, wanted[i], 10),
-                            field(paper.topicWords, wanted[i], 5), field(paper.terms, wanted[i], 3));
+      var hits = 0;
+      wanted.forEach(function (word) {
+        var best = Math.max(field(paper.nameWords, word, 30), field(paper.titleWords, word, 10),
+                            field(paper.topicWords, word, 5), field(paper.terms, word, 3));
         if (!best) return;
-        if (field(paper.terms, wanted[i], 3)) matched.push(wanted[i]);
+        hits += 1;
         score += best;
+        if (field(paper.terms, word, 3)) matched.push(word);
+      });
+      if (wanted.length ? hits >= needed : !query.trim()) {
+        scored.push({ hits: hits, score: score, order: order, paper: paper, matched: matched });
       }
-      scored.push({ score: score, order: order, paper: paper, matched: matched });
     });
     scored.sort(function (a, b) {
       if (choice.sort) {
         var years = yearOf(a.paper) - yearOf(b.paper);
         if (years) return choice.sort === "oldest" ? years : -years;
       }
-      return b.score - a.score || a.order - b.order;
+      return b.hits - a.hits || b.score - a.score || a.order - b.order;
     });
     return scored.map(function (hit) {
       var paper = hit.paper;

@@ -92,5 +92,5 @@ def render_fallback_index(entries: list[SearchEntry], topic_labels: list[str]) -
         name = "" if entry.title.startswith(entry.name) else entry.name  # most titles begin with the name
         papers.append([entry.path.removeprefix("papers/").removesuffix("/index.html"), name, entry.title,
                        venues.index(entry.venue), list(entry.topics), " ".join(ranked[:TERMS_PER_PAPER])])
-    data = {"topics": topic_labels, "venues": venues, "papers": papers}
+    data = {"stopwords": " ".join(sorted(_STOPWORDS)), "topics": topic_labels, "venues": venues, "papers": papers}
     return "window.CATALOGUE_SEARCH = " + json.dumps(data, ensure_ascii=False, separators=(",", ":")) + ";\n"

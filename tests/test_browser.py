@@ -38,6 +38,12 @@ class SiteHandler(http.server.SimpleHTTPRequestHandler):
     extensions_map = {**http.server.SimpleHTTPRequestHandler.extensions_map,
                       ".js": "text/javascript", ".mjs": "text/javascript", ".wasm": "application/wasm"}
     not_found: Path | None = None
+    policy: str | None = None  # a Content-Security-Policy header for every response
+
+    def end_headers(self):
+        if self.policy:
+            self.send_header("Content-Security-Policy", self.policy)
+        super().end_headers()
 
     def send_error(self, code, message=None, explain=None):
         if code != 404 or self.not_found is None:
@@ -55,12 +61,13 @@ class SiteHandler(http.server.SimpleHTTPRequestHandler):
 
 
 @contextmanager
-def serve_under_subpath(site: Path, scratch: Path, *, not_found: bool = False) -> Iterator[str]:
+def serve_under_subpath(site: Path, scratch: Path, *, not_found: bool = False,
+                        policy: str | None = None) -> Iterator[str]:
     """Serve a copy of `site` at http://127.0.0.1:PORT/REPO/; yields that address."""
     docroot = scratch / "docroot"
     shutil.copytree(site, docroot / SUBPATH)
     handler_class = type("Handler", (SiteHandler,),
-                         {"not_found": docroot / SUBPATH / "404.html" if not_found else None})
+                         {"not_found": docroot / SUBPATH / "404.html" if not_found else None, "policy": policy})
     handler = functools.partial(handler_class, directory=str(docroot))
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
@@ -308,3 +315,25 @@ def test_404_page_under_subpath_is_styled_and_links_home(based_site: str, tab: T
     page.get_by_role("link", name="All papers").click()
     page.wait_for_url(based_site + "index.html")
     assert page.locator("#paper-list .card").count() == PAPER_COUNT
+
+
+CONTENT_SECURITY_POLICY = ("default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; img-src 'self' data:; "
+                           "style-src 'self'")
+
+
+def test_everything_works_under_a_strict_content_security_policy(built_site: BuiltSite, tab: Tab, tmp_path):
+    with serve_under_subpath(built_site.out, tmp_path, policy=CONTENT_SECURITY_POLICY) as base:
+        page = tab.page
+        page.goto(base + "search.html?q=Sinkhorn")
+        wait_for_results(page, "Sinkhorn", "pagefind")
+        assert SINKHORN_PAPER in result_paths(page)[0]
+        page.goto(base + "index.html")
+        page.locator(".chips a[data-topic]").first.click()
+        assert len(visible_cards(page)) < PAPER_COUNT
+        page.keyboard.press("/")
+        page.keyboard.type("polytree")
+        page.locator("#site-search-results .result").first.wait_for(timeout=RESULT_TIMEOUT_MS)
+        page.goto(base + f"papers/{MATH_PAPER}/index.html?highlight=federated")
+        assert page.locator(".paper mark").count() > 0
+        assert page.evaluate("getComputedStyle(document.body).margin") == "0px"
+    assert tab.errors == []  # a blocked script, style or WebAssembly would show here
