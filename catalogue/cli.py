@@ -11,8 +11,9 @@ from pathlib import Path
 
 import click
 
+from .bundle import write_bundle
 from .check import check_site
-from .config import CONFIG_FILE, SiteConfig, read_config
+from .config import CONFIG_FILE, SiteConfig, host_base_url, read_config
 from .content import load_catalogue
 from .ingest import ingest
 from .lock import exclusive
@@ -58,8 +59,9 @@ def main() -> None:
 @content_option
 @out_option
 @click.option("--base-url", envvar="CATALOGUE_BASE_URL", default=None,
-              help="Public address of the site, e.g. https://user.github.io/REPO/ "
-                   "(for canonical links and the 404 page). Also read from $CATALOGUE_BASE_URL or site.toml.")
+              help="Public address of the site, e.g. https://user.github.io/REPO/ (for sharing links, "
+                   "previews, the sitemap and the 404 page). Also read from $CATALOGUE_BASE_URL, from "
+                   "Netlify's $URL / $DEPLOY_PRIME_URL while Netlify builds, or from site.toml.")
 @click.option("--no-search", is_flag=True, help="Skip the Pagefind index (faster; the search page says so).")
 @click.option("--config", "config_path", type=click.Path(dir_okay=False, path_type=Path),
               default=PROJECT / CONFIG_FILE, show_default=CONFIG_FILE, help="Site settings (title, language, base_url).")
@@ -71,12 +73,13 @@ def build(seeds: Path, content: Path, out: Path, base_url: str | None, no_search
           templates: Path, assets: Path) -> None:
     """Ingest the seeds, render every page, index them for search."""
     started = time.perf_counter()
-    config = read_config(config_path, base_url=base_url)
+    config = read_config(config_path, base_url=base_url or host_base_url(dict(os.environ)),
+                         source_date_epoch=source_date_epoch(os.environ.get("SOURCE_DATE_EPOCH")))
     with exclusive(content):
         run_ingest(seeds, content)
         size, page_count, paper_count = render_and_write(content, out, config, templates, assets, not no_search)
     elapsed = time.perf_counter() - started
-    say(f"Built {paper_count} papers, {page_count} pages ({size / 1e6:.1f} MB of HTML) "
+    say(f"Built {paper_count} papers, {page_count} files ({size / 1e6:.1f} MB) "
         f"in {elapsed:.1f} s -> {display(out)}/index.html")
 
 
@@ -91,7 +94,7 @@ def render_and_write(content: Path, out: Path, config: SiteConfig, templates: Pa
         say("note: no base URL (--base-url or site.toml): canonical links are left out and 404.html "
             "assumes the site is served at the domain root.")
     with staged_site(out) as staging:
-        with stage(f"Writing {len(pages)} pages"):
+        with stage(f"Writing {len(pages)} files"):
             size = write_pages(pages, staging)
             copy_assets(assets, staging)
         if search:
@@ -145,6 +148,18 @@ def check(out: Path, no_html: bool) -> None:
 
 @main.command()
 @out_option
+@click.option("--zip", "zip_path", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="Where to write the zip (default: next to the site, as <out>.zip).")
+def bundle(out: Path, zip_path: Path | None) -> None:
+    """Zip the built site for offline reading: unzip anywhere and open index.html."""
+    target = zip_path or out.with_name(out.name + ".zip")
+    count = write_bundle(out, target)
+    say(f"Wrote {display(target)}: {count} files, {target.stat().st_size / 1e6:.1f} MB. "
+        "Unzip it anywhere and open paper-catalogue/index.html.")
+
+
+@main.command()
+@out_option
 def clean(out: Path) -> None:
     """Delete the built site (content/ is never touched)."""
     for stale in out.resolve().parent.glob(f"{STAGING_PREFIX}{out.name}-*"):
@@ -154,6 +169,15 @@ def clean(out: Path) -> None:
         say(f"Removed {display(out)}/")
     else:
         say(f"Nothing to remove: {display(out)}/ does not exist")
+
+
+def source_date_epoch(value: str | None) -> int | None:
+    """$SOURCE_DATE_EPOCH (reproducible-builds.org): the date the feed carries instead of a guess."""
+    if not value:
+        return None
+    if not value.isdigit():
+        raise click.ClickException(f"SOURCE_DATE_EPOCH must be a number of seconds, not {value!r}")
+    return int(value)
 
 
 def run_ingest(seeds: Path, content: Path, prune: bool = False) -> None:

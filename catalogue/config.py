@@ -1,4 +1,4 @@
-"""SiteConfig: the few settings a site has, from site.toml, overridden by flags."""
+"""SiteConfig: the few settings a site has, from site.toml, overridden by the host and by flags."""
 
 from __future__ import annotations
 
@@ -18,6 +18,7 @@ class SiteConfig:
     description: str = "Conference papers you can browse, search, cite and share."
     language: str = "en"
     base_url: str | None = None  # e.g. https://user.github.io/REPO/; None: no absolute URLs
+    source_date_epoch: int | None = None  # from $SOURCE_DATE_EPOCH: the date feeds carry
 
     @property
     def base_path(self) -> str:
@@ -42,6 +43,16 @@ def read_config(path: Path, **overrides) -> SiteConfig:
             raise CatalogueError(f"{path.as_posix()}: unknown setting '{unknown[0]}' (known: {', '.join(sorted(known))})")
     config = replace(SiteConfig(), **values, **{k: v for k, v in overrides.items() if v is not None})
     return replace(config, base_url=normalise_base_url(config.base_url))
+
+
+def host_base_url(environment: dict[str, str]) -> str | None:
+    """The address a host announces while it builds: Netlify's URL, or DEPLOY_PRIME_URL for
+    deploy previews and branch deploys (so their links point at themselves)."""
+    if environment.get("NETLIFY") != "true":
+        return None
+    if environment.get("CONTEXT", "production") != "production" and environment.get("DEPLOY_PRIME_URL"):
+        return environment["DEPLOY_PRIME_URL"]
+    return environment.get("URL") or None
 
 
 def normalise_base_url(url: str | None) -> str | None:

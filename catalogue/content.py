@@ -21,7 +21,7 @@ SLUG = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 PAPER_ID = re.compile(r"^[0-9a-f]{12}$")
 # Front-matter keys in the order they are written.
 KEYS = ("id", "slug", "name", "other_names", "title", "title_source", "venue", "year", "topics",
-        "links", "benchmarks", "results", "authors", "pdf", "source", "cleaned", "in_seeds")
+        "links", "benchmarks", "results", "authors", "pdf", "source", "cleaned", "in_seeds", "old_slugs")
 REQUIRED = ("id", "slug", "title", "source")
 _Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # the C loader is 5x faster
 _Dumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
@@ -35,9 +35,9 @@ def render_paper_markdown(paper: Paper) -> str:
         "topics": list(paper.topics), "links": [{"url": l.url, "label": l.label} for l in paper.links],
         "benchmarks": list(paper.benchmarks), "results": list(paper.results),
         "authors": list(paper.authors), "pdf": paper.pdf, "source": str(paper.source), "cleaned": list(paper.cleaned),
-        "in_seeds": paper.in_seeds,
+        "in_seeds": paper.in_seeds, "old_slugs": list(paper.old_slugs),
     }
-    optional_empty = {"other_names", "authors", "pdf", "links", "benchmarks", "results", "cleaned"}
+    optional_empty = {"other_names", "authors", "pdf", "links", "benchmarks", "results", "cleaned", "old_slugs"}
     data = {k: v for k, v in data.items() if not (k in optional_empty and v in ([], None))}
     if paper.in_seeds:
         del data["in_seeds"]  # written only to mark a paper gone from the seeds
@@ -87,6 +87,8 @@ def parse_paper_markdown(text: str, path: str) -> Paper:
         authors=_strings(path, "authors", data.get("authors")),
         pdf=_optional(path, "pdf", data.get("pdf"), str, _is_web_address, "an http(s) address"),
         in_seeds=_check(path, "in_seeds", data.get("in_seeds", True), bool, None, "true or false"),
+        old_slugs=tuple(_check(path, "old_slugs", slug, str, SLUG.match, "a list of slugs")
+                        for slug in _strings(path, "old_slugs", data.get("old_slugs"))),
     )
 
 
@@ -154,7 +156,7 @@ def read_papers(content_dir: Path) -> dict[Path, Paper]:
             papers[path] = read_paper(path)
         except CatalogueError as error:
             errors.append(error.message)
-    errors += _duplicates(papers, "id") + _duplicates(papers, "slug")
+    errors += _duplicates(papers, "id") + _duplicates(papers, "slug") + _reused_addresses(papers)
     if errors:
         raise CatalogueError("content/ has problems:\n  " + "\n  ".join(errors))
     return papers
@@ -168,6 +170,18 @@ def _duplicates(papers: dict[Path, Paper], key: str) -> list[str]:
         if value in first:
             problems.append(f"{path.as_posix()}: {key} '{value}' is also used by {first[value].as_posix()}")
         first.setdefault(value, path)
+    return problems
+
+
+def _reused_addresses(papers: dict[Path, Paper]) -> list[str]:
+    """An old slug redirects to its paper, so no other paper may have it, now or before."""
+    owner = {paper.slug: path for path, paper in papers.items()}
+    problems = []
+    for path, paper in papers.items():
+        for slug in paper.old_slugs:
+            if owner.get(slug, path) != path:
+                problems.append(f"{path.as_posix()}: old slug '{slug}' is also the address of {owner[slug].as_posix()}")
+            owner.setdefault(slug, path)
     return problems
 
 

@@ -91,7 +91,7 @@ def ingest(seeds_dir: Path, content_dir: Path, prune: bool = False) -> IngestRep
 
     papers_dir = content_dir / PAPERS_DIR
     papers_dir.mkdir(parents=True, exist_ok=True)
-    taken = {paper.slug for _, paper in existing.values()}
+    taken = {slug for _, paper in existing.values() for slug in (paper.slug, *paper.old_slugs)}
     added = updated = kept_edits = 0
     new_state = {pid: record for pid, record in state.items() if pid not in derived}
     for pid in sorted(derived):  # by id, so that slug collisions resolve the same way every time
@@ -99,6 +99,7 @@ def ingest(seeds_dir: Path, content_dir: Path, prune: bool = False) -> IngestRep
         if pid in existing:
             path, current = existing[pid]
             paper, edited = merge(replace(current, in_seeds=True), state.get(pid), fresh)
+            paper = remember_renamed_slug(paper, state.get(pid, {}).get("slug"))
             kept_edits += bool(edited)
         else:
             paper = replace(fresh, slug=choose_slug(fresh, pid, taken, markup))
@@ -109,7 +110,7 @@ def ingest(seeds_dir: Path, content_dir: Path, prune: bool = False) -> IngestRep
         if not path.exists() or path.read_text(encoding="utf-8") != text:
             updated += pid in existing
             write_text_atomic(path, text)
-        new_state[pid] = {name: value_hash(getattr(fresh, name)) for name in DERIVED_FIELDS}
+        new_state[pid] = {name: value_hash(getattr(fresh, name)) for name in DERIVED_FIELDS} | {"slug": paper.slug}
     pruned = 0
     for pid, (path, paper) in sorted(existing.items()):
         if pid in derived:
@@ -156,6 +157,13 @@ def merge(current: Paper, recorded: dict | None, fresh: Paper) -> tuple[Paper, l
             edited.append(name)
     title_source = "edited" if "title" in edited else "derived"
     return replace(current, title_source=title_source, **values), edited
+
+
+def remember_renamed_slug(paper: Paper, last_slug: str | None) -> Paper:
+    """A person renamed the slug: the old address goes to old_slugs, to be kept as a redirect."""
+    if not last_slug or last_slug == paper.slug or last_slug in paper.old_slugs:
+        return paper
+    return replace(paper, old_slugs=(*paper.old_slugs, last_slug))
 
 
 def value_hash(value) -> str:

@@ -269,7 +269,8 @@ def math_to_text(latex: str) -> str:
     if markdown_text is not None:
         return markdown_text.strip("*")
     try:
-        text = _latex_to_text().latex_to_text(repair_math(latex))
+        # \url would come out as <address>: plain text has no angle brackets of ours
+        text = _latex_to_text().latex_to_text(repair_math(latex).replace("\\url{", "\\texttt{"))
     except Exception:  # pylatexenc gives up on some malformed input: show it as written
         return latex
     return re.sub(r"\^([0-9n+\-=()])(?![0-9])", lambda m: m[1].translate(_SUPERSCRIPTS), text).strip()

@@ -89,6 +89,7 @@ class Paper:
     authors: tuple[str, ...] = ()
     pdf: str | None = None
     in_seeds: bool = True  # False: gone from the seed lists, kept until `ingest --prune`
+    old_slugs: tuple[str, ...] = ()  # earlier addresses, each kept as a redirect
 
 
 @dataclass(frozen=True)

@@ -42,16 +42,16 @@ def swap_in(staging: Path, out_dir: Path) -> None:
     shutil.rmtree(retired, ignore_errors=True)
 
 
-def write_pages(pages: dict[str, str], site_dir: Path) -> int:
-    """Write each page under site_dir; refuse any path that would land outside it. Returns bytes."""
+def write_pages(pages: dict[str, str | bytes], site_dir: Path) -> int:
+    """Write each file under site_dir; refuse any path that would land outside it. Returns bytes."""
     root = site_dir.resolve()
     total = 0
-    for relative, html in sorted(pages.items()):
+    for relative, content in sorted(pages.items()):
         target = (root / relative).resolve()
         if not target.is_relative_to(root) or target == root:
             raise CatalogueError(f"refusing to write {relative!r}: it is outside {site_dir}")
         target.parent.mkdir(parents=True, exist_ok=True)
-        data = html.encode("utf-8")
+        data = content if isinstance(content, bytes) else content.encode("utf-8")
         target.write_bytes(data)
         total += len(data)
     return total

@@ -8,6 +8,7 @@ depth, uses the base URL's absolute path instead.
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -17,7 +18,10 @@ from markupsafe import Markup as SafeHtml
 from .config import SiteConfig
 from .errors import CatalogueError
 from .markup import Markup
+from .cite import render_bibtex, render_markdown_citation, render_plain_citation, venue_label
+from .feeds import paper_record, render_atom, render_papers_json, render_robots, render_sitemap
 from .model import Catalogue, Paper, Topic
+from .preview import render_preview_png
 from .search import FALLBACK_FILE, SearchEntry, render_fallback_index
 
 EXCERPT_LENGTH = 260
@@ -61,12 +65,6 @@ def topic_path(topic: Topic) -> str:
     return f"topics/{topic.slug}/index.html"
 
 
-def venue_label(paper: Paper) -> str:
-    if not paper.venue:
-        return "Unknown venue"
-    return f"{paper.venue} {paper.year}" if paper.year else paper.venue
-
-
 def pretty_url(path: str) -> str:
     """The form of a path meant for sharing: papers/x/ rather than papers/x/index.html."""
     return path.removesuffix("index.html")
@@ -100,9 +98,15 @@ def view_papers(catalogue: Catalogue, markup: Markup) -> tuple[PaperView, ...]:
     return tuple(views)
 
 
-def render_site(catalogue: Catalogue, config: SiteConfig, env: Environment) -> dict[str, str]:
-    """Every page of the site, keyed by its path under site/."""
+def render_site(catalogue: Catalogue, config: SiteConfig, env: Environment) -> dict[str, str | bytes]:
+    """Every file of the site but assets and search bundle, keyed by its path under site/."""
     views = view_papers(catalogue, Markup())
+    pages = render_html_pages(catalogue, views, config, env)
+    return pages | render_data_files(catalogue, views, config, sorted(pages))
+
+
+def render_html_pages(catalogue: Catalogue, views: tuple[PaperView, ...], config: SiteConfig,
+                      env: Environment) -> dict[str, str]:
     counts = {t.slug: sum(t in v.topics for v in views) for t in catalogue.topics}
     order = {t.slug: n for n, t in enumerate(catalogue.topics)}
     used_topics = tuple(sorted((t for t in catalogue.topics if counts[t.slug]),
@@ -123,13 +127,14 @@ def render_site(catalogue: Catalogue, config: SiteConfig, env: Environment) -> d
     for index, view in enumerate(views):
         neighbours = {"previous": views[index - 1] if index else None,
                       "next": views[index + 1] if index + 1 < len(views) else None}
+        url = config.absolute_url(pretty_url(view.path))
         pages[view.path] = render_page(env, "paper.html", config, view.path, shared, title=view.title_text,
-                                       description=view.description, papers=(view,), **neighbours)
-    topic_index = {t.slug: n for n, t in enumerate(catalogue.topics)}
-    pages[FALLBACK_FILE] = render_fallback_index(
-        [SearchEntry(v.path, v.name_text, v.title_text, venue_label(v.paper),
-                     tuple(topic_index[t.slug] for t in v.topics), v.plain_abstract) for v in views],
-        [t.label for t in catalogue.topics])
+                                       description=view.description, papers=(view,), **neighbours,
+                                       citation=citations(view, url), structured_data=structured_data(view, config))
+        for old_slug in view.paper.old_slugs:  # a renamed paper keeps its old address working
+            path = f"papers/{old_slug}/index.html"
+            pages[path] = render_page(env, "redirect.html", config, path, shared, title=f"Moved: {view.title_text}",
+                                      description=view.description, papers=(view,), canonical_path=view.path)
     for topic in used_topics:
         members = tuple(v for v in views if topic in v.topics)
         path = topic_path(topic)
@@ -139,19 +144,88 @@ def render_site(catalogue: Catalogue, config: SiteConfig, env: Environment) -> d
     return pages
 
 
+def render_data_files(catalogue: Catalogue, views: tuple[PaperView, ...], config: SiteConfig,
+                      html_paths: list[str]) -> dict[str, str | bytes]:
+    """Citations, feeds, the offline search index, redirects and preview images."""
+    labels = {t.slug: t.label for t in catalogue.topics}
+    topic_index = {t.slug: n for n, t in enumerate(catalogue.topics)}
+    files: dict[str, str | bytes] = {
+        ".nojekyll": "",  # GitHub Pages: serve the site as it is, no Jekyll
+        "_redirects": render_netlify_redirects(catalogue),
+        "robots.txt": render_robots(config),
+        "feed.xml": render_atom(catalogue, {v.paper.id: v.title_text for v in views},
+                                {v.paper.id: v.description for v in views}, config),
+        "papers.json": render_papers_json([paper_record(v.paper, labels, v.title_text, v.plain_abstract, config)
+                                           for v in views], config),
+        "catalogue.bib": "\n".join(render_bibtex(v.paper, config.absolute_url(pretty_url(v.path))) for v in views),
+        FALLBACK_FILE: render_fallback_index(
+            [SearchEntry(v.path, v.name_text, v.title_text, venue_label(v.paper),
+                         tuple(topic_index[t.slug] for t in v.topics), v.plain_abstract) for v in views],
+            [t.label for t in catalogue.topics]),
+    }
+    redirects = {f"papers/{slug}/index.html" for v in views for slug in v.paper.old_slugs}
+    sitemap = render_sitemap([p for p in html_paths if p != "404.html" and p not in redirects], config)
+    if sitemap:
+        files["sitemap.xml"] = sitemap
+    for view in views:
+        paper = view.paper
+        files[f"papers/{paper.slug}/{paper.slug}.bib"] = render_bibtex(paper, config.absolute_url(pretty_url(view.path)))
+        if config.base_url:  # only a shared link shows a preview, and only an absolute URL can name it
+            files[preview_path(paper)] = render_preview_png(name=view.name_text or None, title=view.title_text,
+                                                            venue=venue_label(paper), site_title=config.title)
+    return files
+
+
+def preview_path(paper: Paper) -> str:
+    return f"papers/{paper.slug}/preview.png"
+
+
+def citations(view: PaperView, url: str | None) -> dict[str, str]:
+    return {"bibtex": render_bibtex(view.paper, url), "plain": render_plain_citation(view.paper, view.title_text, url),
+            "markdown": render_markdown_citation(view.paper, view.title_text, url)}
+
+
+def structured_data(view: PaperView, config: SiteConfig) -> SafeHtml:
+    """JSON-LD ScholarlyArticle for search engines; '<' escaped so it cannot close the script."""
+    paper = view.paper
+    data = {
+        "@context": "https://schema.org", "@type": "ScholarlyArticle", "identifier": paper.id,
+        "headline": view.title_text[:110], "name": view.title_text, "abstract": view.plain_abstract,
+        "inLanguage": config.language, "keywords": [t.label for t in view.topics],
+        "datePublished": str(paper.year) if paper.year else None,
+        "publication": {"@type": "PublicationEvent", "name": venue_label(paper)} if paper.venue else None,
+        "author": [{"@type": "Person", "name": name} for name in paper.authors] or None,
+        "url": config.absolute_url(pretty_url(view.path)), "image": config.absolute_url(preview_path(paper)),
+    }
+    text = json.dumps({k: v for k, v in data.items() if v is not None}, ensure_ascii=False, sort_keys=True)
+    return SafeHtml(text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026"))
+
+
+def render_netlify_redirects(catalogue: Catalogue) -> str:
+    """Netlify's _redirects: real 301s from every old paper address (the pages there are the fallback)."""
+    lines = ["# Old paper addresses, kept when a slug is renamed in content/ (see old_slugs)."]
+    for paper in catalogue.papers:
+        for old_slug in paper.old_slugs:
+            lines += [f"/papers/{old_slug}/*  /papers/{paper.slug}/  301!", f"/papers/{old_slug}  /papers/{paper.slug}/  301!"]
+    return "\n".join(lines) + "\n"
+
+
 def render_page(env: Environment, template: str, config: SiteConfig, path: str, shared: dict, *,
-                title: str, description: str, papers: tuple[PaperView, ...], **extra) -> str:
+                title: str, description: str, papers: tuple[PaperView, ...], canonical_path: str | None = None,
+                **extra) -> str:
     """One page; the single place that builds a template context."""
     context = {
         "site": config,
         "path": path,
         "root": config.base_path if path == "404.html" else "../" * path.count("/"),
-        "canonical": config.absolute_url(pretty_url(path)) if path != "404.html" else None,
+        "canonical": config.absolute_url(pretty_url(canonical_path or path)) if path != "404.html" else None,
         "title": title,
         "description": description,
         "papers": papers,
         "paper_path": paper_path,
         "topic_path": topic_path,
+        "preview_path": preview_path,
+        "venue_label": venue_label,
         **shared,
         **extra,
     }

@@ -318,7 +318,7 @@ def test_404_page_under_subpath_is_styled_and_links_home(based_site: str, tab: T
 
 
 CONTENT_SECURITY_POLICY = ("default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; img-src 'self' data:; "
-                           "style-src 'self'")
+                           "style-src 'self'; frame-ancestors 'none'")  # as netlify.toml sends it
 
 
 def test_everything_works_under_a_strict_content_security_policy(built_site: BuiltSite, tab: Tab, tmp_path):

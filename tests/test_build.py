@@ -199,3 +199,20 @@ def test_404_links_from_the_site_root(tmp_path, base_url, expected):
     assert expected in (built.out / "404.html").read_text(encoding="utf-8")
     canonical = '<link rel="canonical" href="https://example.org/REPO/papers/egotsr/">'
     assert (canonical in (built.out / "papers/egotsr/index.html").read_text(encoding="utf-8")) == bool(base_url)
+
+
+def test_a_renamed_slug_keeps_the_old_address_working(tmp_path):
+    project = make_project(tmp_path)
+    built = build_project(project, "--no-search")
+    path = built.content / "papers" / "egotsr.md"
+    path.write_text(path.read_text(encoding="utf-8").replace("slug: egotsr", "slug: ego-tsr"), "utf-8")
+    rebuilt = build_project(project, "--base-url", "https://example.org/cat/")
+    assert "old_slugs:\n- egotsr" in path.read_text(encoding="utf-8")
+    old = (rebuilt.out / "papers" / "egotsr" / "index.html").read_text(encoding="utf-8")
+    assert '<meta http-equiv="refresh" content="0; url=../../papers/ego-tsr/index.html">' in old
+    assert '<link rel="canonical" href="https://example.org/cat/papers/ego-tsr/">' in old
+    assert (rebuilt.out / "papers" / "ego-tsr" / "index.html").exists()
+    assert "/papers/egotsr/*  /papers/ego-tsr/  301!" in (rebuilt.out / "_redirects").read_text(encoding="utf-8")
+    again = build_project(project, "--no-search")  # the mark stays once, the redirect stays
+    assert path.read_text(encoding="utf-8").count("- egotsr") == 1
+    assert (again.out / "papers" / "egotsr" / "index.html").exists()

@@ -46,3 +46,4 @@ def test_bad_front_matter_names_the_file_and_field(edit, message):
         parse_paper_markdown(edit(render_paper_markdown(PAPER)), "content/papers/zeta-net.md")
     assert error.value.message.startswith("content/papers/zeta-net.md: ")
     assert message in error.value.message
+

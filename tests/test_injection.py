@@ -52,7 +52,7 @@ PAYLOADS = [
 ]
 
 # Our own scripts, and only these, may appear on a page.
-OWN_SCRIPTS = ("assets/filter.js", "assets/search.js")
+OWN_SCRIPTS = ("assets/filter.js", "assets/search.js", "assets/cite.js", "script head json-ld")
 
 FIND_INJECTED = """() => {
   const found = [];
@@ -64,9 +64,13 @@ FIND_INJECTED = """() => {
     }
   }
   for (const el of document.querySelectorAll(
-      'iframe, object, embed, img, svg, base, style, details, textarea, meta[http-equiv], body *  title'))
+      'iframe, object, embed, img, svg, base, style, details:not(.citations), textarea, meta[http-equiv],'
+      + ' body *  title'))
     found.push('element ' + el.tagName);
-  for (const script of document.scripts) found.push('script ' + (script.getAttribute('src') || 'inline'));
+  for (const script of document.scripts) {
+    const data = script.type === 'application/ld+json' && script.parentNode === document.head;
+    found.push('script ' + (script.getAttribute('src') || (data ? 'head json-ld' : 'inline')));
+  }
   return found;
 }"""
 

@@ -1,0 +1,221 @@
+"""Sharing and citing: preview tags, citations, feeds, data, the offline bundle."""
+
+import json
+import re
+import xml.etree.ElementTree as ElementTree
+import zipfile
+from html.parser import HTMLParser
+
+import bibtexparser
+import pytest
+from click.testing import CliRunner
+
+from catalogue.cite import bibtex_field, protect_capitals, render_bibtex
+from catalogue.cli import main
+from catalogue.model import Paper, Source
+from conftest import build_project, make_project
+
+BASE = "https://example.org/catalogue/"
+
+
+@pytest.fixture(scope="module")
+def shared_site(tmp_path_factory):
+    """The seeds built with a base URL and an edited paper that has authors and a PDF."""
+    project = make_project(tmp_path_factory.mktemp("shared"))
+    built = build_project(project, "--no-search")
+    path = built.content / "papers" / "egotsr.md"
+    text = path.read_text(encoding="utf-8").replace(
+        "venue: ICML", "authors:\n- Ada Lovelace\n- Alan Turing\npdf: https://example.org/egotsr.pdf\nvenue: ICML")
+    path.write_text(text, encoding="utf-8")
+    return build_project(project, "--base-url", BASE, "--no-search")
+
+
+class Head(HTMLParser):
+    def __init__(self):
+        super().__init__()
+        self.meta: dict[str, list[str]] = {}
+        self.links: dict[str, str] = {}
+        self.json_ld: list[str] = []
+        self._in_json = False
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        key = attrs.get("property") or attrs.get("name")
+        if tag == "meta" and key:
+            self.meta.setdefault(key, []).append(attrs.get("content", ""))
+        if tag == "link":
+            self.links[attrs.get("rel", "")] = attrs.get("href", "")
+        self._in_json = tag == "script" and attrs.get("type") == "application/ld+json"
+
+    def handle_data(self, data):
+        if self._in_json:
+            self.json_ld.append(data)
+
+    def handle_endtag(self, tag):
+        self._in_json = False
+
+
+def head_of(path) -> Head:
+    parser = Head()
+    parser.feed(path.read_text(encoding="utf-8"))
+    return parser
+
+
+def paper_pages(site):
+    return sorted((site / "papers").glob("*/index.html"))
+
+
+def test_every_paper_page_has_preview_citation_and_canonical_tags(shared_site):
+    pages = paper_pages(shared_site.out)
+    assert len(pages) == 38
+    for page in pages:
+        slug = page.parent.name
+        head = head_of(page)
+        url = f"{BASE}papers/{slug}/"
+        assert head.links["canonical"] == url and head.meta["og:url"] == [url]
+        assert head.meta["og:image"] == [f"{url}preview.png"] and head.meta["twitter:image"] == [f"{url}preview.png"]
+        assert head.meta["twitter:card"] == ["summary_large_image"] and head.meta["og:type"] == ["article"]
+        for key in ("og:title", "og:description", "og:site_name", "citation_title", "citation_abstract"):
+            value = head.meta[key][0]
+            assert value.strip(), (page, key)
+            assert not re.search(r"\$|\\[a-z]+\{|\*\*", value), (page, key, value)  # no LaTeX or Markdown
+        assert head.meta["citation_publication_date"] == ["2026"]
+        assert head.meta["citation_conference_title"] == ["ICML 2026"]
+        data = json.loads("".join(head.json_ld))
+        assert data["@type"] == "ScholarlyArticle" and data["url"] == url and data["name"] == head.meta["og:title"][0]
+
+
+def test_authors_and_pdf_added_by_hand_reach_the_tags(shared_site):
+    head = head_of(shared_site.out / "papers" / "egotsr" / "index.html")
+    assert head.meta["citation_author"] == ["Ada Lovelace", "Alan Turing"]
+    assert head.meta["citation_pdf_url"] == ["https://example.org/egotsr.pdf"]
+    data = json.loads("".join(head.json_ld))
+    assert [author["name"] for author in data["author"]] == ["Ada Lovelace", "Alan Turing"]
+
+
+def test_bibtex_parses_with_its_fields_intact(shared_site):
+    library = bibtexparser.parse_string((shared_site.out / "catalogue.bib").read_text(encoding="utf-8"))
+    assert library.failed_blocks == [] and len(library.entries) == 38
+    assert len({entry.key for entry in library.entries}) == 38
+    entry = next(e for e in library.entries if e.key == "icml2026egotsr")
+    assert entry["author"] == "Ada Lovelace and Alan Turing"
+    assert entry["booktitle"] == "ICML 2026" and entry["year"] == "2026"
+    assert entry["url"] == f"{BASE}papers/egotsr/" and entry["note"] == "Title derived from the abstract"
+    assert entry["title"].startswith("{EgoTSR:} A Curriculum-Based Framework")
+    single = bibtexparser.parse_string((shared_site.out / "papers/egotsr/egotsr.bib").read_text(encoding="utf-8"))
+    assert [e.key for e in single.entries] == ["icml2026egotsr"]
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("50% of A&B #1 x_y", r"{50\% of A\&B \#1 x\_y}"),
+    ("keeps $x_1 & y$ math", "{keeps $x_1 & y$ math}"),
+    ("unbalanced { brace", "{unbalanced  brace}"),
+])
+def test_bibtex_fields_are_escaped(text, expected):
+    assert bibtex_field(text) == expected
+
+
+def test_capitals_are_protected_only_where_styles_would_lose_them():
+    assert protect_capitals("WZ-LLM: A Neuro-Symbolic Prover for LS$^2$MC") == \
+        "{WZ-LLM:} A Neuro-Symbolic Prover for {LS$^2$MC}"
+
+
+def test_a_bibtex_entry_without_venue_or_url_is_still_valid():
+    paper = Paper(id="0123456789ab", slug="x", title="A Title", abstract="Text.", source=Source("s.txt", 1))
+    library = bibtexparser.parse_string(render_bibtex(paper, None))
+    assert library.failed_blocks == [] and library.entries[0]["title"] == "A Title"
+
+
+def test_feeds_and_data(shared_site):
+    site = shared_site.out
+    sitemap = ElementTree.parse(site / "sitemap.xml").getroot()
+    locations = [e.text for e in sitemap.iter("{http://www.sitemaps.org/schemas/sitemap/0.9}loc")]
+    assert f"{BASE}papers/egotsr/" in locations and all(loc.startswith(BASE) for loc in locations)
+    assert len(locations) == len(set(locations)) >= 38 + 3
+    assert f"Sitemap: {BASE}sitemap.xml" in (site / "robots.txt").read_text()
+    feed = ElementTree.parse(site / "feed.xml").getroot()
+    atom = "{http://www.w3.org/2005/Atom}"
+    entries = feed.findall(f"{atom}entry")
+    assert len(entries) == 38
+    assert all(e.find(f"{atom}link").get("href").startswith(BASE) for e in entries)
+    data = json.loads((site / "papers.json").read_text(encoding="utf-8"))
+    assert len(data["papers"]) == 38 and data["base_url"] == BASE
+    record = next(p for p in data["papers"] if p["slug"] == "egotsr")
+    assert record["url"] == f"{BASE}papers/egotsr/" and record["authors"] == ["Ada Lovelace", "Alan Turing"]
+    assert record["topics"] and {"slug", "label"} <= set(record["topics"][0])
+    assert (site / ".nojekyll").exists()
+
+
+def test_without_a_base_url_no_absolute_url_is_invented(tmp_path):
+    built = build_project(make_project(tmp_path), "--no-search")
+    assert "no base URL" in built.output and built.output.count("no base URL") == 1
+    assert not (built.out / "sitemap.xml").exists()
+    head = head_of(built.out / "papers" / "egotsr" / "index.html")
+    assert "canonical" not in head.links and "og:image" not in head.meta and "og:url" not in head.meta
+    assert "og:title" in head.meta and "citation_title" in head.meta
+    assert "https://" not in (built.out / "feed.xml").read_text(encoding="utf-8").split("<entry>")[0]
+
+
+def test_feed_date_honours_source_date_epoch(tmp_path, monkeypatch):
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1767225600")  # 2026-01-01
+    built = build_project(make_project(tmp_path), "--no-search")
+    assert "<updated>2026-01-01T00:00:00Z</updated>" in (built.out / "feed.xml").read_text(encoding="utf-8")
+
+
+def test_the_bundle_is_deterministic_and_leaves_pagefind_out(built_site, tmp_path):
+    first, second = tmp_path / "a.zip", tmp_path / "b.zip"
+    for target in (first, second):
+        result = CliRunner().invoke(main, ["bundle", "--out", str(built_site.out), "--zip", str(target)])
+        assert result.exit_code == 0, result.output
+    assert first.read_bytes() == second.read_bytes()
+    names = zipfile.ZipFile(first).namelist()
+    assert "paper-catalogue/index.html" in names and "paper-catalogue/search-index.js" in names
+    assert not any(name.startswith("paper-catalogue/pagefind/") for name in names)
+
+
+def test_the_unzipped_bundle_searches_from_disk(built_site, browser, tmp_path):
+    archive = tmp_path / "catalogue.zip"
+    CliRunner().invoke(main, ["bundle", "--out", str(built_site.out), "--zip", str(archive)])
+    zipfile.ZipFile(archive).extractall(tmp_path / "unzipped")
+    page = browser.new_page()
+    errors = []
+    page.on("console", lambda message: message.type == "error" and errors.append(message.text))
+    page.goto((tmp_path / "unzipped" / "paper-catalogue" / "index.html").as_uri())
+    page.keyboard.press("/")
+    page.keyboard.type("sinkhorn")
+    first = page.locator("#site-search-results a.result-link").first
+    first.wait_for(timeout=10_000)
+    assert "papers/flashsinkhorn/index.html" in first.get_attribute("href")
+    first.click()
+    assert page.locator("h1").inner_text().startswith("FlashSinkhorn")
+    page.close()
+    assert errors == []
+
+
+def test_copy_buttons_copy_the_link_and_the_citation(shared_site, browser):
+    context = browser.new_context()
+    page = context.new_page()
+    page.goto((shared_site.out / "papers" / "egotsr" / "index.html").as_uri())
+    # Record what would reach the clipboard, by either of the page's two ways of copying.
+    page.evaluate("() => { document.execCommand = () => {"
+                  " window.copied = document.querySelector('textarea').value; return true; };"
+                  " if (navigator.clipboard) navigator.clipboard.writeText = (text) => {"
+                  " window.copied = text; return Promise.resolve(); }; }")
+    page.click("[data-copy-link]")
+    page.wait_for_function("() => window.copied")
+    assert page.evaluate("window.copied") == f"{BASE}papers/egotsr/"
+    assert page.inner_text(".copy-status") == "Link copied"
+    page.click('[data-copy="#cite-bibtex"]')
+    page.wait_for_function("() => window.copied.startsWith('@')")
+    assert page.evaluate("window.copied").startswith("@inproceedings{icml2026egotsr,")
+    context.close()
+
+
+def test_every_paper_has_a_valid_preview_image(shared_site):
+    from PIL import Image
+
+    for page in paper_pages(shared_site.out):
+        path = page.parent / "preview.png"
+        with Image.open(path) as image:
+            assert image.format == "PNG" and image.size == (1200, 630), path
+            image.verify()
