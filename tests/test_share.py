@@ -219,3 +219,16 @@ def test_every_paper_has_a_valid_preview_image(shared_site):
         with Image.open(path) as image:
             assert image.format == "PNG" and image.size == (1200, 630), path
             image.verify()
+
+
+def test_following_an_old_link_after_a_rename_reaches_the_paper(tmp_path, browser):
+    project = make_project(tmp_path)
+    built = build_project(project, "--no-search")
+    path = built.content / "papers" / "egotsr.md"
+    path.write_text(path.read_text(encoding="utf-8").replace("slug: egotsr", "slug: ego-tsr"), "utf-8")
+    rebuilt = build_project(project, "--no-search")
+    page = browser.new_page()
+    page.goto((rebuilt.out / "papers" / "egotsr" / "index.html").as_uri())
+    page.wait_for_url("**/papers/ego-tsr/index.html", timeout=10_000)
+    assert page.locator("h1").inner_text().startswith("EgoTSR")
+    page.close()
