@@ -9,20 +9,25 @@ depth, uses the base URL's absolute path instead.
 from __future__ import annotations
 
 import json
+from collections import Counter
 from dataclasses import dataclass
+from urllib.parse import quote
 from pathlib import Path
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, TemplateError, TemplateSyntaxError, select_autoescape
 from markupsafe import Markup as SafeHtml
+from slugify import slugify
 
 from .config import SiteConfig
 from .errors import CatalogueError
 from .markup import Markup
+from .charts import MapPoint, render_bar_chart, render_map
 from .cite import render_bibtex, render_markdown_citation, render_plain_citation, venue_label
 from .feeds import paper_record, render_atom, render_papers_json, render_robots, render_sitemap
 from .model import Catalogue, Paper, Topic
 from .preview import render_preview_png
 from .search import FALLBACK_FILE, SearchEntry, render_fallback_index
+from .similarity import map_layout, related_papers
 
 EXCERPT_LENGTH = 260
 DESCRIPTION_LENGTH = 160
@@ -111,22 +116,43 @@ def render_html_pages(catalogue: Catalogue, views: tuple[PaperView, ...], config
     order = {t.slug: n for n, t in enumerate(catalogue.topics)}
     used_topics = tuple(sorted((t for t in catalogue.topics if counts[t.slug]),
                                key=lambda t: (-counts[t.slug], order[t.slug])))  # largest first
-    shared = {"topics": used_topics, "topic_counts": counts, "paper_count": len(views)}
+    venues = venue_groups(views)
+    shared = {"topics": used_topics, "topic_counts": counts, "paper_count": len(views),
+              "venues": [Entry(label, venue_path(slug), len(members)) for slug, label, members in venues]}
     pages = {
         "index.html": render_page(env, "index.html", config, "index.html", shared,
                                   title=config.title, description=config.description, papers=views),
         "search.html": render_page(env, "search.html", config, "search.html", shared,
                                    title="Search", description=f"Search {config.title}", papers=(),
-                                   venues=sorted({p.venue for p in catalogue.papers if p.venue}),
+                                   venue_names=sorted({p.venue for p in catalogue.papers if p.venue}),
                                    years=sorted({p.year for p in catalogue.papers if p.year}, reverse=True)),
-        "topics/index.html": render_page(env, "topics.html", config, "topics/index.html", shared,
-                                         title="Topics", description=f"Topics of {config.title}", papers=()),
+        "topics/index.html": render_page(
+            env, "overview.html", config, "topics/index.html", shared, title="Topics",
+            description=f"Topics of {config.title}", papers=(),
+            lede="Each paper is filed under one to three topics, ranked by what its abstract is about.",
+            entries=[Entry(t.label, topic_path(t), counts[t.slug]) for t in used_topics]),
+        "venues/index.html": render_page(
+            env, "overview.html", config, "venues/index.html", shared, title="Venues",
+            description=f"Conferences and years in {config.title}", papers=(),
+            lede="Papers by the conference and year of the list they come from.",
+            entries=[Entry(label, venue_path(slug), len(members)) for slug, label, members in venues]),
         "404.html": render_page(env, "404.html", config, "404.html", shared,
                                 title="Page not found", description="This page does not exist.", papers=()),
     }
+    texts = [f"{view.title_text}. {view.plain_abstract}" for view in views]
+    related = related_papers(texts)
+    pages["map/index.html"] = render_page(
+        env, "map.html", config, "map/index.html", shared, title="Map", papers=views,
+        description=f"A map of the {len(views)} papers in {config.title}, by similarity of their abstracts",
+        map_svg=SafeHtml(render_catalogue_map(views, map_layout(texts), catalogue.topics)))
+    pages["stats/index.html"] = render_page(
+        env, "stats.html", config, "stats/index.html", shared, title="Statistics", papers=views,
+        description=f"{config.title} at a glance: papers per topic and venue, code links, benchmarks",
+        **statistics(views, used_topics, counts, venues))
     for index, view in enumerate(views):
         neighbours = {"previous": views[index - 1] if index else None,
-                      "next": views[index + 1] if index + 1 < len(views) else None}
+                      "next": views[index + 1] if index + 1 < len(views) else None,
+                      "related": [Related(views[n.index], n.shared_terms) for n in related[index]]}
         url = config.absolute_url(pretty_url(view.path))
         pages[view.path] = render_page(env, "paper.html", config, view.path, shared, title=view.title_text,
                                        description=view.description, papers=(view,), **neighbours,
@@ -138,10 +164,78 @@ def render_html_pages(catalogue: Catalogue, views: tuple[PaperView, ...], config
     for topic in used_topics:
         members = tuple(v for v in views if topic in v.topics)
         path = topic_path(topic)
-        pages[path] = render_page(env, "topic.html", config, path, shared, title=topic.label,
+        pages[path] = render_page(env, "collection.html", config, path, shared, title=topic.label,
                                   description=f"{len(members)} papers on {topic.label.lower()} in {config.title}",
-                                  papers=members, topic=topic)
+                                  papers=members, parent=Entry("Topics", "topics/index.html", len(used_topics)))
+    for slug, label, members in venues:
+        path = venue_path(slug)
+        pages[path] = render_page(env, "collection.html", config, path, shared, title=label,
+                                  description=f"{len(members)} papers from {label} in {config.title}",
+                                  papers=members, parent=Entry("Venues", "venues/index.html", len(venues)))
     return pages
+
+
+@dataclass(frozen=True)
+class Related:
+    view: PaperView
+    terms: tuple[str, ...]
+
+
+def render_catalogue_map(views: tuple[PaperView, ...], positions: list[tuple[float, float]],
+                         topics: tuple[Topic, ...]) -> str:
+    """The map: one dot per paper, coloured by its first topic; short labels keep it small."""
+    colour = {t.slug: n for n, t in enumerate(topics)}
+    points = [MapPoint(x, y, f"../{v.path}", v.name_text or shorten(v.title_text, 60),
+                       colour[v.topics[0].slug] if v.topics else 0) for v, (x, y) in zip(views, positions)]
+    used = {v.topics[0].slug for v in views if v.topics}
+    legend = [(t.label, f"../{topic_path(t)}" if t.slug in used else "") for t in topics]
+    return render_map(points, legend)
+
+
+def statistics(views: tuple[PaperView, ...], topics: tuple[Topic, ...], counts: dict[str, int],
+               venues: list[tuple[str, str, tuple[PaperView, ...]]]) -> dict:
+    """The numbers and charts of the statistics page."""
+    with_code = [v for v in views if v.paper.links]
+    mentions = Counter(b for v in views for b in v.paper.benchmarks)
+    top_benchmarks = sorted(mentions.items(), key=lambda item: (-item[1], item[0]))[:15]
+    return {
+        "named_count": sum(1 for v in views if v.paper.name),
+        "code_count": len(with_code),
+        "code_share": round(100 * len(with_code) / len(views)) if views else 0,
+        "topic_chart": SafeHtml(render_bar_chart([(t.label, counts[t.slug], f"../{topic_path(t)}") for t in topics],
+                                                 title="Papers per topic", unit="papers")),
+        "venue_chart": SafeHtml(render_bar_chart([(label, len(members), f"../{venue_path(slug)}")
+                                                  for slug, label, members in venues],
+                                                 title="Papers per venue and year", unit="papers")),
+        "code_chart": SafeHtml(render_bar_chart(
+            [(label, round(100 * sum(1 for v in members if v.paper.links) / len(members)), f"../{venue_path(slug)}")
+             for slug, label, members in venues], title="Share of papers with code links", unit="%")),
+        "benchmark_chart": SafeHtml(render_bar_chart(
+            [(name, count, f"../search.html?q={quote(name)}") for name, count in top_benchmarks],
+            title="Most mentioned benchmarks and datasets", unit="papers")) if top_benchmarks else None,
+    }
+
+
+@dataclass(frozen=True)
+class Entry:
+    """A line of an overview: a label, the page it links to, how many papers are there."""
+
+    label: str
+    path: str
+    count: int
+
+
+def venue_groups(views: tuple[PaperView, ...]) -> list[tuple[str, str, tuple[PaperView, ...]]]:
+    """(slug, label, papers) per venue and year, newest year first."""
+    groups: dict[str, list[PaperView]] = {}
+    for view in views:
+        groups.setdefault(venue_label(view.paper), []).append(view)
+    ordered = sorted(groups.items(), key=lambda item: (-(item[1][0].paper.year or 0), item[0]))
+    return [(slugify(label) or "unknown-venue", label, tuple(members)) for label, members in ordered]
+
+
+def venue_path(slug: str) -> str:
+    return f"venues/{slug}/index.html"
 
 
 def render_data_files(catalogue: Catalogue, views: tuple[PaperView, ...], config: SiteConfig,

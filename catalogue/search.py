@@ -38,7 +38,7 @@ def index_site(site_dir: Path) -> str:
 
 FALLBACK_FILE = "search-index.js"
 TERMS_PER_PAPER = 10
-_STOPWORDS = frozenset("""a about above across after again against all also although among an and any are as at
+STOPWORDS = frozenset("""a about above across after again against all also although among an and any are as at
 be because been before being below between both but by can could did do does doing done during each either
 even every few for from further had has have having here how however i if in into is it its itself just
 less many may more most much must new no nor not novel of off often on once only or other our ours out over
@@ -81,7 +81,7 @@ def render_fallback_index(entries: list[SearchEntry], topic_labels: list[str]) -
     (tf-idf), so the file stays small (under 200 bytes a paper) while names, titles and key
     terms match. An empty name means the title begins with it.
     """
-    documents = [Counter(w for w in words(e.abstract) if w not in _STOPWORDS and len(w) > 2) for e in entries]
+    documents = [Counter(w for w in words(e.abstract) if w not in STOPWORDS and len(w) > 2) for e in entries]
     frequency = Counter(word for document in documents for word in document)
     venues = sorted({e.venue for e in entries})
     papers = []
@@ -92,5 +92,5 @@ def render_fallback_index(entries: list[SearchEntry], topic_labels: list[str]) -
         name = "" if entry.title.startswith(entry.name) else entry.name  # most titles begin with the name
         papers.append([entry.path.removeprefix("papers/").removesuffix("/index.html"), name, entry.title,
                        venues.index(entry.venue), list(entry.topics), " ".join(ranked[:TERMS_PER_PAPER])])
-    data = {"stopwords": " ".join(sorted(_STOPWORDS)), "topics": topic_labels, "venues": venues, "papers": papers}
+    data = {"stopwords": " ".join(sorted(STOPWORDS)), "topics": topic_labels, "venues": venues, "papers": papers}
     return "window.CATALOGUE_SEARCH = " + json.dumps(data, ensure_ascii=False, separators=(",", ":")) + ";\n"

@@ -63,10 +63,11 @@ FIND_INJECTED = """() => {
           && /^\\s*(javascript|data|vbscript):/i.test(attr.value)) found.push(el.tagName + ' ' + attr.value);
     }
   }
+  const ours = (el) => el.closest('.chart-map, section.chart');  // the map's and charts' own SVG
   for (const el of document.querySelectorAll(
       'iframe, object, embed, img, svg, base, style, details:not(.citations), textarea, meta[http-equiv],'
       + ' body *  title'))
-    found.push('element ' + el.tagName);
+    if (!ours(el)) found.push('element ' + el.tagName);
   for (const script of document.scripts) {
     const data = script.type === 'application/ld+json' && script.parentNode === document.head;
     found.push('script ' + (script.getAttribute('src') || (data ? 'head json-ld' : 'inline')));

@@ -1,0 +1,427 @@
+"""Related papers and a map of the catalogue, from the words of their titles and abstracts.
+
+Pure functions of a list of plain texts (title + abstract, one a paper) that name a paper by
+its position in the list. Same texts, same answer: every random choice is seeded, scores
+are rounded to six decimals and map positions to four, ties go to the lower index.
+
+A text's terms are its words and pairs of neighbouring words, folded as the offline search
+folds them (lower case, plurals: `search.stem`), without stop words; Chinese and Japanese,
+which have no spaces, count as overlapping pairs of characters. Terms are weighted by TF-IDF
+(sublinear tf, smoothed idf, rows of length 1), and two papers are as similar as the cosine of
+their vectors.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import warnings
+from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from itertools import pairwise
+
+import numpy as np
+from scipy import sparse
+from sklearn.cluster import KMeans
+from sklearn.decomposition import TruncatedSVD
+from sklearn.exceptions import ConvergenceWarning
+from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS, TfidfTransformer
+from sklearn.manifold import TSNE
+from sklearn.preprocessing import normalize
+from threadpoolctl import threadpool_limits
+
+from .search import STOPWORDS, stem
+
+SHARED_TERMS = 5
+SCORE_DECIMALS = 6
+BLOCK_CELLS = 2 ** 22  # scores a thread holds at once (float32: 16 MB)
+MAP_DIMENSIONS = 50  # TF-IDF is reduced to this many dimensions before the map is drawn
+MAP_CLUSTERS = 500  # t-SNE lays out at most this many points: papers, or groups of similar papers
+MAP_SPREAD = 0.5  # a group's radius on the map, as a share of the distance between neighbouring groups
+
+# The offline search's stop words; scikit-learn's English ones less those that name things
+# ('system', 'computer', 'fire', ...); and what abstracts say whatever they are about, which
+# would otherwise be what two unrelated papers "share".
+STOPWORDS = STOPWORDS | (ENGLISH_STOP_WORDS - frozenset("""amount back bill bottom call computer
+    detail empty fill fire front full interest keep mill move name part serious side system thick
+    thin top""".split())) | frozenset("""ability able achieve address advance aim allow appear apply
+    approach art based better capability capture case challenge challenging compare compared
+    consistently critical current demonstrate develop different directly effective effectiveness
+    emerge emerged enable enhance ensure establish evaluate evidence example exhibit existing
+    experiment extensive extend fail finally find framework fundamental furthermore gain generally
+    given goal highly important improve improved improvement improving include including increase
+    increasingly introduce introducing issue key known lack large lead leading leverage leveraging
+    limitation limited main make making method methodology moreover need notably obtain offer
+    outperform outperforming overall perform performance powerful practical present previous
+    previously principled problem promising propose proposed provide range real recent recently
+    reduce reducing remain require research result reveal significant significantly simple
+    specific specifically strong study substantial substantially suffer superior support task
+    technique terms typically validate various way widely work yield
+    我们 本文 提出 一种 通过 进行 以及 可以 这些 这种 其中 并且 然而 此外""".split())
+
+_CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af"  # kana, Han, Hangul
+_HAS_CJK = re.compile(f"[{_CJK}]")
+_CJK_OR_NOT = re.compile(f"[{_CJK}]+|[^{_CJK}]+")
+_HYPHEN = re.compile("[-\u2010\u2011]")
+_TOKEN = re.compile(r"[^\W_]+(?:[-\u2010\u2011][^\W_]+)*|[^\w\s'\u2019]")  # a word, or a mark that ends a phrase
+_PARTICLE = re.compile("[的了是在和与及或]")  # Chinese function characters: a pair with one is no term
+_LINK = re.compile(r"(?:https?://|www\.)\S+|\S+@\S+")  # links and e-mail addresses: not words
+
+
+@dataclass(frozen=True)
+class Neighbour:
+    """Another paper like this one: its index, the cosine of the two, the terms they share."""
+
+    index: int
+    score: float  # in (0, 1], six decimals
+    shared_terms: tuple[str, ...]  # at most SHARED_TERMS, most telling first, as the catalogue writes them
+
+
+def related_papers(texts: list[str], count: int = 5) -> list[tuple[Neighbour, ...]]:
+    """For each text, the `count` most similar other texts: highest score first, ties by index.
+
+    A paper is never its own neighbour; a duplicate is (score 1.0). Papers that share no term
+    (score 0) are left out, so an empty or tiny text may have fewer neighbours, or none.
+    """
+    if count <= 0 or len(texts) < 2:
+        return [() for _ in texts]
+    vectors = _vectorise(texts)
+    rows, columns, scores = _nearest(vectors.weights, count)
+    terms = _shared_terms(vectors, rows, columns, texts)
+    bounds = np.searchsorted(rows, np.arange(len(texts) + 1)).tolist()
+    columns_, scores_ = columns.tolist(), scores.tolist()
+    return [tuple(Neighbour(columns_[p], scores_[p], terms[p]) for p in range(bounds[i], bounds[i + 1]))
+            for i in range(len(texts))]
+
+
+def map_layout(texts: list[str]) -> list[tuple[float, float]]:
+    """A point in [0, 1] x [0, 1] for each text, similar texts near each other.
+
+    TF-IDF is reduced by truncated SVD to MAP_DIMENSIONS and each row scaled to length 1.
+    Up to MAP_CLUSTERS papers, t-SNE lays them out. Beyond, k-means gathers them into
+    MAP_CLUSTERS groups, t-SNE lays out the groups' centres, and each paper goes near its
+    group's centre, placed within the group by the group's own two main directions. Both axes
+    are scaled by one factor, so a distance means the same across as down.
+    """
+    n = len(texts)
+    weights = _vectorise(texts).weights if n > 1 else None
+    if weights is None or weights.nnz == 0:
+        return [(0.5, 0.5)] * n
+    with threadpool_limits(1):  # one thread: sums then add up in the same order on any machine
+        dimensions = min(MAP_DIMENSIONS, n - 1, weights.shape[1] - 1)
+        if dimensions >= 2:
+            with np.errstate(divide="ignore", invalid="ignore"):  # its variance ratios, of no use here
+                reduced = TruncatedSVD(dimensions, algorithm="randomized", random_state=0).fit_transform(weights)
+        else:  # one or two terms in the whole catalogue
+            reduced = weights.toarray()
+        reduced = normalize(reduced)
+        if n <= 3 or np.ptp(reduced, axis=0).max() < 1e-9:
+            points = _principal_plane(reduced)
+        elif n <= MAP_CLUSTERS:
+            points = _tsne(reduced)
+        else:
+            points = _grouped_layout(reduced)
+    return _unit_square(points)
+
+
+# --- Words -----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Vectors:
+    weights: sparse.csr_matrix  # papers x terms: TF-IDF (float32), rows of length 1, or 0 without terms
+    terms: list[tuple[str, ...]]  # each term's folded words, sorted
+    spellings: list[str]  # each phrase as written somewhere in the catalogue
+    spelling_counts: np.ndarray  # how often each is written
+    term_spellings: list[np.ndarray]  # for each term, its spellings
+
+
+def phrases(text: str) -> list[str]:
+    """The terms of a text as written: each word, and each pair of neighbouring words.
+
+    Stop words, numbers, one-letter words, links and e-mail addresses are left out, and so
+    is 'state-of-the-art'. A stop word or a punctuation mark ends a phrase; the parts of a
+    hyphenated word pair with their hyphen ('pre-training'). A run of Chinese or Japanese
+    characters gives its overlapping pairs of characters.
+    """
+    return _phrases(text, {})
+
+
+def _phrases(text: str, known: dict[str, str | tuple]) -> list[str]:
+    """phrases(text), with `known` remembering what each token gave (tokens repeat a lot)."""
+    found: list[str] = []
+    add = found.append
+    previous = ""  # the last word kept, if nothing has ended the phrase since
+    if "://" in text or "www." in text or "@" in text:
+        text = _LINK.sub(" . ", text)
+    for token in _TOKEN.findall(text):
+        word = known.get(token)
+        if word is None:
+            word = known[token] = _read_token(token)
+        if word.__class__ is str:  # most tokens: one word, or '' for one left out
+            if word:
+                add(word)
+                if previous:
+                    add(previous + " " + word)
+            previous = word
+            continue
+        joint = " "
+        for part in word:  # the parts of a hyphenated word; a tuple is a run of CJK characters
+            if part.__class__ is tuple:
+                found += part
+                part = ""
+            elif part:
+                add(part)
+                if previous:
+                    add(previous + joint + part)
+            previous = part
+            joint = "-"
+    return found
+
+
+def _read_token(token: str) -> str | tuple:
+    """The word a token gives ('' for none); a tuple of them for a hyphenated word or one with
+    CJK characters in it, where a run of those is a tuple of its pairs of characters."""
+    if not token[0].isalnum() or token.lower() == "state-of-the-art":
+        return ""
+    parts: list[str | tuple[str, ...]] = []
+    for word in _HYPHEN.split(token):
+        for piece in _CJK_OR_NOT.findall(word) if _HAS_CJK.search(word) else (word,):
+            if _HAS_CJK.match(piece):
+                pairs = (piece[k:k + 2] for k in range(max(1, len(piece) - 1)))
+                parts.append(tuple(pair for pair in pairs if pair not in STOPWORDS and not _PARTICLE.search(pair)))
+                continue
+            lower = piece.lower()
+            kept = len(piece) > 1 and not lower.isdigit() and lower not in STOPWORDS and stem(lower) not in STOPWORDS
+            parts.append(piece if kept else "")
+    return parts[0] if len(parts) == 1 and isinstance(parts[0], str) else tuple(parts)
+
+
+def term_key(phrase: str) -> tuple[str, ...]:
+    """What a phrase counts as: its words in lower case with plurals folded, as search folds them."""
+    return tuple(stem(word) for word in _HYPHEN.sub(" ", phrase.lower()).split(" "))
+
+
+def _vectorise(texts: list[str]) -> _Vectors:
+    """Each text's TF-IDF vector, and the spellings to show its terms by."""
+    known: dict[str, str | tuple] = {}
+    spelling_ids: dict[str, int] = {}
+    indices: list[int] = []
+    indptr = [0]
+    for text in texts:
+        indices += [spelling_ids.setdefault(phrase, len(spelling_ids)) for phrase in _phrases(text, known)]
+        indptr.append(len(indices))
+    spellings = list(spelling_ids)
+    written = sparse.csr_matrix((np.ones(len(indices), dtype=np.float32), np.array(indices, dtype=np.int64),
+                                 np.array(indptr, dtype=np.int64)), shape=(len(texts), len(spellings)))
+    keys = [term_key(spelling) for spelling in spellings]
+    terms = sorted(set(keys))
+    term_ids = {term: t for t, term in enumerate(terms)}
+    spelling_term = np.array([term_ids[key] for key in keys], dtype=np.int64)
+    to_terms = sparse.csr_matrix((np.ones(len(spellings), dtype=np.float32),
+                                  (np.arange(len(spellings)), spelling_term)), shape=(len(spellings), len(terms)))
+    counts = (written @ to_terms).tocsr()  # papers x terms
+    if terms:
+        weights = TfidfTransformer(sublinear_tf=True).fit_transform(counts).tocsr().astype(np.float32)
+    else:
+        weights = counts
+    weights.sort_indices()
+    by_term = np.argsort(spelling_term, kind="stable")
+    bounds = np.searchsorted(spelling_term[by_term], np.arange(len(terms) + 1))
+    return _Vectors(weights, terms, spellings, np.asarray(written.sum(axis=0)).ravel(),
+                    [by_term[bounds[t]:bounds[t + 1]] for t in range(len(terms))])
+
+
+def _written_form(vectors: _Vectors, term: int, lower_case: set[str]) -> str:
+    """A term as the catalogue writes it most often ('models' for model/models), each word in
+    lower case if it is ever written so (`lower_case`): 'LLMs' and 'ImageNet' keep their capitals,
+    a sentence's first word loses its."""
+    variants = [(vectors.spellings[s], int(vectors.spelling_counts[s])) for s in vectors.term_spellings[term]]
+    by_lower: Counter[str] = Counter()
+    for spelling, times in variants:
+        by_lower[spelling.lower()] += times
+    lower = min(by_lower, key=lambda form: (-by_lower[form], form))
+    spelling = min((v for v in variants if v[0].lower() == lower), key=lambda v: (-v[1], v[0]))[0]
+    return re.sub(r"[^\s\-\u2010\u2011]+", lambda word: word[0].lower() if word[0].lower() in lower_case else word[0],
+                  spelling)
+
+
+# --- Neighbours ------------------------------------------------------------------------------
+
+
+def _nearest(weights: sparse.csr_matrix, count: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Rows, columns and scores of each paper's `count` nearest others with score > 0, sorted by
+    row, then descending score, then column.
+
+    Cosines by sparse products, a block of rows at a time on each core (scipy lets go of the
+    GIL). Each pair is scored once, in the block of its lower index, so the score of (i, j) is
+    the score of (j, i). A block keeps, for its rows and for the later papers it scored, the
+    scores that can be among their best; a sort of those few then settles ties by index.
+    """
+    n = weights.shape[0]
+    k = min(count, n - 1)
+    rows_per_block = max(1, BLOCK_CELLS // n)
+
+    def block_candidates(start: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        stop = min(n, start + rows_per_block)
+        block = (weights[start:stop] @ weights[start:].T).toarray()  # rows start..stop, columns start..n
+        own = np.arange(stop - start)
+        block[own, own] = -1.0  # never itself
+        rows, columns, scores = _best_of_rows(block, k)
+        later_columns, later_rows, later_scores = _best_of_rows(np.ascontiguousarray(block[:, stop - start:].T), k)
+        return (np.concatenate([rows + start, later_columns + stop]),
+                np.concatenate([columns + start, later_rows + start]),
+                np.concatenate([scores, later_scores]))
+
+    with ThreadPoolExecutor(_cores()) as pool:
+        blocks = list(pool.map(block_candidates, range(0, n, rows_per_block)))
+    rows, columns, scores = (np.concatenate(parts) for parts in zip(*blocks))
+    order = np.lexsort((columns, -scores, rows))
+    rows, columns, scores = rows[order], columns[order], scores[order]
+    top = np.arange(len(rows)) - np.searchsorted(rows, rows) < k
+    return rows[top], columns[top], scores[top] / 10 ** SCORE_DECIMALS
+
+
+def _best_of_rows(block: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Row, column and rounded score (an integer) of each row's k best scores above zero, and of
+    any that tie with the k-th once rounded."""
+    scale = 10 ** SCORE_DECIMALS
+    if block.shape[1] > k:
+        kth = np.partition(block, block.shape[1] - k, axis=1)[:, block.shape[1] - k]
+        cut = np.maximum(kth - 1.0 / scale, 0.0)[:, None]
+    else:
+        cut = 0.0
+    rows, columns = np.nonzero(block > cut)
+    scores = np.rint(np.minimum(block[rows, columns].astype(np.float64), 1.0) * scale).astype(np.int64)
+    keep = scores > 0
+    return rows[keep], columns[keep], scores[keep]
+
+
+def _cores() -> int:
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+
+
+def _shared_terms(vectors: _Vectors, rows: np.ndarray, columns: np.ndarray,
+                  texts: list[str]) -> list[tuple[str, ...]]:
+    """For each pair, the terms with the largest product of the two papers' weights, as written."""
+    n = vectors.weights.shape[0]
+    pairs, which = np.unique(np.minimum(rows, columns) * n + np.maximum(rows, columns), return_inverse=True)
+    first, second = np.divmod(pairs, n)
+    products = vectors.weights[first].multiply(vectors.weights[second]).tocsr()
+    products.eliminate_zeros()
+    products.sort_indices()
+    pair = np.repeat(np.arange(len(pairs)), np.diff(products.indptr))
+    # By pair, then largest product (exact: float32 products in float64), equal products by term.
+    ranked = products.indices[np.argsort(pair * 2.0 - products.data, kind="stable")].tolist()
+    bounds = products.indptr.tolist()
+    lower_case = {spelling for spelling in vectors.spellings if spelling.islower()}
+    written: dict[int, str] = {}
+    shared = []
+    characters = {t for t, words in enumerate(vectors.terms) if _HAS_CJK.match(words[0])}
+    for p, (start, stop) in enumerate(pairwise(bounds)):
+        candidates = ranked[start:min(stop, start + 3 * SHARED_TERMS)]
+        joining = bool(characters) and not characters.isdisjoint(candidates)
+        chosen = _fewest_repeats(candidates, vectors.terms, len(candidates) if joining else SHARED_TERMS)
+        for t in chosen:
+            if t not in written:
+                written[t] = _written_form(vectors, t, lower_case)
+        terms = [written[t] for t in chosen]
+        if joining:  # pairs of characters first joined, then cut to SHARED_TERMS
+            terms = _join_characters(terms, texts[first[p]], texts[second[p]])[:SHARED_TERMS]
+        shared.append(tuple(terms))
+    return [shared[p] for p in which.ravel().tolist()]
+
+
+def _join_characters(terms: list[str], text: str, other: str) -> list[str]:
+    """Overlapping pairs of CJK characters joined back into the run both texts write
+    ('图像', '像生', '生成' -> '图像生成'), in the place of the first."""
+    joined = True
+    while joined:
+        joined = False
+        for a, b in ((a, b) for a in range(len(terms)) for b in range(len(terms)) if a != b):
+            left, right = terms[a], terms[b]
+            run = left + right[1:]
+            if _HAS_CJK.match(left) and _HAS_CJK.match(right) and left[-1] == right[0] and run in text and run in other:
+                terms[min(a, b)] = run
+                del terms[max(a, b)]
+                joined = True
+                break
+    return terms
+
+
+def _fewest_repeats(ranked: list[int], terms: list[tuple[str, ...]], limit: int) -> list[int]:
+    """The first `limit` terms, leaving out a word a chosen bigram already shows, and letting
+    a bigram take the place of the chosen words it contains ('diffusion' -> 'diffusion model')."""
+    chosen: list[int] = []
+    shown: set[str] = set()
+    for t in ranked:
+        words = terms[t]
+        if len(words) == 1:
+            if len(chosen) < limit and words[0] not in shown:
+                chosen.append(t)
+                shown.add(words[0])
+            continue
+        inside = [c for c in chosen if len(terms[c]) == 1 and terms[c][0] in words]
+        if inside:
+            chosen[chosen.index(inside[0])] = t
+            chosen = [c for c in chosen if c not in inside[1:]]
+            shown.update(words)
+        elif len(chosen) < limit and not shown.issuperset(words):
+            chosen.append(t)
+            shown.update(words)
+    return chosen
+
+
+# --- The map ---------------------------------------------------------------------------------
+
+
+def _tsne(points: np.ndarray) -> np.ndarray:
+    perplexity = min(30.0, (len(points) - 1) / 3)
+    return TSNE(2, perplexity=perplexity, init="pca", learning_rate="auto", random_state=0).fit_transform(points)
+
+
+def _grouped_layout(points: np.ndarray) -> np.ndarray:
+    """Groups of similar papers laid out by t-SNE; each paper near its group's centre."""
+    with warnings.catch_warnings():  # duplicates can leave fewer distinct groups: those stay empty
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        groups = KMeans(MAP_CLUSTERS, n_init=1, max_iter=100, random_state=0).fit(points)
+    centres = normalize(groups.cluster_centers_)
+    placed = _tsne(centres)
+    gaps = np.sqrt(((placed[:, None, :] - placed[None, :, :]) ** 2).sum(axis=2))
+    np.fill_diagonal(gaps, np.inf)
+    spacing = float(np.median(gaps.min(axis=1)))
+    sizes = np.bincount(groups.labels_, minlength=MAP_CLUSTERS)
+    typical_size = sizes[sizes > 0].mean()
+    result = np.empty((len(points), 2))
+    for group in range(MAP_CLUSTERS):
+        members = np.flatnonzero(groups.labels_ == group)
+        if len(members) == 0:
+            continue
+        within = _principal_plane(points[members] - centres[group])
+        typical = np.sqrt((within ** 2).sum(axis=1).mean())
+        radius = MAP_SPREAD * spacing * np.sqrt(len(members) / typical_size)
+        result[members] = placed[group] + (within / typical * radius if typical > 0 else 0.0)
+    return result
+
+
+def _principal_plane(points: np.ndarray) -> np.ndarray:
+    """Points projected on their two main directions (a sign fixed so the output is stable)."""
+    centred = points - points.mean(axis=0)
+    if len(points) < 2:
+        return np.zeros((len(points), 2))
+    _, _, axes = np.linalg.svd(centred, full_matrices=False)
+    axes = axes[:2] * np.where(axes[:2].sum(axis=1) < 0, -1.0, 1.0)[:, None]
+    projected = centred @ axes.T
+    return np.hstack([projected, np.zeros((len(points), 2 - projected.shape[1]))])
+
+
+def _unit_square(points: np.ndarray) -> list[tuple[float, float]]:
+    """Points scaled into [0, 1] x [0, 1] by one factor for both axes, centred, rounded to 4 places."""
+    points = points.astype(np.float64)
+    low, high = points.min(axis=0), points.max(axis=0)
+    span = float((high - low).max())
+    if not span > 1e-12:
+        return [(0.5, 0.5)] * len(points)
+    scaled = np.clip(np.round((points - (low + high) / 2) / span + 0.5, 4), 0.0, 1.0)
+    return [(float(x), float(y)) for x, y in scaled]

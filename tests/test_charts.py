@@ -1,0 +1,316 @@
+"""Inline SVG charts: well-formed, CSP-safe, escaped, deterministic, compact, accessible."""
+
+from __future__ import annotations
+
+import random
+import re
+import xml.etree.ElementTree as ET
+
+import pytest
+
+from catalogue.charts import (
+    PALETTE,
+    MapPoint,
+    map_dot_style,
+    palette_colour,
+    render_bar_chart,
+    render_map,
+)
+
+SVG = "{http://www.w3.org/2000/svg}"
+HOSTILE = '<script>alert("x")</script> & \'quotes\''
+NUMBER_ATTRIBUTES = ("x", "y", "width", "height", "cx", "cy", "r")
+
+
+# --- helpers -------------------------------------------------------------------------------
+
+
+def parse(markup: str) -> ET.Element:
+    return ET.fromstring(markup)
+
+
+def local(tag: str) -> str:
+    return tag.rsplit("}", 1)[-1]
+
+
+def elements(root: ET.Element, name: str) -> list[ET.Element]:
+    return [e for e in root.iter() if local(e.tag) == name]
+
+
+def the_svg(root: ET.Element) -> ET.Element:
+    return root if local(root.tag) == "svg" else root.find(f"{SVG}svg")
+
+
+def assert_csp_safe(root: ET.Element) -> None:
+    for element in root.iter():
+        assert local(element.tag) not in ("style", "script", "foreignObject"), element.tag
+        assert "style" not in element.attrib, element.attrib
+        assert not any(name.startswith("on") for name in element.attrib), element.attrib
+
+
+def assert_scales(svg: ET.Element) -> None:
+    assert re.fullmatch(r"0 0 \d+(\.\d)? \d+(\.\d)?", svg.get("viewBox"))
+    assert svg.get("width") == "100%" and svg.get("height") is None
+
+
+def assert_rounded(root: ET.Element) -> None:
+    for element in root.iter():
+        if local(element.tag) == "svg":
+            continue  # width="100%"
+        for name in NUMBER_ATTRIBUTES:
+            if name in element.attrib:
+                assert re.fullmatch(r"-?\d+(\.\d)?", element.get(name)), (element.tag, name, element.get(name))
+
+
+def bars_of(count: int, *, linked: bool = True) -> list[tuple[str, int, str | None]]:
+    return [(f"Topic {n}", 3 * n, f"topics/t{n}/index.html" if linked else None) for n in range(count)]
+
+
+def points_of(count: int, seed: int = 1) -> list[MapPoint]:
+    rng = random.Random(seed)
+    return [MapPoint(rng.random(), rng.random(), f"papers/paper-{n}/index.html",
+                     f"Paper {n}: a title of a usual length", rng.randrange(25))
+            for n in range(count)]
+
+
+LEGEND = [(f"Topic {n}", f"topics/t{n}/index.html") for n in range(20)]
+
+
+def map_links(root: ET.Element) -> list[ET.Element]:
+    """The links on the plot (the legend's links are HTML, outside the <svg>)."""
+    return elements(the_svg(root), "a")
+
+
+def radius(root: ET.Element) -> float:
+    radii = {float(c.get("r")) for c in elements(root, "circle") if c.get("r") and c.get("cx") != "5"}
+    assert len(radii) == 1
+    return radii.pop()
+
+
+# --- bar chart -----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("count", [0, 1, 2, 40])
+def test_bar_chart_is_well_formed_safe_and_scales(count):
+    root = parse(render_bar_chart(bars_of(count), title="Papers per topic", unit="papers"))
+    assert local(root.tag) == "svg"
+    assert_csp_safe(root)
+    assert_scales(root)
+    assert_rounded(root)
+    assert len(elements(root, "a")) == count
+    assert len(elements(root, "rect")) == 2 * count - (1 if count else 0)  # Topic 0 has value 0: no bar
+
+
+def test_bar_chart_is_named_for_assistive_technology():
+    root = parse(render_bar_chart(bars_of(3), title="Papers per topic", unit="papers"))
+    title = root.find(f"{SVG}title")
+    assert root.get("role") == "group" and title.text == "Papers per topic"
+    assert root.get("aria-labelledby") == title.get("id")
+    items = [g for g in elements(root, "g") if g.get("role") == "listitem"]
+    assert len(items) == 3
+    assert [a.find(f"{SVG}title").text for a in elements(root, "a")] == [
+        "Topic 0: 0 papers", "Topic 1: 3 papers", "Topic 2: 6 papers"]
+
+
+def test_two_charts_get_different_title_ids():
+    first = parse(render_bar_chart(bars_of(3), title="A", unit="papers"))
+    second = parse(render_bar_chart(bars_of(3), title="B", unit="papers"))
+    assert first.get("aria-labelledby") != second.get("aria-labelledby")
+
+
+def test_bars_keep_their_order_and_length_follows_value():
+    bars = [("Small", 2, None), ("Large", 20, None), ("Middle", 10, "m.html")]
+    root = parse(render_bar_chart(bars, title="t", unit="papers"))
+    labels = [t.text for t in elements(root, "text") if t.get("class") == "bar-label"]
+    assert labels == ["Small", "Large", "Middle"]
+    widths = [float(r.get("width")) for r in elements(root, "rect") if r.get("class") == "bar"]
+    assert widths[1] > widths[2] > widths[0] > 0
+    assert widths[1] == pytest.approx(10 * widths[0], rel=0.01)
+    values = [t.text for t in elements(root, "text") if t.get("class") == "bar-value"]
+    assert values == ["2 papers", "20", "10"]  # the unit once, on the first bar
+
+
+def test_only_bars_with_an_href_are_links():
+    bars = [("Linked", 3, "topics/a/index.html"), ("Plain", 2, None)]
+    root = parse(render_bar_chart(bars, title="t", unit="papers"))
+    assert [a.get("href") for a in elements(root, "a")] == ["topics/a/index.html"]
+    images = [g for g in elements(root, "g") if g.get("role") == "img"]
+    assert [g.find(f"{SVG}title").text for g in images] == ["Plain: 2 papers"]
+
+
+def test_bars_fit_the_width_with_their_values():
+    root = parse(render_bar_chart([("A", 10_000, None), ("B", 1, None)], title="t", unit="papers"))
+    width = float(root.get("viewBox").split()[2])
+    for rect in elements(root, "rect"):
+        assert float(rect.get("x", 0)) + float(rect.get("width")) <= width
+    value_xs = [float(t.get("x")) for t in elements(root, "text") if t.get("class") == "bar-value"]
+    assert max(value_xs) < width * 0.8  # "10000 papers" still has room after its bar
+    assert float(elements(root, "rect")[-1].get("width")) >= 1  # the smallest value is visible
+
+
+def test_zero_values_draw_no_bar_but_say_zero():
+    root = parse(render_bar_chart([("None yet", 0, None), ("Also none", 0, "x.html")], title="t", unit="papers"))
+    assert [r for r in elements(root, "rect") if r.get("class") == "bar"] == []
+    assert [t.text for t in elements(root, "text") if t.get("class") == "bar-value"] == ["0 papers", "0"]
+
+
+def test_no_bars_says_so():
+    root = parse(render_bar_chart([], title="Papers per topic", unit="papers"))
+    assert "No papers to show" in "".join(root.itertext())
+    assert float(root.get("viewBox").split()[3]) > 0
+
+
+def test_negative_values_are_refused():
+    with pytest.raises(ValueError, match="Bad"):
+        render_bar_chart([("Bad", -1, None)], title="t", unit="papers")
+
+
+def test_long_labels_are_cut_with_an_ellipsis_and_kept_whole_in_the_title():
+    label = "A label far longer than any chart could show on one line at this size, really much longer"
+    root = parse(render_bar_chart([(label, 4, "x.html")], title="t", unit="papers"))
+    shown = next(t.text for t in elements(root, "text") if t.get("class") == "bar-label")
+    assert shown.endswith("\u2026") and label.startswith(shown[:-1]) and len(shown) < 50
+    assert elements(root, "a")[0].find(f"{SVG}title").text == f"{label}: 4 papers"
+
+
+def test_wide_characters_are_cut_sooner():
+    root = parse(render_bar_chart([("论文" * 30, 4, None)], title="t", unit="篇"))
+    shown = next(t.text for t in elements(root, "text") if t.get("class") == "bar-label")
+    assert shown.endswith("\u2026") and len(shown) <= 26
+
+
+def test_bar_chart_text_is_escaped():
+    markup = render_bar_chart([(HOSTILE, 1, 'x.html?a=1&b="2"')], title=HOSTILE, unit="<b>papers</b>")
+    root = parse(markup)
+    assert "<script>" not in markup and "<b>" not in markup
+    assert_csp_safe(root)
+    assert root.find(f"{SVG}title").text == HOSTILE
+    assert elements(root, "a")[0].get("href") == 'x.html?a=1&b="2"'
+    assert elements(root, "a")[0].find(f"{SVG}title").text == f"{HOSTILE}: 1 <b>papers</b>"
+
+
+def test_characters_xml_forbids_are_dropped():
+    root = parse(render_bar_chart([("bell\x07 and nul\x00", 1, None)], title="t\x1b", unit="papers"))
+    assert root.find(f"{SVG}title").text == "t"
+
+
+def test_bar_chart_is_deterministic():
+    bars = bars_of(12) + [(HOSTILE, 5, None)]
+    assert render_bar_chart(bars, title="t", unit="papers") == render_bar_chart(list(bars), title="t", unit="papers")
+
+
+# --- map -----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("count", [0, 1, 38, 10_000])
+def test_map_is_well_formed_safe_and_scales(count):
+    root = parse(render_map(points_of(count), LEGEND))
+    assert_csp_safe(root)
+    svg = the_svg(root)
+    assert_scales(svg)
+    assert_rounded(svg)
+    links = map_links(root)
+    assert len(links) == count
+    assert sorted(a.get("href") for a in links) == sorted(p.href for p in points_of(count))
+    for link in links:  # one dot per link, named by its <title> (tooltip and accessible name)
+        assert [local(child.tag) for child in link] == ["title", "circle"]
+
+
+def test_map_dots_are_placed_inside_the_plot_with_y_upwards():
+    points = [MapPoint(0, 0, "a.html", "bottom left", 0), MapPoint(1, 1, "b.html", "top right", 0)]
+    svg = the_svg(parse(render_map(points, [])))
+    _, _, width, height = map(float, svg.get("viewBox").split())
+    (x0, y0), (x1, y1) = [(float(c.get("cx")), float(c.get("cy"))) for c in elements(svg, "circle")]
+    r = float(elements(svg, "circle")[0].get("r"))
+    assert r <= x0 < x1 <= width - r and r <= y1 < y0 <= height - r
+
+
+def test_map_dots_are_coloured_by_topic_with_the_palette_wrapping():
+    points = [MapPoint(0.5, 0.5, f"p{n}.html", f"P{n}", index) for n, index in enumerate([0, 3, len(PALETTE) + 3])]
+    svg = the_svg(parse(render_map(points, LEGEND)))
+    groups = {g.get("class"): g for g in elements(svg, "g") if "dots" in g.get("class", "")}
+    assert set(groups) == {"dots t0", "dots t3"}
+    assert groups["dots t3"].get("fill") == PALETTE[3] == palette_colour(len(PALETTE) + 3)
+    assert [a.get("href") for a in groups["dots t3"].iter(f"{SVG}a")] == ["p1.html", "p2.html"]  # in given order
+    assert 12 <= len(PALETTE) <= 20 and len(set(PALETTE)) == len(PALETTE)
+
+
+def test_dots_shrink_and_fade_as_the_map_fills():
+    few, many = parse(render_map(points_of(38), LEGEND)), parse(render_map(points_of(10_000), LEGEND))
+    assert radius(many) < radius(few) / 3
+    dots = lambda root: [g for g in elements(the_svg(root), "g") if "dots" in g.get("class", "")]
+    assert all(g.get("fill-opacity") is None for g in dots(few))
+    assert all(0.5 <= float(g.get("fill-opacity")) < 1 for g in dots(many))
+    sizes = [map_dot_style(n) for n in (1, 38, 100, 1000, 10_000, 100_000)]
+    assert sizes == sorted(sizes, reverse=True)
+
+
+def test_the_legend_wraps_as_html_with_a_swatch_per_topic():
+    root = parse(render_map(points_of(38), LEGEND[:3] + [("Unlinked", "")]))
+    legend = root.find("ul")
+    assert legend.get("class") == "map-legend"
+    items = legend.findall("li")
+    assert ["".join(li.itertext()).strip() for li in items] == ["Topic 0", "Topic 1", "Topic 2", "Unlinked"]
+    assert [a.get("href") for a in legend.iter("a")] == [href for _, href in LEGEND[:3]]
+    swatches = [li.find(f"{SVG}svg") for li in items]
+    assert all(s.get("aria-hidden") == "true" for s in swatches)
+    assert [s.find(f"{SVG}circle").get("fill") for s in swatches] == list(PALETTE[:4])
+
+
+def test_map_text_is_escaped():
+    point = MapPoint(0.5, 0.5, 'p.html?a=1&b="<x>"', HOSTILE, 2)
+    markup = render_map([point], [(HOSTILE, "t.html")])
+    root = parse(markup)
+    assert "<script>" not in markup
+    assert_csp_safe(root)
+    link = map_links(root)[0]
+    assert link.get("href") == 'p.html?a=1&b="<x>"' and link.find(f"{SVG}title").text == HOSTILE
+    assert "".join(root.find("ul").itertext()).strip() == HOSTILE
+
+
+@pytest.mark.parametrize("x, y", [(-0.1, 0.5), (0.5, 1.01), (float("nan"), 0.5)])
+def test_points_off_the_map_are_refused(x, y):
+    with pytest.raises(ValueError, match="outside"):
+        render_map([MapPoint(x, y, "p.html", "Lost", 0)], [])
+
+
+def test_map_is_deterministic():
+    assert render_map(points_of(500), LEGEND) == render_map(points_of(500), LEGEND)
+
+
+def test_ten_thousand_dots_stay_compact():
+    """Per dot only its link, its title and three numbers: under 1.5 MB for usual labels."""
+    points = points_of(10_000)
+    size = len(render_map(points, LEGEND).encode())
+    text = sum(len(p.href) + len(p.label) for p in points)
+    assert (size - text) / len(points) < 72
+    assert size < 1_500_000
+
+
+# --- in a browser --------------------------------------------------------------------------
+
+
+def test_charts_render_under_a_strict_policy_and_dots_are_named(browser, tmp_path):
+    """No CSP violation (a style attribute would be one), and a focused dot announces its label."""
+    page_html = (
+        '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Charts</title>'
+        "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'self'; style-src 'self'\">"
+        '</head><body>' + render_bar_chart(bars_of(5), title="Papers per topic", unit="papers")
+        + render_map(points_of(38), LEGEND) + "</body></html>")
+    (tmp_path / "charts.html").write_text(page_html, encoding="utf-8")
+    context = browser.new_context()
+    try:
+        page = context.new_page()
+        errors: list[str] = []
+        page.on("console", lambda message: message.type == "error" and errors.append(message.text))
+        page.goto((tmp_path / "charts.html").as_uri())
+        svg_box = page.locator("svg.map").bounding_box()
+        assert svg_box["width"] > 300 and svg_box["height"] > 200
+        page.locator("svg.map a").first.focus()
+        assert page.evaluate("document.activeElement.getAttribute('href')").startswith("papers/paper-")
+        snapshot = page.locator("svg.map").aria_snapshot()
+        assert 'link "Paper ' in snapshot
+        assert 'link "Topic 1: 3 papers"' in page.locator("svg.chart-bars").aria_snapshot()
+        assert errors == []
+    finally:
+        context.close()

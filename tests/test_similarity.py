@@ -1,0 +1,294 @@
+"""Related papers and the map: scores checked against a TF-IDF computed by hand, the order and
+ties of neighbours, the terms shown for a pair, edge cases, and the map's layout."""
+
+from __future__ import annotations
+
+import math
+import random
+from collections import Counter
+from itertools import combinations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from bench.synthetic import PROJECT, real_sentences, synthetic_abstract
+from catalogue import similarity
+from catalogue.search import words
+from catalogue.similarity import Neighbour, map_layout, phrases, related_papers, term_key
+
+DIFFUSION = [
+    ("Denoising diffusion models generate images by reversing a gradual noising process. We propose "
+     "a faster sampler for diffusion models that needs fewer denoising steps."),
+    ("Latent diffusion models compress images into a latent space before denoising. Our classifier-free "
+     "guidance makes text-to-image diffusion sampling follow the prompt."),
+    ("We study score-based diffusion models: denoising score matching learns the noise schedule, and our "
+     "sampler for image diffusion halves the number of denoising steps."),
+]
+GRAPHS = [
+    ("Graph neural networks pass messages between the nodes of a graph. We propose a message passing "
+     "scheme that avoids oversmoothing in deep graph neural networks."),
+    ("Node classification on large graphs is hard for graph neural networks. Our neighbour sampling lets "
+     "message passing scale to graphs with millions of nodes."),
+    ("We analyse the expressive power of graph neural networks through the Weisfeiler-Lehman test and "
+     "propose higher-order message passing on the graph structure."),
+]
+OTHERS = [
+    "Reinforcement learning agents explore sparse-reward environments with a curiosity bonus.",
+    "We prove regret bounds for online convex optimization with delayed feedback.",
+]
+CORPUS = DIFFUSION + GRAPHS + OTHERS
+
+
+def synthetic(count: int, seed: int = 0) -> list[str]:
+    sentences = real_sentences(PROJECT / "seeds")
+    rng = random.Random(seed)
+    return [synthetic_abstract(n, sentences, rng) for n in range(count)]
+
+
+def reference_cosines(texts: list[str]) -> np.ndarray:
+    """The full similarity matrix, by the book: sublinear tf, smoothed idf, L2 norm, dot product."""
+    counts = [Counter(term_key(phrase) for phrase in phrases(text)) for text in texts]
+    frequency = Counter(term for count in counts for term in count)
+    n = len(texts)
+    vectors = []
+    for count in counts:
+        vector = {term: (1 + math.log(times)) * (math.log((1 + n) / (1 + frequency[term])) + 1)
+                  for term, times in count.items()}
+        length = math.sqrt(sum(v * v for v in vector.values())) or 1.0
+        vectors.append({term: v / length for term, v in vector.items()})
+    return np.array([[sum(v * b.get(t, 0.0) for t, v in a.items()) for b in vectors] for a in vectors])
+
+
+def scores_of(related: list[tuple[Neighbour, ...]]) -> dict[tuple[int, int], float]:
+    return {(i, n.index): n.score for i, neighbours in enumerate(related) for n in neighbours}
+
+
+def check_well_formed(related: list[tuple[Neighbour, ...]], texts: list[str], count: int) -> None:
+    assert len(related) == len(texts)
+    for i, neighbours in enumerate(related):
+        assert len(neighbours) <= min(count, len(texts) - 1)
+        assert all(n.index != i for n in neighbours), "a paper is never its own neighbour"
+        assert len({n.index for n in neighbours}) == len(neighbours)
+        assert all(0 < n.score <= 1 for n in neighbours)
+        keys = [(-n.score, n.index) for n in neighbours]
+        assert keys == sorted(keys), "highest score first, ties by index"
+        assert all(len(n.shared_terms) <= similarity.SHARED_TERMS for n in neighbours)
+
+
+# --- Scores ----------------------------------------------------------------------------------
+
+
+def test_scores_are_the_cosines_of_tfidf_vectors_and_symmetric():
+    related = related_papers(CORPUS, count=len(CORPUS))
+    expected = reference_cosines(CORPUS)
+    scores = scores_of(related)
+    for i, j in combinations(range(len(CORPUS)), 2):
+        if round(expected[i, j], 6) > 0:
+            assert scores[i, j] == scores[j, i], "the score of i -> j is the score of j -> i"
+            assert scores[i, j] == pytest.approx(expected[i, j], abs=2e-6)
+        else:
+            assert (i, j) not in scores and (j, i) not in scores, "papers with nothing in common are left out"
+
+
+def test_each_paper_finds_its_own_kind_first():
+    related = related_papers(CORPUS, count=2)
+    for group in (range(3), range(3, 6)):
+        for i in group:
+            assert [n.index for n in related[i]] == sorted((j for j in group if j != i),
+                                                          key=lambda j: (-scores_of(related)[i, j], j))
+            assert all(n.index in group for n in related[i])
+
+
+def test_the_top_count_matches_a_brute_force_ranking_across_many_blocks(monkeypatch):
+    texts = synthetic(300) + synthetic(5, seed=1)[:3] * 2  # three duplicated abstracts: tied scores
+    monkeypatch.setattr(similarity, "BLOCK_CELLS", 300 * 7)  # 7 rows a block: 44 blocks on the thread pool
+    related = related_papers(texts, count=4)
+    check_well_formed(related, texts, 4)
+    weights = similarity._vectorise(texts).weights
+    full = np.rint(np.minimum((weights @ weights.T).toarray().astype(np.float64), 1.0) * 1e6)
+    for i, neighbours in enumerate(related):
+        full[i, i] = -1
+        best = sorted((j for j in range(len(texts)) if full[i, j] > 0), key=lambda j: (-full[i, j], j))[:4]
+        assert [n.index for n in neighbours] == best
+        assert [n.score for n in neighbours] == [full[i, j] / 1e6 for j in best]
+    scores = scores_of(related)
+    assert all(scores[j, i] == score for (i, j), score in scores.items() if (j, i) in scores)
+
+
+def test_same_texts_same_answer():
+    texts = synthetic(200)
+    assert related_papers(texts) == related_papers(list(texts))
+
+
+def test_duplicates_are_each_others_neighbours_never_their_own():
+    texts = [DIFFUSION[0], GRAPHS[0], DIFFUSION[0], DIFFUSION[0]]
+    related = related_papers(texts, count=3)
+    check_well_formed(related, texts, 3)
+    assert [(n.index, n.score) for n in related[0][:2]] == [(2, 1.0), (3, 1.0)]
+    assert [(n.index, n.score) for n in related[2][:2]] == [(0, 1.0), (3, 1.0)]
+    assert [(n.index, n.score) for n in related[3][:2]] == [(0, 1.0), (2, 1.0)]
+
+
+# --- Shared terms ----------------------------------------------------------------------------
+
+
+def test_shared_terms_are_in_both_texts_and_written_as_the_texts_write_them():
+    related = related_papers(CORPUS, count=len(CORPUS))
+    everything = " ".join(CORPUS).lower()
+    for i, neighbours in enumerate(related):
+        for n in neighbours:
+            assert n.shared_terms, "two papers with a score share at least one term"
+            assert len(set(n.shared_terms)) == len(n.shared_terms)
+            for term in n.shared_terms:
+                assert set(words(term)) <= set(words(CORPUS[i])) & set(words(CORPUS[n.index])), term
+                assert term.lower() in everything, f"{term!r} is a spelling the catalogue uses, not a stem"
+                assert not any(word in similarity.STOPWORDS for word in words(term))
+
+
+def test_shared_terms_put_the_most_telling_first_and_prefer_a_phrase_to_its_words():
+    first = "Optimal transport between point clouds. We speed up optimal transport with entropic regularization."
+    second = "Sliced optimal transport compares point clouds quickly, and entropic regularization keeps it smooth."
+    (neighbour,), _ = related_papers([first, second])
+    assert neighbour.shared_terms[0] == "optimal transport"
+    assert "optimal" not in neighbour.shared_terms and "transport" not in neighbour.shared_terms
+    assert "point clouds" in neighbour.shared_terms and "entropic regularization" in neighbour.shared_terms
+
+
+@pytest.mark.parametrize("texts, term", [
+    (["Pre-training LLMs on code.", "Continual pre-training of LLMs."], "pre-training"),
+    (["Pre-training LLMs on code.", "Continual pre-training of LLMs."], "LLMs"),
+    (["Diffusion models draw images.", "We train diffusion models on audio."], "diffusion models"),
+    (["Graph networks on ImageNet.", "ImageNet labels are noisy."], "ImageNet"),
+])
+def test_shared_terms_keep_hyphens_and_capitals_that_mean_something(texts, term):
+    (neighbour,), _ = related_papers(texts)
+    assert term in neighbour.shared_terms
+
+
+def test_chinese_text_has_neighbours_and_readable_shared_terms():
+    texts = ["扩散模型用于图像生成，我们提出新的去噪方法。",  # diffusion models make images; a denoiser
+             "我们研究图神经网络在分子性质预测中的应用。",  # graph neural networks for molecules
+             "扩散模型的去噪过程可以加速图像生成。"]  # denoising in diffusion models, faster images
+    related = related_papers(texts)
+    check_well_formed(related, texts, 5)
+    assert related[0][0].index == 2
+    assert "图像生成" in related[0][0].shared_terms and "扩散模型" in related[0][0].shared_terms
+    for term in related[0][0].shared_terms:
+        assert term in texts[0] and term in texts[2]
+
+
+# --- Edge cases ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("texts", [
+    [],
+    ["A single paper about diffusion models."],
+    ["", ""],
+    ["", "   ", "\n"],
+    ["a", "the", "x", "42"],
+    ["Diffusion models.", "", "Diffusion models again."],
+    ["Graph neural networks."] * 4,
+    ["Visit https://github.com/org/repo or mail a@b.org.", "See https://github.com/org/repo."],
+    ["扩散模型", "GPT模型 and diffusion", "😀 ∑ κ ≤ ε", "Ünïcödé wörds, çà et là."],
+])
+def test_edge_cases_give_well_formed_answers(texts):
+    for count in (0, 1, 5, 10):
+        related = related_papers(texts, count=count)
+        check_well_formed(related, texts, count)
+        if count == 0:
+            assert related == [()] * len(texts)
+    points = map_layout(texts)
+    assert len(points) == len(texts)
+    assert all(0.0 <= x <= 1.0 and 0.0 <= y <= 1.0 for x, y in points)
+
+
+def test_empty_and_wordless_texts_have_no_neighbours_and_are_no_ones():
+    texts = ["Diffusion models denoise images.", "", "Diffusion models draw images.", "of the and 42"]
+    related = related_papers(texts)
+    assert related[1] == () and related[3] == ()
+    assert [n.index for n in related[0]] == [2] and [n.index for n in related[2]] == [0]
+
+
+def test_fewer_papers_than_asked_for():
+    related = related_papers(DIFFUSION, count=5)
+    assert [len(neighbours) for neighbours in related] == [2, 2, 2]
+
+
+def test_links_and_boilerplate_are_not_shared_terms():
+    texts = ["Our state-of-the-art method: https://github.com/a/b. Extensive experiments on graphs.",
+             "A state-of-the-art approach, code at https://github.com/a/b; extensive experiments on graphs."]
+    (neighbour,), _ = related_papers(texts)
+    assert neighbour.shared_terms == ("graphs",)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.lists(st.sampled_from(["a", "b", "de", "graph", "graphs", "LLM", " ", " ", "-", ".", "ß", "图像",
+                                           "模型", "的", "42"]), max_size=16).map("".join), max_size=7),
+       st.integers(min_value=0, max_value=8))
+def test_any_texts_give_well_formed_neighbours(texts, count):
+    related = related_papers(texts, count=count)
+    check_well_formed(related, texts, count)
+    scores = scores_of(related)
+    assert all(scores[j, i] == score for (i, j), score in scores.items() if (j, i) in scores)
+
+
+# --- The map ---------------------------------------------------------------------------------
+
+
+def mean_distance(points: list[tuple[float, float]], pairs) -> float:
+    return float(np.mean([math.dist(points[i], points[j]) for i, j in pairs]))
+
+
+def test_map_places_similar_papers_nearer_than_dissimilar_ones():
+    texts = DIFFUSION * 2 + GRAPHS * 2  # 12 papers: t-SNE lays them out directly
+    texts = [f"{text} Variant {k}." for k, text in enumerate(texts)]
+    points = map_layout(texts)
+    assert all(0.0 <= x <= 1.0 and 0.0 <= y <= 1.0 for x, y in points)
+    diffusion, graphs = range(6), range(6, 12)
+    within = mean_distance(points, [*combinations(diffusion, 2), *combinations(graphs, 2)])
+    across = mean_distance(points, [(i, j) for i in diffusion for j in graphs])
+    assert within < 0.8 * across
+    for i, point in enumerate(points):
+        nearest = min((j for j in range(12) if j != i), key=lambda j: math.dist(point, points[j]))
+        assert (nearest < 6) == (i < 6), "each paper's nearest on the map is of its own kind"
+
+
+def test_map_of_many_papers_groups_them_and_still_keeps_kinds_apart(monkeypatch):
+    monkeypatch.setattr(similarity, "MAP_CLUSTERS", 12)  # 90 papers > 12: k-means groups, t-SNE on their centres
+    rng = random.Random(0)
+    kinds = [DIFFUSION, GRAPHS, OTHERS]
+    labels = [k % 3 for k in range(90)]
+    texts = [" ".join(rng.sample(kinds[label], 2)) + f" Paper {k}." for k, label in enumerate(labels)]
+    points = map_layout(texts)
+    assert len(points) == 90 and all(0.0 <= x <= 1.0 and 0.0 <= y <= 1.0 for x, y in points)
+    assert map_layout(texts) == points
+    same = [(i, j) for i, j in combinations(range(90), 2) if labels[i] == labels[j]]
+    other = [(i, j) for i, j in combinations(range(90), 2) if labels[i] != labels[j]]
+    assert mean_distance(points, same) < mean_distance(points, other) / 2
+
+
+def test_map_is_the_same_each_time():
+    texts = synthetic(120)
+    assert map_layout(texts) == map_layout(list(texts))
+
+
+def test_map_fills_the_square_on_one_axis_at_least():
+    points = np.array(map_layout(CORPUS))
+    assert points.min() == 0.0 and points.max() == 1.0
+
+
+@pytest.mark.parametrize("texts, expected", [
+    ([], []),
+    (["Only one paper."], [(0.5, 0.5)]),
+    (["Graph neural networks.", "Graph neural networks."], [(0.5, 0.5), (0.5, 0.5)]),
+    (["Same words here."] * 5, [(0.5, 0.5)] * 5),
+])
+def test_map_edge_cases(texts, expected):
+    assert map_layout(texts) == expected
+
+
+def test_map_of_two_different_papers_sets_them_apart():
+    first, second = map_layout([DIFFUSION[0], GRAPHS[0]])
+    assert math.dist(first, second) == pytest.approx(1.0)
