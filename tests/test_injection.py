@@ -67,7 +67,7 @@ FIND_INJECTED = """() => {
   for (const el of document.querySelectorAll(
       'iframe, object, embed, img, svg, base, style, details:not(.citations), textarea, meta[http-equiv],'
       + ' body *  title'))
-    if (!ours(el)) found.push('element ' + el.tagName);
+    if (!(ours(el) && ['svg', 'title'].includes(el.tagName.toLowerCase()))) found.push('element ' + el.tagName);
   for (const script of document.scripts) {
     const data = script.type === 'application/ld+json' && script.parentNode === document.head;
     found.push('script ' + (script.getAttribute('src') || (data ? 'head json-ld' : 'inline')));
