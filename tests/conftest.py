@@ -2,17 +2,23 @@
 
 from __future__ import annotations
 
+import functools
+import http.server
 import shutil
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 
-from catalogue.cli import main
+from catalogue.cli import QuietHandler, main
 
 PROJECT = Path(__file__).resolve().parent.parent
 CHROMIUM = "/usr/bin/chromium"
+SUBPATH = "REPO"
 
 
 @dataclass(frozen=True)
@@ -63,3 +69,48 @@ def browser():
         )
         yield chromium
         chromium.close()
+
+
+class SiteHandler(QuietHandler):
+    """A static host: correct types for Pagefind's files and, like GitHub Pages, the site's
+    404.html (with status 404) for any missing address when `not_found` names it."""
+
+    not_found: Path | None = None
+    policy: str | None = None  # a Content-Security-Policy header for every response
+
+    def end_headers(self):
+        if self.policy:
+            self.send_header("Content-Security-Policy", self.policy)
+        super().end_headers()
+
+    def send_error(self, code, message=None, explain=None):
+        if code != 404 or self.not_found is None:
+            return super().send_error(code, message, explain)
+        body = self.not_found.read_bytes()
+        self.send_response(404, message)
+        self.send_header("Content-Type", "text/html; charset=utf-8")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        if self.command != "HEAD":
+            self.wfile.write(body)
+
+
+
+@contextmanager
+def serve_under_subpath(site: Path, scratch: Path, *, not_found: bool = False,
+                        policy: str | None = None) -> Iterator[str]:
+    """Serve a copy of `site` at http://127.0.0.1:PORT/REPO/; yields that address."""
+    docroot = scratch / "docroot"
+    shutil.copytree(site, docroot / SUBPATH)
+    handler_class = type("Handler", (SiteHandler,),
+                         {"not_found": docroot / SUBPATH / "404.html" if not_found else None, "policy": policy})
+    handler = functools.partial(handler_class, directory=str(docroot))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}/{SUBPATH}/"
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join(timeout=5)

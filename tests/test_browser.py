@@ -6,21 +6,15 @@ subpath (/REPO/, as GitHub Pages serves a project site). Every test fails on con
 
 from __future__ import annotations
 
-import functools
-import http.server
 import re
-import shutil
-import threading
 from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
-from conftest import BuiltSite, build_project, make_project
+from conftest import SUBPATH, BuiltSite, build_project, make_project, serve_under_subpath
 
-SUBPATH = "REPO"
 PAPER_COUNT = 38
 MATH_PAPER = "ls2mc-gda"
 SINKHORN_PAPER = "flashsinkhorn"
@@ -29,55 +23,6 @@ RESULT_TIMEOUT_MS = 10_000
 
 
 # --- helpers -------------------------------------------------------------------------------
-
-
-class SiteHandler(http.server.SimpleHTTPRequestHandler):
-    """A static host: correct types for Pagefind's files and, like GitHub Pages, the site's
-    404.html (with status 404) for any missing address when `not_found` names it."""
-
-    extensions_map = {**http.server.SimpleHTTPRequestHandler.extensions_map,
-                      ".js": "text/javascript", ".mjs": "text/javascript", ".wasm": "application/wasm"}
-    not_found: Path | None = None
-    policy: str | None = None  # a Content-Security-Policy header for every response
-
-    def end_headers(self):
-        if self.policy:
-            self.send_header("Content-Security-Policy", self.policy)
-        super().end_headers()
-
-    def send_error(self, code, message=None, explain=None):
-        if code != 404 or self.not_found is None:
-            return super().send_error(code, message, explain)
-        body = self.not_found.read_bytes()
-        self.send_response(404, message)
-        self.send_header("Content-Type", "text/html; charset=utf-8")
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        if self.command != "HEAD":
-            self.wfile.write(body)
-
-    def log_message(self, format, *args):
-        pass
-
-
-@contextmanager
-def serve_under_subpath(site: Path, scratch: Path, *, not_found: bool = False,
-                        policy: str | None = None) -> Iterator[str]:
-    """Serve a copy of `site` at http://127.0.0.1:PORT/REPO/; yields that address."""
-    docroot = scratch / "docroot"
-    shutil.copytree(site, docroot / SUBPATH)
-    handler_class = type("Handler", (SiteHandler,),
-                         {"not_found": docroot / SUBPATH / "404.html" if not_found else None, "policy": policy})
-    handler = functools.partial(handler_class, directory=str(docroot))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}/{SUBPATH}/"
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join(timeout=5)
 
 
 class Tab:

@@ -2,11 +2,9 @@
 
 import re
 import xml.etree.ElementTree as ElementTree
-from pathlib import Path
 
 import pytest
 
-from conftest import PROJECT
 
 
 def svgs(html: str) -> list[ElementTree.Element]:

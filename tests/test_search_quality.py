@@ -22,14 +22,9 @@ rate of at least 90% for Pagefind and 80% for the fallback.
 
 from __future__ import annotations
 
-import functools
-import http.server
 import re
-import shutil
-import threading
 from collections import Counter
 from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlencode
@@ -37,12 +32,11 @@ from urllib.parse import urlencode
 import pytest
 import yaml
 
-from conftest import BuiltSite
+from conftest import BuiltSite, serve_under_subpath
 
 QUERIES_FILE = Path(__file__).resolve().parent / "data" / "search_queries.yaml"
 KINDS = ("name", "title-words", "key-phrase", "paraphrase", "word-form")
 MIN_QUERIES = 30
-SUBPATH = "REPO"
 QUERY_TIMEOUT_MS = 10_000
 TOP = 3
 MIN_TOP3 = {"pagefind": 0.90, "fallback": 0.80}
@@ -104,33 +98,6 @@ def test_query_file_is_well_formed(built_site: BuiltSite):
 
 
 # --- serving and reading the search page ----------------------------------------------------
-
-
-class QuietHandler(http.server.SimpleHTTPRequestHandler):
-    """A static host with the right types for Pagefind's scripts and WebAssembly."""
-
-    extensions_map = {**http.server.SimpleHTTPRequestHandler.extensions_map,
-                      ".js": "text/javascript", ".mjs": "text/javascript", ".wasm": "application/wasm"}
-
-    def log_message(self, format, *args):
-        pass
-
-
-@contextmanager
-def serve_under_subpath(site: Path, scratch: Path) -> Iterator[str]:
-    """Serve a copy of `site` at http://127.0.0.1:PORT/REPO/; yields that address."""
-    docroot = scratch / "docroot"
-    shutil.copytree(site, docroot / SUBPATH)
-    handler = functools.partial(QuietHandler, directory=str(docroot))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}/{SUBPATH}/"
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join(timeout=5)
 
 
 @pytest.fixture(scope="module")
