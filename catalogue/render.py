@@ -141,6 +141,8 @@ def render_html_pages(catalogue: Catalogue, views: tuple[PaperView, ...], config
     }
     texts = [f"{view.title_text}. {view.plain_abstract}" for view in views]
     related = related_papers(texts)
+    pages["list.html"] = render_page(env, "list.html", config, "list.html", shared, title="My list", papers=(),
+                                     description=f"Your reading list in {config.title}, kept in this browser")
     pages["map/index.html"] = render_page(
         env, "map.html", config, "map/index.html", shared, title="Map", papers=views,
         description=f"A map of the {len(views)} papers in {config.title}, by similarity of their abstracts",
@@ -251,6 +253,7 @@ def render_data_files(catalogue: Catalogue, views: tuple[PaperView, ...], config
                                 {v.paper.id: v.description for v in views}, config),
         "papers.json": render_papers_json([paper_record(v.paper, labels, v.title_text, v.plain_abstract, config)
                                            for v in views], config),
+        "list-data.js": render_list_data(views, config),
         "catalogue.bib": "\n".join(render_bibtex(v.paper, config.absolute_url(pretty_url(v.path))) for v in views),
         FALLBACK_FILE: render_fallback_index(
             [SearchEntry(v.path, v.name_text, v.title_text, venue_label(v.paper),
@@ -268,6 +271,14 @@ def render_data_files(catalogue: Catalogue, views: tuple[PaperView, ...], config
             files[preview_path(paper)] = render_preview_png(name=view.name_text or None, title=view.title_text,
                                                             venue=venue_label(paper), site_title=config.title)
     return files
+
+
+def render_list_data(views: tuple[PaperView, ...], config: SiteConfig) -> str:
+    """For the reading list page: id -> [slug, title, venue, BibTeX], as a plain script."""
+    data = {v.paper.id: [v.paper.slug, v.title_text, venue_label(v.paper),
+                         render_bibtex(v.paper, config.absolute_url(pretty_url(v.path)))] for v in views}
+    text = json.dumps(data, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
+    return "window.CATALOGUE_LIST = " + text.replace("<", "\\u003c") + ";\n"
 
 
 def preview_path(paper: Paper) -> str:

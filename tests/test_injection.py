@@ -52,7 +52,8 @@ PAYLOADS = [
 ]
 
 # Our own scripts, and only these, may appear on a page.
-OWN_SCRIPTS = ("assets/filter.js", "assets/search.js", "assets/cite.js", "script head json-ld")
+OWN_SCRIPTS = ("assets/filter.js", "assets/search.js", "assets/cite.js", "assets/reader.js", "list-data.js",
+               "script head json-ld")
 
 FIND_INJECTED = """() => {
   const found = [];

@@ -1,0 +1,162 @@
+// Reader tools on every page: a reading list kept in this browser (stars, "My list", a link
+// that shares the list, BibTeX and Markdown export) and keyboard shortcuts (j/k, s, ?).
+(function () {
+  "use strict";
+  var KEY = "paper-catalogue:list";
+  var root = document.documentElement.getAttribute("data-root") || "";
+
+  // --- The list: paper ids in localStorage -------------------------------------------------
+
+  function load() {
+    try { return JSON.parse(localStorage.getItem(KEY) || "[]").filter(function (id) { return typeof id === "string"; }); }
+    catch (error) { return []; }
+  }
+
+  function save(ids) {
+    try { localStorage.setItem(KEY, JSON.stringify(ids)); } catch (error) { /* private mode: the list lasts the page */ }
+    refresh();
+  }
+
+  function toggle(id) {
+    var ids = load();
+    var at = ids.indexOf(id);
+    if (at >= 0) ids.splice(at, 1); else ids.push(id);
+    save(ids);
+  }
+
+  function refresh() {
+    var ids = load();
+    document.querySelectorAll("button.star[data-paper]").forEach(function (button) {
+      var on = ids.indexOf(button.getAttribute("data-paper")) >= 0;
+      button.setAttribute("aria-pressed", on ? "true" : "false");
+      button.hidden = false;
+    });
+    var count = document.getElementById("list-count");
+    if (count) count.textContent = ids.length ? "(" + ids.length + ")" : "";
+    if (document.getElementById("my-list")) renderList();
+  }
+
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest && event.target.closest("button.star[data-paper]");
+    if (button) toggle(button.getAttribute("data-paper"));
+  });
+  window.addEventListener("storage", function (event) { if (event.key === KEY) refresh(); });
+
+  // --- list.html: the list itself, shared as #ids=a,b,c -----------------------------------
+
+  function sharedIds() {
+    var match = /(?:^#|&)ids=([0-9a-f,]*)/.exec(location.hash);
+    return match ? match[1].split(",").filter(Boolean) : null;
+  }
+
+  function renderList() {
+    var data = window.CATALOGUE_LIST || {};
+    var shared = sharedIds();
+    var ids = (shared || load()).filter(function (id) { return data[id]; });
+    var list = document.getElementById("my-list");
+    list.replaceChildren.apply(list, ids.map(function (id) {
+      var paper = data[id];
+      var item = document.createElement("li");
+      item.className = "card";
+      var meta = document.createElement("p");
+      meta.className = "card-meta";
+      var star = document.createElement("button");
+      star.type = "button";
+      star.className = "star";
+      star.setAttribute("data-paper", id);
+      star.setAttribute("aria-pressed", load().indexOf(id) >= 0 ? "true" : "false");
+      var hidden = document.createElement("span");
+      hidden.className = "visually-hidden";
+      hidden.textContent = "Keep " + paper[1] + " in my list";
+      star.appendChild(hidden);
+      meta.appendChild(star);
+      meta.appendChild(document.createTextNode(paper[2]));
+      var heading = document.createElement("h2");
+      heading.className = "card-title";
+      var link = document.createElement("a");
+      link.href = root + "papers/" + paper[0] + "/index.html";
+      link.textContent = paper[1];
+      heading.appendChild(link);
+      item.appendChild(meta);
+      item.appendChild(heading);
+      return item;
+    }));
+    document.getElementById("list-empty").hidden = ids.length > 0;
+    document.getElementById("list-actions").hidden = ids.length === 0;
+    document.getElementById("shared-list").hidden = !shared;
+    var bibtex = ids.map(function (id) { return data[id][3]; }).join("\n");
+    var markdown = ids.map(function (id) {
+      var paper = data[id];
+      return "- [" + paper[1] + "](" + new URL(root + "papers/" + paper[0] + "/", document.baseURI).href + "). *" + paper[2] + "*.";
+    }).join("\n") + "\n";
+    setDownload("export-bibtex", bibtex, "application/x-bibtex");
+    setDownload("export-markdown", markdown, "text/markdown");
+    list.dataset.count = String(ids.length);
+  }
+
+  function setDownload(id, text, type) {
+    var link = document.getElementById(id);
+    if (link.href.indexOf("blob:") === 0) URL.revokeObjectURL(link.href);
+    link.href = URL.createObjectURL(new Blob([text], { type: type + ";charset=utf-8" }));
+  }
+
+  function listLink() {
+    var here = location.href.split("#")[0];
+    return here + "#ids=" + (sharedIds() || load()).join(",");
+  }
+
+  if (document.getElementById("my-list")) {
+    document.getElementById("add-all").addEventListener("click", function () {
+      var ids = load();
+      (sharedIds() || []).forEach(function (id) { if (ids.indexOf(id) < 0) ids.push(id); });
+      save(ids);
+    });
+    document.getElementById("copy-list-link").addEventListener("click", function () {
+      var status = document.querySelector("#list-actions .copy-status");
+      var link = listLink();
+      var done = function () { status.textContent = "Link copied"; };
+      if (navigator.clipboard && window.isSecureContext) navigator.clipboard.writeText(link).then(done, function () { prompt("Copy this link", link); });
+      else { prompt("Copy this link", link); }
+    });
+    window.addEventListener("hashchange", refresh);
+  }
+  refresh();
+
+  // --- Keyboard: j/k move through a list, s stars, ? shows the help --------------------------
+
+  var current = -1;
+
+  function items() {
+    return Array.prototype.slice.call(document.querySelectorAll(
+      "#paper-list .card:not([hidden]), .paper-list .card:not([hidden]), #search-results .result, #my-list .card"));
+  }
+
+  function move(step) {
+    var list = items();
+    if (!list.length) return;
+    list.forEach(function (item) { item.classList.remove("is-current"); });
+    current = Math.max(0, Math.min(list.length - 1, current + step));
+    var item = list[current];
+    item.classList.add("is-current");
+    var link = item.querySelector(".card-title a, .result-title a");
+    if (link) link.focus();
+    item.scrollIntoView({ block: "nearest" });
+  }
+
+  function starHere() {
+    var focused = document.activeElement && document.activeElement.closest && document.activeElement.closest(".card");
+    var button = (focused && focused.querySelector("button.star")) || document.querySelector(".paper .kicker button.star");
+    if (button) toggle(button.getAttribute("data-paper"));
+  }
+
+  document.addEventListener("keydown", function (event) {
+    var target = event.target;
+    var typing = target && (target.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName));
+    if (typing || event.ctrlKey || event.metaKey || event.altKey) return;
+    var help = document.getElementById("shortcuts");
+    if (event.key === "j") { move(1); event.preventDefault(); }
+    else if (event.key === "k") { move(-1); event.preventDefault(); }
+    else if (event.key === "s") { starHere(); event.preventDefault(); }
+    else if (event.key === "?" && help && help.showModal) { help.showModal(); event.preventDefault(); }
+  });
+})();

@@ -1,0 +1,83 @@
+"""Reader tools in Chromium: the reading list, its shared link and exports, keyboard shortcuts."""
+
+import re
+
+import bibtexparser
+import pytest
+
+from conftest import BuiltSite
+
+
+@pytest.fixture
+def context(browser):
+    context = browser.new_context(accept_downloads=True)
+    yield context
+    context.close()
+
+
+def test_star_list_share_and_add_all(built_site: BuiltSite, context, browser):
+    page = context.new_page()
+    errors = []
+    page.on("console", lambda message: message.type == "error" and errors.append(message.text))
+    page.goto((built_site.out / "index.html").as_uri())
+    stars = page.locator("#paper-list button.star")
+    for index in (0, 2, 4):
+        stars.nth(index).click()
+    assert stars.nth(2).get_attribute("aria-pressed") == "true"
+    assert page.inner_text("#list-count") == "(3)"
+    stars.nth(4).click()  # a second press takes it off
+    assert page.inner_text("#list-count") == "(2)"
+    wanted = [stars.nth(i).get_attribute("data-paper") for i in (0, 2)]
+
+    page.goto((built_site.out / "list.html").as_uri())
+    assert page.locator("#my-list .card").count() == 2
+    link = page.evaluate("location.href.split('#')[0] + '#ids=' + %r" % ",".join(wanted))
+
+    other = browser.new_context()  # someone else opens the link
+    friend = other.new_page()
+    friend.goto(link)
+    assert friend.locator("#my-list .card").count() == 2
+    assert friend.is_visible("#shared-list") and friend.inner_text("#list-count") == ""
+    friend.click("#add-all")
+    assert friend.inner_text("#list-count") == "(2)"
+    other.close()
+    assert errors == []
+
+
+def test_exports_hold_the_listed_papers(built_site: BuiltSite, context):
+    page = context.new_page()
+    page.goto((built_site.out / "index.html").as_uri())
+    page.locator("#paper-list button.star").nth(1).click()
+    page.goto((built_site.out / "list.html").as_uri())
+    title = page.locator("#my-list .card-title").inner_text()
+    with page.expect_download() as download:
+        page.click("#export-bibtex")
+    library = bibtexparser.parse_string(open(download.value.path(), encoding="utf-8").read())
+    assert len(library.entries) == 1 and library.failed_blocks == []
+    with page.expect_download() as download:
+        page.click("#export-markdown")
+    markdown = open(download.value.path(), encoding="utf-8").read()
+    assert markdown.startswith(f"- [{title}](") and re.search(r"papers/[a-z0-9-]+/\)", markdown)
+
+
+def test_keyboard_moves_stars_and_shows_help(built_site: BuiltSite, context):
+    page = context.new_page()
+    page.goto((built_site.out / "index.html").as_uri())
+    page.keyboard.press("j")
+    page.keyboard.press("j")
+    second = page.locator("#paper-list .card").nth(1)
+    assert "is-current" in second.get_attribute("class")
+    assert page.evaluate("document.activeElement.closest('.card') === document.querySelectorAll('#paper-list .card')[1]")
+    page.keyboard.press("k")
+    assert "is-current" in page.locator("#paper-list .card").first.get_attribute("class")
+    page.keyboard.press("s")
+    assert page.locator("#paper-list .card").first.locator("button.star").get_attribute("aria-pressed") == "true"
+    with page.expect_navigation():
+        page.keyboard.press("Enter")
+    assert "/papers/" in page.url
+    page.keyboard.press("s")  # on a paper page, s stars that paper
+    assert page.locator(".paper button.star").get_attribute("aria-pressed") == "false"
+    page.keyboard.press("?")
+    assert page.evaluate("document.getElementById('shortcuts').open")
+    page.keyboard.press("Escape")
+    assert not page.evaluate("document.getElementById('shortcuts').open")
