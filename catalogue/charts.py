@@ -31,9 +31,9 @@ from dataclasses import dataclass
 # background (#fbfbf9) and on the dark one (#14171c); the first ten are the most distinct
 # hues, the next ten the same hues turned a little, alternately lighter and darker.
 PALETTE: tuple[str, ...] = (
-    "#538ae6", "#d26c28", "#36a558", "#c664a8", "#af8600", "#00a7a0", "#d86165", "#9b74d9",
-    "#819808", "#009dd0", "#99a3f6", "#a2650a", "#4fc39c", "#ab5374", "#b2b04f", "#008799",
-    "#eb8f72", "#915ca2", "#84bd71", "#247bb5",
+    "#538ae6", "#d26c28", "#36a558", "#c664a8", "#af8600", "#00a29b", "#d86165", "#9b74d9",
+    "#819808", "#009dd0", "#7b88f3", "#a2650a", "#37a37e", "#ab5374", "#969542", "#008799",
+    "#e56f4a", "#915ca2", "#60a14b", "#247bb5",
 )
 
 SVG_NS = "http://www.w3.org/2000/svg"
