@@ -62,7 +62,8 @@ def main() -> None:
               help="Public address of the site, e.g. https://user.github.io/REPO/ (for sharing links, "
                    "previews, the sitemap and the 404 page). Also read from $CATALOGUE_BASE_URL, from "
                    "Netlify's $URL / $DEPLOY_PRIME_URL while Netlify builds, or from site.toml.")
-@click.option("--no-search", is_flag=True, help="Skip the Pagefind index (faster; the search page says so).")
+@click.option("--no-search", is_flag=True, help="Skip the Pagefind index (faster); search then uses the "
+                                               "offline index (search-index.js) everywhere.")
 @click.option("--config", "config_path", type=click.Path(dir_okay=False, path_type=Path),
               default=PROJECT / CONFIG_FILE, show_default=CONFIG_FILE, help="Site settings (title, language, base_url).")
 @click.option("--templates", type=click.Path(file_okay=False, path_type=Path), default=PROJECT / "templates",
@@ -85,14 +86,14 @@ def build(seeds: Path, content: Path, out: Path, base_url: str | None, no_search
 
 def render_and_write(content: Path, out: Path, config: SiteConfig, templates: Path, assets: Path,
                      search: bool) -> tuple[int, int, int]:
-    """content/ -> a complete new site/; returns bytes of HTML, pages and papers."""
+    """content/ -> a complete new site/; returns bytes written, files and papers."""
     with stage("Loading content/"):
         catalogue = load_catalogue(content)
     with stage(f"Rendering {len(catalogue.papers)} papers"):
         pages = render_site(catalogue, config, make_environment(templates))
     if config.base_url is None:
-        say("note: no base URL (--base-url or site.toml): canonical links are left out and 404.html "
-            "assumes the site is served at the domain root.")
+        say("note: no base URL (--base-url or site.toml): canonical and preview tags, preview images and "
+            "the sitemap are left out, and 404.html assumes the site is served at the domain root.")
     with staged_site(out) as staging:
         with stage(f"Writing {len(pages)} files"):
             size = write_pages(pages, staging)
