@@ -11,18 +11,14 @@ from __future__ import annotations
 import argparse
 import functools
 import http.server
+import sys
 import threading
 from pathlib import Path
 
 from playwright.sync_api import sync_playwright
 
-
-class Handler(http.server.SimpleHTTPRequestHandler):
-    extensions_map = {**http.server.SimpleHTTPRequestHandler.extensions_map,
-                      ".js": "text/javascript", ".wasm": "application/wasm"}
-
-    def log_message(self, format, *args):
-        pass
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from catalogue.cli import QuietHandler  # noqa: E402  (the preview server's content types)
 
 
 def main() -> None:
@@ -30,7 +26,7 @@ def main() -> None:
     parser.add_argument("--site", type=Path, default=Path("site"))
     parser.add_argument("--query", default="sinkhorn")
     args = parser.parse_args()
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Handler, directory=str(args.site)))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(QuietHandler, directory=str(args.site)))
     threading.Thread(target=server.serve_forever, daemon=True).start()
     sizes: dict[str, int] = {}
     with sync_playwright() as playwright:

@@ -44,6 +44,8 @@ class PaperView:
     title_html: SafeHtml
     title_text: str
     plain_abstract: str
+    url: str | None  # the absolute address for sharing, when the base URL is known
+    bibtex: str
     abstract_html: SafeHtml
     excerpt: str
     description: str
@@ -82,11 +84,12 @@ def shorten(text: str, limit: int) -> str:
     return text[:limit].rsplit(" ", 1)[0].rstrip(",;:.") + "\u2026"
 
 
-def view_papers(catalogue: Catalogue, markup: Markup) -> tuple[PaperView, ...]:
+def view_papers(catalogue: Catalogue, markup: Markup, config: SiteConfig) -> tuple[PaperView, ...]:
     topics = {t.slug: t for t in catalogue.topics}
     views = []
     for paper in catalogue.papers:
         plain = markup.plain(paper.abstract)
+        url = config.absolute_url(pretty_url(paper_path(paper)))
         views.append(PaperView(
             paper=paper,
             path=paper_path(paper),
@@ -95,6 +98,8 @@ def view_papers(catalogue: Catalogue, markup: Markup) -> tuple[PaperView, ...]:
             title_html=SafeHtml(markup.inline_html(paper.title)),
             title_text=markup.plain(paper.title),
             plain_abstract=plain,
+            url=url,
+            bibtex=render_bibtex(paper, url),
             abstract_html=SafeHtml(markup.abstract_html(paper.abstract).html),
             excerpt=shorten(plain, EXCERPT_LENGTH),
             description=shorten(plain, DESCRIPTION_LENGTH),
@@ -105,7 +110,7 @@ def view_papers(catalogue: Catalogue, markup: Markup) -> tuple[PaperView, ...]:
 
 def render_site(catalogue: Catalogue, config: SiteConfig, env: Environment) -> dict[str, str | bytes]:
     """Every file of the site but assets and search bundle, keyed by its path under site/."""
-    views = view_papers(catalogue, Markup())
+    views = view_papers(catalogue, Markup(), config)
     pages = render_html_pages(catalogue, views, config, env)
     return pages | render_data_files(catalogue, views, config, sorted(pages))
 
@@ -155,10 +160,9 @@ def render_html_pages(catalogue: Catalogue, views: tuple[PaperView, ...], config
         neighbours = {"previous": views[index - 1] if index else None,
                       "next": views[index + 1] if index + 1 < len(views) else None,
                       "related": [Related(views[n.index], n.shared_terms) for n in related[index]]}
-        url = config.absolute_url(pretty_url(view.path))
         pages[view.path] = render_page(env, "paper.html", config, view.path, shared, title=view.title_text,
                                        description=view.description, papers=(view,), **neighbours,
-                                       citation=citations(view, url), structured_data=structured_data(view, config))
+                                       citation=citations(view), structured_data=structured_data(view, config))
         for old_slug in view.paper.old_slugs:  # a renamed paper keeps its old address working
             path = f"papers/{old_slug}/index.html"
             pages[path] = render_page(env, "redirect.html", config, path, shared, title=f"Moved: {view.title_text}",
@@ -253,8 +257,8 @@ def render_data_files(catalogue: Catalogue, views: tuple[PaperView, ...], config
                                 {v.paper.id: v.description for v in views}, config),
         "papers.json": render_papers_json([paper_record(v.paper, labels, v.title_text, v.plain_abstract, config)
                                            for v in views], config),
-        "list-data.js": render_list_data(views, config),
-        "catalogue.bib": "\n".join(render_bibtex(v.paper, config.absolute_url(pretty_url(v.path))) for v in views),
+        "list-data.js": render_list_data(views),
+        "catalogue.bib": "\n".join(v.bibtex for v in views),
         FALLBACK_FILE: render_fallback_index(
             [SearchEntry(v.path, v.name_text, v.title_text, venue_label(v.paper),
                          tuple(topic_index[t.slug] for t in v.topics), v.plain_abstract) for v in views],
@@ -266,17 +270,16 @@ def render_data_files(catalogue: Catalogue, views: tuple[PaperView, ...], config
         files["sitemap.xml"] = sitemap
     for view in views:
         paper = view.paper
-        files[f"papers/{paper.slug}/{paper.slug}.bib"] = render_bibtex(paper, config.absolute_url(pretty_url(view.path)))
+        files[f"papers/{paper.slug}/{paper.slug}.bib"] = view.bibtex
         if config.base_url:  # only a shared link shows a preview, and only an absolute URL can name it
             files[preview_path(paper)] = render_preview_png(name=view.name_text or None, title=view.title_text,
                                                             venue=venue_label(paper), site_title=config.title)
     return files
 
 
-def render_list_data(views: tuple[PaperView, ...], config: SiteConfig) -> str:
+def render_list_data(views: tuple[PaperView, ...]) -> str:
     """For the reading list page: id -> [slug, title, venue, BibTeX], as a plain script."""
-    data = {v.paper.id: [v.paper.slug, v.title_text, venue_label(v.paper),
-                         render_bibtex(v.paper, config.absolute_url(pretty_url(v.path)))] for v in views}
+    data = {v.paper.id: [v.paper.slug, v.title_text, venue_label(v.paper), v.bibtex] for v in views}
     text = json.dumps(data, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
     return "window.CATALOGUE_LIST = " + text.replace("<", "\\u003c") + ";\n"
 
@@ -285,9 +288,9 @@ def preview_path(paper: Paper) -> str:
     return f"papers/{paper.slug}/preview.png"
 
 
-def citations(view: PaperView, url: str | None) -> dict[str, str]:
-    return {"bibtex": render_bibtex(view.paper, url), "plain": render_plain_citation(view.paper, view.title_text, url),
-            "markdown": render_markdown_citation(view.paper, view.title_text, url)}
+def citations(view: PaperView) -> dict[str, str]:
+    return {"bibtex": view.bibtex, "plain": render_plain_citation(view.paper, view.title_text, view.url),
+            "markdown": render_markdown_citation(view.paper, view.title_text, view.url)}
 
 
 def structured_data(view: PaperView, config: SiteConfig) -> SafeHtml:
@@ -300,7 +303,7 @@ def structured_data(view: PaperView, config: SiteConfig) -> SafeHtml:
         "datePublished": str(paper.year) if paper.year else None,
         "publication": {"@type": "PublicationEvent", "name": venue_label(paper)} if paper.venue else None,
         "author": [{"@type": "Person", "name": name} for name in paper.authors] or None,
-        "url": config.absolute_url(pretty_url(view.path)), "image": config.absolute_url(preview_path(paper)),
+        "url": view.url, "image": config.absolute_url(preview_path(paper)),
     }
     text = json.dumps({k: v for k, v in data.items() if v is not None}, ensure_ascii=False, sort_keys=True)
     return SafeHtml(text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026"))
@@ -327,7 +330,6 @@ def render_page(env: Environment, template: str, config: SiteConfig, path: str, 
         "title": title,
         "description": description,
         "papers": papers,
-        "paper_path": paper_path,
         "topic_path": topic_path,
         "preview_path": preview_path,
         "venue_label": venue_label,
