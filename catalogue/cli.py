@@ -1,4 +1,4 @@
-"""The command line: build (the default), ingest, serve, clean."""
+"""The command line: build (the default), ingest, render, index, serve, check, bundle, clean."""
 
 from __future__ import annotations
 
@@ -54,34 +54,70 @@ def main() -> None:
     """
 
 
+def site_options(command):
+    """The options shared by build and render: where the site goes and how it looks."""
+    for option in reversed((
+        out_option,
+        click.option("--base-url", envvar="CATALOGUE_BASE_URL", default=None,
+                     help="Public address of the site, e.g. https://user.github.io/REPO/ (for sharing links, "
+                          "previews, the sitemap and the 404 page). Also read from $CATALOGUE_BASE_URL, from "
+                          "Netlify's $URL / $DEPLOY_PRIME_URL while Netlify builds, or from site.toml."),
+        click.option("--config", "config_path", type=click.Path(dir_okay=False, path_type=Path),
+                     default=PROJECT / CONFIG_FILE, show_default=CONFIG_FILE,
+                     help="Site settings (title, language, base_url)."),
+        click.option("--templates", type=click.Path(file_okay=False, path_type=Path), default=PROJECT / "templates",
+                     show_default="templates/", help="Jinja templates (copy and edit to restyle the site)."),
+        click.option("--assets", type=click.Path(file_okay=False, path_type=Path), default=PROJECT / "assets",
+                     show_default="assets/", help="CSS, scripts and icons copied into site/assets/."),
+    )):
+        command = option(command)
+    return command
+
+
 @main.command()
 @seeds_option
 @content_option
-@out_option
-@click.option("--base-url", envvar="CATALOGUE_BASE_URL", default=None,
-              help="Public address of the site, e.g. https://user.github.io/REPO/ (for sharing links, "
-                   "previews, the sitemap and the 404 page). Also read from $CATALOGUE_BASE_URL, from "
-                   "Netlify's $URL / $DEPLOY_PRIME_URL while Netlify builds, or from site.toml.")
+@site_options
 @click.option("--no-search", is_flag=True, help="Skip the Pagefind index (faster); search then uses the "
                                                "offline index (search-index.js) everywhere.")
-@click.option("--config", "config_path", type=click.Path(dir_okay=False, path_type=Path),
-              default=PROJECT / CONFIG_FILE, show_default=CONFIG_FILE, help="Site settings (title, language, base_url).")
-@click.option("--templates", type=click.Path(file_okay=False, path_type=Path), default=PROJECT / "templates",
-              show_default="templates/", help="Jinja templates (copy and edit to restyle the site).")
-@click.option("--assets", type=click.Path(file_okay=False, path_type=Path), default=PROJECT / "assets",
-              show_default="assets/", help="CSS, scripts and icons copied into site/assets/.")
-def build(seeds: Path, content: Path, out: Path, base_url: str | None, no_search: bool, config_path: Path,
-          templates: Path, assets: Path) -> None:
-    """Ingest the seeds, render every page, index them for search."""
+def build(seeds: Path, content: Path, out: Path, base_url: str | None, config_path: Path, templates: Path,
+          assets: Path, no_search: bool) -> None:
+    """Ingest the seeds, render every page, index them for search (= ingest + render + index)."""
     started = time.perf_counter()
-    config = read_config(config_path, base_url=base_url or host_base_url(dict(os.environ)),
-                         source_date_epoch=source_date_epoch(os.environ.get("SOURCE_DATE_EPOCH")))
+    config = site_config(config_path, base_url)
     with exclusive(content):
         run_ingest(seeds, content)
         size, page_count, paper_count = render_and_write(content, out, config, templates, assets, not no_search)
     elapsed = time.perf_counter() - started
     say(f"Built {paper_count} papers, {page_count} files ({size / 1e6:.1f} MB) "
         f"in {elapsed:.1f} s -> {display(out)}/index.html")
+
+
+@main.command()
+@content_option
+@site_options
+def render(content: Path, out: Path, base_url: str | None, config_path: Path, templates: Path, assets: Path) -> None:
+    """Render content/ into site/ without ingesting the seeds or indexing for search."""
+    config = site_config(config_path, base_url)
+    with exclusive(content):
+        size, page_count, paper_count = render_and_write(content, out, config, templates, assets, search=False)
+    say(f"Rendered {paper_count} papers, {page_count} files ({size / 1e6:.1f} MB) -> {display(out)}/index.html")
+
+
+@main.command("index")
+@out_option
+def index_command(out: Path) -> None:
+    """Index a built site for search with Pagefind (the last stage of build)."""
+    if not (out / "index.html").exists():
+        raise click.ClickException(f"{display(out)}/index.html does not exist; run 'python build.py render' first")
+    with stage("Indexing for search (Pagefind)"):
+        summary = index_site(out)
+    say(f"  {summary}")
+
+
+def site_config(config_path: Path, base_url: str | None) -> SiteConfig:
+    return read_config(config_path, base_url=base_url or host_base_url(dict(os.environ)),
+                       source_date_epoch=source_date_epoch(os.environ.get("SOURCE_DATE_EPOCH")))
 
 
 def render_and_write(content: Path, out: Path, config: SiteConfig, templates: Path, assets: Path,
