@@ -3,6 +3,7 @@
 (function () {
   "use strict";
   var status = document.querySelector(".copy-status");
+  var text = window.catalogueText;
 
   function say(message) {
     if (!status) return;
@@ -11,37 +12,37 @@
     say.timer = setTimeout(function () { status.textContent = ""; }, 2500);
   }
 
-  function copy(text, what) {
-    var done = function () { say(what + " copied"); };
+  function copy(content, message) {
+    var done = function () { say(message); };
     if (navigator.clipboard && window.isSecureContext) {
-      navigator.clipboard.writeText(text).then(done, function () { copyBySelection(text, done); });
+      navigator.clipboard.writeText(content).then(done, function () { copyBySelection(content, done); });
     } else {
-      copyBySelection(text, done);  // file:// pages are not a secure context
+      copyBySelection(content, done);  // file:// pages are not a secure context
     }
   }
 
-  function copyBySelection(text, done) {
+  function copyBySelection(content, done) {
     var area = document.createElement("textarea");
-    area.value = text;
+    area.value = content;
     area.setAttribute("readonly", "");
     area.className = "visually-hidden";
     document.body.appendChild(area);
     area.select();
     var copied = document.execCommand("copy");
     document.body.removeChild(area);
-    if (copied) done(); else say("Select the text and copy it by hand");
+    if (copied) done(); else say(text("copy_by_hand"));
   }
 
   document.querySelectorAll("[data-copy-link]").forEach(function (button) {
     button.addEventListener("click", function () {
       var canonical = document.querySelector('link[rel="canonical"]');
-      copy(canonical ? canonical.href : location.href.split(/[?#]/)[0], "Link");
+      copy(canonical ? canonical.href : location.href.split(/[?#]/)[0], text("copied_link"));
     });
   });
   document.querySelectorAll("[data-copy]").forEach(function (button) {
     button.addEventListener("click", function () {
       var source = document.querySelector(button.getAttribute("data-copy"));
-      if (source) copy(source.textContent.trim(), "Citation");
+      if (source) copy(source.textContent.trim(), text("copied_citation"));
     });
   });
 })();

@@ -40,7 +40,7 @@
     });
     venueSelect.value = state.venue;
     sortSelect.value = state.sort;
-    count.textContent = state.topic || state.venue ? shown + " of " + total : total;
+    count.textContent = state.topic || state.venue ? window.catalogueText("shown_of", { shown: shown, total: total }) : total;
     if (updateAddress && location.protocol !== "file:") {
       var params = new URLSearchParams(location.search);
       Object.keys(state).forEach(function (key) {

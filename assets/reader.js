@@ -67,7 +67,7 @@
       star.setAttribute("aria-pressed", load().indexOf(id) >= 0 ? "true" : "false");
       var hidden = document.createElement("span");
       hidden.className = "visually-hidden";
-      hidden.textContent = "Keep " + paper[1] + " in my list";
+      hidden.textContent = window.catalogueText("keep_in_list", { paper: paper[1] });
       star.appendChild(hidden);
       meta.appendChild(star);
       meta.appendChild(document.createTextNode(paper[2]));
@@ -114,9 +114,10 @@
     document.getElementById("copy-list-link").addEventListener("click", function () {
       var status = document.querySelector("#list-actions .copy-status");
       var link = listLink();
-      var done = function () { status.textContent = "Link copied"; };
-      if (navigator.clipboard && window.isSecureContext) navigator.clipboard.writeText(link).then(done, function () { prompt("Copy this link", link); });
-      else { prompt("Copy this link", link); }
+      var done = function () { status.textContent = window.catalogueText("copied_link"); };
+      var ask = function () { prompt(window.catalogueText("copy_prompt"), link); };
+      if (navigator.clipboard && window.isSecureContext) navigator.clipboard.writeText(link).then(done, ask);
+      else ask();
     });
     window.addEventListener("hashchange", refresh);
   }

@@ -9,6 +9,7 @@
   var root = document.documentElement.getAttribute("data-root") || "";
   var QUICK_LIMIT = 6;
   var PAGE_LIMIT = 30;
+  var text = window.catalogueText;
 
   // --- Engines: search(query, {topic, venue, year, sort}, limit) -> Promise<[result]> -----------
 
@@ -88,8 +89,20 @@
   }
 
   // The same folding of words as catalogue/search.py: lower case, plurals to singular.
+  // As catalogue/search.py's words(): CJK runs become overlapping two-character pieces.
+  var CJK_RUN = /[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af]+/g;
+
   function words(text) {
-    return (text.toLowerCase().match(/[\p{L}\p{N}]+/gu) || []).map(stem);
+    var spaced = text.toLowerCase().replace(CJK_RUN, " $& ");
+    var result = [];
+    (spaced.match(/[\p{L}\p{N}]+/gu) || []).forEach(function (token) {
+      if (!/^[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af]/.test(token)) {
+        result.push(stem(token));
+        return;
+      }
+      for (var i = 0; i < Math.max(1, token.length - 1); i++) result.push(token.slice(i, i + 2));
+    });
+    return result;
   }
 
   function stem(word) {
@@ -135,7 +148,7 @@
       return {
         url: siteUrl("papers/" + paper.slug + "/index.html").href, name: paper.name, title: paper.title,
         venue: paper.venue, topics: paper.topics,
-        excerpt: hit.matched.length ? "Key terms: <mark>" + hit.matched.join("</mark>, <mark>") + "</mark>" : ""
+        excerpt: hit.matched.length ? text("key_terms") + " <mark>" + hit.matched.join("</mark>, <mark>") + "</mark>" : ""
       };
     });
   }
@@ -226,7 +239,7 @@
       var more = document.createElement("a");
       more.className = "quick-more";
       more.href = root + "search.html?q=" + encodeURIComponent(query);
-      more.textContent = results.length ? "All results and filters" : "No matches; open the search page";
+      more.textContent = results.length ? text("all_results") : text("no_quick_matches");
       quickPanel.replaceChildren(list, more);
       quickPanel.hidden = false;
     });
@@ -287,6 +300,15 @@
     return chosen;
   }
 
+  function resultCount(count, query) {
+    var results = text("results", { count: count }).replace(String(count), count + (count === PAGE_LIMIT ? "+" : ""));
+    return query ? text("results_for", { results: results, query: query }) : results;
+  }
+
+  function noMatch(query, filtered) {
+    return text("no_match" + (query ? "_query" : "") + (filtered ? "_filters" : ""), { query: query });
+  }
+
   function keepAddress(query, chosen) {
     var params = new URLSearchParams();
     if (query) params.set("q", query);
@@ -313,13 +335,10 @@
         resultsList.replaceChildren.apply(resultsList, results.map(function (r) { return renderResult(r, query, "h2"); }));
         resultsList.dataset.engine = active.name;
         resultsList.dataset.query = query;
-        statusLine.textContent = results.length
-          ? results.length + (results.length === PAGE_LIMIT ? "+" : "") + " result" + (results.length === 1 ? "" : "s") +
-            (query ? " for \u201c" + query + "\u201d" : "")
-          : "No papers match" + (query ? " \u201c" + query + "\u201d" : "") + (filtered ? " with these filters" : "") + ".";
+        statusLine.textContent = results.length ? resultCount(results.length, query) : noMatch(query, filtered);
       });
     }).catch(function () {
-      statusLine.textContent = "Search is unavailable: the search index was not built.";
+      statusLine.textContent = text("unavailable");
     });
   }
 

@@ -15,6 +15,7 @@ from .bundle import write_bundle
 from .check import check_site
 from .config import CONFIG_FILE, SiteConfig, host_base_url, read_config
 from .content import load_catalogue
+from .i18n import available_languages, load_strings
 from .ingest import ingest
 from .lock import exclusive
 from .model import Problem
@@ -62,6 +63,9 @@ def site_options(command):
                      help="Public address of the site, e.g. https://user.github.io/REPO/ (for sharing links, "
                           "previews, the sitemap and the 404 page). Also read from $CATALOGUE_BASE_URL, from "
                           "Netlify's $URL / $DEPLOY_PRIME_URL while Netlify builds, or from site.toml."),
+        click.option("--lang", "language", default=None, metavar="LANGUAGE",
+                     help=f"Interface language: {', '.join(available_languages())} (default: site.toml's "
+                          "'language', else en). Sets <html lang>, which Pagefind follows when it indexes."),
         click.option("--config", "config_path", type=click.Path(dir_okay=False, path_type=Path),
                      default=PROJECT / CONFIG_FILE, show_default=CONFIG_FILE,
                      help="Site settings (title, language, base_url)."),
@@ -80,11 +84,11 @@ def site_options(command):
 @site_options
 @click.option("--no-search", is_flag=True, help="Skip the Pagefind index (faster); search then uses the "
                                                "offline index (search-index.js) everywhere.")
-def build(seeds: Path, content: Path, out: Path, base_url: str | None, config_path: Path, templates: Path,
-          assets: Path, no_search: bool) -> None:
+def build(seeds: Path, content: Path, out: Path, base_url: str | None, language: str | None, config_path: Path,
+          templates: Path, assets: Path, no_search: bool) -> None:
     """Ingest the seeds, render every page, index them for search (= ingest + render + index)."""
     started = time.perf_counter()
-    config = site_config(config_path, base_url)
+    config = site_config(config_path, base_url, language)
     with exclusive(content):
         run_ingest(seeds, content)
         size, page_count, paper_count = render_and_write(content, out, config, templates, assets, not no_search)
@@ -96,9 +100,10 @@ def build(seeds: Path, content: Path, out: Path, base_url: str | None, config_pa
 @main.command()
 @content_option
 @site_options
-def render(content: Path, out: Path, base_url: str | None, config_path: Path, templates: Path, assets: Path) -> None:
+def render(content: Path, out: Path, base_url: str | None, language: str | None, config_path: Path, templates: Path,
+           assets: Path) -> None:
     """Render content/ into site/ without ingesting the seeds or indexing for search."""
-    config = site_config(config_path, base_url)
+    config = site_config(config_path, base_url, language)
     with exclusive(content):
         size, page_count, paper_count = render_and_write(content, out, config, templates, assets, search=False)
     say(f"Rendered {paper_count} papers, {page_count} files ({size / 1e6:.1f} MB) -> {display(out)}/index.html")
@@ -115,9 +120,11 @@ def index_command(out: Path) -> None:
     say(f"  {summary}")
 
 
-def site_config(config_path: Path, base_url: str | None) -> SiteConfig:
-    return read_config(config_path, base_url=base_url or host_base_url(dict(os.environ)),
-                       source_date_epoch=source_date_epoch(os.environ.get("SOURCE_DATE_EPOCH")))
+def site_config(config_path: Path, base_url: str | None, language: str | None) -> SiteConfig:
+    config = read_config(config_path, base_url=base_url or host_base_url(dict(os.environ)), language=language,
+                         source_date_epoch=source_date_epoch(os.environ.get("SOURCE_DATE_EPOCH")))
+    load_strings(config.language)  # an unknown or incomplete language stops the build before any work
+    return config
 
 
 def render_and_write(content: Path, out: Path, config: SiteConfig, templates: Path, assets: Path,

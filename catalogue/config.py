@@ -41,7 +41,7 @@ def read_config(path: Path, **overrides) -> SiteConfig:
         unknown = sorted(set(values) - known)
         if unknown:
             raise CatalogueError(f"{path.as_posix()}: unknown setting '{unknown[0]}' (known: {', '.join(sorted(known))})")
-    config = replace(SiteConfig(), **values, **{k: v for k, v in overrides.items() if v is not None})
+    config = replace(SiteConfig(), **(values | {k: v for k, v in overrides.items() if v is not None}))
     return replace(config, base_url=normalise_base_url(config.base_url))
 
 

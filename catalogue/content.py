@@ -202,7 +202,11 @@ def read_taxonomy(content_dir: Path) -> tuple[tuple[Topic, ...], str]:
         if not isinstance(item, dict) or not SLUG.match(str(item.get("slug", ""))) or not item.get("label"):
             raise CatalogueError(f"{shown}: topic {number} needs a 'slug' ([a-z0-9-]) and a 'label'")
         keywords = item.get("keywords") or []
-        topics.append(Topic(item["slug"], str(item["label"]), tuple(str(k).lower() for k in keywords)))
+        labels = item.get("labels") or {}
+        if not isinstance(labels, dict):
+            raise CatalogueError(f"{shown}: topic {number}'s 'labels' must map a language to a label, like 'zh-CN: 图学习'")
+        topics.append(Topic(item["slug"], str(item["label"]), tuple(str(k).lower() for k in keywords),
+                            tuple(sorted((str(code), str(label)) for code, label in labels.items()))))
     slugs = [t.slug for t in topics]
     if data.get("fallback") not in slugs:
         raise CatalogueError(f"{shown}: 'fallback' must be the slug of one of the topics")

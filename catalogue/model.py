@@ -65,6 +65,7 @@ class Topic:
     slug: str
     label: str
     keywords: tuple[str, ...]
+    translations: tuple[tuple[str, str], ...] = ()  # (language, label), from `labels:` in topics.yaml
 
 
 @dataclass(frozen=True)

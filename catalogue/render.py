@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from urllib.parse import quote
 from pathlib import Path
 
@@ -23,6 +23,7 @@ from .errors import CatalogueError
 from .markup import Markup
 from .charts import MapPoint, render_bar_chart, render_map
 from .cite import render_bibtex, render_markdown_citation, render_plain_citation, venue_label
+from .i18n import Strings, load_strings, localise_topic
 from .feeds import paper_record, render_atom, render_papers_json, render_robots, render_sitemap
 from .model import Catalogue, Paper, Topic
 from .preview import render_preview_png
@@ -110,52 +111,56 @@ def view_papers(catalogue: Catalogue, markup: Markup, config: SiteConfig) -> tup
 
 def render_site(catalogue: Catalogue, config: SiteConfig, env: Environment) -> dict[str, str | bytes]:
     """Every file of the site but assets and search bundle, keyed by its path under site/."""
+    strings = load_strings(config.language)
+    catalogue = replace(catalogue, topics=tuple(localise_topic(t, config.language) for t in catalogue.topics))
     views = view_papers(catalogue, Markup(), config)
-    pages = render_html_pages(catalogue, views, config, env)
+    pages = render_html_pages(catalogue, views, config, env, strings)
     return pages | render_data_files(catalogue, views, config, sorted(pages))
 
 
 def render_html_pages(catalogue: Catalogue, views: tuple[PaperView, ...], config: SiteConfig,
-                      env: Environment) -> dict[str, str]:
+                      env: Environment, strings: Strings) -> dict[str, str]:
+    t = strings.text
     counts = {t.slug: sum(t in v.topics for v in views) for t in catalogue.topics}
     order = {t.slug: n for n, t in enumerate(catalogue.topics)}
     used_topics = tuple(sorted((t for t in catalogue.topics if counts[t.slug]),
                                key=lambda t: (-counts[t.slug], order[t.slug])))  # largest first
     venues = venue_groups(views)
-    shared = {"topics": used_topics, "topic_counts": counts, "paper_count": len(views),
+    shared = {"t": strings, "script_strings": script_json(strings.script_strings()),
+              "topics": used_topics, "topic_counts": counts, "paper_count": len(views),
               "venues": [Entry(label, venue_path(slug), len(members)) for slug, label, members in venues]}
     pages = {
         "index.html": render_page(env, "index.html", config, "index.html", shared,
                                   title=config.title, description=config.description, papers=views),
         "search.html": render_page(env, "search.html", config, "search.html", shared,
-                                   title="Search", description=f"Search {config.title}", papers=(),
+                                   title=t("search.title"), description=t("search.description", site=config.title), papers=(),
                                    venue_names=sorted({p.venue for p in catalogue.papers if p.venue}),
                                    years=sorted({p.year for p in catalogue.papers if p.year}, reverse=True)),
         "topics/index.html": render_page(
-            env, "overview.html", config, "topics/index.html", shared, title="Topics",
-            description=f"Topics of {config.title}", papers=(),
-            lede="Each paper is filed under one to three topics, ranked by what its abstract is about.",
+            env, "overview.html", config, "topics/index.html", shared, title=t("overview.topics_title"),
+            description=t("overview.topics_description", site=config.title), papers=(),
+            lede=t("overview.topics_lede"),
             entries=[Entry(t.label, topic_path(t), counts[t.slug]) for t in used_topics]),
         "venues/index.html": render_page(
-            env, "overview.html", config, "venues/index.html", shared, title="Venues",
-            description=f"Conferences and years in {config.title}", papers=(),
-            lede="Papers by the conference and year of the list they come from.",
+            env, "overview.html", config, "venues/index.html", shared, title=t("overview.venues_title"),
+            description=t("overview.venues_description", site=config.title), papers=(),
+            lede=t("overview.venues_lede"),
             entries=[Entry(label, venue_path(slug), len(members)) for slug, label, members in venues]),
         "404.html": render_page(env, "404.html", config, "404.html", shared,
-                                title="Page not found", description="This page does not exist.", papers=()),
+                                title=t("not_found.title"), description=t("not_found.description"), papers=()),
     }
     texts = [f"{view.title_text}. {view.plain_abstract}" for view in views]
     related = related_papers(texts)
-    pages["list.html"] = render_page(env, "list.html", config, "list.html", shared, title="My list", papers=(),
-                                     description=f"Your reading list in {config.title}, kept in this browser")
+    pages["list.html"] = render_page(env, "list.html", config, "list.html", shared, title=t("nav.my_list"), papers=(),
+                                     description=t("list.description", site=config.title))
     pages["map/index.html"] = render_page(
-        env, "map.html", config, "map/index.html", shared, title="Map", papers=views,
-        description=f"A map of the {len(views)} papers in {config.title}, by similarity of their abstracts",
+        env, "map.html", config, "map/index.html", shared, title=t("map.title"), papers=views,
+        description=t("map.description", len(views), site=config.title),
         map_svg=SafeHtml(render_catalogue_map(views, map_layout(texts), catalogue.topics)))
     pages["stats/index.html"] = render_page(
-        env, "stats.html", config, "stats/index.html", shared, title="Statistics", papers=views,
-        description=f"{config.title} at a glance: papers per topic and venue, code links, benchmarks",
-        **statistics(views, used_topics, counts, venues))
+        env, "stats.html", config, "stats/index.html", shared, title=t("stats.title"), papers=views,
+        description=t("stats.description", site=config.title),
+        **statistics(views, used_topics, counts, venues, strings))
     for index, view in enumerate(views):
         neighbours = {"previous": views[index - 1] if index else None,
                       "next": views[index + 1] if index + 1 < len(views) else None,
@@ -165,19 +170,21 @@ def render_html_pages(catalogue: Catalogue, views: tuple[PaperView, ...], config
                                        citation=citations(view), structured_data=structured_data(view, config))
         for old_slug in view.paper.old_slugs:  # a renamed paper keeps its old address working
             path = f"papers/{old_slug}/index.html"
-            pages[path] = render_page(env, "redirect.html", config, path, shared, title=f"Moved: {view.title_text}",
+            pages[path] = render_page(env, "redirect.html", config, path, shared, title=t("moved.title", title=view.title_text),
                                       description=view.description, papers=(view,), canonical_path=view.path)
     for topic in used_topics:
         members = tuple(v for v in views if topic in v.topics)
         path = topic_path(topic)
         pages[path] = render_page(env, "collection.html", config, path, shared, title=topic.label,
-                                  description=f"{len(members)} papers on {topic.label.lower()} in {config.title}",
-                                  papers=members, parent=Entry("Topics", "topics/index.html", len(used_topics)))
+                                  description=t("collection.topic_description", len(members), topic=topic.label,
+                                                site=config.title),
+                                  papers=members, parent=Entry(t("nav.topics"), "topics/index.html", len(used_topics)))
     for slug, label, members in venues:
         path = venue_path(slug)
         pages[path] = render_page(env, "collection.html", config, path, shared, title=label,
-                                  description=f"{len(members)} papers from {label} in {config.title}",
-                                  papers=members, parent=Entry("Venues", "venues/index.html", len(venues)))
+                                  description=t("collection.venue_description", len(members), venue=label,
+                                                site=config.title),
+                                  papers=members, parent=Entry(t("nav.venues"), "venues/index.html", len(venues)))
     return pages
 
 
@@ -199,8 +206,10 @@ def render_catalogue_map(views: tuple[PaperView, ...], positions: list[tuple[flo
 
 
 def statistics(views: tuple[PaperView, ...], topics: tuple[Topic, ...], counts: dict[str, int],
-               venues: list[tuple[str, str, tuple[PaperView, ...]]]) -> dict:
+               venues: list[tuple[str, str, tuple[PaperView, ...]]], strings: Strings) -> dict:
     """The numbers and charts of the statistics page."""
+    t = strings.text
+    papers = t("stats.unit_papers")
     with_code = [v for v in views if v.paper.links]
     mentions = Counter(b for v in views for b in v.paper.benchmarks)
     top_benchmarks = sorted(mentions.items(), key=lambda item: (-item[1], item[0]))[:15]
@@ -209,16 +218,16 @@ def statistics(views: tuple[PaperView, ...], topics: tuple[Topic, ...], counts: 
         "code_count": len(with_code),
         "code_share": round(100 * len(with_code) / len(views)) if views else 0,
         "topic_chart": SafeHtml(render_bar_chart([(t.label, counts[t.slug], f"../{topic_path(t)}") for t in topics],
-                                                 title="Papers per topic", unit="papers")),
+                                                 title=t("stats.per_topic"), unit=papers)),
         "venue_chart": SafeHtml(render_bar_chart([(label, len(members), f"../{venue_path(slug)}")
                                                   for slug, label, members in venues],
-                                                 title="Papers per venue and year", unit="papers")),
+                                                 title=t("stats.per_venue"), unit=papers)),
         "code_chart": SafeHtml(render_bar_chart(
             [(label, round(100 * sum(1 for v in members if v.paper.links) / len(members)), f"../{venue_path(slug)}")
-             for slug, label, members in venues], title="Share of papers with code links", unit="%")),
+             for slug, label, members in venues], title=t("stats.code_share_chart"), unit="%")),
         "benchmark_chart": SafeHtml(render_bar_chart(
             [(name, count, f"../search.html?q={quote(name)}") for name, count in top_benchmarks],
-            title="Most mentioned benchmarks and datasets", unit="papers")) if top_benchmarks else None,
+            title=t("stats.benchmarks"), unit=papers)) if top_benchmarks else None,
     }
 
 
@@ -238,6 +247,12 @@ def venue_groups(views: tuple[PaperView, ...]) -> list[tuple[str, str, tuple[Pap
         groups.setdefault(venue_label(view.paper), []).append(view)
     ordered = sorted(groups.items(), key=lambda item: (-(item[1][0].paper.year or 0), item[0]))
     return [(slugify(label) or "unknown-venue", label, tuple(members)) for label, members in ordered]
+
+
+def script_json(data) -> SafeHtml:
+    """JSON to embed in a <script> element: '<', '>' and '&' escaped so it cannot close the element."""
+    text = json.dumps(data, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+    return SafeHtml(text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026"))
 
 
 def venue_path(slug: str) -> str:
@@ -305,8 +320,7 @@ def structured_data(view: PaperView, config: SiteConfig) -> SafeHtml:
         "author": [{"@type": "Person", "name": name} for name in paper.authors] or None,
         "url": view.url, "image": config.absolute_url(preview_path(paper)),
     }
-    text = json.dumps({k: v for k, v in data.items() if v is not None}, ensure_ascii=False, sort_keys=True)
-    return SafeHtml(text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026"))
+    return script_json({k: v for k, v in data.items() if v is not None})
 
 
 def render_netlify_redirects(catalogue: Catalogue) -> str:

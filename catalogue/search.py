@@ -38,6 +38,7 @@ def index_site(site_dir: Path) -> str:
 
 FALLBACK_FILE = "search-index.js"
 TERMS_PER_PAPER = 10
+CJK_PIECES_PER_PAPER = 400
 STOPWORDS = frozenset("""a about above across after again against all also although among an and any are as at
 be because been before being below between both but by can could did do does doing done during each either
 even every few for from further had has have having here how however i if in into is it its itself just
@@ -47,9 +48,20 @@ then there these they this those through thus to too under until up upon us use 
 was we were what when where whether which while who whom why will with within without would yet""".split())
 
 
+# Chinese, Japanese and Korean runs have no spaces between words: they are cut into overlapping
+# two-character pieces (强化学习 -> 强化 化学 学习), which match a query cut the same way.
+CJK_RUN = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af]+")
+
+
 def words(text: str) -> list[str]:
-    """Lower-case words with plurals folded (the search page's script does the same)."""
-    return [stem(word) for word in re.findall(r"[^\W_]+", text.lower())]
+    """Lower-case words with plurals folded, CJK runs as bigrams (the search page's script does the same)."""
+    result = []
+    for token in re.findall(r"[^\W_]+", CJK_RUN.sub(lambda run: f" {run.group()} ", text.lower())):
+        if CJK_RUN.fullmatch(token):
+            result += [token[i:i + 2] for i in range(max(1, len(token) - 1))]
+        else:
+            result.append(stem(token))
+    return result
 
 
 def stem(word: str) -> str:
@@ -78,7 +90,7 @@ def render_fallback_index(entries: list[SearchEntry], topic_labels: list[str]) -
     """A script that sets window.CATALOGUE_SEARCH: papers with their most telling words.
 
     Each paper keeps its slug, name, title and the abstract words that set it apart most
-    (tf-idf), so the file stays small (under 200 bytes a paper) while names, titles and key
+    (tf-idf), so the file stays small (under 200 bytes an English paper) while names, titles and key
     terms match. An empty name means the title begins with it.
     """
     documents = [Counter(w for w in words(e.abstract) if w not in STOPWORDS and len(w) > 2) for e in entries]
@@ -90,7 +102,10 @@ def render_fallback_index(entries: list[SearchEntry], topic_labels: list[str]) -
         ranked = sorted((w for w in document if w not in in_title),
                         key=lambda w: (-document[w] * math.log(len(entries) / frequency[w] + 1), w))
         name = "" if entry.title.startswith(entry.name) else entry.name  # most titles begin with the name
+        # CJK pieces are too many and too alike to rank: a paper keeps them all (up to a cap).
+        pieces = dict.fromkeys(w for w in words(entry.abstract) if CJK_RUN.match(w) and w not in in_title)
+        terms = ranked[:TERMS_PER_PAPER] + list(pieces)[:CJK_PIECES_PER_PAPER]
         papers.append([entry.path.removeprefix("papers/").removesuffix("/index.html"), name, entry.title,
-                       venues.index(entry.venue), list(entry.topics), " ".join(ranked[:TERMS_PER_PAPER])])
+                       venues.index(entry.venue), list(entry.topics), " ".join(terms)])
     data = {"stopwords": " ".join(sorted(STOPWORDS)), "topics": topic_labels, "venues": venues, "papers": papers}
     return "window.CATALOGUE_SEARCH = " + json.dumps(data, ensure_ascii=False, separators=(",", ":")) + ";\n"

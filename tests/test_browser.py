@@ -171,13 +171,13 @@ def test_file_topic_chip_filters_the_list_and_toggles_back(built_site: BuiltSite
     assert chip.get_attribute("aria-pressed") == "true"
     others = page.locator(f'.chips a[data-topic]:not([data-topic="{topic}"])')
     assert all(other.get_attribute("aria-pressed") == "false" for other in others.all())
-    assert page.locator("#paper-count").inner_text() == f"{expected} of {PAPER_COUNT} papers"
+    assert page.locator(".intro .count").inner_text() == f"{expected} of {PAPER_COUNT} papers"
     assert page.url == start_url  # the chip is a button here, not a link to the topic page
 
     chip.click()
     assert len(visible_cards(page)) == PAPER_COUNT
     assert chip.get_attribute("aria-pressed") == "false"
-    assert page.locator("#paper-count").inner_text() == f"{PAPER_COUNT} papers"
+    assert page.locator(".intro .count").inner_text() == f"{PAPER_COUNT} papers"
     assert tab.errors == []
 
 

@@ -1,6 +1,6 @@
 import pytest
 
-from catalogue.config import host_base_url
+from catalogue.config import host_base_url, read_config
 
 
 @pytest.mark.parametrize("environment, expected", [
@@ -12,3 +12,10 @@ from catalogue.config import host_base_url
 ])
 def test_base_url_from_the_host(environment, expected):
     assert host_base_url(environment) == expected
+
+
+def test_flags_override_the_same_settings_in_the_file(tmp_path):
+    path = tmp_path / "site.toml"
+    path.write_text('language = "en"\nbase_url = "https://example.org/a/"\n', encoding="utf-8")
+    config = read_config(path, language="zh-CN", base_url="https://example.org/b")
+    assert (config.language, config.base_url) == ("zh-CN", "https://example.org/b/")

@@ -52,8 +52,8 @@ PAYLOADS = [
 ]
 
 # Our own scripts, and only these, may appear on a page.
-OWN_SCRIPTS = ("assets/filter.js", "assets/search.js", "assets/cite.js", "assets/reader.js", "list-data.js",
-               "script head json-ld")
+OWN_SCRIPTS = ("assets/filter.js", "assets/search.js", "assets/cite.js", "assets/reader.js", "assets/strings.js",
+               "list-data.js", "script head json-ld", "script ui-strings")
 
 FIND_INJECTED = """() => {
   const found = [];
@@ -71,7 +71,8 @@ FIND_INJECTED = """() => {
     if (!(ours(el) && ['svg', 'title'].includes(el.tagName.toLowerCase()))) found.push('element ' + el.tagName);
   for (const script of document.scripts) {
     const data = script.type === 'application/ld+json' && script.parentNode === document.head;
-    found.push('script ' + (script.getAttribute('src') || (data ? 'head json-ld' : 'inline')));
+    const strings = script.type === 'application/json' && script.id === 'ui-strings';
+    found.push('script ' + (script.getAttribute('src') || (data ? 'head json-ld' : strings ? 'ui-strings' : 'inline')));
   }
   return found;
 }"""

@@ -1,0 +1,149 @@
+"""Interface languages: complete string catalogues, --lang, and a Chinese build end to end."""
+
+import re
+from pathlib import Path
+
+import pytest
+from markupsafe import Markup
+
+from catalogue.errors import CatalogueError
+from catalogue.i18n import LOCALES_DIR, Strings, available_languages, load_strings, localise_topic, read_table
+from catalogue.model import Topic
+from conftest import PROJECT, make_project, run_cli
+
+
+def test_english_and_chinese_are_available():
+    assert {"en", "zh-CN"} <= set(available_languages())
+
+
+@pytest.mark.parametrize("language", available_languages())
+def test_every_catalogue_is_complete(language):
+    strings = load_strings(language)  # refuses missing keys or placeholders that differ
+    assert set(strings.table) == set(read_table("en"))
+    assert all(isinstance(v, dict) or v.strip() for v in strings.table.values())
+
+
+@pytest.mark.parametrize("tag, found", [("zh-CN", "zh-CN"), ("zh-cn", "zh-CN"), ("zh_CN", "zh-CN"), ("zh", "zh-CN"),
+                                        ("en", "en"), ("en-GB", "en")])
+def test_language_tags_find_their_catalogue(tag, found):
+    assert load_strings(tag).language == found
+
+
+def test_an_unknown_language_names_the_ones_there_are():
+    with pytest.raises(CatalogueError, match=r"'fr'.*en, zh-CN"):
+        load_strings("fr")
+
+
+def test_a_catalogue_missing_a_key_or_placeholder_is_refused(tmp_path, monkeypatch):
+    english = (LOCALES_DIR / "en.yaml").read_text(encoding="utf-8")
+    broken = english.replace("  papers: Papers\n", "").replace("Add {paper} to my list", "Add to my list")
+    (tmp_path / "en.yaml").write_text(english, encoding="utf-8")
+    (tmp_path / "xx.yaml").write_text(broken, encoding="utf-8")
+    monkeypatch.setattr("catalogue.i18n.LOCALES_DIR", tmp_path)
+    read_table.cache_clear()
+    try:
+        with pytest.raises(CatalogueError, match=r"xx.yaml: missing 'nav.papers'.*'star.add' uses \{\}, English uses \{paper\}"):
+            load_strings("xx")
+    finally:
+        read_table.cache_clear()
+
+
+@pytest.mark.parametrize("count, expected", [(0, "0 papers"), (1, "1 paper"), (2, "2 papers")])
+def test_plural_forms_follow_the_count(count, expected):
+    assert load_strings("en").text("count.papers", count) == expected
+    assert load_strings("zh-CN").text("count.papers", count) == f"{count} 篇论文"  # Chinese has one form
+
+
+def test_values_are_escaped_unless_already_markup():
+    strings = Strings("en", {"a": "Add {paper} & more", "b": "Now {link}."})
+    assert strings("a", paper="<b>x</b>") == "Add &lt;b&gt;x&lt;/b&gt; &amp; more"
+    assert strings("b", link=Markup('<a href="x">y</a>')) == 'Now <a href="x">y</a>.'
+    assert strings.text("a", paper="<b>") == "Add <b> & more"  # plain text for Python callers
+
+
+def used_keys() -> set[str]:
+    """Every key the templates, the renderer and the scripts ask for."""
+    keys = set()
+    for path in [*(PROJECT / "templates").glob("*.html"), PROJECT / "catalogue" / "render.py"]:
+        keys |= set(re.findall(r"""\bt\(\s*["']([a-z_.]+)["']""", path.read_text(encoding="utf-8")))
+    for path in (PROJECT / "assets").glob("*.js"):
+        source = path.read_text(encoding="utf-8")
+        keys |= {f"script.{k}" for k in re.findall(r"""\btext\(\s*["']([a-z_]+)["']""", source)}
+        keys |= {f"script.{k}" for k in re.findall(r"""catalogueText\(\s*["']([a-z_]+)["']""", source)}
+    return keys
+
+
+def test_every_string_is_used_and_every_used_string_exists():
+    table = set(read_table("en"))
+    # search.js composes the no-match keys from their parts; the language's own name is for people.
+    composed = {"script.no_match", "script.no_match_query", "script.no_match_filters", "script.no_match_query_filters"}
+    assert used_keys() - table == set()
+    assert table - used_keys() - composed - {"language_name"} == set()
+
+
+@pytest.mark.parametrize("language, label", [("zh-CN", "图学习"), ("zh", "图学习"), ("zh_cn", "图学习"),
+                                             ("en", "Graphs"), ("fr", "Graphs")])
+def test_topic_labels_follow_the_language(language, label):
+    topic = Topic("graphs", "Graphs", ("graph",), (("zh-CN", "图学习"),))
+    assert localise_topic(topic, language).label == label
+
+
+CHINESE_SEED = """ICLR 2026 论文列表
+
+我们提出 GraphZen，一种用于强化学习的图神经网络方法，在十个基准上显著提高了样本效率并降低了训练成本。
+
+我们研究大语言模型在数学定理证明中的推理能力，提出了一个新的评测基准，并分析了常见的失败模式。
+"""
+
+
+@pytest.fixture(scope="module")
+def chinese_site(tmp_path_factory):
+    root = make_project(tmp_path_factory.mktemp("zh"))
+    for english in (root / "seeds").glob("*.txt"):  # Chinese papers only: any English left is the interface's
+        english.unlink()
+    (root / "seeds" / "zh_iclr_2026.txt").write_text(CHINESE_SEED, encoding="utf-8")
+    (root / "site.toml").write_text('title = "论文目录"\ndescription = "可浏览、搜索、引用和分享的会议论文。"\n', encoding="utf-8")
+    run_cli("build", "--seeds", str(root / "seeds"), "--content", str(root / "content"), "--out", str(root / "site"),
+            "--config", str(root / "site.toml"), "--lang", "zh-CN")
+    return root / "site"
+
+
+def visible_text(html: str) -> str:
+    """The page's text outside abstracts, citations and data (what the interface itself says)."""
+    html = re.sub(r"<(script|style|pre)\b.*?</\1>", " ", html, flags=re.S)
+    html = re.sub(r'<section class="abstract".*?</section>', " ", html, flags=re.S)
+    return re.sub(r"<[^>]+>", " ", html)
+
+
+def test_chinese_build_has_no_english_interface_text(chinese_site: Path):
+    english = [text for key, text in read_table("en").items()
+               if isinstance(text, str) and "{" not in text and len(text) > 5 and not key.startswith("script.")
+               and text != read_table("zh-CN")[key]]
+    pages = [chinese_site / "index.html", chinese_site / "search.html", chinese_site / "list.html",
+             chinese_site / "stats" / "index.html", chinese_site / "404.html",
+             *sorted((chinese_site / "papers").glob("*/index.html"))[:5]]
+    for page in pages:
+        html = page.read_text(encoding="utf-8")
+        assert '<html lang="zh-CN"' in html
+        leaked = [text for text in english if re.search(rf"\b{re.escape(text)}\b", visible_text(html))]
+        assert leaked == [], f"{page.relative_to(chinese_site)} shows English: {leaked}"
+
+
+def test_chinese_interface_and_search_in_chromium(chinese_site: Path, browser):
+    from conftest import serve_under_subpath
+
+    page = browser.new_page()
+    page.goto((chinese_site / "search.html").as_uri() + "?q=" + "图神经网络")  # from disk: the offline index
+    page.wait_for_selector("#search-results a.result-link")
+    assert "GraphZen" in page.inner_text("#search-results")
+    assert "条结果" in page.inner_text("#search-status")
+    with serve_under_subpath(chinese_site, chinese_site.parent / "served") as address:
+        for query, expected in [("样本效率", "GraphZen"), ("失败模式", "失败模式")]:
+            page.goto(address + "search.html?q=" + query)  # hosted: Pagefind, which segments Chinese
+            page.wait_for_selector("#search-results[data-engine='pagefind'] a.result-link")
+            assert expected in page.inner_text("#search-results li:first-child")
+        page.goto(address + "index.html")
+        page.locator("#paper-list button.star").first.click()
+        assert page.locator("#paper-list button.star").first.get_attribute("aria-pressed") == "true"
+        assert page.inner_text(".site-nav") .split()[0] == "论文"
+    page.close()
