@@ -95,6 +95,22 @@ class SiteHandler(QuietHandler):
             self.wfile.write(body)
 
 
+@contextmanager
+def serve_folder(docroot: Path, *, not_found: Path | None = None, policy: str | None = None) -> Iterator[str]:
+    """Serve `docroot` at http://127.0.0.1:PORT/; yields that address. The port is bound first,
+    so the folder may be filled (e.g. built with that address as its base URL) afterwards."""
+    handler_class = type("Handler", (SiteHandler,), {"not_found": not_found, "policy": policy})
+    handler = functools.partial(handler_class, directory=str(docroot))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}/"
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join(timeout=5)
+
 
 @contextmanager
 def serve_under_subpath(site: Path, scratch: Path, *, not_found: bool = False,
@@ -102,15 +118,6 @@ def serve_under_subpath(site: Path, scratch: Path, *, not_found: bool = False,
     """Serve a copy of `site` at http://127.0.0.1:PORT/REPO/; yields that address."""
     docroot = scratch / "docroot"
     shutil.copytree(site, docroot / SUBPATH)
-    handler_class = type("Handler", (SiteHandler,),
-                         {"not_found": docroot / SUBPATH / "404.html" if not_found else None, "policy": policy})
-    handler = functools.partial(handler_class, directory=str(docroot))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}/{SUBPATH}/"
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join(timeout=5)
+    with serve_folder(docroot, not_found=docroot / SUBPATH / "404.html" if not_found else None,
+                      policy=policy) as address:
+        yield f"{address}{SUBPATH}/"
