@@ -7,21 +7,24 @@ import http.server
 import os
 import shutil
 import time
+from collections.abc import Callable
+from contextlib import closing
 from pathlib import Path
 
 import click
 
 from .bundle import write_bundle
+from .cache import CACHE_DIR, Cache, code_version, digest, tree_state
 from .check import check_site
 from .config import CONFIG_FILE, SiteConfig, host_base_url, read_config
 from .content import load_catalogue
 from .i18n import available_languages, load_strings
 from .ingest import ingest
-from .lock import exclusive
+from .lock import LOCK_FILE, exclusive
 from .model import Problem
-from .output import STAGING_PREFIX, copy_assets, staged_site, write_pages
-from .render import make_environment, render_site
-from .search import index_site
+from .output import STAGING_PREFIX, copy_assets, read_manifest, site_size, staged_site, write_manifest, write_outputs
+from .render import make_environment, plan_site
+from .search import BUNDLE_DIR, index_site
 
 PROJECT = Path(__file__).resolve().parent.parent
 
@@ -89,9 +92,13 @@ def build(seeds: Path, content: Path, out: Path, base_url: str | None, language:
     """Ingest the seeds, render every page, index them for search (= ingest + render + index)."""
     started = time.perf_counter()
     config = site_config(config_path, base_url, language)
+    inputs = functools.partial(build_fingerprint, seeds, content, templates, assets, config, not no_search)
     with exclusive(content):
+        if up_to_date(out, inputs()):
+            return
         run_ingest(seeds, content)
-        size, page_count, paper_count = render_and_write(content, out, config, templates, assets, not no_search)
+        size, page_count, paper_count = render_and_write(content, out, config, templates, assets, not no_search,
+                                                         inputs)
     elapsed = time.perf_counter() - started
     say(f"Built {paper_count} papers, {page_count} files ({size / 1e6:.1f} MB) "
         f"in {elapsed:.1f} s -> {display(out)}/index.html")
@@ -104,8 +111,11 @@ def render(content: Path, out: Path, base_url: str | None, language: str | None,
            assets: Path) -> None:
     """Render content/ into site/ without ingesting the seeds or indexing for search."""
     config = site_config(config_path, base_url, language)
+    inputs = functools.partial(build_fingerprint, None, content, templates, assets, config, False)
     with exclusive(content):
-        size, page_count, paper_count = render_and_write(content, out, config, templates, assets, search=False)
+        if up_to_date(out, inputs()):
+            return
+        size, page_count, paper_count = render_and_write(content, out, config, templates, assets, False, inputs)
     say(f"Rendered {paper_count} papers, {page_count} files ({size / 1e6:.1f} MB) -> {display(out)}/index.html")
 
 
@@ -128,24 +138,47 @@ def site_config(config_path: Path, base_url: str | None, language: str | None) -
 
 
 def render_and_write(content: Path, out: Path, config: SiteConfig, templates: Path, assets: Path,
-                     search: bool) -> tuple[int, int, int]:
-    """content/ -> a complete new site/; returns bytes written, files and papers."""
-    with stage("Loading content/"):
-        catalogue = load_catalogue(content)
-    with stage(f"Rendering {len(catalogue.papers)} papers"):
-        pages = render_site(catalogue, config, make_environment(templates))
+                     search: bool, fingerprint: Callable[[], str]) -> tuple[int, int, int]:
+    """content/ -> a complete new site/, remaking only files whose inputs changed; returns bytes, files, papers."""
+    with closing(Cache.beside(content)) as cache:
+        with stage("Loading content/"):
+            catalogue = load_catalogue(content, cache)
+        with stage(f"Preparing {len(catalogue.papers)} papers (text, related papers, what changed)"):
+            outputs = plan_site(catalogue, config, make_environment(templates), cache)
     if config.base_url is None:
         say("note: no base URL (--base-url or site.toml): canonical and preview tags, preview images and "
             "the sitemap are left out, and 404.html assumes the site is served at the domain root.")
     with staged_site(out) as staging:
-        with stage(f"Writing {len(pages)} files"):
-            size = write_pages(pages, staging)
+        with stage(f"Writing {len(outputs)} files"):
+            report = write_outputs(outputs, staging)
             copy_assets(assets, staging)
-        if search:
+        say(f"  {report.written} written, {report.kept} unchanged since the last build, {report.removed} removed")
+        if not search:
+            shutil.rmtree(staging / BUNDLE_DIR, ignore_errors=True)  # an old index would not match the pages
+        elif report.written or report.removed or not (staging / BUNDLE_DIR).is_dir():
             with stage("Indexing for search (Pagefind)"):
                 summary = index_site(staging)
             say(f"  {summary}")
-    return size, len(pages), len(catalogue.papers)
+        else:
+            say("Search index: no page changed, kept as it was")
+        write_manifest(staging, fingerprint(), outputs)
+        size = site_size(staging)
+    return size, len(outputs), len(catalogue.papers)
+
+
+def build_fingerprint(seeds: Path | None, content: Path, templates: Path, assets: Path, config: SiteConfig,
+                      search: bool) -> str:
+    """Everything a build reads (file names and bytes, settings, this code): equal fingerprints, equal sites."""
+    return digest(code_version(), tree_state(seeds) if seeds else None, tree_state(content, skip=(LOCK_FILE, CACHE_DIR)),
+                  tree_state(templates), tree_state(assets), config, search)
+
+
+def up_to_date(out: Path, fingerprint: str) -> bool:
+    """True, and says so, when the site in `out` was built from exactly these inputs."""
+    if read_manifest(out).get("fingerprint") != fingerprint or not (out / "index.html").is_file():
+        return False
+    say(f"Up to date: nothing changed since {display(out)}/ was built.")
+    return True
 
 
 @main.command("ingest")
@@ -225,8 +258,8 @@ def source_date_epoch(value: str | None) -> int | None:
 
 
 def run_ingest(seeds: Path, content: Path, prune: bool = False) -> None:
-    with stage(f"Ingesting {display(seeds)}/ into {display(content)}/"):
-        report = ingest(seeds, content, prune)
+    with stage(f"Ingesting {display(seeds)}/ into {display(content)}/"), closing(Cache.beside(content)) as cache:
+        report = ingest(seeds, content, prune, cache)
     report_problems(report.problems)
     say(f"  {report.papers} papers: {report.added} new, {report.updated} updated, "
         f"{report.kept_edits} with hand edits kept, {report.pruned} pruned, {len(report.problems)} notes")

@@ -8,10 +8,12 @@ from __future__ import annotations
 
 import os
 import re
+from contextlib import nullcontext
 from pathlib import Path
 
 import yaml
 
+from .cache import Cache, code_version, digest
 from .errors import CatalogueError, ContentFileError
 from .model import Catalogue, Link, Paper, Source, Topic
 
@@ -147,15 +149,32 @@ def read_paper(path: Path) -> Paper:
     return parse_paper_markdown(text, path.as_posix())
 
 
-def read_papers(content_dir: Path) -> dict[Path, Paper]:
-    """Every paper in content/papers/, by file; all problems reported together."""
+def read_papers(content_dir: Path, cache: Cache | None = None) -> dict[Path, Paper]:
+    """Every paper in content/papers/, by file; all problems reported together.
+
+    With a cache, a file whose size and modification time are as last read is not parsed again.
+    """
     papers: dict[Path, Paper] = {}
     errors: list[str] = []
-    for path in sorted((content_dir / PAPERS_DIR).glob("*.md")):
+    keys = {}
+    with os.scandir(content_dir / PAPERS_DIR) if (content_dir / PAPERS_DIR).is_dir() else nullcontext([]) as entries:
+        for entry in entries:
+            if entry.name.endswith(".md") and entry.is_file():
+                info = entry.stat()
+                keys[Path(entry.path)] = digest(code_version(), entry.path, info.st_size, info.st_mtime_ns)
+    known = cache.get_many("content", keys.values()) if cache else {}
+    parsed = {}
+    for path in sorted(keys):
+        if keys[path] in known:
+            papers[path] = known[keys[path]]
+            continue
         try:
-            papers[path] = read_paper(path)
+            papers[path] = parsed[keys[path]] = read_paper(path)
         except CatalogueError as error:
             errors.append(error.message)
+    if cache:
+        cache.put_many("content", parsed)
+        cache.keep_only("content", keys.values())
     errors += _duplicates(papers, "id") + _duplicates(papers, "slug") + _reused_addresses(papers)
     if errors:
         raise CatalogueError("content/ has problems:\n  " + "\n  ".join(errors))
@@ -215,10 +234,10 @@ def read_taxonomy(content_dir: Path) -> tuple[tuple[Topic, ...], str]:
     return tuple(topics), data["fallback"]
 
 
-def load_catalogue(content_dir: Path) -> Catalogue:
+def load_catalogue(content_dir: Path, cache: Cache | None = None) -> Catalogue:
     """Everything the build renders, validated, in display order (venue, year, seed position)."""
     topics, _ = read_taxonomy(content_dir)
-    papers = read_papers(content_dir)
+    papers = read_papers(content_dir, cache)
     known = {t.slug for t in topics}
     errors = [f"{path.as_posix()}: unknown topic '{topic}' (topics are listed in {TOPICS_FILE})"
               for path, paper in papers.items() for topic in paper.topics if topic not in known]

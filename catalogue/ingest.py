@@ -17,11 +17,12 @@ from pathlib import Path
 
 from slugify import slugify
 
+from .cache import Cache, code_version, digest
 from .cleanup import clean_abstract
 from .content import PAPERS_DIR, read_papers, read_taxonomy, render_paper_markdown, write_text_atomic
 from .extract import extract
 from .markup import Markup
-from .model import Paper, Problem, Source
+from .model import Paper, Problem, SeedDocument, Source, Topic
 from .seeds import read_seed_document
 
 STATE_FILE = ".derived.json"
@@ -52,13 +53,16 @@ def paper_id(abstract: str) -> str:
     return hashlib.sha256(" ".join(abstract.split()).encode("utf-8")).hexdigest()[:12]
 
 
-def ingest(seeds_dir: Path, content_dir: Path, prune: bool = False) -> IngestReport:
+def ingest(seeds_dir: Path, content_dir: Path, prune: bool = False, cache: Cache | None = None) -> IngestReport:
     """Parse every seed file, merge with content/, write what changed.
 
-    Papers gone from the seeds are kept and marked, or deleted when prune is set.
+    Papers gone from the seeds are kept and marked, or deleted when prune is set. With a
+    cache, a paragraph met before (same text, place, venue, taxonomy and code) is not
+    extracted again.
     """
+    cache = cache or Cache(None)
     taxonomy, fallback = read_taxonomy(content_dir)
-    existing = {paper.id: (path, paper) for path, paper in read_papers(content_dir).items()}
+    existing = {paper.id: (path, paper) for path, paper in read_papers(content_dir, cache).items()}
     state_path = content_dir / STATE_FILE
     state = json.loads(state_path.read_text(encoding="utf-8")) if state_path.exists() else {}
     markup = Markup()
@@ -67,8 +71,13 @@ def ingest(seeds_dir: Path, content_dir: Path, prune: bool = False) -> IngestRep
     seed_files = sorted(seeds_dir.glob("*.txt"))
     if not seed_files:
         problems.append(Problem(Source(seeds_dir.as_posix()), "no seed files (*.txt) here"))
-    for seed_path in seed_files:
-        document = read_seed_document(seed_path, source_path(seed_path, content_dir.parent))
+    documents = [read_seed_document(path, source_path(path, content_dir.parent)) for path in seed_files]
+    context = digest(code_version(), taxonomy, fallback)
+    keys = {(document.path, paragraph.line): digest(context, document.path, document.venue, document.year, paragraph)
+            for document in documents for paragraph in document.paragraphs}
+    known = cache.get_many("ingest", keys.values())
+    computed: dict[str, tuple[Paper, tuple[Problem, ...]]] = {}
+    for document in documents:
         problems += document.problems
         for paragraph in document.paragraphs:
             source = Source(document.path, paragraph.line)
@@ -80,22 +89,32 @@ def ingest(seeds_dir: Path, content_dir: Path, prune: bool = False) -> IngestRep
             if pid in derived:
                 problems.append(Problem(source, f"same abstract as {derived[pid].source}; listed once"))
                 continue
-            problems += [Problem(source, message) for message in markup.abstract_html(paragraph.text).problems]
-            abstract, cleaned = clean_abstract(paragraph.text)
-            problems += [Problem(source, f"{note}; the seed line keeps the original") for note in cleaned]
-            found = extract(abstract, taxonomy, fallback)
-            derived[pid] = Paper(id=pid, slug="", title=found.title, abstract=abstract, source=source,
-                                 name=found.name, other_names=found.other_names, venue=document.venue,
-                                 year=document.year, topics=found.topics, links=found.links,
-                                 benchmarks=found.benchmarks, results=found.results, cleaned=cleaned)
+            key = keys[document.path, paragraph.line]
+            if key not in known:
+                known[key] = computed[key] = derive_paper(pid, paragraph.text, source, document, taxonomy, fallback,
+                                                       markup)
+            derived[pid], notes = known[key]
+            problems += notes
+    cache.put_many("ingest", computed)
+    cache.keep_only("ingest", keys.values())
 
     papers_dir = content_dir / PAPERS_DIR
     papers_dir.mkdir(parents=True, exist_ok=True)
     taken = {slug for _, paper in existing.values() for slug in (paper.slug, *paper.old_slugs)}
     added = updated = kept_edits = 0
     new_state = {pid: record for pid, record in state.items() if pid not in derived}
+    # A paper whose file, record and derived fields are as the last ingest left them needs no merge.
+    settled_keys = {pid: settled_key(derived[pid], existing[pid][0], state.get(pid)) for pid in derived if pid in existing}
+    settled = cache.get_many("settled", settled_keys.values())
+    now_settled: dict[str, bool] = {}
     for pid in sorted(derived):  # by id, so that slug collisions resolve the same way every time
         fresh = derived[pid]
+        if settled_keys.get(pid) in settled:
+            new_state[pid] = state[pid]
+            kept_edits += settled[settled_keys[pid]]
+            now_settled[settled_keys[pid]] = settled[settled_keys[pid]]
+            continue
+        edited = []
         if pid in existing:
             path, current = existing[pid]
             paper, edited = merge(replace(current, in_seeds=True), state.get(pid), fresh)
@@ -111,6 +130,9 @@ def ingest(seeds_dir: Path, content_dir: Path, prune: bool = False) -> IngestRep
             updated += pid in existing
             write_text_atomic(path, text)
         new_state[pid] = {name: value_hash(getattr(fresh, name)) for name in DERIVED_FIELDS} | {"slug": paper.slug}
+        now_settled[settled_key(fresh, path, new_state[pid])] = bool(edited)
+    cache.put_many("settled", now_settled)
+    cache.keep_only("settled", now_settled)
     pruned = 0
     for pid, (path, paper) in sorted(existing.items()):
         if pid in derived:
@@ -125,8 +147,29 @@ def ingest(seeds_dir: Path, content_dir: Path, prune: bool = False) -> IngestRep
             write_text_atomic(path, render_paper_markdown(replace(paper, in_seeds=False)))
         problems.append(Problem(Source(path.as_posix()), "not in any seed file any more; kept and marked "
                                                          "'in_seeds: false' (ingest --prune deletes it)"))
-    write_text_atomic(state_path, json.dumps(new_state, indent=0, sort_keys=True) + "\n")
+    state_text = json.dumps(new_state, indent=0, sort_keys=True) + "\n"
+    if not state_path.exists() or state_path.read_text(encoding="utf-8") != state_text:
+        write_text_atomic(state_path, state_text)  # unchanged files keep their time: the next build sees no change
     return IngestReport(len(derived), added, updated, kept_edits, pruned, tuple(problems))
+
+
+def derive_paper(pid: str, text: str, source: Source, document: SeedDocument, taxonomy: tuple[Topic, ...],
+                 fallback: str, markup: Markup) -> tuple[Paper, tuple[Problem, ...]]:
+    """What the abstract itself says (name, title, topics, ...), with notes on its math and tidying."""
+    notes = [Problem(source, message) for message in markup.abstract_html(text).problems]
+    abstract, cleaned = clean_abstract(text)
+    notes += [Problem(source, f"{note}; the seed line keeps the original") for note in cleaned]
+    found = extract(abstract, taxonomy, fallback)
+    paper = Paper(id=pid, slug="", title=found.title, abstract=abstract, source=source, name=found.name,
+                  other_names=found.other_names, venue=document.venue, year=document.year, topics=found.topics,
+                  links=found.links, benchmarks=found.benchmarks, results=found.results, cleaned=cleaned)
+    return paper, tuple(notes)
+
+
+def settled_key(fresh: Paper, path: Path, record: dict | None) -> str:
+    """What a paper's merge depends on: the derived fields, the file as it is on disk, the record."""
+    info = path.stat()
+    return digest(code_version(), fresh, path.as_posix(), info.st_size, info.st_mtime_ns, sorted((record or {}).items()))
 
 
 def source_path(seed_path: Path, project: Path) -> str:

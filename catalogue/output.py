@@ -1,36 +1,79 @@
-"""The only writer of site/: pages go to a staging folder that replaces site/ when complete.
+"""The only writer of site/: a staging folder that replaces site/ when complete, filled with
+only the files whose inputs changed since the last build.
 
 A build that fails or is killed leaves the previous site/ as it was; a stale staging
-folder from a killed build is removed by the next one.
+folder from a killed build is removed by the next one. The staging folder starts as hard
+links to the previous site's files (nothing is copied), so every write here first removes
+the link: the previous site is never changed in place. `.build-manifest.json` records, for
+every file, a digest of what it was made from; a file whose digest is unchanged is kept.
 """
 
 from __future__ import annotations
 
+import json
+import multiprocessing
+import os
 import shutil
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 
 from .errors import CatalogueError
+from .progress import Progress
 
 STAGING_PREFIX = ".site-staging-"
+MANIFEST = ".build-manifest.json"
+MANAGED_ELSEWHERE = ("assets/", "pagefind/")  # written by copy_assets and the search stage
+PARALLEL_FROM = 200  # fewer files than this render faster in one process than in a pool
+WORKERS = max(1, min(2, os.cpu_count() or 1))
+
+
+@dataclass(frozen=True)
+class Output:
+    """One file of the site: where it goes, a digest of everything it is made from, how to make it."""
+
+    path: str
+    inputs: str
+    make: Callable[[], str | bytes]
+
+
+@dataclass(frozen=True)
+class WriteReport:
+    written: int  # files rendered and written
+    kept: int  # files unchanged since the last build
+    removed: int  # files of the last build that are no longer part of the site
 
 
 @contextmanager
 def staged_site(out_dir: Path) -> Iterator[Path]:
-    """A fresh folder beside out_dir; it becomes out_dir only if the block succeeds."""
+    """A folder beside out_dir holding hard links to out_dir's files; it becomes out_dir only if the block succeeds."""
     out_dir = out_dir.resolve()
     out_dir.parent.mkdir(parents=True, exist_ok=True)
     for stale in out_dir.parent.glob(f"{STAGING_PREFIX}{out_dir.name}-*"):
         shutil.rmtree(stale, ignore_errors=True)
     staging = Path(tempfile.mkdtemp(prefix=f"{STAGING_PREFIX}{out_dir.name}-", dir=out_dir.parent))
     try:
+        if out_dir.is_dir():
+            link_tree(out_dir, staging)
         yield staging
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
         raise
     swap_in(staging, out_dir)
+
+
+def link_tree(source: Path, target: Path) -> None:
+    """target mirrors source with hard links (copies where the file system cannot link)."""
+    for folder, _, files in os.walk(source):
+        destination = target / Path(folder).relative_to(source)
+        destination.mkdir(exist_ok=True)
+        for name in files:
+            try:
+                os.link(os.path.join(folder, name), destination / name)
+            except OSError:
+                shutil.copy2(os.path.join(folder, name), destination / name)
 
 
 def swap_in(staging: Path, out_dir: Path) -> None:
@@ -42,22 +85,103 @@ def swap_in(staging: Path, out_dir: Path) -> None:
     shutil.rmtree(retired, ignore_errors=True)
 
 
+def read_manifest(site_dir: Path) -> dict:
+    """The last build's record: {"fingerprint": ..., "files": {path: digest}}; empty if there is none."""
+    try:
+        manifest = json.loads((site_dir / MANIFEST).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return manifest if isinstance(manifest, dict) else {}
+
+
+def write_manifest(site_dir: Path, fingerprint: str | None, outputs: list[Output]) -> None:
+    manifest = {"fingerprint": fingerprint, "files": {o.path: o.inputs for o in sorted(outputs, key=lambda o: o.path)}}
+    write_file(site_dir, MANIFEST, json.dumps(manifest, indent=0, sort_keys=True) + "\n")
+
+
+def write_outputs(outputs: list[Output], site_dir: Path) -> WriteReport:
+    """Make and write every output whose inputs changed since the manifest in site_dir was
+    written; remove files the site no longer has. Uses both cores when there is much to do."""
+    for output in outputs:
+        target_path(site_dir, output.path)  # refuse a bad path before writing anything
+    recorded = read_manifest(site_dir).get("files", {})
+    todo = [o for o in outputs if recorded.get(o.path) != o.inputs or not (site_dir / o.path).is_file()]
+    with Progress("Writing pages", len(todo)) as progress:
+        if len(todo) < PARALLEL_FROM or WORKERS == 1:
+            for output in todo:
+                write_file(site_dir, output.path, output.make())
+                progress.advance()
+        else:
+            # Workers are forked: they inherit the outputs (templates compiled, text converted) as they are.
+            context = multiprocessing.get_context("fork")
+            with context.Pool(WORKERS, initializer=_adopt, initargs=(todo, site_dir)) as pool:
+                for done in pool.imap_unordered(_make_and_write, range(len(todo)), chunksize=16):
+                    progress.advance(done)
+    removed = remove_others(site_dir, {o.path for o in outputs})
+    return WriteReport(len(todo), len(outputs) - len(todo), removed)
+
+
+_WORK: tuple[list[Output], Path] | None = None  # a worker's share of write_outputs, set once per worker
+
+
+def _adopt(todo: list[Output], site_dir: Path) -> None:
+    global _WORK
+    _WORK = (todo, site_dir)
+
+
+def _make_and_write(index: int) -> int:
+    todo, site_dir = _WORK
+    write_file(site_dir, todo[index].path, todo[index].make())
+    return 1
+
+
+def remove_others(site_dir: Path, keep: set[str]) -> int:
+    """Delete the files of the previous build that this build does not make (a paper pruned, a page renamed)."""
+    removed = 0
+    for folder, _, files in os.walk(site_dir):
+        relative = Path(folder).relative_to(site_dir).as_posix()
+        prefix = "" if relative == "." else relative + "/"
+        if prefix.startswith(MANAGED_ELSEWHERE):
+            continue
+        for name in files:
+            if prefix + name not in keep and prefix + name != MANIFEST:
+                os.unlink(os.path.join(folder, name))
+                removed += 1
+    return removed
+
+
+def target_path(site_dir: Path, relative: str) -> Path:
+    root = site_dir.resolve()
+    target = (root / relative).resolve()
+    if not target.is_relative_to(root) or target == root:
+        raise CatalogueError(f"refusing to write {relative!r}: it is outside {site_dir}")
+    return target
+
+
+def write_file(site_dir: Path, relative: str, content: str | bytes) -> int:
+    """Write one file under site_dir (never through a hard link to the previous site); returns bytes."""
+    target = target_path(site_dir, relative)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    data = content if isinstance(content, bytes) else content.encode("utf-8")
+    target.unlink(missing_ok=True)
+    target.write_bytes(data)
+    return len(data)
+
+
 def write_pages(pages: dict[str, str | bytes], site_dir: Path) -> int:
     """Write each file under site_dir; refuse any path that would land outside it. Returns bytes."""
-    root = site_dir.resolve()
-    total = 0
-    for relative, content in sorted(pages.items()):
-        target = (root / relative).resolve()
-        if not target.is_relative_to(root) or target == root:
-            raise CatalogueError(f"refusing to write {relative!r}: it is outside {site_dir}")
-        target.parent.mkdir(parents=True, exist_ok=True)
-        data = content if isinstance(content, bytes) else content.encode("utf-8")
-        target.write_bytes(data)
-        total += len(data)
-    return total
+    for relative in pages:
+        target_path(site_dir, relative)
+    return sum(write_file(site_dir, relative, content) for relative, content in sorted(pages.items()))
 
 
 def copy_assets(assets_dir: Path, site_dir: Path) -> None:
+    """assets/ into site/assets/, replacing what the last build had there."""
     if not assets_dir.is_dir():
         raise CatalogueError(f"{assets_dir}: the assets folder is missing")
-    shutil.copytree(assets_dir, site_dir / "assets", dirs_exist_ok=True)
+    shutil.rmtree(site_dir / "assets", ignore_errors=True)  # unlinks: the previous site keeps its own
+    shutil.copytree(assets_dir, site_dir / "assets")
+
+
+def site_size(site_dir: Path) -> int:
+    return sum(entry.stat().st_size for entry in site_dir.rglob("*") if entry.is_file())

@@ -8,7 +8,10 @@ depth, uses the base URL's absolute path instead.
 
 from __future__ import annotations
 
+import functools
 import json
+import multiprocessing
+import os
 from collections import Counter
 from dataclasses import dataclass, replace
 from urllib.parse import quote
@@ -18,6 +21,7 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined, TemplateError
 from markupsafe import Markup as SafeHtml
 from slugify import slugify
 
+from .cache import Cache, code_version, digest
 from .config import SiteConfig
 from .errors import CatalogueError
 from .markup import Markup
@@ -26,12 +30,14 @@ from .cite import render_bibtex, render_markdown_citation, render_plain_citation
 from .i18n import Strings, load_strings, localise_topic
 from .feeds import paper_record, render_atom, render_papers_json, render_robots, render_sitemap
 from .model import Catalogue, Paper, Topic
+from .output import Output
+from .progress import Progress
 from .preview import render_preview_png
 from .search import FALLBACK_FILE, SearchEntry, render_fallback_index
-from .similarity import map_layout, related_papers
 
 EXCERPT_LENGTH = 260
 DESCRIPTION_LENGTH = 160
+PARALLEL_CONVERSION_FROM = 500  # fewer papers convert faster in one process
 
 
 @dataclass(frozen=True)
@@ -51,6 +57,7 @@ class PaperView:
     excerpt: str
     description: str
     topics: tuple[Topic, ...]
+    key: str  # a digest of everything above: pages that show the paper change when it changes
 
 
 def make_environment(templates_dir: Path) -> Environment:
@@ -85,107 +92,166 @@ def shorten(text: str, limit: int) -> str:
     return text[:limit].rsplit(" ", 1)[0].rstrip(",;:.") + "\u2026"
 
 
-def view_papers(catalogue: Catalogue, markup: Markup, config: SiteConfig) -> tuple[PaperView, ...]:
+def view_papers(catalogue: Catalogue, config: SiteConfig, cache: Cache) -> tuple[PaperView, ...]:
+    """Every paper converted for the templates; a paper converted by an earlier build comes from the cache."""
+    keys = [digest(code_version(), paper, config.base_url) for paper in catalogue.papers]
+    known = cache.get_many("view", keys)
+    missing = [(key, paper) for key, paper in zip(keys, catalogue.papers) if key not in known]
+    if missing:
+        converted = convert_papers([paper for _, paper in missing], config)
+        fresh = {key: fields for (key, _), fields in zip(missing, converted)}
+        cache.put_many("view", fresh)
+        known.update(fresh)
+    cache.keep_only("view", keys)
     topics = {t.slug: t for t in catalogue.topics}
     views = []
-    for paper in catalogue.papers:
-        plain = markup.plain(paper.abstract)
-        url = config.absolute_url(pretty_url(paper_path(paper)))
-        views.append(PaperView(
-            paper=paper,
-            path=paper_path(paper),
-            name_html=SafeHtml(markup.inline_html(paper.name)) if paper.name else None,
-            name_text=markup.plain(paper.name) if paper.name else "",
-            title_html=SafeHtml(markup.inline_html(paper.title)),
-            title_text=markup.plain(paper.title),
-            plain_abstract=plain,
-            url=url,
-            bibtex=render_bibtex(paper, url),
-            abstract_html=SafeHtml(markup.abstract_html(paper.abstract).html),
-            excerpt=shorten(plain, EXCERPT_LENGTH),
-            description=shorten(plain, DESCRIPTION_LENGTH),
-            topics=tuple(topics[slug] for slug in paper.topics),
-        ))
+    for key, paper in zip(keys, catalogue.papers):
+        paper_topics = tuple(topics[slug] for slug in paper.topics)
+        views.append(PaperView(paper, paper_path(paper), *known[key], topics=paper_topics,
+                               key=digest(key, paper_topics)))
     return tuple(views)
 
 
-def render_site(catalogue: Catalogue, config: SiteConfig, env: Environment) -> dict[str, str | bytes]:
+def convert_papers(papers: list[Paper], config: SiteConfig) -> list[tuple]:
+    """The converted text of each paper (the costly part of a build), on both cores when there are many."""
+    if len(papers) < PARALLEL_CONVERSION_FROM or os.cpu_count() == 1:
+        return [convert_paper(paper, config) for paper in papers]
+    chunks = [papers[start:start + 250] for start in range(0, len(papers), 250)]
+    with Progress("Converting abstracts", len(papers)) as progress, \
+            multiprocessing.get_context("fork").Pool(min(2, os.cpu_count() or 1)) as pool:
+        results = []
+        for converted in pool.imap(functools.partial(_convert_chunk, config=config), chunks):
+            results += converted
+            progress.advance(len(converted))
+    return results
+
+
+def _convert_chunk(papers: list[Paper], config: SiteConfig) -> list[tuple]:
+    return [convert_paper(paper, config) for paper in papers]
+
+
+def convert_paper(paper: Paper, config: SiteConfig, markup: Markup = Markup()) -> tuple:
+    """A paper's text as PaperView needs it, from name_html to description."""
+    plain = markup.plain(paper.abstract)
+    url = config.absolute_url(pretty_url(paper_path(paper)))
+    return (SafeHtml(markup.inline_html(paper.name)) if paper.name else None,
+            markup.plain(paper.name) if paper.name else "",
+            SafeHtml(markup.inline_html(paper.title)),
+            markup.plain(paper.title),
+            plain,
+            url,
+            render_bibtex(paper, url),
+            SafeHtml(markup.abstract_html(paper.abstract).html),
+            shorten(plain, EXCERPT_LENGTH),
+            shorten(plain, DESCRIPTION_LENGTH))
+
+
+def render_site(catalogue: Catalogue, config: SiteConfig, env: Environment,
+                cache: Cache | None = None) -> dict[str, str | bytes]:
     """Every file of the site but assets and search bundle, keyed by its path under site/."""
+    return {output.path: output.make() for output in plan_site(catalogue, config, env, cache or Cache(None))}
+
+
+def plan_site(catalogue: Catalogue, config: SiteConfig, env: Environment, cache: Cache) -> list[Output]:
+    """Every file of the site but assets and search bundle, each with the digest of its inputs, unmade."""
     strings = load_strings(config.language)
     catalogue = replace(catalogue, topics=tuple(localise_topic(t, config.language) for t in catalogue.topics))
-    views = view_papers(catalogue, Markup(), config)
-    pages = render_html_pages(catalogue, views, config, env, strings)
-    return pages | render_data_files(catalogue, views, config, sorted(pages))
+    views = view_papers(catalogue, config, cache)
+    everything = digest(code_version(), templates_state(env), config, sorted(strings.table.items()))
+    pages = plan_html_pages(catalogue, views, config, env, strings, cache, everything)
+    return pages + plan_data_files(catalogue, views, config, sorted(o.path for o in pages), everything)
 
 
-def render_html_pages(catalogue: Catalogue, views: tuple[PaperView, ...], config: SiteConfig,
-                      env: Environment, strings: Strings) -> dict[str, str]:
+def templates_state(env: Environment) -> str:
+    """A digest of the template files, so that editing one re-renders the pages."""
+    return digest(*[(path.as_posix(), path.read_bytes()) for folder in env.loader.searchpath
+                    for path in sorted(Path(folder).rglob("*")) if path.is_file()])
+
+
+def plan_html_pages(catalogue: Catalogue, views: tuple[PaperView, ...], config: SiteConfig, env: Environment,
+                    strings: Strings, cache: Cache, everything: str) -> list[Output]:
     t = strings.text
-    counts = {t.slug: sum(t in v.topics for v in views) for t in catalogue.topics}
-    order = {t.slug: n for n, t in enumerate(catalogue.topics)}
-    used_topics = tuple(sorted((t for t in catalogue.topics if counts[t.slug]),
-                               key=lambda t: (-counts[t.slug], order[t.slug])))  # largest first
+    counts = {topic.slug: sum(topic in v.topics for v in views) for topic in catalogue.topics}
+    order = {topic.slug: n for n, topic in enumerate(catalogue.topics)}
+    used_topics = tuple(sorted((topic for topic in catalogue.topics if counts[topic.slug]),
+                               key=lambda topic: (-counts[topic.slug], order[topic.slug])))  # largest first
     venues = venue_groups(views)
-    shared = {"t": strings, "script_strings": script_json(strings.script_strings()),
-              "topics": used_topics, "topic_counts": counts, "paper_count": len(views),
+    shared = {"topics": used_topics, "topic_counts": counts, "paper_count": len(views),
               "venues": [Entry(label, venue_path(slug), len(members)) for slug, label, members in venues]}
-    pages = {
-        "index.html": render_page(env, "index.html", config, "index.html", shared,
-                                  title=config.title, description=config.description, papers=views),
-        "search.html": render_page(env, "search.html", config, "search.html", shared,
-                                   title=t("search.title"), description=t("search.description", site=config.title), papers=(),
-                                   venue_names=sorted({p.venue for p in catalogue.papers if p.venue}),
-                                   years=sorted({p.year for p in catalogue.papers if p.year}, reverse=True)),
-        "topics/index.html": render_page(
-            env, "overview.html", config, "topics/index.html", shared, title=t("overview.topics_title"),
-            description=t("overview.topics_description", site=config.title), papers=(),
-            lede=t("overview.topics_lede"),
-            entries=[Entry(t.label, topic_path(t), counts[t.slug]) for t in used_topics]),
-        "venues/index.html": render_page(
-            env, "overview.html", config, "venues/index.html", shared, title=t("overview.venues_title"),
-            description=t("overview.venues_description", site=config.title), papers=(),
-            lede=t("overview.venues_lede"),
-            entries=[Entry(label, venue_path(slug), len(members)) for slug, label, members in venues]),
-        "404.html": render_page(env, "404.html", config, "404.html", shared,
-                                title=t("not_found.title"), description=t("not_found.description"), papers=()),
-    }
+    base = digest(everything, inputs_of(shared))
+    shared |= {"t": strings, "script_strings": script_json(strings.script_strings())}
+    pages: list[Output] = []
+
+    def page(path: str, template: str, **values) -> None:
+        """A page whose inputs are its template, its path and `values` (views stand in by their key)."""
+        pages.append(Output(path, digest(base, template, path, inputs_of(values)),
+                            lambda: render_page(env, template, config, path, shared, **values)))
+
+    page("index.html", "index.html", title=config.title, description=config.description, papers=views)
+    page("search.html", "search.html", title=t("search.title"), description=t("search.description", site=config.title),
+         papers=(), venue_names=sorted({p.venue for p in catalogue.papers if p.venue}),
+         years=sorted({p.year for p in catalogue.papers if p.year}, reverse=True))
+    page("topics/index.html", "overview.html", title=t("overview.topics_title"),
+         description=t("overview.topics_description", site=config.title), papers=(), lede=t("overview.topics_lede"),
+         entries=[Entry(topic.label, topic_path(topic), counts[topic.slug]) for topic in used_topics])
+    page("venues/index.html", "overview.html", title=t("overview.venues_title"),
+         description=t("overview.venues_description", site=config.title), papers=(), lede=t("overview.venues_lede"),
+         entries=[Entry(label, venue_path(slug), len(members)) for slug, label, members in venues])
+    page("404.html", "404.html", title=t("not_found.title"), description=t("not_found.description"), papers=())
+    page("list.html", "list.html", title=t("nav.my_list"), papers=(), description=t("list.description", site=config.title))
+    from .similarity import map_layout, related_papers  # scikit-learn takes a second to import: only when needed
+
     texts = [f"{view.title_text}. {view.plain_abstract}" for view in views]
-    related = related_papers(texts)
-    pages["list.html"] = render_page(env, "list.html", config, "list.html", shared, title=t("nav.my_list"), papers=(),
-                                     description=t("list.description", site=config.title))
-    pages["map/index.html"] = render_page(
-        env, "map.html", config, "map/index.html", shared, title=t("map.title"), papers=views,
-        description=t("map.description", len(views), site=config.title),
-        map_svg=SafeHtml(render_catalogue_map(views, map_layout(texts), catalogue.topics)))
-    pages["stats/index.html"] = render_page(
-        env, "stats.html", config, "stats/index.html", shared, title=t("stats.title"), papers=views,
-        description=t("stats.description", site=config.title),
-        **statistics(views, used_topics, counts, venues, strings))
+    texts_key = digest(code_version(), texts)
+    positions = cached(cache, "map", texts_key, lambda: map_layout(texts))
+    page("map/index.html", "map.html", title=t("map.title"), papers=views,
+         description=t("map.description", len(views), site=config.title),
+         map_svg=SafeHtml(render_catalogue_map(views, positions, catalogue.topics)))
+    page("stats/index.html", "stats.html", title=t("stats.title"), papers=views,
+         description=t("stats.description", site=config.title),
+         **statistics(views, used_topics, counts, venues, strings))
+    related = cached(cache, "related", texts_key, lambda: related_papers(texts))
     for index, view in enumerate(views):
-        neighbours = {"previous": views[index - 1] if index else None,
-                      "next": views[index + 1] if index + 1 < len(views) else None,
-                      "related": [Related(views[n.index], n.shared_terms) for n in related[index]]}
-        pages[view.path] = render_page(env, "paper.html", config, view.path, shared, title=view.title_text,
-                                       description=view.description, papers=(view,), **neighbours,
-                                       citation=citations(view), structured_data=structured_data(view, config))
+        page(view.path, "paper.html", title=view.title_text, description=view.description, papers=(view,),
+             previous=views[index - 1] if index else None, next=views[index + 1] if index + 1 < len(views) else None,
+             related=[Related(views[n.index], n.shared_terms) for n in related[index]],
+             citation=citations(view), structured_data=structured_data(view, config))
         for old_slug in view.paper.old_slugs:  # a renamed paper keeps its old address working
-            path = f"papers/{old_slug}/index.html"
-            pages[path] = render_page(env, "redirect.html", config, path, shared, title=t("moved.title", title=view.title_text),
-                                      description=view.description, papers=(view,), canonical_path=view.path)
+            page(f"papers/{old_slug}/index.html", "redirect.html", title=t("moved.title", title=view.title_text),
+                 description=view.description, papers=(view,), canonical_path=view.path)
     for topic in used_topics:
         members = tuple(v for v in views if topic in v.topics)
-        path = topic_path(topic)
-        pages[path] = render_page(env, "collection.html", config, path, shared, title=topic.label,
-                                  description=t("collection.topic_description", len(members), topic=topic.label,
-                                                site=config.title),
-                                  papers=members, parent=Entry(t("nav.topics"), "topics/index.html", len(used_topics)))
+        page(topic_path(topic), "collection.html", title=topic.label,
+             description=t("collection.topic_description", len(members), topic=topic.label, site=config.title),
+             papers=members, parent=Entry(t("nav.topics"), "topics/index.html", len(used_topics)))
     for slug, label, members in venues:
-        path = venue_path(slug)
-        pages[path] = render_page(env, "collection.html", config, path, shared, title=label,
-                                  description=t("collection.venue_description", len(members), venue=label,
-                                                site=config.title),
-                                  papers=members, parent=Entry(t("nav.venues"), "venues/index.html", len(venues)))
+        page(venue_path(slug), "collection.html", title=label,
+             description=t("collection.venue_description", len(members), venue=label, site=config.title),
+             papers=members, parent=Entry(t("nav.venues"), "venues/index.html", len(venues)))
     return pages
+
+
+def inputs_of(value: object) -> object:
+    """A cheap stand-in for a value in a digest: a paper view by its key, containers item by item."""
+    if isinstance(value, PaperView):
+        return value.key
+    if isinstance(value, Related):
+        return value.view.key, value.terms
+    if isinstance(value, dict):
+        return tuple((key, inputs_of(item)) for key, item in sorted(value.items()))
+    if isinstance(value, (list, tuple)):
+        return tuple(inputs_of(item) for item in value)
+    return value
+
+
+def cached(cache: Cache, kind: str, key: str, compute):
+    """A costly result of the whole catalogue (related papers, the map), kept until its texts change."""
+    value = cache.get(kind, key)
+    if value is None:
+        value = compute()
+        cache.put(kind, key, value)
+        cache.keep_only(kind, [key])
+    return value
 
 
 @dataclass(frozen=True)
@@ -259,36 +325,38 @@ def venue_path(slug: str) -> str:
     return f"venues/{slug}/index.html"
 
 
-def render_data_files(catalogue: Catalogue, views: tuple[PaperView, ...], config: SiteConfig,
-                      html_paths: list[str]) -> dict[str, str | bytes]:
+def plan_data_files(catalogue: Catalogue, views: tuple[PaperView, ...], config: SiteConfig, html_paths: list[str],
+                    everything: str) -> list[Output]:
     """Citations, feeds, the offline search index, redirects and preview images."""
     labels = {t.slug: t.label for t in catalogue.topics}
     topic_index = {t.slug: n for n, t in enumerate(catalogue.topics)}
-    files: dict[str, str | bytes] = {
-        ".nojekyll": "",  # GitHub Pages: serve the site as it is, no Jekyll
-        "_redirects": render_netlify_redirects(catalogue),
-        "robots.txt": render_robots(config),
-        "feed.xml": render_atom(catalogue, {v.paper.id: v.title_text for v in views},
-                                {v.paper.id: v.description for v in views}, config),
-        "papers.json": render_papers_json([paper_record(v.paper, labels, v.title_text, v.plain_abstract, config)
-                                           for v in views], config),
-        "list-data.js": render_list_data(views),
-        "catalogue.bib": "\n".join(v.bibtex for v in views),
-        FALLBACK_FILE: render_fallback_index(
+    all_views = digest(everything, [v.key for v in views])
+    files = [
+        Output(".nojekyll", everything, lambda: ""),  # GitHub Pages: serve the site as it is, no Jekyll
+        Output("_redirects", all_views, lambda: render_netlify_redirects(catalogue)),
+        Output("robots.txt", everything, lambda: render_robots(config)),
+        Output("feed.xml", all_views, lambda: render_atom(catalogue, {v.paper.id: v.title_text for v in views},
+                                                          {v.paper.id: v.description for v in views}, config)),
+        Output("papers.json", all_views, lambda: render_papers_json(
+            [paper_record(v.paper, labels, v.title_text, v.plain_abstract, config) for v in views], config)),
+        Output("list-data.js", all_views, lambda: render_list_data(views)),
+        Output("catalogue.bib", all_views, lambda: "\n".join(v.bibtex for v in views)),
+        Output(FALLBACK_FILE, all_views, lambda: render_fallback_index(
             [SearchEntry(v.path, v.name_text, v.title_text, venue_label(v.paper),
                          tuple(topic_index[t.slug] for t in v.topics), v.plain_abstract) for v in views],
-            [t.label for t in catalogue.topics]),
-    }
+            [t.label for t in catalogue.topics])),
+    ]
     redirects = {f"papers/{slug}/index.html" for v in views for slug in v.paper.old_slugs}
-    sitemap = render_sitemap([p for p in html_paths if p != "404.html" and p not in redirects], config)
-    if sitemap:
-        files["sitemap.xml"] = sitemap
+    listed = [p for p in html_paths if p != "404.html" and p not in redirects]
+    if config.base_url:
+        files.append(Output("sitemap.xml", digest(everything, listed), lambda: render_sitemap(listed, config)))
     for view in views:
-        paper = view.paper
-        files[f"papers/{paper.slug}/{paper.slug}.bib"] = view.bibtex
+        files.append(Output(f"papers/{view.paper.slug}/{view.paper.slug}.bib", digest(everything, view.key),
+                            functools.partial(str, view.bibtex)))
         if config.base_url:  # only a shared link shows a preview, and only an absolute URL can name it
-            files[preview_path(paper)] = render_preview_png(name=view.name_text or None, title=view.title_text,
-                                                            venue=venue_label(paper), site_title=config.title)
+            preview = functools.partial(render_preview_png, name=view.name_text or None, title=view.title_text,
+                                        venue=venue_label(view.paper), site_title=config.title)
+            files.append(Output(preview_path(view.paper), digest(everything, preview.keywords), preview))
     return files
 
 
