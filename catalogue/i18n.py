@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import string
 from collections.abc import Iterable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from functools import cache
 from pathlib import Path
 
@@ -31,6 +31,7 @@ class Strings:
 
     language: str
     table: dict[str, str | dict[str, str]]
+    memo: dict = field(default_factory=dict, compare=False, repr=False)  # strings without values, made once
 
     def text(self, key: str, count: int | None = None, /, **values) -> str:
         """Plain text, for Python callers (titles, descriptions, charts)."""
@@ -38,6 +39,10 @@ class Strings:
 
     def __call__(self, key: str, count: int | None = None, /, **values) -> Markup:
         """HTML for templates: the string escaped, values escaped unless already markup."""
+        if not values:  # most of a page's strings: the same on every page
+            if (key, count) not in self.memo:
+                self.memo[key, count] = Markup(escape(self.form(key, count))).format(count=count)
+            return self.memo[key, count]
         return Markup(escape(self.form(key, count))).format(**{"count": count, **values})
 
     def form(self, key: str, count: int | None) -> str:

@@ -171,7 +171,8 @@ def templates_state(env: Environment) -> str:
 def plan_html_pages(catalogue: Catalogue, views: tuple[PaperView, ...], config: SiteConfig, env: Environment,
                     strings: Strings, cache: Cache, everything: str) -> list[Output]:
     t = strings.text
-    counts = {topic.slug: sum(topic in v.topics for v in views) for topic in catalogue.topics}
+    counts = Counter(slug for v in views for slug in v.paper.topics)
+    counts = {topic.slug: counts[topic.slug] for topic in catalogue.topics}
     order = {topic.slug: n for n, topic in enumerate(catalogue.topics)}
     used_topics = tuple(sorted((topic for topic in catalogue.topics if counts[topic.slug]),
                                key=lambda topic: (-counts[topic.slug], order[topic.slug])))  # largest first
@@ -180,12 +181,14 @@ def plan_html_pages(catalogue: Catalogue, views: tuple[PaperView, ...], config: 
               "venues": [Entry(label, venue_path(slug), len(members)) for slug, label, members in venues]}
     base = digest(everything, inputs_of(shared))
     shared |= {"t": strings, "script_strings": script_json(strings.script_strings())}
+    shared["card"] = CardMaker(env, {**shared, "topic_path": topic_path, "venue_label": venue_label})
     pages: list[Output] = []
 
-    def page(path: str, template: str, **values) -> None:
-        """A page whose inputs are its template, its path and `values` (views stand in by their key)."""
+    def page(path: str, template: str, later=None, **values) -> None:
+        """A page whose inputs are its template, its path and `values` (views stand in by their key);
+        `later` makes values that follow from those (so they need not be held until the page is made)."""
         pages.append(Output(path, digest(base, template, path, inputs_of(values)),
-                            lambda: render_page(env, template, config, path, shared, **values)))
+                            lambda: render_page(env, template, config, path, shared, **values, **(later or dict)())))
 
     page("index.html", "index.html", title=config.title, description=config.description, papers=views)
     page("search.html", "search.html", title=t("search.title"), description=t("search.description", site=config.title),
@@ -199,28 +202,27 @@ def plan_html_pages(catalogue: Catalogue, views: tuple[PaperView, ...], config: 
          entries=[Entry(label, venue_path(slug), len(members)) for slug, label, members in venues])
     page("404.html", "404.html", title=t("not_found.title"), description=t("not_found.description"), papers=())
     page("list.html", "list.html", title=t("nav.my_list"), papers=(), description=t("list.description", site=config.title))
-    from .similarity import map_layout, related_papers  # scikit-learn takes a second to import: only when needed
-
     texts = [f"{view.title_text}. {view.plain_abstract}" for view in views]
     texts_key = digest(code_version(), texts)
-    positions = cached(cache, "map", texts_key, lambda: map_layout(texts))
+    positions = cached(cache, "map", texts_key, lambda: similarity().map_layout(texts))
     page("map/index.html", "map.html", title=t("map.title"), papers=views,
          description=t("map.description", len(views), site=config.title),
          map_svg=SafeHtml(render_catalogue_map(views, positions, catalogue.topics)))
     page("stats/index.html", "stats.html", title=t("stats.title"), papers=views,
          description=t("stats.description", site=config.title),
          **statistics(views, used_topics, counts, venues, strings))
-    related = cached(cache, "related", texts_key, lambda: related_papers(texts))
+    related = cached(cache, "related", texts_key, lambda: [  # plain tuples: unpickling needs no scikit-learn
+        tuple((n.index, n.shared_terms) for n in neighbours) for neighbours in similarity().related_papers(texts)])
     for index, view in enumerate(views):
         page(view.path, "paper.html", title=view.title_text, description=view.description, papers=(view,),
              previous=views[index - 1] if index else None, next=views[index + 1] if index + 1 < len(views) else None,
-             related=[Related(views[n.index], n.shared_terms) for n in related[index]],
-             citation=citations(view), structured_data=structured_data(view, config))
+             related=[Related(views[other], terms) for other, terms in related[index]],
+             later=functools.partial(paper_extras, view, config))
         for old_slug in view.paper.old_slugs:  # a renamed paper keeps its old address working
             page(f"papers/{old_slug}/index.html", "redirect.html", title=t("moved.title", title=view.title_text),
                  description=view.description, papers=(view,), canonical_path=view.path)
     for topic in used_topics:
-        members = tuple(v for v in views if topic in v.topics)
+        members = tuple(v for v in views if topic.slug in v.paper.topics)
         page(topic_path(topic), "collection.html", title=topic.label,
              description=t("collection.topic_description", len(members), topic=topic.label, site=config.title),
              papers=members, parent=Entry(t("nav.topics"), "topics/index.html", len(used_topics)))
@@ -229,6 +231,34 @@ def plan_html_pages(catalogue: Catalogue, views: tuple[PaperView, ...], config: 
              description=t("collection.venue_description", len(members), venue=label, site=config.title),
              papers=members, parent=Entry(t("nav.venues"), "venues/index.html", len(venues)))
     return pages
+
+
+def similarity():
+    """The similarity module, imported when first needed: scikit-learn takes a second and 100 MB to load,
+    and a build whose related papers and map are cached does not need it."""
+    from . import similarity as module
+    return module
+
+
+class CardMaker:
+    """Each paper's card (the `paper_card` macro) made once per build, however many lists show it:
+    made with a stand-in for the way back to the site's top, which each page then fills in."""
+
+    ROOT = SafeHtml("<root>")  # passed unescaped, so it cannot be confused with any text (whose '<' is escaped)
+
+    def __init__(self, env: Environment, context: dict):
+        self.macro = env.get_template("_macros.html").make_module(context).paper_card
+        self.made: dict[str, str] = {}
+
+    def __call__(self, view: PaperView, root: str) -> SafeHtml:
+        if view.key not in self.made:
+            self.made[view.key] = str(self.macro(view, self.ROOT))
+        return SafeHtml(self.made[view.key].replace(self.ROOT, root))
+
+
+def paper_extras(view: PaperView, config: SiteConfig) -> dict:
+    """What a paper page adds to its view: citations and structured data."""
+    return {"citation": citations(view), "structured_data": structured_data(view, config)}
 
 
 def inputs_of(value: object) -> object:

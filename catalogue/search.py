@@ -50,13 +50,17 @@ was we were what when where whether which while who whom why will with within wi
 
 # Chinese, Japanese and Korean runs have no spaces between words: they are cut into overlapping
 # two-character pieces (强化学习 -> 强化 化学 学习), which match a query cut the same way.
+WORD = re.compile(r"[^\W_]+")
 CJK_RUN = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af]+")
 
 
 def words(text: str) -> list[str]:
     """Lower-case words with plurals folded, CJK runs as bigrams (the search page's script does the same)."""
+    text = text.lower()
+    if not CJK_RUN.search(text):  # most text: words only
+        return [stem(word) for word in WORD.findall(text)]
     result = []
-    for token in re.findall(r"[^\W_]+", CJK_RUN.sub(lambda run: f" {run.group()} ", text.lower())):
+    for token in WORD.findall(CJK_RUN.sub(lambda run: f" {run.group()} ", text)):
         if CJK_RUN.fullmatch(token):
             result += [token[i:i + 2] for i in range(max(1, len(token) - 1))]
         else:
@@ -93,17 +97,18 @@ def render_fallback_index(entries: list[SearchEntry], topic_labels: list[str]) -
     (tf-idf), so the file stays small (under 200 bytes an English paper) while names, titles and key
     terms match. An empty name means the title begins with it.
     """
-    documents = [Counter(w for w in words(e.abstract) if w not in STOPWORDS and len(w) > 2) for e in entries]
+    abstract_words = [words(e.abstract) for e in entries]
+    documents = [Counter(w for w in found if w not in STOPWORDS and len(w) > 2) for found in abstract_words]
     frequency = Counter(word for document in documents for word in document)
     venues = sorted({e.venue for e in entries})
     papers = []
-    for entry, document in zip(entries, documents):
+    for entry, document, found in zip(entries, documents, abstract_words):
         in_title = set(words(f"{entry.name} {entry.title}"))
         ranked = sorted((w for w in document if w not in in_title),
                         key=lambda w: (-document[w] * math.log(len(entries) / frequency[w] + 1), w))
         name = "" if entry.title.startswith(entry.name) else entry.name  # most titles begin with the name
         # CJK pieces are too many and too alike to rank: a paper keeps them all (up to a cap).
-        pieces = dict.fromkeys(w for w in words(entry.abstract) if CJK_RUN.match(w) and w not in in_title)
+        pieces = dict.fromkeys(w for w in found if CJK_RUN.match(w) and w not in in_title)
         terms = ranked[:TERMS_PER_PAPER] + list(pieces)[:CJK_PIECES_PER_PAPER]
         papers.append([entry.path.removeprefix("papers/").removesuffix("/index.html"), name, entry.title,
                        venues.index(entry.venue), list(entry.topics), " ".join(terms)])

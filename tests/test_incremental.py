@@ -1,0 +1,102 @@
+"""Incremental builds: nothing changed, nothing done; an edit remakes only the files that show
+it; the result always equals a clean build, and the previous site is never changed in place."""
+
+import os
+import re
+import shutil
+from dataclasses import replace
+from pathlib import Path
+
+from catalogue.content import parse_paper_markdown, render_paper_markdown
+from conftest import PROJECT, build_project, make_project, run_cli
+
+# Pagefind writes its filter files in a varying order (see test_build); they are compared by name.
+VARYING = re.compile(r"pagefind/(filter/.*\.pf_filter|pagefind\..*\.pf_meta|pagefind-entry\.json)$")
+
+
+def files(site: Path) -> dict[str, bytes | int]:
+    """Every file's bytes by path; Pagefind's varying files (hash-named) only by how many there are."""
+    found = {}
+    for path in sorted(site.rglob("*")):
+        relative = path.relative_to(site).as_posix()
+        if path.is_file() and VARYING.search(relative):
+            kind = re.sub(r"[0-9a-f]{7,}", "#", relative)
+            found[kind] = found.get(kind, 0) + 1
+        elif path.is_file():
+            found[relative] = path.read_bytes()
+    return found
+
+
+def written(output: str) -> int:
+    return int(re.search(r"(\d+) written", output)[1])
+
+
+def edit_title(content: Path, slug: str, title: str) -> None:
+    path = content / "papers" / f"{slug}.md"
+    paper = parse_paper_markdown(path.read_text(encoding="utf-8"), path.as_posix())
+    path.write_text(render_paper_markdown(replace(paper, title=title)), encoding="utf-8")
+
+
+def clean_build(project: Path, scratch: Path, *extra: str) -> dict[str, bytes]:
+    """The same seeds and content built from nothing elsewhere (no previous site, no cache)."""
+    copy = scratch / "clean"
+    shutil.copytree(project / "seeds", copy / "seeds")
+    shutil.copytree(project / "content", copy / "content", ignore=shutil.ignore_patterns(".cache", ".lock"))
+    return files(build_project(copy, *extra).out)
+
+
+def test_nothing_changed_means_nothing_done(tmp_path):
+    project = make_project(tmp_path / "p")
+    site = build_project(project).out
+    before = {p: p.stat().st_mtime_ns for p in site.rglob("*") if p.is_file()}
+    again = build_project(project)
+    assert "Up to date" in again.output and "Ingesting" not in again.output
+    assert {p: p.stat().st_mtime_ns for p in site.rglob("*") if p.is_file()} == before
+
+
+def test_an_edit_remakes_only_what_shows_it_and_equals_a_clean_build(tmp_path):
+    project = make_project(tmp_path / "p")
+    first = build_project(project)
+    site = first.out
+    snapshot = tmp_path / "snapshot"  # hard links to the first site's files: an in-place write would show
+    shutil.copytree(site, snapshot, copy_function=os.link)
+    before = files(snapshot)
+    untouched = site / "papers" / "causalgame" / "index.html"
+    inode = untouched.stat().st_ino
+
+    edit_title(project / "content", "flashsinkhorn", "FlashSinkhorn, retitled by hand")
+    second = build_project(project)
+    assert "retitled by hand" in (site / "papers" / "flashsinkhorn" / "index.html").read_text(encoding="utf-8")
+    assert 0 < written(second.output) < len(before) / 3  # its page, neighbours, lists, data files
+    assert untouched.stat().st_ino == inode  # a page that does not show the paper was kept, not remade
+    assert "Indexing for search" in second.output
+    assert files(snapshot) == before
+    assert files(site) == clean_build(project, tmp_path)
+
+
+def test_template_edits_and_pruned_papers_reach_the_site(tmp_path):
+    project = make_project(tmp_path / "p")
+    templates = tmp_path / "templates"
+    shutil.copytree(PROJECT / "templates", templates)
+    build_project(project, "--templates", str(templates), "--no-search")
+    base = templates / "base.html"
+    base.write_text(base.read_text(encoding="utf-8").replace("</footer>", "<p>Hosted by us</p></footer>"),
+                    encoding="utf-8")
+    seed = sorted((project / "seeds").glob("*.txt"))[0]
+    paragraphs = seed.read_text(encoding="utf-8").split("\n\n")
+    seed.write_text("\n\n".join(paragraphs[:-1]) + "\n", encoding="utf-8")  # the last paper leaves the list
+    run_cli("ingest", "--seeds", str(project / "seeds"), "--content", str(project / "content"), "--prune")
+    rebuilt = build_project(project, "--templates", str(templates), "--no-search")
+    pages = list(rebuilt.out.rglob("*.html"))
+    assert all("Hosted by us" in page.read_text(encoding="utf-8") for page in pages)
+    assert len(list((rebuilt.out / "papers").glob("*/index.html"))) == 37
+    assert "1 removed" in rebuilt.output or re.search(r"[1-9]\d* removed", rebuilt.output)
+    assert files(rebuilt.out) == clean_build(project, tmp_path, "--templates", str(templates), "--no-search")
+
+
+def test_a_lost_cache_changes_nothing(tmp_path):
+    project = make_project(tmp_path / "p")
+    first = files(build_project(project, "--no-search").out)
+    shutil.rmtree(project / "content" / ".cache")
+    shutil.rmtree(project / "site")
+    assert files(build_project(project, "--no-search").out) == first
