@@ -41,9 +41,11 @@ class Strings:
         """HTML for templates: the string escaped, values escaped unless already markup."""
         if not values:  # most of a page's strings: the same on every page
             if (key, count) not in self.memo:
-                self.memo[key, count] = Markup(escape(self.form(key, count))).format(count=count)
+                self.memo[key, count] = Markup(str(escape(self.form(key, count))).format(count=count))
             return self.memo[key, count]
-        return Markup(escape(self.form(key, count))).format(**{"count": count, **values})
+        # escape() leaves markup as it is and escapes the rest; the braces of the escaped text survive
+        escaped = {name: escape(value) for name, value in values.items()}
+        return Markup(str(escape(self.form(key, count))).format(**{"count": count, **escaped}))
 
     def form(self, key: str, count: int | None) -> str:
         try:

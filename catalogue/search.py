@@ -3,6 +3,7 @@ offline index (site/search-index.js) serves pages opened from disk, where Pagefi
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 import re
@@ -68,6 +69,7 @@ def words(text: str) -> list[str]:
     return result
 
 
+@functools.lru_cache(maxsize=1 << 16)  # a catalogue has a few tens of thousands of distinct words
 def stem(word: str) -> str:
     if len(word) > 4 and word.endswith("ies"):
         return word[:-3] + "y"
