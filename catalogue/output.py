@@ -18,7 +18,7 @@ import tempfile
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 from .errors import CatalogueError
 from .progress import Progress
@@ -103,7 +103,7 @@ def write_outputs(outputs: list[Output], site_dir: Path) -> WriteReport:
     """Make and write every output whose inputs changed since the manifest in site_dir was
     written; remove files the site no longer has. Uses both cores when there is much to do."""
     for output in outputs:
-        target_path(site_dir, output.path)  # refuse a bad path before writing anything
+        check_relative(output.path, site_dir)  # refuse a bad path before writing anything
     recorded = read_manifest(site_dir).get("files", {})
     todo = [o for o in outputs if recorded.get(o.path) != o.inputs or not (site_dir / o.path).is_file()]
     with Progress("Writing pages", len(todo)) as progress:
@@ -150,6 +150,13 @@ def remove_others(site_dir: Path, keep: set[str]) -> int:
     return removed
 
 
+def check_relative(relative: str, site_dir: Path) -> None:
+    """A path that stays inside the site, by its form alone (cheap enough for every file of a build)."""
+    parts = PurePosixPath(relative).parts
+    if not parts or relative.startswith(("/", "\\")) or ".." in parts or "\\" in relative or ":" in parts[0]:
+        raise CatalogueError(f"refusing to write {relative!r}: it is outside {site_dir}")
+
+
 def target_path(site_dir: Path, relative: str) -> Path:
     root = site_dir.resolve()
     target = (root / relative).resolve()
@@ -171,7 +178,7 @@ def write_file(site_dir: Path, relative: str, content: str | bytes) -> int:
 def write_pages(pages: dict[str, str | bytes], site_dir: Path) -> int:
     """Write each file under site_dir; refuse any path that would land outside it. Returns bytes."""
     for relative in pages:
-        target_path(site_dir, relative)
+        check_relative(relative, site_dir)
     return sum(write_file(site_dir, relative, content) for relative, content in sorted(pages.items()))
 
 
