@@ -136,7 +136,7 @@ def render_and_write(content: Path, out: Path, config: SiteConfig, templates: Pa
             copy_assets(assets, staging)
         if search:
             with stage("Indexing for search (Pagefind)"):
-                summary = index_site(staging)
+                summary = index_site(staging, previous=out)
             say(f"  {summary}")
     return size, len(pages), len(catalogue.papers)
 
