@@ -40,8 +40,6 @@ OTHER_SHARD = "other"  # pages that name no venue and year
 # Pagefind's ready-made interfaces: the site has its own (assets/search.js), so these are not kept.
 UNUSED_FILES = ("pagefind-ui.js", "pagefind-ui.css", "pagefind-modular-ui.js", "pagefind-modular-ui.css",
                 "pagefind-component-ui.js", "pagefind-component-ui.css", "pagefind-highlight.js")
-BODY = re.compile(r"<[a-zA-Z][^<>]*\sdata-pagefind-body[\s=/>]")  # an attribute, not text in an abstract
-FILTER = re.compile(r'<[a-zA-Z][^<>]*\sdata-pagefind-filter="(venue|year)"[^<>]*>([^<]*)<')
 FRAGMENT_SIGNATURE = b"pagefind_dcd"  # Pagefind 1.x puts this before each fragment's JSON
 
 
@@ -59,12 +57,60 @@ class Shard:
 def parse_shard_key(page: str) -> tuple[str, str] | None:
     """(venue, year) of a page Pagefind indexes (one with data-pagefind-body), from its filters;
     None for a page Pagefind leaves out."""
-    if not BODY.search(page):
+    if attribute_end(page, "data-pagefind-body") < 0:
         return None
-    found = {}
-    for name, value in FILTER.findall(page):
-        found.setdefault(name, html.unescape(value).strip())
-    return found.get("venue", ""), found.get("year", "")
+    key = []
+    for name in ("venue", "year"):
+        end = attribute_end(page, f'data-pagefind-filter="{name}"')
+        close = page.find(">", end) if end >= 0 else -1
+        text = page[close + 1:page.find("<", close)] if close >= 0 else ""
+        key.append(html.unescape(text).strip())
+    return key[0], key[1]
+
+
+def attribute_end(page: str, attribute: str) -> int:
+    """Where the first `attribute` inside a tag (not in text, not in a quoted value) ends, or -1.
+    (Faster than a regular expression over every tag; abstracts are escaped, so their '<' is not.)"""
+    at = page.find(attribute)
+    while at >= 0:
+        end = at + len(attribute)
+        tag = page.rfind("<", 0, at)
+        after = page[end:end + 1]
+        if (tag > page.rfind(">", 0, at) and page[at - 1].isspace() and after and (after.isspace() or after in "=/>")
+                and page.count('"', tag, at) % 2 == 0):
+            return end
+        at = page.find(attribute, end)
+    return -1
+
+
+def indexed_part(page: str) -> str:
+    """What Pagefind reads of a page with data-pagefind-body: the element with it, the <html> tag
+    (the language), the first h1 and img (default title and image), and every other tag with a
+    data-pagefind- attribute and the text after it (filters and metadata set outside the body).
+    The rest of the page (navigation, related papers) may change without the index changing.
+    A page without data-pagefind-body is read whole."""
+    at = attribute_end(page, "data-pagefind-body")
+    if at < 0:
+        return page
+    start = page.rfind("<", 0, at)
+    name = re.match(r"<([a-zA-Z][\w:-]*)", page[start:at]).group(1)
+    depth, end = 0, len(page)
+    for tag in re.compile(rf"<(/?){re.escape(name)}[\s/>]", re.IGNORECASE).finditer(page, start):
+        depth += -1 if tag.group(1) else 1
+        if depth == 0:
+            end = page.find(">", tag.start()) + 1 or len(page)
+            break
+    parts, outside = [page[start:end]], page[:start] + page[end:]
+    for opening, closing in (("<html", ">"), ("<h1", "</h1>"), ("<img", ">")):
+        first = outside.find(opening)
+        if first >= 0:
+            parts.append(outside[first:outside.find(closing, first) + len(closing)])
+    found = outside.find("data-pagefind-")
+    while found >= 0:
+        following = outside.find("<", outside.find(">", found))
+        parts.append(outside[outside.rfind("<", 0, found):following if following >= 0 else None])
+        found = outside.find("data-pagefind-", following if following >= 0 else len(outside))
+    return "\n".join(parts)
 
 
 def shard_name(venue: str, year: str) -> str:
@@ -93,9 +139,9 @@ def read_shards(site_dir: Path) -> list[Shard]:
         relative = path.relative_to(site_dir).as_posix()
         if relative.split("/", 1)[0] == BUNDLE_DIR:
             continue
-        data = path.read_bytes()
-        keys[relative] = parse_shard_key(data.decode("utf-8", errors="replace"))
-        digests[relative] = hashlib.sha256(data).hexdigest()
+        page = path.read_bytes().decode("utf-8", errors="replace")
+        keys[relative] = parse_shard_key(page)
+        digests[relative] = hashlib.sha256(indexed_part(page).encode()).hexdigest()
     if not any(keys.values()):
         keys = dict.fromkeys(keys, ("", ""))
     groups: dict[tuple[str, str], list[str]] = defaultdict(list)
