@@ -28,35 +28,72 @@
     return new URL((root || "./") + path, document.baseURI);
   }
 
+  // Pagefind's index is one bundle per venue and year, listed in pagefind/shards.json with a
+  // vocabulary bundle (one page of words per shard, filtered as vocabulary:<shard>). The
+  // vocabulary's pagefind.js loads and the shards are merged into it, each tagged shard:<name>.
   function pagefindEngine() {
-    return import(siteUrl("pagefind/pagefind.js").href).then(function (pagefind) {
-      return Promise.resolve(pagefind.options({ baseUrl: siteUrl("").pathname })).then(function () {
+    return fetch(siteUrl("pagefind/shards.json"), { cache: "no-cache" }).then(function (response) {
+      if (!response.ok) throw new Error("pagefind/shards.json: " + response.status);
+      return response.json();
+    }).then(function (shards) {
+      var baseUrl = siteUrl("").pathname;
+      return import(siteUrl("pagefind/" + shards.vocabulary.path + "pagefind.js").href).then(function (pagefind) {
+        return Promise.resolve(pagefind.options({ baseUrl: baseUrl })).then(function () {
+          return Promise.all(shards.bundles.map(function (bundle) {
+            return pagefind.mergeIndex(siteUrl("pagefind/" + bundle.path).pathname,
+                                       { baseUrl: baseUrl, mergeFilter: { shard: bundle.name } });
+          }));
+        }).then(function () {
+          return { name: "pagefind", search: function (query, choice, limit) {
+            return searchPagefind(pagefind, shards.bundles, query, choice, limit);
+          } };
+        });
+      });
+    });
+  }
+
+  // As one index over every page would: the shards whose words match the whole query (an index
+  // lacking a word falls back to near misses), then the results of those shards alone. An exact
+  // search ("...") has no near misses, and no phrase would match a page of words.
+  function searchPagefind(pagefind, bundles, query, choice, limit) {
+    var everyShard = bundles.map(function (bundle) { return bundle.name; });
+    var exact = /^\s*".+"\s*$/.test(query);
+    var shards = query && !exact && bundles.length > 1 ? pagefind.search(query, { filters: { vocabulary: { any: everyShard } } }).then(function (found) {
+      var counts = (found && found.filters.vocabulary) || {};
+      return everyShard.filter(function (name) { return counts[name] > 0; });
+    }) : Promise.resolve(everyShard);
+    return shards.then(function (matching) {
+      if (!matching.length) return [];
+      var filters = { shard: { any: matching } };
+      if (choice.topic) filters.topic = choice.topic;
+      if (choice.venue) filters.venue = choice.venue;
+      if (choice.year) filters.year = choice.year;
+      if (choice.sort && bundles.length > 1) {
+        // Merged indexes rank by score whatever the sort: so search one year at a time, in order.
+        var years = bundles.map(function (bundle) { return bundle.year; }).filter(function (year, at, all) {
+          return year && all.indexOf(year) === at && (!choice.year || year === choice.year);
+        }).sort(function (a, b) { return choice.sort === "oldest" ? a - b : b - a; });
+        return Promise.all(years.map(function (year) {
+          return pagefind.search(query || null, { filters: Object.assign({}, filters, { year: year }) });
+        })).then(function (each) {
+          return [].concat.apply([], each.map(function (found) { return found ? found.results : []; }));
+        });
+      }
+      var options = { filters: filters };
+      if (choice.sort) options.sort = { year: choice.sort === "oldest" ? "asc" : "desc" };
+      return pagefind.search(query || null, options).then(function (found) { return found ? found.results : []; });
+    }).then(function (results) {
+      return Promise.all(results.slice(0, limit).map(function (result) { return result.data(); }));
+    }).then(function (pages) {
+      return pages.map(function (page) {
+        var filters = page.filters || {};
         return {
-          name: "pagefind",
-          search: function (query, choice, limit) {
-            var filters = {};
-            if (choice.topic) filters.topic = choice.topic;
-            if (choice.venue) filters.venue = choice.venue;
-            if (choice.year) filters.year = choice.year;
-            var options = { filters: filters };
-            if (choice.sort) options.sort = { year: choice.sort === "oldest" ? "asc" : "desc" };
-            return pagefind.search(query || null, options).then(function (found) {
-              var results = found ? found.results.slice(0, limit) : [];
-              return Promise.all(results.map(function (result) { return result.data(); }));
-            }).then(function (pages) {
-              return pages.map(function (page) {
-                var filters = page.filters || {};
-                return {
-                  url: page.url.replace(/\/$/, "/index.html"),
-                  name: (page.meta && page.meta.name) || "",
-                  title: (page.meta && page.meta.title) || page.url,
-                  venue: [].concat(filters.venue || [], filters.year || []).join(" "),
-                  topics: filters.topic || [],
-                  excerpt: page.excerpt || ""
-                };
-              });
-            });
-          }
+          url: page.url.replace(/\/$/, "/index.html"),
+          name: (page.meta && page.meta.name) || "",
+          title: (page.meta && page.meta.title) || page.url,
+          venue: [].concat(filters.venue || [], filters.year || []).join(" "),
+          topics: filters.topic || [],
+          excerpt: page.excerpt || ""
         };
       });
     });

@@ -18,7 +18,7 @@ from html.parser import HTMLParser
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
-from .search import BUNDLE_DIR
+from .search import BUNDLE_DIR, SHARDS_FILE
 
 PROJECT = Path(__file__).resolve().parent.parent
 VNU_JAR_VARIABLE = "VNU_JAR"
@@ -127,12 +127,20 @@ def check_reference(page: str, reference: str, files: set[str], base: str | None
 
 
 def check_search_index(site: Path, pages: list[str]) -> list[str]:
-    """Pagefind's fragments (one per indexed page) must name exactly the paper pages."""
+    """Pagefind's fragments (one per indexed page, in the shards' bundles that shards.json names)
+    must name exactly the paper pages, each once; the vocabulary bundle must be there."""
     bundle = site / BUNDLE_DIR
     if not bundle.is_dir():
         return [f"{BUNDLE_DIR}/: missing; the site was built without search (--no-search)"]
+    try:
+        shards = json.loads((bundle / SHARDS_FILE).read_text(encoding="utf-8"))
+        folders = [shards["vocabulary"]["path"], *(entry["path"] for entry in shards["bundles"])]
+    except (OSError, ValueError, KeyError, TypeError) as error:
+        return [f"{BUNDLE_DIR}/{SHARDS_FILE}: missing or unreadable ({error})"]
     problems, indexed = [], {}
-    for fragment in sorted((bundle / "fragment").glob("*.pf_fragment")):
+    missing = [folder for folder in folders if not (bundle / folder / "pagefind-entry.json").is_file()]
+    problems += [f"{BUNDLE_DIR}/{folder}: named in {SHARDS_FILE}, but not a Pagefind bundle" for folder in missing]
+    for fragment in sorted(f for folder in folders[1:] for f in (bundle / folder / "fragment").glob("*.pf_fragment")):
         name = fragment.relative_to(site).as_posix()
         try:
             url = json.loads(gzip.decompress(fragment.read_bytes()).removeprefix(FRAGMENT_SIGNATURE))["url"]
@@ -140,7 +148,10 @@ def check_search_index(site: Path, pages: list[str]) -> list[str]:
             problems.append(f"{name}: unreadable Pagefind fragment ({error})")
             continue
         path = unquote(urlsplit(url).path).lstrip("/")  # Pagefind records '/papers/x/'
-        indexed[path + "index.html" if path.endswith("/") or not path else path] = name
+        path = path + "index.html" if path.endswith("/") or not path else path
+        if path in indexed:
+            problems.append(f"{name}: indexes {path} again (also in {indexed[path]})")
+        indexed[path] = name
     papers = {page for page in pages if PAPER_PAGE.fullmatch(page) and not is_redirect(site / page)}
     problems += [f"{page}: missing from the search index" for page in papers - indexed.keys()]
     problems += [f"{indexed[path]}: indexes {path}, which is not a paper page" for path in indexed.keys() - papers]

@@ -157,7 +157,7 @@ def render_and_write(content: Path, out: Path, config: SiteConfig, templates: Pa
             shutil.rmtree(staging / BUNDLE_DIR, ignore_errors=True)  # an old index would not match the pages
         elif report.written or report.removed or not (staging / BUNDLE_DIR).is_dir():
             with stage("Indexing for search (Pagefind)"):
-                summary = index_site(staging)
+                summary = index_site(staging, previous=out)
             say(f"  {summary}")
         else:
             say("Search index: no page changed, kept as it was")

@@ -132,21 +132,36 @@ def test_the_404_page_under_a_subpath(site):
 
 def test_the_search_index_covers_exactly_the_paper_pages(site):
     shutil.copytree(site / "papers" / "egotsr", site / "papers" / "never-indexed")
-    for fragment in (site / "pagefind" / "fragment").glob("*.pf_fragment"):
+    fragments = site / "pagefind" / "icml-2026" / "fragment"  # the seeds are all ICML 2026
+    for fragment in fragments.glob("*.pf_fragment"):
         data = gzip.decompress(fragment.read_bytes())
         assert data.startswith(b"pagefind_dcd{")
-        if json.loads(data.removeprefix(b"pagefind_dcd"))["url"] == "/papers/flashsinkhorn/":
+        url = json.loads(data.removeprefix(b"pagefind_dcd"))["url"]
+        if url == "/papers/flashsinkhorn/":
             fragment.unlink()
-    stale = site / "pagefind" / "fragment" / "en_stale.pf_fragment"
-    stale.write_bytes(gzip.compress(b'pagefind_dcd{"url":"/papers/gone/","content":""}'))
-    (site / "pagefind" / "fragment" / "en_bad.pf_fragment").write_bytes(b"not gzip")
+        elif url == "/papers/egotsr/":
+            (site / "pagefind" / "vocabulary" / "fragment" / fragment.name).write_bytes(fragment.read_bytes())
+            shutil.copy(fragment, fragments / "en_twice.pf_fragment")
+    (fragments / "en_stale.pf_fragment").write_bytes(gzip.compress(b'pagefind_dcd{"url":"/papers/gone/","content":""}'))
+    (fragments / "en_bad.pf_fragment").write_bytes(b"not gzip")
     problems = check_site(site, validate_html=False)
     assert "papers/never-indexed/index.html: missing from the search index" in problems
     assert "papers/flashsinkhorn/index.html: missing from the search index" in problems
-    assert "pagefind/fragment/en_stale.pf_fragment: indexes papers/gone/index.html, which is not a paper page" \
-        in problems
-    assert any(p.startswith("pagefind/fragment/en_bad.pf_fragment: unreadable") for p in problems)
-    assert len(problems) == 4, problems
+    assert "pagefind/icml-2026/fragment/en_stale.pf_fragment: indexes papers/gone/index.html, which is not a " \
+           "paper page" in problems
+    assert any(p.startswith("pagefind/icml-2026/fragment/en_bad.pf_fragment: unreadable") for p in problems)
+    assert any(p.startswith("pagefind/icml-2026/fragment/") and "indexes papers/egotsr/index.html again" in p
+               for p in problems), problems  # (the vocabulary bundle's fragments are not pages of the site)
+    assert len(problems) == 5, problems
+
+
+def test_every_bundle_named_in_shards_json_is_there(site):
+    shutil.rmtree(site / "pagefind" / "vocabulary")
+    assert check_site(site, validate_html=False) == [
+        "pagefind/vocabulary/: named in shards.json, but not a Pagefind bundle"]
+    (site / "pagefind" / "shards.json").unlink()
+    assert [p.split(" (")[0] for p in check_site(site, validate_html=False)] == [
+        "pagefind/shards.json: missing or unreadable"]
 
 
 def test_a_site_built_without_search_says_so(site):

@@ -35,7 +35,8 @@ IMMUTABLE = "public, max-age=31536000, immutable"
 # What Netlify sends when no rule sets Cache-Control (its default, as served for HTML).
 NETLIFY_DEFAULT_CACHE = "public, max-age=0, must-revalidate"
 # Pagefind names these by a hash of their content: pagefind.en_3c91fdadfb.pf_meta, index/en_1326905.pf_index, ...
-FINGERPRINTED = re.compile(r"^pagefind/(?:(?:index|fragment|filter)/[^/]*_[0-9a-f]{7,}\.pf_\w+"
+# (in each bundle: pagefind/<shard>/...)
+FINGERPRINTED = re.compile(r"^pagefind/[^/]+/(?:(?:index|fragment|filter)/[^/]*_[0-9a-f]{7,}\.pf_\w+"
                            r"|pagefind\.[^/]*_[0-9a-f]{7,}\.pf_meta)$")
 
 
@@ -419,7 +420,7 @@ class Crawl:
                     self.add(urljoin(address, link), address)
             if parser.root is not None:
                 # assets/search.js loads these, relative to data-root, on every page
-                for script_path in ("pagefind/pagefind.js", "search-index.js"):
+                for script_path in ("pagefind/shards.json", "search-index.js"):
                     self.add(urljoin(address, (parser.root or "./") + script_path), address)
         elif kind in ("application/xml", "text/xml", "application/atom+xml", "application/rss+xml"):
             text = response.body.decode("utf-8")  # feeds and sitemaps: href="..." and <loc>...</loc>
@@ -431,9 +432,14 @@ class Crawl:
         elif kind == "text/css":
             for link in re.findall(r"url\(\s*['\"]?([^'\")]+)", response.body.decode("utf-8")):
                 self.add(urljoin(address, link), address)
-        elif address.endswith("/pagefind/pagefind.js"):
-            self.add(urljoin(address, "pagefind-entry.json"), address)  # Pagefind's first request
-        elif address.endswith("/pagefind/pagefind-entry.json") and response.status == 200:
+        elif address.endswith("/pagefind/shards.json") and response.status == 200:
+            shards = json.loads(response.body)  # search.js loads the vocabulary's pagefind.js, merges the shards
+            self.add(urljoin(address, shards["vocabulary"]["path"] + "pagefind.js"), address)
+            for bundle in [shards["vocabulary"], *shards["bundles"]]:
+                self.add(urljoin(address, bundle["path"] + "pagefind-entry.json"), address)
+        elif address.endswith("/pagefind.js") and "/pagefind/" in address:
+            self.add(urljoin(address, "pagefind-worker.js"), address)
+        elif address.endswith("/pagefind-entry.json") and response.status == 200:
             for language in json.loads(response.body)["languages"].values():
                 self.add(urljoin(address, f"pagefind.{language['hash']}.pf_meta"), address)
                 self.add(urljoin(address, f"wasm.{language.get('wasm') or 'unknown'}.pagefind"), address)
@@ -461,7 +467,7 @@ def test_every_link_and_asset_resolves_under_the_project_path(served: ServedSite
     and from a missing address deep in the site (answered by 404.html): nothing may fail."""
     site, base = served.out, served.base
     search_script = (site / "assets" / "search.js").read_text(encoding="utf-8")
-    assert '"pagefind/pagefind.js"' in search_script and '"search-index.js"' in search_script, \
+    assert '"pagefind/shards.json"' in search_script and '"search-index.js"' in search_script, \
         "assets/search.js no longer loads these two: update Crawl.follow"
 
     crawl = Crawl(base)
@@ -491,8 +497,9 @@ def test_every_link_and_asset_resolves_under_the_project_path(served: ServedSite
     pages = {p for p in on_disk if p.endswith(".html")} - {"404.html"}
     assert pages - reached == set(), f"pages no link leads to: {sorted(pages - reached)}"
     assert {p for p in on_disk if p.startswith("topics/")} <= reached
-    assert {"search.html", "search-index.js", "pagefind/pagefind.js", "pagefind/pagefind-entry.json"} <= reached
-    assert any(p.endswith(".pf_meta") for p in reached) and any(p.startswith("pagefind/wasm.") for p in reached)
+    assert {"search.html", "search-index.js", "pagefind/shards.json", "pagefind/vocabulary/pagefind.js",
+            "pagefind/vocabulary/pagefind-entry.json", "pagefind/icml-2026/pagefind-entry.json"} <= reached
+    assert any(p.endswith(".pf_meta") for p in reached) and "pagefind/vocabulary/wasm.en.pagefind" in reached
     assets = {p for p in on_disk if p.startswith("assets/")}
     assert assets - reached == set(), f"assets nothing refers to: {sorted(assets - reached)}"
 

@@ -1,0 +1,308 @@
+"""The sharded search index: one Pagefind bundle per venue and year, reused when its pages did
+not change, merged in the browser so that search behaves as one index over every page would.
+
+The project's seeds are all ICML 2026; here they are split over three venues and years
+(ICML 2026, NeurIPS 2025, ICLR 2024) by rewriting their header lines.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import re
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+from urllib.parse import urlencode, urlsplit
+
+import pytest
+import yaml
+
+from catalogue import search
+from catalogue.check import check_site
+from catalogue.search import indexed_part, parse_shard_key, shard_name
+from conftest import BuiltSite, build_project, make_project, run_cli, serve_under_subpath
+
+SHARDS = {"icml-2026": 19, "neurips-2025": 13, "iclr-2024": 6}
+QUERIES_FILE = Path(__file__).parent / "data" / "search_queries.yaml"
+CONTENT_SECURITY_POLICY = ("default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; img-src 'self' data:; "
+                           "style-src 'self'; frame-ancestors 'none'")  # as netlify.toml sends it
+TIMEOUT_MS = 10_000
+
+
+def make_sharded_project(root: Path) -> Path:
+    """The seeds as three venues: the second file becomes NeurIPS 2025, its last six abstracts a
+    third file, ICLR 2024."""
+    make_project(root)
+    _, second = sorted((root / "seeds").glob("*.txt"))
+    header, *abstracts = [block for block in second.read_text(encoding="utf-8").split("\n\n") if block.strip()]
+    assert header.startswith("ICML 2026") and len(abstracts) == 19
+    second.write_text("\n\n".join(["NeurIPS 2025 Accepted Papers", *abstracts[:13]]) + "\n", encoding="utf-8")
+    (root / "seeds" / "002_iclr.txt").write_text("\n\n".join(["ICLR 2024 Accepted Papers", *abstracts[13:]]) + "\n",
+                                                 encoding="utf-8")
+    return root
+
+
+def shards_file(site: Path) -> dict:
+    return json.loads((site / "pagefind" / "shards.json").read_text(encoding="utf-8"))
+
+
+def bundle_files(site: Path) -> dict[str, tuple[int, bytes]]:
+    """Every file of every bundle (not shards.json): its inode and bytes."""
+    return {path.relative_to(site / "pagefind").as_posix(): (path.stat().st_ino, path.read_bytes())
+            for path in sorted((site / "pagefind").glob("*/**/*")) if path.is_file()}
+
+
+def fragment_urls(bundle: Path) -> set[str]:
+    return {json.loads(gzip.decompress(fragment.read_bytes()).removeprefix(b"pagefind_dcd"))["url"]
+            for fragment in (bundle / "fragment").glob("*.pf_fragment")}
+
+
+def venues(site: Path) -> dict[str, str]:
+    """slug -> 'VENUE YEAR', from papers.json."""
+    papers = json.loads((site / "papers.json").read_text(encoding="utf-8"))["papers"]
+    return {paper["slug"]: f"{paper['venue']} {paper['year']}" for paper in papers}
+
+
+@pytest.fixture(scope="module")
+def sharded(tmp_path_factory) -> BuiltSite:
+    return build_project(make_sharded_project(tmp_path_factory.mktemp("sharded") / "project"))
+
+
+# --- the pure parts ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("page, key", [
+    (('<article class="paper" data-pagefind-body data-year="2026"><span data-pagefind-filter="venue">ICML</span> '
+      '<span data-pagefind-filter="year">2026</span>'), ("ICML", "2026")),
+    ('<main data-pagefind-body><span data-pagefind-filter="venue">A&amp;B</span>', ("A&B", "")),
+    ("<main\ndata-pagefind-body\n>no filters", ("", "")),
+    ("<p>an abstract that says data-pagefind-body</p>", None),  # text, not an attribute
+    ("<p>&lt;div data-pagefind-body&gt;</p>", None),  # escaped markup in an abstract
+    ('<a title="x data-pagefind-body y">', None),  # inside a quoted value
+    ("<main data-pagefind-body-x>", None),
+    ("<main>", None),
+])
+def test_parse_shard_key(page, key):
+    assert parse_shard_key(page) == key
+
+
+@pytest.mark.parametrize("venue, year, name", [
+    ("ICML", "2026", "icml-2026"),
+    ("NeurIPS", "2025", "neurips-2025"),
+    ("A&B", "2020", "a-b-2020"),
+    ("Unknown venue", "", "unknown-venue"),
+    ("", "", "other"),
+])
+def test_shard_name(venue, year, name):
+    assert shard_name(venue, year) == name
+
+
+def test_shard_names_keep_what_a_folder_name_cannot_hold_apart():
+    chinese = shard_name("中文会议", "2024")
+    assert re.fullmatch(r"2024-[0-9a-f]{8}", chinese) and chinese != shard_name("日本会議", "2024")
+
+
+def test_the_fingerprint_reads_only_what_pagefind_reads():
+    page = ('<html lang="en"><body><nav>Home</nav><article data-pagefind-body><h1>Title</h1><article>inner'
+            '</article><p>Abstract</p></article><section class="related">{related}</section>'
+            '<span data-pagefind-meta="extra">value</span></body></html>')
+    part = indexed_part(page.format(related="Other paper"))
+    assert part == indexed_part(page.format(related="Renamed paper"))  # related papers are not indexed
+    assert "<p>Abstract</p></article>" in part and '<html lang="en">' in part
+    assert '<span data-pagefind-meta="extra">value' in part and "Home" not in part
+    assert indexed_part(page.replace("Abstract", "Edited")) != part
+    assert indexed_part("<html><p>no body</p></html>") == "<html><p>no body</p></html>"
+
+
+# --- building -------------------------------------------------------------------------------
+
+
+def test_one_bundle_per_venue_and_year(sharded: BuiltSite):
+    site = sharded.out
+    listed = shards_file(site)
+    assert {bundle["name"]: bundle["pages"] for bundle in listed["bundles"]} == SHARDS
+    assert {(bundle["venue"], bundle["year"]) for bundle in listed["bundles"]} == {
+        ("ICML", "2026"), ("NeurIPS", "2025"), ("ICLR", "2024")}
+    by_venue = venues(site)
+    for bundle in listed["bundles"]:
+        urls = fragment_urls(site / "pagefind" / bundle["path"])
+        assert len(urls) == bundle["pages"]
+        assert {by_venue[url.split("/")[2]] for url in urls} == {f"{bundle['venue']} {bundle['year']}"}
+    assert sorted(p.name for p in (site / "pagefind").iterdir()) == [*sorted(SHARDS), "shards.json", "vocabulary"]
+    assert not (site / "pagefind" / "pagefind.js").exists()  # no unsharded bundle
+    assert "Indexed 38 pages in 3 shards: 0 unchanged, 3 indexed" in sharded.output
+    assert check_site(site, validate_html=False) == []  # every paper indexed, exactly once
+
+
+def test_the_vocabulary_holds_each_shards_words(sharded: BuiltSite):
+    words = search.read_bundle_words(sharded.out / "pagefind" / "icml-2026")
+    assert list(words) == ["en"] and "FlashSinkhorn" not in words["en"]  # an ICLR 2024 paper here
+    assert "FlashSinkhorn" in search.read_bundle_words(sharded.out / "pagefind" / "iclr-2024")["en"]
+    vocabulary = sharded.out / "pagefind" / "vocabulary"
+    assert fragment_urls(vocabulary) == {f"/{name}.en.html" for name in SHARDS}
+
+
+def test_a_rebuild_indexes_only_the_shard_whose_pages_changed(tmp_path):
+    project = make_sharded_project(tmp_path / "project")
+    first = build_project(project)
+    before = bundle_files(first.out)
+
+    again = build_project(project)  # nothing changed: every bundle is the previous build's, linked
+    assert "3 unchanged, 0 indexed" in again.output
+    assert bundle_files(again.out) == before
+
+    # Edit the title of the NeurIPS paper whose title other papers' pages show most (as related)
+    pages = {path: path.read_text(encoding="utf-8") for path in again.out.glob("papers/*/index.html")}
+    by_venue = venues(again.out)
+    neurips = [slug for slug, venue in by_venue.items() if venue == "NeurIPS 2025"]
+    titles = {slug: re.search(r'data-title="([^"]+)"', pages[again.out / "papers" / slug / "index.html"]).group(1)
+              for slug in neurips}
+    slug = max(neurips, key=lambda s: sum(titles[s] in text for text in pages.values()))
+    source = project / "content" / "papers" / f"{slug}.md"
+    text = source.read_text(encoding="utf-8")
+    source.write_text(re.sub(r"(?m)^title: .*$", "title: Zanzibarite Edited Title", text), encoding="utf-8")
+    edited = build_project(project)
+    assert "2 unchanged, 1 indexed: neurips-2025 (13)" in edited.output
+    after = bundle_files(edited.out)
+    for name, (inode, data) in after.items():
+        shard = name.split("/")[0]
+        if shard in ("icml-2026", "iclr-2024"):
+            assert before[name] == (inode, data), f"{name} was indexed again"
+    assert not any(name.startswith(("neurips-2025/", "vocabulary/")) and before.get(name, (0,))[0] == inode
+                   for name, (inode, _) in after.items()), "the edited shard and the vocabulary are new"
+    changed_elsewhere = [path for path, text in pages.items() if by_venue[path.parent.name] != "NeurIPS 2025"
+                         and path.read_text(encoding="utf-8") != text]
+    assert changed_elsewhere, "no page of another shard shows the edited title: pick another paper"
+    assert "Zanzibarite" in search.read_bundle_words(edited.out / "pagefind" / "neurips-2025")["en"]
+    assert check_site(edited.out, validate_html=False) == []
+
+
+def test_a_venue_that_disappears_takes_its_bundle_along(tmp_path):
+    project = make_sharded_project(tmp_path / "project")
+    build_project(project)
+    (project / "seeds" / "002_iclr.txt").unlink()
+    run_cli("ingest", "--seeds", str(project / "seeds"), "--content", str(project / "content"), "--prune")
+    rebuilt = build_project(project)
+    assert "Indexed 32 pages in 2 shards: 2 unchanged, 0 indexed" in rebuilt.output
+    assert not (rebuilt.out / "pagefind" / "iclr-2024").exists()
+    assert [bundle["name"] for bundle in shards_file(rebuilt.out)["bundles"]] == ["icml-2026", "neurips-2025"]
+    assert check_site(rebuilt.out, validate_html=False) == []
+
+
+def test_the_index_command_reindexes_in_place_only_what_is_missing_or_stale(sharded: BuiltSite, tmp_path):
+    site = Path(shutil.copytree(sharded.out, tmp_path / "site"))
+    (site / "pagefind" / "pagefind.js").write_text("// an unsharded bundle of an older build")
+    shutil.rmtree(site / "pagefind" / "iclr-2024")
+    kept = {name: inode for name, (inode, _) in bundle_files(site).items() if name.startswith("icml-2026/")}
+    output = run_cli("index", "--out", str(site))
+    assert "Indexed 38 pages in 3 shards: 2 unchanged, 1 indexed: iclr-2024 (6)" in output
+    assert not (site / "pagefind" / "pagefind.js").exists()
+    assert {name: inode for name, (inode, _) in bundle_files(site).items() if name.startswith("icml-2026/")} == kept
+    assert check_site(site, validate_html=False) == []
+
+
+# --- in the browser --------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def one_index(sharded: BuiltSite, tmp_path_factory) -> Path:
+    """The same site with every paper in one shard: what search must behave like."""
+    site = Path(shutil.copytree(sharded.out, tmp_path_factory.mktemp("one-index") / "site"))
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(search, "parse_shard_key", lambda page: ("", "") if search.attribute_end(
+            page, "data-pagefind-body") >= 0 else None)
+        search.index_site(site)
+    assert [bundle["pages"] for bundle in shards_file(site)["bundles"]] == [38]
+    return site
+
+
+@pytest.fixture(scope="module")
+def served(sharded: BuiltSite, one_index: Path, tmp_path_factory) -> Iterator[dict[str, str]]:
+    """Both sites at http://127.0.0.1:PORT/REPO/, the sharded one under the CSP Netlify sends."""
+    with serve_under_subpath(sharded.out, tmp_path_factory.mktemp("served-sharded"),
+                             policy=CONTENT_SECURITY_POLICY) as sharded_base, \
+            serve_under_subpath(one_index, tmp_path_factory.mktemp("served-one")) as one_base:
+        yield {"sharded": sharded_base, "one": one_base}
+
+
+class SearchPage:
+    """search.html in one tab; `results(params)` opens search.html?params and reads the results."""
+
+    def __init__(self, browser, base: str):
+        self.context = browser.new_context()
+        self.page = self.context.new_page()
+        self.page.set_default_timeout(TIMEOUT_MS)
+        self.base = base
+        self.errors: list[str] = []
+        self.page.on("console", lambda message: message.type == "error" and self.errors.append(message.text))
+        self.page.on("pageerror", lambda error: self.errors.append(str(error)))
+
+    def results(self, **params: str) -> tuple[list[str], str]:
+        """(result slugs in order, the status line)."""
+        self.open(params)
+        return self.read(params)
+
+    def open(self, params: dict[str, str]) -> None:
+        self.page.goto(self.base + "search.html?" + urlencode(params), wait_until="commit")
+
+    def read(self, params: dict[str, str]) -> tuple[list[str], str]:
+        self.page.wait_for_function("q => { const r = document.querySelector('#search-results');"
+                                    " return r !== null && r.dataset.engine === 'pagefind' && r.dataset.query === q; }",
+                                    arg=params.get("q", ""))
+        hrefs = self.page.eval_on_selector_all("#search-results a.result-link", "links => links.map(a => a.href)")
+        return [urlsplit(href).path.split("/")[3] for href in hrefs], self.page.locator("#search-status").inner_text()
+
+
+@pytest.fixture(scope="module")
+def pages(browser, served) -> Iterator[dict[str, SearchPage]]:
+    tabs = {name: SearchPage(browser, base) for name, base in served.items()}
+    yield tabs
+    for tab in tabs.values():
+        tab.context.close()
+
+
+def test_a_search_finds_papers_of_every_shard_and_the_venue_filter_narrows(pages, sharded: BuiltSite):
+    by_venue = venues(sharded.out)
+    found, _ = pages["sharded"].results(q="learning")
+    assert {by_venue[slug] for slug in found} == {"ICML 2026", "NeurIPS 2025", "ICLR 2024"}, found
+    for venue in ("NeurIPS", "ICLR"):
+        narrowed, _ = pages["sharded"].results(q="learning", venue=venue)
+        assert narrowed and set(narrowed) < set(found), venue
+        assert {by_venue[slug].split()[0] for slug in narrowed} == {venue}
+        assert sorted(narrowed) == sorted(slug for slug in found if by_venue[slug].startswith(venue + " "))
+    newest, _ = pages["sharded"].results(q="learning", sort="newest")
+    years = [int(by_venue[slug].split()[1]) for slug in newest]
+    assert sorted(newest) == sorted(found) and years == sorted(years, reverse=True), years
+    oldest, _ = pages["sharded"].results(q="learning", sort="oldest", topic="Optimization")
+    years = [int(by_venue[slug].split()[1]) for slug in oldest]
+    assert len(set(years)) > 1 and years == sorted(years), years
+    # A name that only one shard has: the others' near misses (Pagefind's fallback to shorter
+    # prefixes, "flash...") are not shown, as with one index
+    assert pages["sharded"].results(q="flashsinkhorn")[0] == ["flashsinkhorn"]
+    assert pages["sharded"].errors == []
+
+
+def test_search_behaves_as_one_index_over_every_page(pages):
+    """The 47 quality queries, misspellings, an exact phrase and filters: the same results (the
+    order may differ where scores come from different shards) and the same top-3 quality."""
+    queries = [entry["query"] for entry in yaml.safe_load(QUERIES_FILE.read_text(encoding="utf-8"))]
+    expected = {entry["query"]: entry["expect"] for entry in yaml.safe_load(QUERIES_FILE.read_text(encoding="utf-8"))}
+    searches = [{"q": query} for query in queries] + [
+        {"q": "optimal polytreez"}, {"q": "sinkhorm"}, {"q": '"optimal polytree"'}, {"q": "zzzqqqxx"},
+        {"q": "diffusion", "venue": "ICML"}, {"q": "model", "year": "2025"}, {"topic": "Optimization"},
+        {"venue": "ICLR", "sort": "newest"}, {"q": "learning", "topic": "Optimization", "sort": "oldest"}]
+    different, top3 = [], {"sharded": 0, "one": 0}
+    for params in searches:
+        for tab in pages.values():  # both at once
+            tab.open(params)
+        outcome = {name: tab.read(params) for name, tab in pages.items()}
+        (sharded, sharded_status), (one, one_status) = outcome["sharded"], outcome["one"]
+        if sorted(sharded) != sorted(one) or sharded_status != one_status:
+            different.append(f"{params}: sharded {sharded} ({sharded_status!r}), one index {one} ({one_status!r})")
+        if params.get("q") in expected:
+            top3["sharded"] += expected[params["q"]] in sharded[:3]
+            top3["one"] += expected[params["q"]] in one[:3]
+    assert different == [], "\n".join(different)
+    assert top3["sharded"] >= top3["one"] >= 0.9 * len(queries), top3
+    assert pages["sharded"].errors == pages["one"].errors == []
