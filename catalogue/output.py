@@ -10,6 +10,7 @@ every file, a digest of what it was made from; a file whose digest is unchanged 
 
 from __future__ import annotations
 
+import gc
 import json
 import multiprocessing
 import os
@@ -113,10 +114,15 @@ def write_outputs(outputs: list[Output], site_dir: Path) -> WriteReport:
                 progress.advance()
         else:
             # Workers are forked: they inherit the outputs (templates compiled, text converted) as they are.
-            context = multiprocessing.get_context("fork")
-            with context.Pool(WORKERS, initializer=_adopt, initargs=(todo, site_dir)) as pool:
-                for done in pool.imap_unordered(_make_and_write, range(len(todo)), chunksize=16):
-                    progress.advance(done)
+            # Freezing the collector's view first keeps it from touching (and so copying) every inherited object.
+            gc.freeze()
+            try:
+                context = multiprocessing.get_context("fork")
+                with context.Pool(WORKERS, initializer=_adopt, initargs=(todo, site_dir)) as pool:
+                    for done in pool.imap_unordered(_make_and_write, range(len(todo)), chunksize=16):
+                        progress.advance(done)
+            finally:
+                gc.unfreeze()
     removed = remove_others(site_dir, {o.path for o in outputs})
     return WriteReport(len(todo), len(outputs) - len(todo), removed)
 

@@ -159,7 +159,8 @@ def plan_site(catalogue: Catalogue, config: SiteConfig, env: Environment, cache:
     views = view_papers(catalogue, config, cache)
     everything = digest(code_version(), templates_state(env), config, sorted(strings.table.items()))
     pages = plan_html_pages(catalogue, views, config, env, strings, cache, everything)
-    return pages + plan_data_files(catalogue, views, config, sorted(o.path for o in pages), everything)
+    data = plan_data_files(catalogue, views, config, sorted(o.path for o in pages), everything)
+    return data + pages  # the few big data files first, so that no worker is left with one at the end
 
 
 def templates_state(env: Environment) -> str:
