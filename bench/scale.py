@@ -68,13 +68,18 @@ class Run:
     programs: dict[str, float] = field(default_factory=dict)   # program -> sampled peak MB
     returncode: int | None = None
     timed_out: bool = False
+    over_memory: bool = False
     lines: list[tuple[str, float]] = field(default_factory=list)   # the CLI's "X ... done in N s" stages
     summary: str = ""
     log: str = ""
 
     @property
     def ok(self) -> bool:
-        return self.returncode == 0 and not self.timed_out
+        return self.returncode == 0 and not self.timed_out and not self.over_memory
+
+    def failure(self) -> str:
+        return ("timed out" if self.timed_out else "over the memory limit" if self.over_memory
+                else f"exit {self.returncode}")
 
     def ours_mb(self) -> float:
         """Peak of our own processes: everything but Pagefind and Hugo."""
@@ -140,9 +145,10 @@ def _program(pid: int, comm: str, root: int) -> str:
 class Sampler(threading.Thread):
     """Follows the process tree under root: per-program peak (VmHWM) and the largest summed RSS."""
 
-    def __init__(self, root: int, interval: float = 0.1):
+    def __init__(self, root: int, interval: float = 0.1, limit_mb: float = 0, on_limit=None):
         super().__init__(daemon=True)
         self.root, self.interval = root, interval
+        self.limit_kb, self.on_limit = limit_mb * 1024, on_limit
         self.stop = threading.Event()
         self.names: dict[tuple[int, str], str] = {}   # (pid, comm): a process that execs is a new program
         self.peaks: dict[tuple[int, str], int] = {}
@@ -175,6 +181,8 @@ class Sampler(threading.Thread):
                 self.names[key] = _program(pid, key[1], self.root)
             self.peaks[key] = max(self.peaks.get(key, 0), hwm)
         self.tree_kb = max(self.tree_kb, total)
+        if self.limit_kb and total > self.limit_kb and self.on_limit:
+            self.on_limit()   # a shared machine: better a killed stage than the OOM killer picking others
 
     def programs(self) -> dict[str, float]:
         result: dict[str, float] = {}
@@ -200,7 +208,7 @@ def stage_lines(text: str) -> list[tuple[str, float]]:
     return found
 
 
-def measure(command: list[str], log: Path, cwd: Path, timeout: float) -> Run:
+def measure(command: list[str], log: Path, cwd: Path, timeout: float, limit_mb: float = 0) -> Run:
     """Run command to completion; wall time, peaks, stderr (and stdout) into log."""
     run = Run(command=[str(c) for c in command], log=str(log))
     with open(log, "w", encoding="utf-8") as out:
@@ -209,17 +217,17 @@ def measure(command: list[str], log: Path, cwd: Path, timeout: float) -> Run:
         started = time.perf_counter()
         process = subprocess.Popen(run.command, cwd=cwd, stdout=out, stderr=out, stdin=subprocess.DEVNULL,
                                    start_new_session=True)
-        sampler = Sampler(process.pid)
-        sampler.start()
 
-        def kill() -> None:
-            run.timed_out = True
+        def kill(reason: str) -> None:
+            setattr(run, reason, True)
             try:
                 os.killpg(process.pid, signal.SIGKILL)
             except ProcessLookupError:
                 pass
 
-        watchdog = threading.Timer(timeout, kill)
+        sampler = Sampler(process.pid, limit_mb=limit_mb, on_limit=lambda: kill("over_memory"))
+        sampler.start()
+        watchdog = threading.Timer(timeout, kill, ("timed_out",))
         watchdog.start()
         _, status, usage = os.wait4(process.pid, 0)
         run.seconds = time.perf_counter() - started
@@ -303,12 +311,12 @@ def bench_size(papers: int, args, project: Path, work: Path, flags: dict[str, li
     rows: list[Row] = []
 
     def ours(stage: str, command: list[str]) -> Run:
-        run = measure(command, logs / f"{papers}-{stage}.log", project, args.timeout)
+        run = measure(command, logs / f"{papers}-{stage}.log", project, args.timeout, args.max_mb)
         row = Row(papers, LABELS[stage], ours=run)
         rows.append(row)
         show(say, row)
         if not run.ok:
-            say(f"   FAILED (exit {run.returncode}{', timed out' if run.timed_out else ''}); see {run.log}")
+            say(f"   FAILED ({run.failure()}); see {run.log}")
         return run
 
     if "startup" in wanted:   # what every command pays before doing anything: imports
@@ -347,14 +355,14 @@ def hugo_rows(papers: int, content: Path, site: Path, hugo: Path, logs: Path, ar
             continue
         if stage == "edit-build":
             edit_title(site / "content", papers)
-        run = measure(command, logs / f"{papers}-hugo-{stage}.log", site, args.timeout)
+        run = measure(command, logs / f"{papers}-hugo-{stage}.log", site, args.timeout, args.max_mb)
         if not run.ok and not run.timed_out:   # --quiet hides errors too: once more, to log them
             run.log += ".errors"
             with open(run.log, "w") as errors:
                 subprocess.run(command[:-1], cwd=site, stdout=errors, stderr=subprocess.STDOUT)
         rows.append(Row(papers, label, hugo=run))
         say(f"   Hugo {label + ':':16} {run.seconds:8.2f} s {run.peak_mb:7.0f} MB"
-            + ("" if run.ok else f"   FAILED (exit {run.returncode}); see {run.log}"))
+            + ("" if run.ok else f"   FAILED ({run.failure()}); see {run.log}"))
 
 
 def merge_hugo(rows: list[Row]) -> None:
@@ -390,10 +398,10 @@ def table(rows: list[Row]) -> str:
     for row in rows:
         ours, hugo = row.ours, row.hugo
         lines.append((f"{row.papers:,}", row.stage,
-                      (fmt(ours.seconds, ".2f") if ours.ok else "FAILED") if ours else "-",
+                      (fmt(ours.seconds, ".2f") if ours.ok else ours.failure().upper()) if ours else "-",
                       fmt(ours.ours_mb(), ".0f") if ours else "-",
                       fmt(ours.tree_mb, ".0f") if ours else "-",
-                      (fmt(hugo.seconds, ".2f") if hugo.ok else "FAILED") if hugo else "-",
+                      (fmt(hugo.seconds, ".2f") if hugo.ok else hugo.failure().upper()) if hugo else "-",
                       fmt(hugo.peak_mb, ".0f") if hugo else "-",
                       fmt(row.ratio(), ".2f") + ("x" if row.ratio() is not None else "")))
         for label, seconds in (ours.lines if ours and row.stage == "render" else []):
@@ -432,6 +440,14 @@ def checks(rows: list[Row]) -> list[str]:
     return found
 
 
+def memory_total_mb() -> float:
+    try:
+        with open("/proc/meminfo") as meminfo:
+            return int(meminfo.readline().split()[1]) / 1024
+    except (OSError, ValueError, IndexError):
+        return 0.0
+
+
 def git_commit(project: Path) -> str:
     try:
         commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=project, capture_output=True,
@@ -457,6 +473,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--project", type=Path, default=BENCH.parent,
                         help="checkout whose build.py is measured (default: this one)")
     parser.add_argument("--timeout", type=float, default=1800, help="seconds before a stage is killed (default 1800)")
+    parser.add_argument("--max-mb", type=float, default=round(memory_total_mb() * 0.6),
+                        help="kill a stage whose process tree holds more memory than this (default: 60%% of RAM)")
     parser.add_argument("--seed", type=int, default=0, help="random seed of the synthetic seed lists")
     args = parser.parse_args(argv)
 
