@@ -72,6 +72,7 @@ class Run:
     lines: list[tuple[str, float]] = field(default_factory=list)   # the CLI's "X ... done in N s" stages
     summary: str = ""
     log: str = ""
+    notes: list[str] = field(default_factory=list)   # what the benchmark noticed besides figures
 
     @property
     def ok(self) -> bool:
@@ -324,6 +325,11 @@ def bench_size(papers: int, args, project: Path, work: Path, flags: dict[str, li
     ingest = ours("ingest", [*python, "ingest", "--seeds", seeds, "--content", content, *flags["ingest"]])
     if not ingest.ok:
         return rows
+    written = sum(1 for _ in (content / "papers").glob("*.md"))
+    if written != papers:   # every synthetic abstract is distinct: each should get its own file
+        ingest.notes.append(f"{papers:,} papers: ingest wrote {written:,} content files for {papers:,} distinct "
+                            "abstracts")
+        say(f"   WARNING: {ingest.notes[-1]}")
     render = None
     if wanted & {"render", "index", "noop-render"}:
         render = ours("render", [*python, "render", "--content", content, "--out", out, *flags["render"]])
@@ -356,7 +362,7 @@ def hugo_rows(papers: int, content: Path, site: Path, hugo: Path, logs: Path, ar
         if stage == "edit-build":
             edit_title(site / "content", papers)
         run = measure(command, logs / f"{papers}-hugo-{stage}.log", site, args.timeout, args.max_mb)
-        if not run.ok and not run.timed_out:   # --quiet hides errors too: once more, to log them
+        if not run.ok and not (run.timed_out or run.over_memory):   # --quiet hides errors: again, to log them
             run.log += ".errors"
             with open(run.log, "w") as errors:
                 subprocess.run(command[:-1], cwd=site, stdout=errors, stderr=subprocess.STDOUT)
@@ -505,7 +511,7 @@ def main(argv: list[str] | None = None) -> int:
     finally:
         meta["load_after"] = os.getloadavg()
         say("\n" + table(rows))
-        for line in checks(rows):
+        for line in checks(rows) + [note for r in rows if r.ours for note in r.ours.notes]:
             say(line)
         say(f"(load average {meta['load_before'][0]:.2f} before, {meta['load_after'][0]:.2f} after; "
             f"logs in {work / 'logs'})")
