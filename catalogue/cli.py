@@ -149,7 +149,7 @@ def render_and_write(content: Path, out: Path, config: SiteConfig, templates: Pa
         say("note: no base URL (--base-url or site.toml): canonical and preview tags, preview images and "
             "the sitemap are left out, and 404.html assumes the site is served at the domain root.")
     with staged_site(out) as staging:
-        with stage(f"Writing {len(outputs)} files"):
+        with stage(f"Rendering and writing {len(outputs)} files"):
             report = write_outputs(outputs, staging)
             copy_assets(assets, staging)
         say(f"  {report.written} written, {report.kept} unchanged since the last build, {report.removed} removed")
