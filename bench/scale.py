@@ -50,9 +50,11 @@ sys.path.insert(0, str(BENCH.parent))
 from bench.hugo_site import write_hugo_site  # noqa: E402
 from bench.synthetic import write_seed_files  # noqa: E402
 
-STAGES = ("startup", "ingest", "render", "index", "hugo", "noop-render", "noop-build", "edit-build")
+STAGES = ("startup", "ingest", "render", "warm-render", "index", "hugo", "noop-render", "noop-build", "edit-build")
 LABELS = {"startup": "startup (--help)", "ingest": "ingest", "render": "render", "index": "index",
+          "warm-render": "render, text cached",
           "noop-render": "no-op render", "noop-build": "no-op build", "edit-build": "one-edit build"}
+RATIO_STAGES = ("render", "render, text cached", "no-op render")
 TARGET_RATIO = 0.8   # issue 7: our render stage at most 0.8x Hugo's time
 TARGET_MB = 300      # issue 7: our process peaks under 300 MB
 MB = 1024 * 1024
@@ -258,7 +260,7 @@ class Row:
     hugo: Run | None = None
 
     def ratio(self) -> float | None:
-        if self.ours and self.hugo and self.ours.ok and self.hugo.ok and self.stage in ("render", "no-op render"):
+        if self.ours and self.hugo and self.ours.ok and self.hugo.ok and self.stage in RATIO_STAGES:
             return self.ours.seconds / self.hugo.seconds
         return None
 
@@ -333,6 +335,9 @@ def bench_size(papers: int, args, project: Path, work: Path, flags: dict[str, li
     render = None
     if wanted & {"render", "index", "noop-render"}:
         render = ours("render", [*python, "render", "--content", content, "--out", out, *flags["render"]])
+        if render.ok and "warm-render" in wanted:  # a fresh folder, but converted text, related papers, map cached
+            ours("warm-render", [*python, "render", "--content", content, "--out", run_dir / "site-again",
+                                 *flags["render"]])
         if render.ok and "index" in wanted:
             ours("index", [*python, "index", "--out", out, *flags["index"]])
     if "hugo" in wanted and hugo:
@@ -372,12 +377,16 @@ def hugo_rows(papers: int, content: Path, site: Path, hugo: Path, logs: Path, ar
 
 
 def merge_hugo(rows: list[Row]) -> None:
-    """Put each Hugo run on the row of the same stage."""
+    """Put each Hugo run on the row of the same stage; Hugo's render also beside our render with text cached."""
+    hugo_render = next((r.hugo for r in rows if r.hugo and not r.ours and r.stage == "render"), None)
     for row in [r for r in rows if r.hugo and not r.ours]:
         twin = next((r for r in rows if r.ours and r.stage == row.stage and not r.hugo), None)
         if twin:
             twin.hugo = row.hugo
             rows.remove(row)
+    for row in rows:
+        if row.stage == "render, text cached" and row.ours and not row.hugo:
+            row.hugo = hugo_render
 
 
 # ---------------------------------------------------------------------------------------------
@@ -432,11 +441,11 @@ def checks(rows: list[Row]) -> list[str]:
     """The issue's targets, per size: render <= 0.8x Hugo, our processes under 300 MB."""
     found = []
     for papers in sorted({r.papers for r in rows}):
-        render = next((r for r in rows if r.papers == papers and r.stage == "render"), None)
-        if render and render.ratio() is not None:
-            verdict = "yes" if render.ratio() <= TARGET_RATIO else "NO"
-            found.append(f"{papers:,} papers: render at most {TARGET_RATIO}x Hugo's time? {verdict} "
-                         f"({render.ratio():.2f}x)")
+        for render in [r for r in rows if r.papers == papers and r.stage in RATIO_STAGES[:2]]:
+            if render.ratio() is not None:
+                verdict = "yes" if render.ratio() <= TARGET_RATIO else "NO"
+                found.append(f"{papers:,} papers: {render.stage} at most {TARGET_RATIO}x Hugo's render time? "
+                             f"{verdict} ({render.ratio():.2f}x)")
         ours = [r for r in rows if r.papers == papers and r.ours and r.ours.ok]
         if ours:
             worst = max(ours, key=lambda r: r.ours.ours_mb())
