@@ -22,7 +22,7 @@ from .i18n import available_languages, load_strings
 from .ingest import ingest
 from .lock import LOCK_FILE, exclusive
 from .model import Problem
-from .output import STAGING_PREFIX, copy_assets, read_manifest, site_size, staged_site, write_manifest, write_outputs
+from .output import STAGING_PREFIX, copy_assets, read_manifest, staged_site, write_manifest, write_outputs
 from .render import make_environment, plan_site
 from .search import BUNDLE_DIR, index_site
 
@@ -162,8 +162,7 @@ def render_and_write(content: Path, out: Path, config: SiteConfig, templates: Pa
         else:
             say("Search index: no page changed, kept as it was")
         write_manifest(staging, fingerprint(), outputs)
-        size = site_size(staging)
-    return size, len(outputs), len(catalogue.papers)
+    return report.size, len(outputs), len(catalogue.papers)
 
 
 def build_fingerprint(seeds: Path | None, content: Path, templates: Path, assets: Path, config: SiteConfig,

@@ -45,6 +45,7 @@ class WriteReport:
     written: int  # files rendered and written
     kept: int  # files unchanged since the last build
     removed: int  # files of the last build that are no longer part of the site
+    size: int  # bytes of all the outputs, written or kept
 
 
 @contextmanager
@@ -124,7 +125,8 @@ def write_outputs(outputs: list[Output], site_dir: Path) -> WriteReport:
             finally:
                 gc.unfreeze()
     removed = remove_others(site_dir, {o.path for o in outputs})
-    return WriteReport(len(todo), len(outputs) - len(todo), removed)
+    size = sum((site_dir / o.path).stat().st_size for o in outputs)
+    return WriteReport(len(todo), len(outputs) - len(todo), removed, size)
 
 
 _WORK: tuple[list[Output], Path] | None = None  # a worker's share of write_outputs, set once per worker
@@ -194,7 +196,3 @@ def copy_assets(assets_dir: Path, site_dir: Path) -> None:
         raise CatalogueError(f"{assets_dir}: the assets folder is missing")
     shutil.rmtree(site_dir / "assets", ignore_errors=True)  # unlinks: the previous site keeps its own
     shutil.copytree(assets_dir, site_dir / "assets")
-
-
-def site_size(site_dir: Path) -> int:
-    return sum(entry.stat().st_size for entry in site_dir.rglob("*") if entry.is_file())
