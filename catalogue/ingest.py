@@ -224,4 +224,7 @@ def choose_slug(paper: Paper, pid: str, taken: set[str], markup: Markup) -> str:
     base = base or "paper"
     if base in RESERVED_SLUGS:
         base += "-paper"
-    return base if base not in taken else f"{base}-{pid[:6]}"
+    if base not in taken:
+        return base
+    # Papers sharing a name are told apart by their id; thousands of them can share its first six digits.
+    return next(f"{base}-{pid[:length]}" for length in (6, 8, 10, 12) if f"{base}-{pid[:length]}" not in taken)
