@@ -183,13 +183,6 @@ def write_file(site_dir: Path, relative: str, content: str | bytes) -> int:
     return len(data)
 
 
-def write_pages(pages: dict[str, str | bytes], site_dir: Path) -> int:
-    """Write each file under site_dir; refuse any path that would land outside it. Returns bytes."""
-    for relative in pages:
-        check_relative(relative, site_dir)
-    return sum(write_file(site_dir, relative, content) for relative, content in sorted(pages.items()))
-
-
 def copy_assets(assets_dir: Path, site_dir: Path) -> None:
     """assets/ into site/assets/, replacing what the last build had there."""
     if not assets_dir.is_dir():

@@ -1,4 +1,6 @@
-"""Catalogue + config -> {site path: HTML}. Pure: nothing here touches the disk but templates.
+"""Catalogue + config -> every file of the site as an Output: its path, a digest of its inputs,
+and how to make it. Nothing here writes the site (output.py does); the cache keeps converted
+text and the costly whole-catalogue results (related papers, the map) between builds.
 
 Every internal link is relative and names its file, so one build works from file://, under
 a subpath and at a domain root. `root` in the template context is the way back to the
@@ -144,12 +146,6 @@ def convert_paper(paper: Paper, config: SiteConfig, markup: Markup = Markup()) -
             SafeHtml(markup.abstract_html(paper.abstract).html),
             shorten(plain, EXCERPT_LENGTH),
             shorten(plain, DESCRIPTION_LENGTH))
-
-
-def render_site(catalogue: Catalogue, config: SiteConfig, env: Environment,
-                cache: Cache | None = None) -> dict[str, str | bytes]:
-    """Every file of the site but assets and search bundle, keyed by its path under site/."""
-    return {output.path: output.make() for output in plan_site(catalogue, config, env, cache or Cache(None))}
 
 
 def plan_site(catalogue: Catalogue, config: SiteConfig, env: Environment, cache: Cache) -> list[Output]:
