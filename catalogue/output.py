@@ -68,14 +68,14 @@ def staged_site(out_dir: Path) -> Iterator[Path]:
 
 def link_tree(source: Path, target: Path) -> None:
     """target mirrors source with hard links (copies where the file system cannot link)."""
-    for folder, _, files in os.walk(source):
-        destination = target / Path(folder).relative_to(source)
-        destination.mkdir(exist_ok=True)
-        for name in files:
-            try:
-                os.link(os.path.join(folder, name), destination / name)
-            except OSError:
-                shutil.copy2(os.path.join(folder, name), destination / name)
+    shutil.copytree(source, target, copy_function=link_file, dirs_exist_ok=True)
+
+
+def link_file(source: Path | str, target: Path | str) -> None:
+    try:
+        os.link(source, target)
+    except OSError:
+        shutil.copy2(source, target)
 
 
 def swap_in(staging: Path, out_dir: Path) -> None:

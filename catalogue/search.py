@@ -32,6 +32,7 @@ from importlib import metadata
 from pathlib import Path
 
 from .errors import CatalogueError
+from .output import link_file, link_tree
 
 BUNDLE_DIR = "pagefind"
 SHARDS_FILE = "shards.json"  # in BUNDLE_DIR: the bundles search.js merges, and their fingerprints
@@ -312,18 +313,6 @@ def read_fingerprints(bundle_root: Path) -> dict[str, str]:
         return {bundle["path"].rstrip("/"): bundle["fingerprint"] for bundle in [*data["bundles"], data["vocabulary"]]}
     except (OSError, ValueError, KeyError, TypeError, AttributeError):
         return {}
-
-
-def link_tree(source: Path, target: Path) -> None:
-    """A copy of the folder source at target whose files are hard links (copies where linking fails)."""
-    shutil.copytree(source, target, copy_function=link_file)
-
-
-def link_file(source: Path | str, target: Path | str) -> None:
-    try:
-        os.link(source, target)
-    except OSError:
-        shutil.copy2(source, target)
 
 
 # --- The offline index: a plain script, so that search works from file:// too -------------
