@@ -34,8 +34,9 @@ class Segment:
 
 
 @dataclass(frozen=True)
-class Rendered:
-    html: str
+class Converted:
+    html: str  # safe HTML paragraphs
+    plain: str  # the same text without markup, on one line
     problems: tuple[str, ...]
 
 
@@ -282,26 +283,26 @@ class Markup:
     def __init__(self) -> None:
         self._markdown = _emphasis_only_markdown()
 
-    def abstract_html(self, text: str) -> Rendered:
-        """Paragraphs of safe HTML with MathML and clickable links; problems as messages."""
-        return self._render(text, links=True, math=True)
+    def abstract_html(self, text: str) -> Converted:
+        """Paragraphs of safe HTML with MathML and clickable links (and the same as plain text)."""
+        return self.convert(text, links=True)
 
     def inline_html(self, text: str) -> str:
         """A title or name as inline HTML (no paragraph, no links)."""
-        rendered = self._render(text, links=False, math=True).html
-        return re.sub(r"^<p>|</p>$", "", rendered).replace("</p>\n<p>", " ")
+        return inline(self.convert(text, links=False).html)
 
     def plain(self, text: str) -> str:
         """Plain text without markup: for <title>, descriptions and search metadata."""
-        rendered = self._render(text, links=False, math=False).html
-        return " ".join(html.unescape(re.sub(r"<[^>]+>", "", rendered)).split())
+        return self.convert(text, links=False).plain
 
-    def _render(self, text: str, links: bool, math: bool) -> Rendered:
-        held: list[str] = []
+    def convert(self, text: str, links: bool) -> Converted:
+        """Both forms of a text from one Markdown pass: math and links wait in placeholders, as
+        HTML for one form and as text for the other."""
+        held: list[tuple[str, str]] = []  # (html, plain text) of each placeholder
         problems: list[str] = []
 
-        def hold(fragment: str) -> str:
-            held.append(fragment)
+        def hold(fragment: str, as_text: str) -> str:
+            held.append((fragment, html.escape(as_text, quote=False)))
             return _HOLD.format(len(held) - 1)
 
         segments, split_problems = split_math(replace_unsafe(text))
@@ -316,16 +317,16 @@ class Markup:
                 prose, prose_problems = self._prose(segment.content, links, hold)
                 pieces.append(prose)
                 problems += prose_problems
-            elif not math:
-                pieces.append(_escape(math_to_text(segment.content)))
-            else:
-                mathml = render_math(segment.content, display=segment.kind == "display")
-                if mathml is None:
-                    problems.append(f"math {segment.written!r} could not be converted; shown as written")
-                    mathml = f'<code class="tex">{html.escape(segment.written)}</code>'
-                pieces.append(hold(mathml))
+                continue
+            mathml = render_math(segment.content, display=segment.kind == "display")
+            if mathml is None:
+                problems.append(f"math {segment.written!r} could not be converted; shown as written")
+                mathml = f'<code class="tex">{html.escape(segment.written)}</code>'
+            pieces.append(hold(mathml, math_to_text(segment.content)))
         converted = self._markdown.reset().convert("".join(pieces))
-        return Rendered(_HELD.sub(lambda m: held[int(m[1])], converted), tuple(problems))
+        plain = _TAG.sub("", _HELD.sub(lambda m: held[int(m[1])][1], converted))
+        return Converted(_HELD.sub(lambda m: held[int(m[1])][0], converted),
+                         " ".join(html.unescape(plain).split()), tuple(problems))
 
     def _prose(self, text: str, links: bool, hold) -> tuple[str, list[str]]:
         """Escaped Markdown for a prose segment; URLs become held links first."""
@@ -336,11 +337,16 @@ class Markup:
             before, before_problems = latex_text_to_markdown(text[position:start])
             pieces.append(_escape(before))
             problems += before_problems
-            pieces.append(hold(f'<a href="{html.escape(href)}">{html.escape(text[start:end])}</a>'))
+            pieces.append(hold(f'<a href="{html.escape(href)}">{html.escape(text[start:end])}</a>', text[start:end]))
             position = end
         rest, rest_problems = latex_text_to_markdown(text[position:])
         pieces.append(_escape(rest))
         return "".join(pieces), problems + rest_problems
+
+
+def inline(paragraphs: str) -> str:
+    """Paragraphs of HTML as one line of inline HTML."""
+    return re.sub(r"^<p>|</p>$", "", paragraphs).replace("</p>\n<p>", " ")
 
 
 def _escape(text: str) -> str:

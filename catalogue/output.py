@@ -165,20 +165,18 @@ def check_relative(relative: str, site_dir: Path) -> None:
         raise CatalogueError(f"refusing to write {relative!r}: it is outside {site_dir}")
 
 
-def target_path(site_dir: Path, relative: str) -> Path:
-    root = site_dir.resolve()
-    target = (root / relative).resolve()
-    if not target.is_relative_to(root) or target == root:
-        raise CatalogueError(f"refusing to write {relative!r}: it is outside {site_dir}")
-    return target
-
-
 def write_file(site_dir: Path, relative: str, content: str | bytes) -> int:
-    """Write one file under site_dir (never through a hard link to the previous site); returns bytes."""
-    target = target_path(site_dir, relative)
-    target.parent.mkdir(parents=True, exist_ok=True)
+    """Write one file under site_dir (never through a hard link to the previous site); returns bytes.
+
+    The path's form keeps it inside (check_relative): the staging folder holds no symbolic
+    links that could lead elsewhere, since link_tree copies what a link points to."""
+    check_relative(relative, site_dir)
+    target = site_dir / relative
     data = content if isinstance(content, bytes) else content.encode("utf-8")
-    target.unlink(missing_ok=True)
+    try:
+        target.unlink()
+    except FileNotFoundError:
+        target.parent.mkdir(parents=True, exist_ok=True)
     target.write_bytes(data)
     return len(data)
 

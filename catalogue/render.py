@@ -26,7 +26,7 @@ from slugify import slugify
 from .cache import Cache, code_version, digest
 from .config import SiteConfig
 from .errors import CatalogueError
-from .markup import Markup
+from .markup import Markup, inline
 from .charts import MapPoint, render_bar_chart, render_map
 from .cite import render_bibtex, render_markdown_citation, render_plain_citation, venue_label
 from .i18n import Strings, load_strings, localise_topic
@@ -134,18 +134,20 @@ def _convert_chunk(papers: list[Paper], config: SiteConfig) -> list[tuple]:
 
 def convert_paper(paper: Paper, config: SiteConfig, markup: Markup = Markup()) -> tuple:
     """A paper's text as PaperView needs it, from name_html to description."""
-    plain = markup.plain(paper.abstract)
+    name = markup.convert(paper.name, links=False) if paper.name else None
+    title = markup.convert(paper.title, links=False)
+    abstract = markup.abstract_html(paper.abstract)
     url = config.absolute_url(pretty_url(paper_path(paper)))
-    return (SafeHtml(markup.inline_html(paper.name)) if paper.name else None,
-            markup.plain(paper.name) if paper.name else "",
-            SafeHtml(markup.inline_html(paper.title)),
-            markup.plain(paper.title),
-            plain,
+    return (SafeHtml(inline(name.html)) if name else None,
+            name.plain if name else "",
+            SafeHtml(inline(title.html)),
+            title.plain,
+            abstract.plain,
             url,
             render_bibtex(paper, url),
-            SafeHtml(markup.abstract_html(paper.abstract).html),
-            shorten(plain, EXCERPT_LENGTH),
-            shorten(plain, DESCRIPTION_LENGTH))
+            SafeHtml(abstract.html),
+            shorten(abstract.plain, EXCERPT_LENGTH),
+            shorten(abstract.plain, DESCRIPTION_LENGTH))
 
 
 def plan_site(catalogue: Catalogue, config: SiteConfig, env: Environment, cache: Cache) -> list[Output]:

@@ -13,6 +13,7 @@ their vectors.
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 import warnings
@@ -86,7 +87,7 @@ def related_papers(texts: list[str], count: int = 5) -> list[tuple[Neighbour, ..
     """
     if count <= 0 or len(texts) < 2:
         return [() for _ in texts]
-    vectors = _vectorise(texts)
+    vectors = _vectorise(tuple(texts))
     rows, columns, scores = _nearest(vectors.weights, count)
     terms = _shared_terms(vectors, rows, columns, texts)
     bounds = np.searchsorted(rows, np.arange(len(texts) + 1)).tolist()
@@ -105,7 +106,7 @@ def map_layout(texts: list[str]) -> list[tuple[float, float]]:
     are scaled by one factor, so a distance means the same across as down.
     """
     n = len(texts)
-    weights = _vectorise(texts).weights if n > 1 else None
+    weights = _vectorise(tuple(texts)).weights if n > 1 else None
     if weights is None or weights.nnz == 0:
         return [(0.5, 0.5)] * n
     with threadpool_limits(1):  # one thread: sums then add up in the same order on any machine
@@ -203,7 +204,8 @@ def term_key(phrase: str) -> tuple[str, ...]:
     return tuple(stem(word) for word in _HYPHEN.sub(" ", phrase.lower()).split(" "))
 
 
-def _vectorise(texts: list[str]) -> _Vectors:
+@functools.lru_cache(maxsize=1)  # a build asks for related papers, then the map, of the same texts
+def _vectorise(texts: tuple[str, ...]) -> _Vectors:
     """Each text's TF-IDF vector, and the spellings to show its terms by."""
     known: dict[str, str | tuple] = {}
     spelling_ids: dict[str, int] = {}
@@ -255,24 +257,22 @@ def _nearest(weights: sparse.csr_matrix, count: int) -> tuple[np.ndarray, np.nda
     row, then descending score, then column.
 
     Cosines by sparse products, a block of rows at a time on each core (scipy lets go of the
-    GIL). Each pair is scored once, in the block of its lower index, so the score of (i, j) is
-    the score of (j, i). A block keeps, for its rows and for the later papers it scored, the
-    scores that can be among their best; a sort of those few then settles ties by index.
+    GIL); a block keeps only its rows' best few, so memory grows with the papers, not their
+    pairs. The score of (i, j) equals that of (j, i): both sum the same products in the same
+    order of terms. A sort of the few kept then settles ties by index.
     """
     n = weights.shape[0]
     k = min(count, n - 1)
     rows_per_block = max(1, BLOCK_CELLS // n)
+    by_term = weights.T.tocsr()  # terms x papers, made once rather than by every product
 
     def block_candidates(start: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         stop = min(n, start + rows_per_block)
-        block = (weights[start:stop] @ weights[start:].T).toarray()  # rows start..stop, columns start..n
+        block = (weights[start:stop] @ by_term).toarray()  # rows start..stop, every column
         own = np.arange(stop - start)
-        block[own, own] = -1.0  # never itself
+        block[own, own + start] = -1.0  # never itself
         rows, columns, scores = _best_of_rows(block, k)
-        later_columns, later_rows, later_scores = _best_of_rows(np.ascontiguousarray(block[:, stop - start:].T), k)
-        return (np.concatenate([rows + start, later_columns + stop]),
-                np.concatenate([columns + start, later_rows + start]),
-                np.concatenate([scores, later_scores]))
+        return rows + start, columns, scores
 
     with ThreadPoolExecutor(_cores()) as pool:
         blocks = list(pool.map(block_candidates, range(0, n, rows_per_block)))

@@ -106,7 +106,7 @@ def test_the_top_count_matches_a_brute_force_ranking_across_many_blocks(monkeypa
     monkeypatch.setattr(similarity, "BLOCK_CELLS", 300 * 7)  # 7 rows a block: 44 blocks on the thread pool
     related = related_papers(texts, count=4)
     check_well_formed(related, texts, 4)
-    weights = similarity._vectorise(texts).weights
+    weights = similarity._vectorise(tuple(texts)).weights
     full = np.rint(np.minimum((weights @ weights.T).toarray().astype(np.float64), 1.0) * 1e6)
     for i, neighbours in enumerate(related):
         full[i, i] = -1
