@@ -21,7 +21,7 @@ from .cache import Cache, code_version, digest
 from .cleanup import clean_abstract
 from .content import PAPERS_DIR, read_papers, read_taxonomy, render_paper_markdown, write_text_atomic
 from .extract import extract
-from .markup import Markup
+from .markup import CONVERTED, Converted, Markup, conversion_key
 from .model import Paper, Problem, SeedDocument, Source, Topic
 from .seeds import read_seed_document
 
@@ -77,6 +77,7 @@ def ingest(seeds_dir: Path, content_dir: Path, prune: bool = False, cache: Cache
             for document in documents for paragraph in document.paragraphs}
     known = cache.get_many("ingest", keys.values())
     computed: dict[str, tuple[Paper, tuple[Problem, ...]]] = {}
+    conversions: dict[str, Converted] = {}
     for document in documents:
         problems += document.problems
         for paragraph in document.paragraphs:
@@ -91,11 +92,14 @@ def ingest(seeds_dir: Path, content_dir: Path, prune: bool = False, cache: Cache
                 continue
             key = keys[document.path, paragraph.line]
             if key not in known:
-                known[key] = computed[key] = derive_paper(pid, paragraph.text, source, document, taxonomy, fallback,
+                paper, notes, converted = derive_paper(pid, paragraph.text, source, document, taxonomy, fallback,
                                                        markup)
+                known[key] = computed[key] = paper, notes
+                conversions[conversion_key(paper.abstract, True)] = converted
             derived[pid], notes = known[key]
             problems += notes
     cache.put_many("ingest", computed)
+    cache.put_many(CONVERTED, conversions)  # the render's first build need not convert them again
     cache.keep_only("ingest", keys.values())
 
     papers_dir = content_dir / PAPERS_DIR
@@ -154,16 +158,18 @@ def ingest(seeds_dir: Path, content_dir: Path, prune: bool = False, cache: Cache
 
 
 def derive_paper(pid: str, text: str, source: Source, document: SeedDocument, taxonomy: tuple[Topic, ...],
-                 fallback: str, markup: Markup) -> tuple[Paper, tuple[Problem, ...]]:
-    """What the abstract itself says (name, title, topics, ...), with notes on its math and tidying."""
-    notes = [Problem(source, message) for message in markup.abstract_html(text).problems]
+                 fallback: str, markup: Markup) -> tuple[Paper, tuple[Problem, ...], Converted]:
+    """What the abstract itself says (name, title, topics, ...), with notes on its tidying and
+    math, and the tidied abstract converted (to find what its math has wrong)."""
     abstract, cleaned = clean_abstract(text)
+    converted = markup.abstract_html(abstract)
+    notes = [Problem(source, message) for message in converted.problems]
     notes += [Problem(source, f"{note}; the seed line keeps the original") for note in cleaned]
     found = extract(abstract, taxonomy, fallback)
     paper = Paper(id=pid, slug="", title=found.title, abstract=abstract, source=source, name=found.name,
                   other_names=found.other_names, venue=document.venue, year=document.year, topics=found.topics,
                   links=found.links, benchmarks=found.benchmarks, results=found.results, cleaned=cleaned)
-    return paper, tuple(notes)
+    return paper, tuple(notes), converted
 
 
 def settled_key(fresh: Paper, path: Path, record: dict | None) -> str:

@@ -20,6 +20,7 @@ import markdown
 from latex2mathml.converter import convert as latex_to_mathml
 from pylatexenc.latex2text import LatexNodes2Text
 
+from .cache import code_version, digest
 from .characters import replace_unsafe
 from .urls import find_urls
 
@@ -38,6 +39,14 @@ class Converted:
     html: str  # safe HTML paragraphs
     plain: str  # the same text without markup, on one line
     problems: tuple[str, ...]
+
+
+CONVERTED = "converted"  # the cache's kind for Converted texts, by conversion_key
+
+
+def conversion_key(text: str, links: bool) -> str:
+    """The cache key of a text's conversion: ingest converts abstracts, the render reuses them."""
+    return digest(code_version(), text, links)
 
 
 # Placeholders for finished HTML fragments (math, links) while the prose goes through Markdown.
@@ -76,6 +85,9 @@ _MATHML_ATTRIBUTES = {
     "linethickness", "width", "height", "depth", "displaystyle", "scriptlevel", "notation",
     "largeop", "align",
 }
+# Letters, digits, spaces and punctuation that Markdown, LaTeX and typography leave alone,
+# one word at each end: such a text converts to itself.
+_NOTHING_TO_CONVERT = re.compile(r"[^\W_]+(?:[ ,.;:()?+=-]+[^\W_]+)*[.?)]?")
 _TAG = re.compile(r"<\s*/?\s*([A-Za-z][\w:-]*)([^>]*)>")
 _ATTRIBUTE = re.compile(r"([A-Za-z_:][\w:.-]*)\s*=")
 
@@ -298,6 +310,9 @@ class Markup:
     def convert(self, text: str, links: bool) -> Converted:
         """Both forms of a text from one Markdown pass: math and links wait in placeholders, as
         HTML for one form and as text for the other."""
+        as_written = _as_written(text)
+        if as_written:
+            return as_written
         held: list[tuple[str, str]] = []  # (html, plain text) of each placeholder
         problems: list[str] = []
 
@@ -342,6 +357,13 @@ class Markup:
         rest, rest_problems = latex_text_to_markdown(text[position:])
         pieces.append(_escape(rest))
         return "".join(pieces), problems + rest_problems
+
+
+def _as_written(text: str) -> Converted | None:
+    """A text with nothing to convert (most titles and names) as conversion would give it, sooner."""
+    if _NOTHING_TO_CONVERT.fullmatch(text) and "--" not in text and "..." not in text and "  " not in text:
+        return Converted(f"<p>{text}</p>", text, ())
+    return None
 
 
 def inline(paragraphs: str) -> str:

@@ -26,7 +26,7 @@ from slugify import slugify
 from .cache import Cache, code_version, digest
 from .config import SiteConfig
 from .errors import CatalogueError
-from .markup import Markup, inline
+from .markup import CONVERTED, Converted, Markup, conversion_key, inline
 from .charts import MapPoint, render_bar_chart, render_map
 from .cite import render_bibtex, render_markdown_citation, render_plain_citation, venue_label
 from .i18n import Strings, load_strings, localise_topic
@@ -95,59 +95,60 @@ def shorten(text: str, limit: int) -> str:
 
 
 def view_papers(catalogue: Catalogue, config: SiteConfig, cache: Cache) -> tuple[PaperView, ...]:
-    """Every paper converted for the templates; a paper converted by an earlier build comes from the cache."""
-    keys = [digest(code_version(), paper, config.base_url) for paper in catalogue.papers]
-    known = cache.get_many("view", keys)
-    missing = [(key, paper) for key, paper in zip(keys, catalogue.papers) if key not in known]
+    """Every paper converted for the templates. Each text is converted once: a text converted
+    before (by an earlier build, or by ingest, which converts abstracts to check their math)
+    comes from the cache."""
+    wanted = {conversion_key(text, links): (text, links) for paper in catalogue.papers
+              for text, links in ((paper.abstract, True), (paper.title, False), (paper.name, False)) if text}
+    converted = cache.get_many(CONVERTED, wanted)
+    missing = [key for key in wanted if key not in converted]
     if missing:
-        converted = convert_papers([paper for _, paper in missing], config)
-        fresh = {key: fields for (key, _), fields in zip(missing, converted)}
-        cache.put_many("view", fresh)
-        known.update(fresh)
-    cache.keep_only("view", keys)
+        fresh = dict(zip(missing, convert_texts([wanted[key] for key in missing])))
+        cache.put_many(CONVERTED, fresh)
+        converted |= fresh
+    cache.keep_only(CONVERTED, wanted)
     topics = {t.slug: t for t in catalogue.topics}
-    views = []
-    for key, paper in zip(keys, catalogue.papers):
-        paper_topics = tuple(topics[slug] for slug in paper.topics)
-        views.append(PaperView(paper, paper_path(paper), *known[key], topics=paper_topics,
-                               key=digest(key, paper_topics)))
-    return tuple(views)
+    return tuple(view_paper(paper, tuple(topics[slug] for slug in paper.topics), config,
+                            lambda text, links: converted[conversion_key(text, links)]) for paper in catalogue.papers)
 
 
-def convert_papers(papers: list[Paper], config: SiteConfig) -> list[tuple]:
-    """The converted text of each paper (the costly part of a build), on both cores when there are many."""
-    if len(papers) < PARALLEL_CONVERSION_FROM or os.cpu_count() == 1:
-        return [convert_paper(paper, config) for paper in papers]
-    chunks = [papers[start:start + 250] for start in range(0, len(papers), 250)]
-    with Progress("Converting abstracts", len(papers)) as progress, \
+def convert_texts(texts: list[tuple[str, bool]]) -> list[Converted]:
+    """Texts (with links or not) converted, on both cores when there are many: the costly part of a first build."""
+    if len(texts) < PARALLEL_CONVERSION_FROM or os.cpu_count() == 1:
+        return [Markup().convert(text, links) for text, links in texts]
+    chunks = [texts[start:start + 500] for start in range(0, len(texts), 500)]
+    with Progress("Converting text", len(texts)) as progress, \
             multiprocessing.get_context("fork").Pool(min(2, os.cpu_count() or 1)) as pool:
         results = []
-        for converted in pool.imap(functools.partial(_convert_chunk, config=config), chunks):
+        for converted in pool.imap(_convert_chunk, chunks):
             results += converted
             progress.advance(len(converted))
     return results
 
 
-def _convert_chunk(papers: list[Paper], config: SiteConfig) -> list[tuple]:
-    return [convert_paper(paper, config) for paper in papers]
+def _convert_chunk(texts: list[tuple[str, bool]], markup: Markup = Markup()) -> list[Converted]:
+    return [markup.convert(text, links) for text, links in texts]
 
 
-def convert_paper(paper: Paper, config: SiteConfig, markup: Markup = Markup()) -> tuple:
-    """A paper's text as PaperView needs it, from name_html to description."""
-    name = markup.convert(paper.name, links=False) if paper.name else None
-    title = markup.convert(paper.title, links=False)
-    abstract = markup.abstract_html(paper.abstract)
+def view_paper(paper: Paper, topics: tuple[Topic, ...], config: SiteConfig, converted) -> PaperView:
+    """A paper ready for the templates, its texts from `converted(text, links)`."""
+    name = converted(paper.name, False) if paper.name else None
+    title = converted(paper.title, False)
+    abstract = converted(paper.abstract, True)
     url = config.absolute_url(pretty_url(paper_path(paper)))
-    return (SafeHtml(inline(name.html)) if name else None,
-            name.plain if name else "",
-            SafeHtml(inline(title.html)),
-            title.plain,
-            abstract.plain,
-            url,
-            render_bibtex(paper, url),
-            SafeHtml(abstract.html),
-            shorten(abstract.plain, EXCERPT_LENGTH),
-            shorten(abstract.plain, DESCRIPTION_LENGTH))
+    return PaperView(paper, paper_path(paper),
+                     name_html=SafeHtml(inline(name.html)) if name else None,
+                     name_text=name.plain if name else "",
+                     title_html=SafeHtml(inline(title.html)),
+                     title_text=title.plain,
+                     plain_abstract=abstract.plain,
+                     url=url,
+                     bibtex=render_bibtex(paper, url),
+                     abstract_html=SafeHtml(abstract.html),
+                     excerpt=shorten(abstract.plain, EXCERPT_LENGTH),
+                     description=shorten(abstract.plain, DESCRIPTION_LENGTH),
+                     topics=topics,
+                     key=digest(code_version(), paper, topics, config.base_url))
 
 
 def plan_site(catalogue: Catalogue, config: SiteConfig, env: Environment, cache: Cache) -> list[Output]:

@@ -16,6 +16,7 @@ import tempfile
 from pathlib import Path
 
 import html5lib
+import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
@@ -23,6 +24,7 @@ from catalogue.characters import replace_unsafe
 from catalogue.content import read_papers
 from catalogue.extract import MAX_TITLE, extract
 from catalogue.ingest import ingest
+from catalogue import markup as markup_module
 from catalogue.markup import _MATHML_ATTRIBUTES, _MATHML_TAGS, Markup, split_math
 from catalogue.model import Source, Topic
 from catalogue.seeds import parse_seed_document
@@ -239,6 +241,29 @@ def test_abstract_html_is_well_formed_and_safe(text):
 @given(text=ABSTRACTS)
 def test_inline_html_is_well_formed_safe_and_has_no_paragraph_or_link(text):
     check_html(MARKUP.inline_html(text), {"em", "strong", "code"})
+
+
+TITLE_LIKE = st.lists(st.sampled_from(["Graph", "net", "2", "论文", "é", " ", "  ", "-", "--", ",", ".", "...", ":", ";",
+                                        "(", ")", "?", "+", "=", "_", "'", "\"", "*", "&", "<", "/", "#", "1."]),
+                      max_size=12).map("".join)
+
+
+@settings(max_examples=500, deadline=None, **COMMON)
+@example(text="A Model That Works.")
+@example(text="1. Introduction")
+@example(text="Rate--Distortion")
+@given(text=TITLE_LIKE)
+def test_a_text_with_nothing_to_convert_skips_the_converter_with_the_same_result(text):
+    converted = MARKUP.convert(text, links=False)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(markup_module, "_as_written", lambda text: None)
+        assert MARKUP.convert(text, links=False) == converted
+
+
+def test_plain_titles_and_names_skip_the_converter():
+    for text in ("A Model That Works.", "GraphZen", "Scaling Laws for 3D Point Clouds: A Study", "图神经网络"):
+        assert markup_module._as_written(text) == MARKUP.convert(text, links=False)
+    assert markup_module._as_written("Rate--Distortion") is None
 
 
 def loosely(text: str) -> str:
