@@ -11,6 +11,7 @@ depth, uses the base URL's absolute path instead.
 from __future__ import annotations
 
 import functools
+from hashlib import blake2b
 import json
 import multiprocessing
 import os
@@ -202,17 +203,13 @@ def plan_html_pages(catalogue: Catalogue, views: tuple[PaperView, ...], config: 
          entries=[Entry(label, venue_path(slug), len(members)) for slug, label, members in venues])
     page("404.html", "404.html", title=t("not_found.title"), description=t("not_found.description"), papers=())
     page("list.html", "list.html", title=t("nav.my_list"), papers=(), description=t("list.description", site=config.title))
-    texts = [f"{view.title_text}. {view.plain_abstract}" for view in views]
-    texts_key = digest(code_version(), texts)
-    positions = cached(cache, "map", texts_key, lambda: similarity().map_layout(texts))
+    related, positions = related_and_map([f"{view.title_text}. {view.plain_abstract}" for view in views], cache)
     page("map/index.html", "map.html", title=t("map.title"), papers=views,
          description=t("map.description", len(views), site=config.title),
          map_svg=SafeHtml(render_catalogue_map(views, positions, catalogue.topics)))
     page("stats/index.html", "stats.html", title=t("stats.title"), papers=views,
          description=t("stats.description", site=config.title),
          **statistics(views, used_topics, counts, venues, strings))
-    related = cached(cache, "related", texts_key, lambda: [  # plain tuples: unpickling needs no scikit-learn
-        tuple((n.index, n.shared_terms) for n in neighbours) for neighbours in similarity().related_papers(texts)])
     for index, view in enumerate(views):
         page(view.path, "paper.html", title=view.title_text, description=view.description, papers=(view,),
              previous=views[index - 1] if index else None, next=views[index + 1] if index + 1 < len(views) else None,
@@ -233,11 +230,28 @@ def plan_html_pages(catalogue: Catalogue, views: tuple[PaperView, ...], config: 
     return pages
 
 
-def similarity():
-    """The similarity module, imported when first needed: scikit-learn takes a second and 100 MB to load,
-    and a build whose related papers and map are cached does not need it."""
-    from . import similarity as module
-    return module
+def related_and_map(texts: list[str], cache: Cache) -> tuple[list, list]:
+    """Each paper's related papers (index, shared terms) and its place on the map, kept until a text changes.
+
+    Computed in a process of its own, started afresh: scikit-learn (100 MB) and the matrices
+    never enter this one, nor the page writers later forked from it."""
+    hashed = blake2b(code_version().encode(), digest_size=16)
+    for text in texts:  # one text at a time: a digest of the list would copy the whole catalogue's text
+        hashed.update(text.encode("utf-8") + b"\0")
+    found = cache.get("similarity", hashed.hexdigest())
+    if found is None:
+        with multiprocessing.get_context("spawn").Pool(1) as pool:
+            found = pool.apply(_related_and_map_of, (texts,))
+        cache.put("similarity", hashed.hexdigest(), found)
+        cache.keep_only("similarity", [hashed.hexdigest()])
+    return found
+
+
+def _related_and_map_of(texts: list[str]) -> tuple[list, list]:
+    """(In the similarity process.) Plain tuples: unpickling them needs no scikit-learn."""
+    from . import similarity
+    related = [tuple((n.index, n.shared_terms) for n in neighbours) for neighbours in similarity.related_papers(texts)]
+    return related, similarity.map_layout(texts)
 
 
 class CardMaker:
@@ -271,16 +285,6 @@ def inputs_of(value: object) -> object:
         return tuple((key, inputs_of(item)) for key, item in sorted(value.items()))
     if isinstance(value, (list, tuple)):
         return tuple(inputs_of(item) for item in value)
-    return value
-
-
-def cached(cache: Cache, kind: str, key: str, compute):
-    """A costly result of the whole catalogue (related papers, the map), kept until its texts change."""
-    value = cache.get(kind, key)
-    if value is None:
-        value = compute()
-        cache.put(kind, key, value)
-        cache.keep_only(kind, [key])
     return value
 
 
@@ -368,7 +372,7 @@ def plan_data_files(catalogue: Catalogue, views: tuple[PaperView, ...], config: 
         Output("feed.xml", all_views, lambda: render_atom(catalogue, {v.paper.id: v.title_text for v in views},
                                                           {v.paper.id: v.description for v in views}, config)),
         Output("papers.json", all_views, lambda: render_papers_json(
-            [paper_record(v.paper, labels, v.title_text, v.plain_abstract, config) for v in views], config)),
+            (paper_record(v.paper, labels, v.title_text, v.plain_abstract, config) for v in views), config)),
         Output("list-data.js", all_views, lambda: render_list_data(views)),
         Output("catalogue.bib", all_views, lambda: "\n".join(v.bibtex for v in views)),
         Output(FALLBACK_FILE, all_views, lambda: render_fallback_index(

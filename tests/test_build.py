@@ -218,3 +218,17 @@ def test_a_renamed_slug_keeps_the_old_address_working(tmp_path):
     again = build_project(project, "--no-search")  # the mark stays once, the redirect stays
     assert path.read_text(encoding="utf-8").count("- egotsr") == 1
     assert (again.out / "papers" / "egotsr" / "index.html").exists()
+
+
+def test_related_papers_and_the_map_are_computed_outside_the_build_process(tmp_path):
+    """scikit-learn and its matrices stay in a process of their own, so neither the build nor the
+    page writers forked from it carry them; the pages still list related papers."""
+    project = make_project(tmp_path)
+    script = ("import sys; from catalogue.cli import main\n"
+              f"main(['build', '--seeds', {str(project / 'seeds')!r}, '--content', {str(project / 'content')!r},"
+              f" '--out', {str(project / 'site')!r}, '--no-search'],"
+              " standalone_mode=False)\n"
+              "assert 'sklearn' not in sys.modules, 'scikit-learn was imported by the build process'\n")
+    subprocess.run([sys.executable, "-c", script], cwd=PROJECT, check=True, capture_output=True)
+    paper = next((project / "site" / "papers").glob("*/index.html")).read_text(encoding="utf-8")
+    assert '<section class="related"' in paper
