@@ -36,7 +36,8 @@ from .search import STOPWORDS, stem
 
 SHARED_TERMS = 5
 SCORE_DECIMALS = 6
-BLOCK_CELLS = 2 ** 22  # scores a thread holds at once (float32: 16 MB)
+BLOCK_CELLS = 2 ** 20  # scores a thread holds at once (float32: 4 MB)
+PAIRS_AT_ONCE = 2000  # pairs of neighbours whose shared terms are found together
 MAP_DIMENSIONS = 50  # TF-IDF is reduced to this many dimensions before the map is drawn
 MAP_CLUSTERS = 500  # t-SNE lays out at most this many points: papers, or groups of similar papers
 MAP_SPREAD = 0.5  # a group's radius on the map, as a share of the distance between neighbouring groups
@@ -308,28 +309,29 @@ def _shared_terms(vectors: _Vectors, rows: np.ndarray, columns: np.ndarray,
     n = vectors.weights.shape[0]
     pairs, which = np.unique(np.minimum(rows, columns) * n + np.maximum(rows, columns), return_inverse=True)
     first, second = np.divmod(pairs, n)
-    products = vectors.weights[first].multiply(vectors.weights[second]).tocsr()
-    products.eliminate_zeros()
-    products.sort_indices()
-    pair = np.repeat(np.arange(len(pairs)), np.diff(products.indptr))
-    # By pair, then largest product (exact: float32 products in float64), equal products by term.
-    ranked = products.indices[np.argsort(pair * 2.0 - products.data, kind="stable")].tolist()
-    bounds = products.indptr.tolist()
     lower_case = {spelling for spelling in vectors.spellings if spelling.islower()}
     written: dict[int, str] = {}
     shared = []
     characters = {t for t, words in enumerate(vectors.terms) if _HAS_CJK.match(words[0])}
-    for p, (start, stop) in enumerate(pairwise(bounds)):
-        candidates = ranked[start:min(stop, start + 3 * SHARED_TERMS)]
-        joining = bool(characters) and not characters.isdisjoint(candidates)
-        chosen = _fewest_repeats(candidates, vectors.terms, len(candidates) if joining else SHARED_TERMS)
-        for t in chosen:
-            if t not in written:
-                written[t] = _written_form(vectors, t, lower_case)
-        terms = [written[t] for t in chosen]
-        if joining:  # pairs of characters first joined, then cut to SHARED_TERMS
-            terms = _join_characters(terms, texts[first[p]], texts[second[p]])[:SHARED_TERMS]
-        shared.append(tuple(terms))
+    for start in range(0, len(pairs), PAIRS_AT_ONCE):  # a few pairs at a time: their products are big
+        chunk = slice(start, start + PAIRS_AT_ONCE)
+        products = vectors.weights[first[chunk]].multiply(vectors.weights[second[chunk]]).tocsr()
+        products.eliminate_zeros()
+        products.sort_indices()
+        pair = np.repeat(np.arange(products.shape[0]), np.diff(products.indptr))
+        # By pair, then largest product (exact: float32 products in float64), equal products by term.
+        ranked = products.indices[np.argsort(pair * 2.0 - products.data, kind="stable")].tolist()
+        for p, (low, high) in enumerate(pairwise(products.indptr.tolist()), start):
+            candidates = ranked[low:min(high, low + 3 * SHARED_TERMS)]
+            joining = bool(characters) and not characters.isdisjoint(candidates)
+            chosen = _fewest_repeats(candidates, vectors.terms, len(candidates) if joining else SHARED_TERMS)
+            for t in chosen:
+                if t not in written:
+                    written[t] = _written_form(vectors, t, lower_case)
+            terms = [written[t] for t in chosen]
+            if joining:  # pairs of characters first joined, then cut to SHARED_TERMS
+                terms = _join_characters(terms, texts[first[p]], texts[second[p]])[:SHARED_TERMS]
+            shared.append(tuple(terms))
     return [shared[p] for p in which.ravel().tolist()]
 
 
