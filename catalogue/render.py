@@ -11,12 +11,15 @@ depth, uses the base URL's absolute path instead.
 from __future__ import annotations
 
 import functools
-from hashlib import blake2b
 import json
 import multiprocessing
 import os
+import pickle
+import subprocess
+import sys
 from collections import Counter
 from dataclasses import dataclass, replace
+from hashlib import blake2b
 from urllib.parse import quote
 from pathlib import Path
 
@@ -233,25 +236,24 @@ def plan_html_pages(catalogue: Catalogue, views: tuple[PaperView, ...], config: 
 def related_and_map(texts: list[str], cache: Cache) -> tuple[list, list]:
     """Each paper's related papers (index, shared terms) and its place on the map, kept until a text changes.
 
-    Computed in a process of its own, started afresh: scikit-learn (100 MB) and the matrices
-    never enter this one, nor the page writers later forked from it."""
+    Computed by a Python process of its own (`python -m catalogue.similarity`): scikit-learn
+    (100 MB) and the matrices never enter this one, nor the page writers later forked from it."""
     hashed = blake2b(code_version().encode(), digest_size=16)
     for text in texts:  # one text at a time: a digest of the list would copy the whole catalogue's text
         hashed.update(text.encode("utf-8") + b"\0")
     found = cache.get("similarity", hashed.hexdigest())
     if found is None:
-        with multiprocessing.get_context("spawn").Pool(1) as pool:
-            found = pool.apply(_related_and_map_of, (texts,))
+        package_parent = str(Path(__file__).resolve().parent.parent)
+        environment = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [package_parent,
+                                                                                 os.environ.get("PYTHONPATH")]))}
+        done = subprocess.run([sys.executable, "-m", "catalogue.similarity"], input=pickle.dumps(texts),
+                              capture_output=True, env=environment)
+        if done.returncode:
+            raise CatalogueError("finding related papers failed:\n" + done.stderr.decode("utf-8", "replace"))
+        found = pickle.loads(done.stdout)
         cache.put("similarity", hashed.hexdigest(), found)
         cache.keep_only("similarity", [hashed.hexdigest()])
     return found
-
-
-def _related_and_map_of(texts: list[str]) -> tuple[list, list]:
-    """(In the similarity process.) Plain tuples: unpickling them needs no scikit-learn."""
-    from . import similarity
-    related = [tuple((n.index, n.shared_terms) for n in neighbours) for neighbours in similarity.related_papers(texts)]
-    return related, similarity.map_layout(texts)
 
 
 class CardMaker:

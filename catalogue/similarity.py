@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import functools
 import os
+import pickle
+import sys
 import re
 import warnings
 from collections import Counter
@@ -427,3 +429,16 @@ def _unit_square(points: np.ndarray) -> list[tuple[float, float]]:
         return [(0.5, 0.5)] * len(points)
     scaled = np.clip(np.round((points - (low + high) / 2) / span + 0.5, 4), 0.0, 1.0)
     return [(float(x), float(y)) for x, y in scaled]
+
+
+def main() -> None:
+    """`python -m catalogue.similarity`, as the build runs it in a process of its own: pickled texts
+    on stdin; on stdout, pickled as plain tuples (reading them needs no scikit-learn), each
+    paper's related papers as (index, shared terms) and its place on the map."""
+    texts = pickle.load(sys.stdin.buffer)
+    related = [tuple((n.index, n.shared_terms) for n in neighbours) for neighbours in related_papers(texts)]
+    pickle.dump((related, map_layout(texts)), sys.stdout.buffer)
+
+
+if __name__ == "__main__":
+    main()
