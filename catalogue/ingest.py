@@ -98,8 +98,9 @@ def ingest(seeds_dir: Path, content_dir: Path, prune: bool = False, cache: Cache
                 conversions[conversion_key(paper.abstract, True)] = converted
             derived[pid], notes = known[key]
             problems += notes
+        cache.put_many(CONVERTED, conversions)  # the render need not convert them again
+        conversions.clear()  # (a seed file at a time: all of them would hold every abstract twice over)
     cache.put_many("ingest", computed)
-    cache.put_many(CONVERTED, conversions)  # the render's first build need not convert them again
     cache.keep_only("ingest", keys.values())
 
     papers_dir = content_dir / PAPERS_DIR
