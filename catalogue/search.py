@@ -19,7 +19,6 @@ import hashlib
 import html
 import json
 import math
-import os
 import re
 import shutil
 import subprocess
