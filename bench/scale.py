@@ -141,8 +141,6 @@ def _program(pid: int, comm: str, root: int) -> str:
     if len(argv) > 1 and argv[1].endswith("build.py"):  # the build, or a worker forked from it
         name = "build.py " + (argv[2] if len(argv) > 2 and not argv[2].startswith("-") else "build")
         return name if pid == root else name + " (forked)"
-    if any("multiprocessing.spawn" in a for a in argv):
-        return "python (spawned)"
     if argv and "-m" in argv[:3]:
         return f"python -m {argv[argv.index('-m') + 1]}"
     return Path(argv[0]).name if argv else comm
