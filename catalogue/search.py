@@ -383,14 +383,15 @@ def render_fallback_index(entries: list[SearchEntry], topic_labels: list[str]) -
     frequency = Counter(word for document in documents for word in document)
     venues = sorted({e.venue for e in entries})
     papers = []
+    rarity = {word: math.log(len(entries) / count + 1) for word, count in frequency.items()}
     for entry, document, found in zip(entries, documents, abstract_words):
         in_title = set(words(f"{entry.name} {entry.title}"))
-        ranked = sorted((w for w in document if w not in in_title),
-                        key=lambda w: (-document[w] * math.log(len(entries) / frequency[w] + 1), w))
+        ranked = sorted((-count * rarity[w], w) for w, count in document.items() if w not in in_title)
         name = "" if entry.title.startswith(entry.name) else entry.name  # most titles begin with the name
         # CJK pieces are too many and too alike to rank: a paper keeps them all (up to a cap).
-        pieces = dict.fromkeys(w for w in found if CJK_RUN.match(w) and w not in in_title)
-        terms = ranked[:TERMS_PER_PAPER] + list(pieces)[:CJK_PIECES_PER_PAPER]
+        pieces = dict.fromkeys(w for w in found if CJK_RUN.match(w) and w not in in_title) \
+            if CJK_RUN.search(entry.abstract) else {}
+        terms = [w for _, w in ranked[:TERMS_PER_PAPER]] + list(pieces)[:CJK_PIECES_PER_PAPER]
         papers.append([entry.path.removeprefix("papers/").removesuffix("/index.html"), name, entry.title,
                        venues.index(entry.venue), list(entry.topics), " ".join(terms)])
     data = {"stopwords": " ".join(sorted(STOPWORDS)), "topics": topic_labels, "venues": venues, "papers": papers}
