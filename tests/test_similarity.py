@@ -4,7 +4,10 @@ ties of neighbours, the terms shown for a pair, edge cases, and the map's layout
 from __future__ import annotations
 
 import math
+import pickle
 import random
+import subprocess
+import sys
 from collections import Counter
 from itertools import combinations
 
@@ -15,6 +18,9 @@ from hypothesis import strategies as st
 
 from bench.synthetic import PROJECT, real_sentences, synthetic_abstract
 from catalogue import similarity
+from catalogue.cache import Cache
+from catalogue.errors import CatalogueError
+from catalogue.render import related_and_map
 from catalogue.search import words
 from catalogue.similarity import Neighbour, map_layout, phrases, related_papers, term_key
 
@@ -292,3 +298,18 @@ def test_map_edge_cases(texts, expected):
 def test_map_of_two_different_papers_sets_them_apart():
     first, second = map_layout([DIFFUSION[0], GRAPHS[0]])
     assert math.dist(first, second) == pytest.approx(1.0)
+
+
+def test_a_failing_similarity_process_stops_the_build_with_its_message(tmp_path, monkeypatch):
+    monkeypatch.setattr(sys, "executable", "false")  # a "Python" that fails at once
+    with pytest.raises(CatalogueError, match="finding related papers failed"):
+        related_and_map(["a text about graphs", "another text about graphs"], Cache(None))
+
+
+def test_the_similarity_process_answers_as_the_functions_do():
+    texts = synthetic(40)
+    done = subprocess.run([sys.executable, "-m", "catalogue.similarity"], input=pickle.dumps(texts),
+                          capture_output=True, check=True, cwd=PROJECT)
+    related, positions = pickle.loads(done.stdout)
+    assert related == [tuple((n.index, n.shared_terms) for n in neighbours) for neighbours in related_papers(texts)]
+    assert positions == map_layout(texts)
