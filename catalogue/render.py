@@ -119,7 +119,7 @@ def view_papers(catalogue: Catalogue, config: SiteConfig, cache: Cache) -> tuple
 def convert_texts(texts: list[tuple[str, bool]]) -> list[Converted]:
     """Texts (with links or not) converted, on both cores when there are many: the costly part of a first build."""
     if len(texts) < PARALLEL_CONVERSION_FROM or os.cpu_count() == 1:
-        return [Markup().convert(text, links) for text, links in texts]
+        return _convert_chunk(texts)
     chunks = [texts[start:start + 500] for start in range(0, len(texts), 500)]
     with Progress("Converting text", len(texts)) as progress, \
             multiprocessing.get_context("fork").Pool(min(2, os.cpu_count() or 1)) as pool:
