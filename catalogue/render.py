@@ -111,9 +111,10 @@ def view_papers(catalogue: Catalogue, config: SiteConfig, cache: Cache) -> tuple
         cache.put_many(CONVERTED, fresh)
         converted |= fresh
     cache.keep_only(CONVERTED, wanted)
+    by_text = {text_and_links: converted[key] for key, text_and_links in wanted.items()}
     topics = {t.slug: t for t in catalogue.topics}
     return tuple(view_paper(paper, tuple(topics[slug] for slug in paper.topics), config,
-                            lambda text, links: converted[conversion_key(text, links)]) for paper in catalogue.papers)
+                            lambda text, links: by_text[text, links]) for paper in catalogue.papers)
 
 
 def convert_texts(texts: list[tuple[str, bool]]) -> list[Converted]:
