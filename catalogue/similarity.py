@@ -16,8 +16,8 @@ from __future__ import annotations
 import functools
 import os
 import pickle
-import sys
 import re
+import sys
 import warnings
 from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
