@@ -107,13 +107,17 @@ def test_each_paper_finds_its_own_kind_first():
             assert all(n.index in group for n in related[i])
 
 
-def test_the_top_count_matches_a_brute_force_ranking_across_many_blocks(monkeypatch):
+@pytest.mark.parametrize("common_share, dense_terms", [(similarity.COMMON_SHARE, "some"), (0.0, "all"), (1.1, "none")])
+def test_the_top_count_matches_a_brute_force_ranking_across_many_blocks(monkeypatch, common_share, dense_terms):
     texts = synthetic(300) + synthetic(5, seed=1)[:3] * 2  # three duplicated abstracts: tied scores
     monkeypatch.setattr(similarity, "BLOCK_CELLS", 300 * 7)  # 7 rows a block: 44 blocks on the thread pool
+    monkeypatch.setattr(similarity, "COMMON_SHARE", common_share)  # terms in a dense product: some, all, none
+    weights = similarity._vectorise(tuple(texts)).weights.astype(np.float64)
+    common, rare = similarity._split_by_frequency(weights)
+    assert {"some": 0 < common.shape[1] < weights.shape[1], "all": rare.nnz == 0, "none": common.shape[1] == 0}[dense_terms]
     related = related_papers(texts, count=4)
     check_well_formed(related, texts, 4)
-    weights = similarity._vectorise(tuple(texts)).weights
-    full = np.rint(np.minimum((weights @ weights.T).toarray().astype(np.float64), 1.0) * 1e6)
+    full = np.rint(np.minimum((weights @ weights.T).toarray(), 1.0) * 1e6)
     for i, neighbours in enumerate(related):
         full[i, i] = -1
         best = sorted((j for j in range(len(texts)) if full[i, j] > 0), key=lambda j: (-full[i, j], j))[:4]
