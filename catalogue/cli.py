@@ -23,6 +23,7 @@ from .ingest import ingest
 from .lock import LOCK_FILE, exclusive
 from .model import Problem
 from .output import STAGING_PREFIX, copy_assets, read_manifest, staged_site, write_manifest, write_outputs
+from .related import SimilarityProcess
 from .render import make_environment, plan_site
 from .search import BUNDLE_DIR, index_site
 
@@ -140,29 +141,29 @@ def site_config(config_path: Path, base_url: str | None, language: str | None) -
 def render_and_write(content: Path, out: Path, config: SiteConfig, templates: Path, assets: Path,
                      search: bool, fingerprint: Callable[[], str]) -> tuple[int, int, int]:
     """content/ -> a complete new site/, remaking only files whose inputs changed; returns bytes, files, papers."""
-    with closing(Cache.beside(content)) as cache:
+    with closing(Cache.beside(content)) as cache, SimilarityProcess(cache) as similarity:
         with stage("Loading content/"):
             catalogue = load_catalogue(content, cache)
-        with stage(f"Preparing {len(catalogue.papers)} papers (text, related papers, what changed)"):
-            outputs = plan_site(catalogue, config, make_environment(templates), cache)
-    if config.base_url is None:
-        say("note: no base URL (--base-url or site.toml): canonical and preview tags, preview images and "
-            "the sitemap are left out, and 404.html assumes the site is served at the domain root.")
-    with staged_site(out) as staging:
-        with stage(f"Rendering and writing {len(outputs)} files"):
-            report = write_outputs(outputs, staging)
-            copy_assets(assets, staging)
-        say(f"  {report.written} written, {report.kept} unchanged since the last build, {report.removed} removed")
-        if not search:
-            shutil.rmtree(staging / BUNDLE_DIR, ignore_errors=True)  # an old index would not match the pages
-        elif report.written or report.removed or not (staging / BUNDLE_DIR).is_dir():
-            with stage("Indexing for search (Pagefind)"):
-                summary = index_site(staging, previous=out)
-            say(f"  {summary}")
-        else:
-            say("Search index: no page changed, kept as it was")
-        write_manifest(staging, fingerprint(), outputs)
-    return report.size, len(outputs), len(catalogue.papers)
+        with stage(f"Preparing {len(catalogue.papers)} papers (text, what changed)"):
+            batches = plan_site(catalogue, config, make_environment(templates), cache, similarity)
+        if config.base_url is None:
+            say("note: no base URL (--base-url or site.toml): canonical and preview tags, preview images and "
+                "the sitemap are left out, and 404.html assumes the site is served at the domain root.")
+        with staged_site(out) as staging:
+            with stage("Rendering and writing pages (related papers and the map are found meanwhile)"):
+                report = write_outputs(batches, staging)
+                copy_assets(assets, staging)
+            say(f"  {report.written} written, {report.kept} unchanged since the last build, {report.removed} removed")
+            if not search:
+                shutil.rmtree(staging / BUNDLE_DIR, ignore_errors=True)  # an old index would not match the pages
+            elif report.written or report.removed or not (staging / BUNDLE_DIR).is_dir():
+                with stage("Indexing for search (Pagefind)"):
+                    summary = index_site(staging, previous=out)
+                say(f"  {summary}")
+            else:
+                say("Search index: no page changed, kept as it was")
+            write_manifest(staging, fingerprint(), report.inputs)
+    return report.size, len(report.inputs), len(catalogue.papers)
 
 
 def build_fingerprint(seeds: Path | None, content: Path, templates: Path, assets: Path, config: SiteConfig,

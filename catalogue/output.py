@@ -16,7 +16,7 @@ import multiprocessing
 import os
 import shutil
 import tempfile
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
@@ -46,6 +46,7 @@ class WriteReport:
     kept: int  # files unchanged since the last build
     removed: int  # files of the last build that are no longer part of the site
     size: int  # bytes of all the outputs, written or kept
+    inputs: dict[str, str]  # every output's path and the digest of its inputs, for the manifest
 
 
 @contextmanager
@@ -96,51 +97,65 @@ def read_manifest(site_dir: Path) -> dict:
     return manifest if isinstance(manifest, dict) else {}
 
 
-def write_manifest(site_dir: Path, fingerprint: str | None, outputs: list[Output]) -> None:
-    manifest = {"fingerprint": fingerprint, "files": {o.path: o.inputs for o in sorted(outputs, key=lambda o: o.path)}}
+def write_manifest(site_dir: Path, fingerprint: str | None, inputs: dict[str, str]) -> None:
+    manifest = {"fingerprint": fingerprint, "files": dict(sorted(inputs.items()))}
     write_file(site_dir, MANIFEST, json.dumps(manifest, indent=0, sort_keys=True) + "\n")
 
 
-def write_outputs(outputs: list[Output], site_dir: Path) -> WriteReport:
+def write_outputs(batches: Iterable[Callable[[], list[Output]]], site_dir: Path) -> WriteReport:
     """Make and write every output whose inputs changed since the manifest in site_dir was
-    written; remove files the site no longer has. Uses both cores when there is much to do."""
-    for output in outputs:
-        check_relative(output.path, site_dir)  # refuse a bad path before writing anything
+    written; remove files the site no longer has. Outputs come in batches, each planned only
+    when the one before is written (so planning may wait for work that overlaps the writing).
+    Uses both cores when there is much to do."""
     recorded = read_manifest(site_dir).get("files", {})
-    todo = [o for o in outputs if recorded.get(o.path) != o.inputs or not (site_dir / o.path).is_file()]
+    inputs: dict[str, str] = {}
+    written = 0
+    for batch in batches:
+        outputs = batch()
+        for output in outputs:
+            check_relative(output.path, site_dir)  # refuse a bad path before writing it
+            inputs[output.path] = output.inputs
+        todo = [o for o in outputs if recorded.get(o.path) != o.inputs or not (site_dir / o.path).is_file()]
+        _make_and_write_all(todo, site_dir)
+        written += len(todo)
+    removed = remove_others(site_dir, set(inputs))
+    size = sum((site_dir / path).stat().st_size for path in inputs)
+    return WriteReport(written, len(inputs) - written, removed, size, inputs)
+
+
+def _make_and_write_all(todo: list[Output], site_dir: Path) -> None:
+    """Outputs made on both cores when there are many, and written by this process alone: two
+    processes creating files at once in one file system take longer than one (ext4, measured)."""
     with Progress("Writing pages", len(todo)) as progress:
         if len(todo) < PARALLEL_FROM or WORKERS == 1:
             for output in todo:
                 write_file(site_dir, output.path, output.make())
                 progress.advance()
-        else:
-            # Workers are forked: they inherit the outputs (templates compiled, text converted) as they are.
-            # Freezing the collector's view first keeps it from touching (and so copying) every inherited object.
-            gc.freeze()
-            try:
-                context = multiprocessing.get_context("fork")
-                with context.Pool(WORKERS, initializer=_adopt, initargs=(todo, site_dir)) as pool:
-                    for done in pool.imap_unordered(_make_and_write, range(len(todo)), chunksize=16):
-                        progress.advance(done)
-            finally:
-                gc.unfreeze()
-    removed = remove_others(site_dir, {o.path for o in outputs})
-    size = sum((site_dir / o.path).stat().st_size for o in outputs)
-    return WriteReport(len(todo), len(outputs) - len(todo), removed, size)
+            return
+        # Workers are forked: they inherit the outputs (templates compiled, text converted) as they are.
+        # Freezing the collector's view first keeps it from touching (and so copying) every inherited object.
+        gc.freeze()
+        try:
+            context = multiprocessing.get_context("fork")
+            with context.Pool(WORKERS, initializer=_adopt, initargs=(todo,)) as pool:
+                for index, content in pool.imap_unordered(_make, range(len(todo)), chunksize=8):
+                    write_file(site_dir, todo[index].path, content)
+                    progress.advance()
+        finally:
+            gc.unfreeze()
 
 
-_WORK: tuple[list[Output], Path] | None = None  # a worker's share of write_outputs, set once per worker
+_TODO: list[Output] = []  # a worker's outputs to make, set once per worker
 
 
-def _adopt(todo: list[Output], site_dir: Path) -> None:
-    global _WORK
-    _WORK = (todo, site_dir)
+def _adopt(todo: list[Output]) -> None:
+    global _TODO
+    _TODO = todo
 
 
-def _make_and_write(index: int) -> int:
-    todo, site_dir = _WORK
-    write_file(site_dir, todo[index].path, todo[index].make())
-    return 1
+def _make(index: int) -> tuple[int, bytes]:
+    content = _TODO[index].make()
+    return index, content if isinstance(content, bytes) else content.encode("utf-8")  # bytes travel light
 
 
 def remove_others(site_dir: Path, keep: set[str]) -> int:

@@ -14,12 +14,9 @@ import functools
 import json
 import multiprocessing
 import os
-import pickle
-import subprocess
-import sys
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, replace
-from hashlib import blake2b
 from urllib.parse import quote
 from pathlib import Path
 
@@ -38,12 +35,14 @@ from .feeds import paper_record, render_atom, render_papers_json, render_robots,
 from .model import Catalogue, Paper, Topic
 from .output import Output
 from .progress import Progress
+from .related import SimilarityProcess
 from .preview import render_preview_png
 from .search import FALLBACK_FILE, SearchEntry, render_fallback_index
 
 EXCERPT_LENGTH = 260
 DESCRIPTION_LENGTH = 160
 PARALLEL_CONVERSION_FROM = 500  # fewer papers convert faster in one process
+MAP_PATH = "map/index.html"
 
 
 @dataclass(frozen=True)
@@ -156,15 +155,24 @@ def view_paper(paper: Paper, topics: tuple[Topic, ...], config: SiteConfig, conv
                      key=digest(code_version(), paper, topics, config.base_url))
 
 
-def plan_site(catalogue: Catalogue, config: SiteConfig, env: Environment, cache: Cache) -> list[Output]:
-    """Every file of the site but assets and search bundle, each with the digest of its inputs, unmade."""
+def plan_site(catalogue: Catalogue, config: SiteConfig, env: Environment, cache: Cache,
+              similarity: SimilarityProcess) -> list[Callable[[], list[Output]]]:
+    """Every file of the site but assets and search bundle, each with the digest of its inputs,
+    unmade, in three batches: what needs neither related papers nor the map (planned now),
+    the paper pages, the map. The similarity process works while a batch is written; planning
+    the next one waits for its answer."""
     strings = load_strings(config.language)
     catalogue = replace(catalogue, topics=tuple(localise_topic(t, config.language) for t in catalogue.topics))
     views = view_papers(catalogue, config, cache)
+    similarity.ask([f"{view.title_text}. {view.plain_abstract}" for view in views])
     everything = digest(code_version(), templates_state(env), config, sorted(strings.table.items()))
-    pages = plan_html_pages(catalogue, views, config, env, strings, cache, everything)
-    data = plan_data_files(catalogue, views, config, sorted(o.path for o in pages), everything)
-    return data + pages  # the few big data files first, so that no worker is left with one at the end
+    pages = PagePlanner(catalogue, views, config, env, strings, everything)
+    lists = pages.plan_lists()
+    paper_paths = [view.path for view in views] + [MAP_PATH]
+    data = plan_data_files(catalogue, views, config, sorted([o.path for o in lists] + paper_paths), everything)
+    first = data + lists  # the few big data files first, so that no worker is left with one at the end
+    return [lambda: first, lambda: pages.plan_papers(similarity.related()),
+            lambda: [pages.plan_map(similarity.positions())]]
 
 
 def templates_state(env: Environment) -> str:
@@ -173,88 +181,90 @@ def templates_state(env: Environment) -> str:
                     for path in sorted(Path(folder).rglob("*")) if path.is_file()])
 
 
-def plan_html_pages(catalogue: Catalogue, views: tuple[PaperView, ...], config: SiteConfig, env: Environment,
-                    strings: Strings, cache: Cache, everything: str) -> list[Output]:
-    t = strings.text
-    counts = Counter(slug for v in views for slug in v.paper.topics)
-    counts = {topic.slug: counts[topic.slug] for topic in catalogue.topics}
-    order = {topic.slug: n for n, topic in enumerate(catalogue.topics)}
-    used_topics = tuple(sorted((topic for topic in catalogue.topics if counts[topic.slug]),
-                               key=lambda topic: (-counts[topic.slug], order[topic.slug])))  # largest first
-    venues = venue_groups(views)
-    shared = {"topics": used_topics, "topic_counts": counts, "paper_count": len(views),
-              "venues": [Entry(label, venue_path(slug), len(members)) for slug, label, members in venues]}
-    base = digest(everything, inputs_of(shared))
-    shared |= {"t": strings, "script_strings": script_json(strings.script_strings())}
-    shared["card"] = CardMaker(env, {**shared, "topic_path": topic_path, "venue_label": venue_label})
-    pages: list[Output] = []
+class PagePlanner:
+    """The site's HTML pages as Outputs. A page's inputs are its template, its path and its values."""
 
-    def page(path: str, template: str, later=None, **values) -> None:
+    def __init__(self, catalogue: Catalogue, views: tuple[PaperView, ...], config: SiteConfig, env: Environment,
+                 strings: Strings, everything: str):
+        self.catalogue, self.views, self.config, self.env, self.strings = catalogue, views, config, env, strings
+        counts = Counter(slug for v in views for slug in v.paper.topics)
+        self.counts = {topic.slug: counts[topic.slug] for topic in catalogue.topics}
+        order = {topic.slug: n for n, topic in enumerate(catalogue.topics)}
+        self.used_topics = tuple(sorted((topic for topic in catalogue.topics if self.counts[topic.slug]),
+                                        key=lambda topic: (-self.counts[topic.slug], order[topic.slug])))  # largest first
+        self.venues = venue_groups(views)
+        shared = {"topics": self.used_topics, "topic_counts": self.counts, "paper_count": len(views),
+                  "venues": [Entry(label, venue_path(slug), len(members)) for slug, label, members in self.venues]}
+        self.base = digest(everything, inputs_of(shared))
+        shared |= {"t": strings, "script_strings": script_json(strings.script_strings())}
+        shared["card"] = CardMaker(env, {**shared, "topic_path": topic_path, "venue_label": venue_label})
+        self.shared = shared
+
+    def page(self, path: str, template: str, later=None, **values) -> Output:
         """A page whose inputs are its template, its path and `values` (views stand in by their key);
         `later` makes values that follow from those (so they need not be held until the page is made)."""
-        pages.append(Output(path, digest(base, template, path, inputs_of(values)),
-                            lambda: render_page(env, template, config, path, shared, **values, **(later or dict)())))
+        env, config, shared = self.env, self.config, self.shared
+        return Output(path, digest(self.base, template, path, inputs_of(values)),
+                      lambda: render_page(env, template, config, path, shared, **values, **(later or dict)()))
 
-    page("index.html", "index.html", title=config.title, description=config.description, papers=views)
-    page("search.html", "search.html", title=t("search.title"), description=t("search.description", site=config.title),
-         papers=(), venue_names=sorted({p.venue for p in catalogue.papers if p.venue}),
-         years=sorted({p.year for p in catalogue.papers if p.year}, reverse=True))
-    page("topics/index.html", "overview.html", title=t("overview.topics_title"),
-         description=t("overview.topics_description", site=config.title), papers=(), lede=t("overview.topics_lede"),
-         entries=[Entry(topic.label, topic_path(topic), counts[topic.slug]) for topic in used_topics])
-    page("venues/index.html", "overview.html", title=t("overview.venues_title"),
-         description=t("overview.venues_description", site=config.title), papers=(), lede=t("overview.venues_lede"),
-         entries=[Entry(label, venue_path(slug), len(members)) for slug, label, members in venues])
-    page("404.html", "404.html", title=t("not_found.title"), description=t("not_found.description"), papers=())
-    page("list.html", "list.html", title=t("nav.my_list"), papers=(), description=t("list.description", site=config.title))
-    related, positions = related_and_map([f"{view.title_text}. {view.plain_abstract}" for view in views], cache)
-    page("map/index.html", "map.html", title=t("map.title"), papers=views,
-         description=t("map.description", len(views), site=config.title),
-         map_svg=SafeHtml(render_catalogue_map(views, positions, catalogue.topics)))
-    page("stats/index.html", "stats.html", title=t("stats.title"), papers=views,
-         description=t("stats.description", site=config.title),
-         **statistics(views, used_topics, counts, venues, strings))
-    for index, view in enumerate(views):
-        page(view.path, "paper.html", title=view.title_text, description=view.description, papers=(view,),
-             previous=views[index - 1] if index else None, next=views[index + 1] if index + 1 < len(views) else None,
-             related=[Related(views[other], terms) for other, terms in related[index]],
-             later=functools.partial(paper_extras, view, config))
-        for old_slug in view.paper.old_slugs:  # a renamed paper keeps its old address working
-            page(f"papers/{old_slug}/index.html", "redirect.html", title=t("moved.title", title=view.title_text),
-                 description=view.description, papers=(view,), canonical_path=view.path)
-    for topic in used_topics:
-        members = tuple(v for v in views if topic.slug in v.paper.topics)
-        page(topic_path(topic), "collection.html", title=topic.label,
-             description=t("collection.topic_description", len(members), topic=topic.label, site=config.title),
-             papers=members, parent=Entry(t("nav.topics"), "topics/index.html", len(used_topics)))
-    for slug, label, members in venues:
-        page(venue_path(slug), "collection.html", title=label,
-             description=t("collection.venue_description", len(members), venue=label, site=config.title),
-             papers=members, parent=Entry(t("nav.venues"), "venues/index.html", len(venues)))
-    return pages
+    def plan_lists(self) -> list[Output]:
+        """Every page but the paper pages and the map: lists, overviews, statistics, old addresses."""
+        page, t, config, views, catalogue = self.page, self.strings.text, self.config, self.views, self.catalogue
+        counts, used_topics, venues = self.counts, self.used_topics, self.venues
+        pages = [
+            page("index.html", "index.html", title=config.title, description=config.description, papers=views),
+            page("search.html", "search.html", title=t("search.title"),
+                 description=t("search.description", site=config.title), papers=(),
+                 venue_names=sorted({p.venue for p in catalogue.papers if p.venue}),
+                 years=sorted({p.year for p in catalogue.papers if p.year}, reverse=True)),
+            page("topics/index.html", "overview.html", title=t("overview.topics_title"),
+                 description=t("overview.topics_description", site=config.title), papers=(),
+                 lede=t("overview.topics_lede"),
+                 entries=[Entry(topic.label, topic_path(topic), counts[topic.slug]) for topic in used_topics]),
+            page("venues/index.html", "overview.html", title=t("overview.venues_title"),
+                 description=t("overview.venues_description", site=config.title), papers=(),
+                 lede=t("overview.venues_lede"),
+                 entries=[Entry(label, venue_path(slug), len(members)) for slug, label, members in venues]),
+            page("404.html", "404.html", title=t("not_found.title"), description=t("not_found.description"), papers=()),
+            page("list.html", "list.html", title=t("nav.my_list"), papers=(),
+                 description=t("list.description", site=config.title)),
+            page("stats/index.html", "stats.html", title=t("stats.title"), papers=views,
+                 description=t("stats.description", site=config.title),
+                 **statistics(views, used_topics, counts, venues, self.strings)),
+        ]
+        for view in views:
+            for old_slug in view.paper.old_slugs:  # a renamed paper keeps its old address working
+                pages.append(page(f"papers/{old_slug}/index.html", "redirect.html",
+                                  title=t("moved.title", title=view.title_text), description=view.description,
+                                  papers=(view,), canonical_path=view.path))
+        for topic in used_topics:
+            members = tuple(v for v in views if topic.slug in v.paper.topics)
+            pages.append(page(topic_path(topic), "collection.html", title=topic.label,
+                              description=t("collection.topic_description", len(members), topic=topic.label,
+                                            site=config.title),
+                              papers=members, parent=Entry(t("nav.topics"), "topics/index.html", len(used_topics))))
+        for slug, label, members in venues:
+            pages.append(page(venue_path(slug), "collection.html", title=label,
+                              description=t("collection.venue_description", len(members), venue=label,
+                                            site=config.title),
+                              papers=members, parent=Entry(t("nav.venues"), "venues/index.html", len(venues))))
+        return pages
 
+    def plan_papers(self, related: list[tuple[tuple[int, tuple[str, ...]], ...]]) -> list[Output]:
+        """A page per paper, with its related papers (index of the other, terms they share)."""
+        views = self.views
+        return [self.page(view.path, "paper.html", title=view.title_text, description=view.description,
+                          papers=(view,), previous=views[index - 1] if index else None,
+                          next=views[index + 1] if index + 1 < len(views) else None,
+                          related=[Related(views[other], terms) for other, terms in related[index]],
+                          later=functools.partial(paper_extras, view, self.config))
+                for index, view in enumerate(views)]
 
-def related_and_map(texts: list[str], cache: Cache) -> tuple[list, list]:
-    """Each paper's related papers (index, shared terms) and its place on the map, kept until a text changes.
-
-    Computed by a Python process of its own (`python -m catalogue.similarity`): scikit-learn
-    (100 MB) and the matrices never enter this one, nor the page writers later forked from it."""
-    hashed = blake2b(code_version().encode(), digest_size=16)
-    for text in texts:  # one text at a time: a digest of the list would copy the whole catalogue's text
-        hashed.update(text.encode("utf-8") + b"\0")
-    found = cache.get("similarity", hashed.hexdigest())
-    if found is None:
-        package_parent = str(Path(__file__).resolve().parent.parent)
-        environment = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [package_parent,
-                                                                                 os.environ.get("PYTHONPATH")]))}
-        done = subprocess.run([sys.executable, "-m", "catalogue.similarity"], input=pickle.dumps(texts),
-                              capture_output=True, env=environment)
-        if done.returncode:
-            raise CatalogueError("finding related papers failed:\n" + done.stderr.decode("utf-8", "replace"))
-        found = pickle.loads(done.stdout)
-        cache.put("similarity", hashed.hexdigest(), found)
-        cache.keep_only("similarity", [hashed.hexdigest()])
-    return found
+    def plan_map(self, positions: list[tuple[float, float]]) -> Output:
+        t, views = self.strings.text, self.views
+        return self.page(MAP_PATH, "map.html", title=t("map.title"), papers=views,
+                         description=t("map.description", len(views), site=self.config.title),
+                         map_svg=SafeHtml(render_catalogue_map(views, positions, self.catalogue.topics)))
 
 
 class CardMaker:

@@ -38,9 +38,9 @@ from .search import STOPWORDS, stem
 
 SHARED_TERMS = 5
 SCORE_DECIMALS = 6
-BLOCK_CELLS = 2 ** 20  # scores a thread holds at once (float64: 8 MB)
+BLOCK_CELLS = 2 ** 19  # scores a thread holds at once (float64: 4 MB)
 COMMON_SHARE = 0.05  # a term in this share of the papers or more is cheaper in a dense product
-DENSE_CELLS = 2 ** 24  # at most this many values in that dense part (128 MB)
+DENSE_CELLS = 2 ** 22  # at most this many values in that dense part (32 MB)
 PAIRS_AT_ONCE = 2000  # pairs of neighbours whose shared terms are found together
 MAP_DIMENSIONS = 50  # TF-IDF is reduced to this many dimensions before the map is drawn
 MAP_CLUSTERS = 500  # t-SNE lays out at most this many points: papers, or groups of similar papers
@@ -271,14 +271,14 @@ def _nearest(weights: sparse.csr_matrix, count: int) -> tuple[np.ndarray, np.nda
     n = weights.shape[0]
     k = min(count, n - 1)
     rows_per_block = max(1, BLOCK_CELLS // n)
-    common, rare = _split_by_frequency(weights.astype(np.float64))
-    common_by_term = np.ascontiguousarray(common.T)
+    common, rare = _split_by_frequency(weights)
     rare_by_term = rare.T.tocsr()  # terms x papers, made once rather than by every product
 
     def block_candidates(start: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         stop = min(n, start + rows_per_block)
-        block = common[start:stop] @ common_by_term  # rows start..stop, every column
-        block += (rare[start:stop] @ rare_by_term).toarray()
+        block = common[start:stop] @ common.T  # rows start..stop, every column
+        rare_part = (rare[start:stop] @ rare_by_term).tocoo()
+        block[rare_part.row, rare_part.col] += rare_part.data  # (each cell once: no repeats to add up)
         own = np.arange(stop - start)
         block[own, own + start] = -1.0  # never itself
         rows, columns, scores = _best_of_rows(block, k)
@@ -303,10 +303,10 @@ def _split_by_frequency(weights: sparse.csr_matrix) -> tuple[np.ndarray, sparse.
     common = np.sort(by_frequency[papers_with[by_frequency] >= COMMON_SHARE * n])
     is_common = np.zeros(weights.shape[1], dtype=bool)
     is_common[common] = True
-    rare = weights.copy()
+    rare = weights.astype(np.float64)
     rare.data[is_common[rare.indices]] = 0.0
     rare.eliminate_zeros()
-    return weights[:, common].toarray(), rare
+    return weights[:, common].toarray().astype(np.float64), rare
 
 
 def _best_of_rows(block: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -457,12 +457,14 @@ def _unit_square(points: np.ndarray) -> list[tuple[float, float]]:
 
 
 def main() -> None:
-    """`python -m catalogue.similarity`, as the build runs it in a process of its own: pickled texts
-    on stdin; on stdout, pickled as plain tuples (reading them needs no scikit-learn), each
-    paper's related papers as (index, shared terms) and its place on the map."""
+    """`python -m catalogue.similarity`, as the build runs it in a process of its own (related.py):
+    pickled texts on stdin; on stdout, pickled as plain tuples (reading them needs no scikit-learn),
+    first each paper's related papers as (index, shared terms), then each paper's place on the map."""
     texts = pickle.load(sys.stdin.buffer)
     related = [tuple((n.index, n.shared_terms) for n in neighbours) for neighbours in related_papers(texts)]
-    pickle.dump((related, map_layout(texts)), sys.stdout.buffer)
+    pickle.dump(related, sys.stdout.buffer)
+    sys.stdout.buffer.flush()  # the build writes paper pages while the map is drawn
+    pickle.dump(map_layout(texts), sys.stdout.buffer)
 
 
 if __name__ == "__main__":

@@ -120,7 +120,7 @@ def test_odd_names_give_safe_slugs(bad_build):
 def test_no_output_path_leaves_the_site(tmp_path):
     for evil in ("../evil.html", "/etc/evil.html", "papers/../../evil.html", ""):
         with pytest.raises(CatalogueError):
-            write_outputs([Output(evil, "inputs", lambda: "x")], tmp_path / "site")
+            write_outputs([lambda: [Output(evil, "inputs", lambda: "x")]], tmp_path / "site")
     assert not (tmp_path / "evil.html").exists()
 
 

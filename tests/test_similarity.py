@@ -3,6 +3,7 @@ ties of neighbours, the terms shown for a pair, edge cases, and the map's layout
 
 from __future__ import annotations
 
+import io
 import math
 import pickle
 import random
@@ -20,7 +21,7 @@ from bench.synthetic import PROJECT, real_sentences, synthetic_abstract
 from catalogue import similarity
 from catalogue.cache import Cache
 from catalogue.errors import CatalogueError
-from catalogue.render import related_and_map
+from catalogue.related import SimilarityProcess
 from catalogue.search import words
 from catalogue.similarity import Neighbour, map_layout, phrases, related_papers, term_key
 
@@ -305,15 +306,35 @@ def test_map_of_two_different_papers_sets_them_apart():
 
 
 def test_a_failing_similarity_process_stops_the_build_with_its_message(tmp_path, monkeypatch):
-    monkeypatch.setattr(sys, "executable", "false")  # a "Python" that fails at once
-    with pytest.raises(CatalogueError, match="finding related papers failed"):
-        related_and_map(["a text about graphs", "another text about graphs"], Cache(None))
+    failing = tmp_path / "python"
+    failing.write_text("#!/bin/sh\necho 'MemoryError: out of memory' >&2\nexit 1\n")
+    failing.chmod(0o755)
+    monkeypatch.setattr(sys, "executable", str(failing))  # a "Python" that fails at once, saying why
+    with SimilarityProcess(Cache(None)) as process, \
+            pytest.raises(CatalogueError, match="(?s)finding related papers failed.*MemoryError: out of memory"):
+        process.ask(["a text about graphs", "another text about graphs"])
+        process.related()
 
 
 def test_the_similarity_process_answers_as_the_functions_do():
     texts = synthetic(40)
     done = subprocess.run([sys.executable, "-m", "catalogue.similarity"], input=pickle.dumps(texts),
                           capture_output=True, check=True, cwd=PROJECT)
-    related, positions = pickle.loads(done.stdout)
+    answers = io.BytesIO(done.stdout)
+    related, positions = pickle.load(answers), pickle.load(answers)  # related papers first, then the map
     assert related == [tuple((n.index, n.shared_terms) for n in neighbours) for neighbours in related_papers(texts)]
     assert positions == map_layout(texts)
+
+
+def test_answers_are_kept_until_a_text_changes(monkeypatch):
+    texts, cache = synthetic(30), Cache(None)
+    with SimilarityProcess(cache) as process:
+        process.ask(texts)
+        first = process.related(), process.positions()
+    monkeypatch.setattr(sys, "executable", "false")  # no process could answer now: the cache must
+    with SimilarityProcess(cache) as process:
+        process.ask(list(texts))
+        assert (process.related(), process.positions()) == first
+    with SimilarityProcess(cache) as process, pytest.raises(CatalogueError):
+        process.ask(texts[:-1] + [texts[-1] + " One more sentence."])
+        process.related()
