@@ -7,7 +7,6 @@ import http.server
 import os
 import shutil
 import time
-from collections.abc import Callable
 from contextlib import closing
 from pathlib import Path
 
@@ -22,7 +21,7 @@ from .i18n import available_languages, load_strings
 from .ingest import ingest
 from .lock import LOCK_FILE, exclusive
 from .model import Problem
-from .output import STAGING_PREFIX, copy_assets, read_manifest, staged_site, write_manifest, write_outputs
+from .output import STAGING_PREFIX, SiteWriter, copy_assets, read_manifest, staged_site, write_manifest
 from .related import SimilarityProcess
 from .render import make_environment, plan_site
 from .search import BUNDLE_DIR, index_site
@@ -99,7 +98,7 @@ def build(seeds: Path, content: Path, out: Path, base_url: str | None, language:
             return
         run_ingest(seeds, content)
         size, page_count, paper_count = render_and_write(content, out, config, templates, assets, not no_search,
-                                                         inputs)
+                                                         inputs())  # what ingest left in content/
     elapsed = time.perf_counter() - started
     say(f"Built {paper_count} papers, {page_count} files ({size / 1e6:.1f} MB) "
         f"in {elapsed:.1f} s -> {display(out)}/index.html")
@@ -114,9 +113,10 @@ def render(content: Path, out: Path, base_url: str | None, language: str | None,
     config = site_config(config_path, base_url, language)
     inputs = functools.partial(build_fingerprint, None, content, templates, assets, config, False)
     with exclusive(content):
-        if up_to_date(out, inputs()):
+        fingerprint = inputs()
+        if up_to_date(out, fingerprint):
             return
-        size, page_count, paper_count = render_and_write(content, out, config, templates, assets, False, inputs)
+        size, page_count, paper_count = render_and_write(content, out, config, templates, assets, False, fingerprint)
     say(f"Rendered {paper_count} papers, {page_count} files ({size / 1e6:.1f} MB) -> {display(out)}/index.html")
 
 
@@ -139,8 +139,11 @@ def site_config(config_path: Path, base_url: str | None, language: str | None) -
 
 
 def render_and_write(content: Path, out: Path, config: SiteConfig, templates: Path, assets: Path,
-                     search: bool, fingerprint: Callable[[], str]) -> tuple[int, int, int]:
-    """content/ -> a complete new site/, remaking only files whose inputs changed; returns bytes, files, papers."""
+                     search: bool, fingerprint: str) -> tuple[int, int, int]:
+    """content/ -> a complete new site/, remaking only files whose inputs changed; returns bytes, files, papers.
+
+    `fingerprint` (build_fingerprint) is taken before content/ is read: a file edited during the
+    build makes the next build's fingerprint differ, so that build is not skipped."""
     with closing(Cache.beside(content)) as cache, SimilarityProcess(cache) as similarity:
         with stage("Loading content/"):
             catalogue = load_catalogue(content, cache)
@@ -150,9 +153,12 @@ def render_and_write(content: Path, out: Path, config: SiteConfig, templates: Pa
             say("note: no base URL (--base-url or site.toml): canonical and preview tags, preview images and "
                 "the sitemap are left out, and 404.html assumes the site is served at the domain root.")
         with staged_site(out) as staging:
-            with stage("Rendering and writing pages (related papers and the map are found meanwhile)"):
-                report = write_outputs(batches, staging)
-                copy_assets(assets, staging)
+            writer = SiteWriter(staging)
+            for batch in batches:
+                with stage(f"Rendering and writing {batch.label}"):
+                    writer.write(batch.plan())
+            copy_assets(assets, staging)
+            report = writer.finish()
             say(f"  {report.written} written, {report.kept} unchanged since the last build, {report.removed} removed")
             if not search:
                 shutil.rmtree(staging / BUNDLE_DIR, ignore_errors=True)  # an old index would not match the pages
@@ -162,7 +168,7 @@ def render_and_write(content: Path, out: Path, config: SiteConfig, templates: Pa
                 say(f"  {summary}")
             else:
                 say("Search index: no page changed, kept as it was")
-            write_manifest(staging, fingerprint(), report.inputs)
+            write_manifest(staging, fingerprint, report.inputs)
     return report.size, len(report.inputs), len(catalogue.papers)
 
 

@@ -19,7 +19,7 @@ from slugify import slugify
 
 from .cache import Cache, code_version, digest
 from .cleanup import clean_abstract
-from .content import PAPERS_DIR, read_papers, read_taxonomy, render_paper_markdown, write_text_atomic
+from .content import PAPERS_DIR, read_papers, read_taxonomy, remember_as_read, render_paper_markdown, write_text_atomic
 from .extract import extract
 from .markup import CONVERTED, Converted, Markup, conversion_key
 from .model import Paper, Problem, SeedDocument, Source, Topic
@@ -112,6 +112,7 @@ def ingest(seeds_dir: Path, content_dir: Path, prune: bool = False, cache: Cache
     settled_keys = {pid: settled_key(derived[pid], existing[pid][0], state.get(pid)) for pid in derived if pid in existing}
     settled = cache.get_many("settled", settled_keys.values())
     now_settled: dict[str, bool] = {}
+    written: dict[Path, Paper] = {}
     for pid in sorted(derived):  # by id, so that slug collisions resolve the same way every time
         fresh = derived[pid]
         if settled_keys.get(pid) in settled:
@@ -134,6 +135,7 @@ def ingest(seeds_dir: Path, content_dir: Path, prune: bool = False, cache: Cache
         if not path.exists() or path.read_text(encoding="utf-8") != text:
             updated += pid in existing
             write_text_atomic(path, text)
+            written[path] = paper
         new_state[pid] = {name: value_hash(getattr(fresh, name)) for name in DERIVED_FIELDS} | {"slug": paper.slug}
         now_settled[settled_key(fresh, path, new_state[pid])] = bool(edited)
     cache.put_many("settled", now_settled)
@@ -149,9 +151,11 @@ def ingest(seeds_dir: Path, content_dir: Path, prune: bool = False, cache: Cache
             problems.append(Problem(Source(path.as_posix()), "not in any seed file any more; deleted (--prune)"))
             continue
         if paper.in_seeds:
-            write_text_atomic(path, render_paper_markdown(replace(paper, in_seeds=False)))
+            written[path] = replace(paper, in_seeds=False)
+            write_text_atomic(path, render_paper_markdown(written[path]))
         problems.append(Problem(Source(path.as_posix()), "not in any seed file any more; kept and marked "
                                                          "'in_seeds: false' (ingest --prune deletes it)"))
+    remember_as_read(written, cache)
     state_text = json.dumps(new_state, indent=0, sort_keys=True) + "\n"
     if not state_path.exists() or state_path.read_text(encoding="utf-8") != state_text:
         write_text_atomic(state_path, state_text)  # unchanged files keep their time: the next build sees no change

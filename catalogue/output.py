@@ -16,7 +16,7 @@ import multiprocessing
 import os
 import shutil
 import tempfile
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
@@ -102,60 +102,80 @@ def write_manifest(site_dir: Path, fingerprint: str | None, inputs: dict[str, st
     write_file(site_dir, MANIFEST, json.dumps(manifest, indent=0, sort_keys=True) + "\n")
 
 
-def write_outputs(batches: Iterable[Callable[[], list[Output]]], site_dir: Path) -> WriteReport:
-    """Make and write every output whose inputs changed since the manifest in site_dir was
-    written; remove files the site no longer has. Outputs come in batches, each planned only
-    when the one before is written (so planning may wait for work that overlaps the writing).
-    Uses both cores when there is much to do."""
-    recorded = read_manifest(site_dir).get("files", {})
-    inputs: dict[str, str] = {}
-    written = 0
-    for batch in batches:
-        outputs = batch()
+class SiteWriter:
+    """Writes outputs into site_dir, batch by batch, only those whose inputs changed since the
+    manifest there was written; finish() removes the files the site no longer has."""
+
+    def __init__(self, site_dir: Path):
+        self.site_dir = site_dir
+        self.recorded = read_manifest(site_dir).get("files", {})
+        self.inputs: dict[str, str] = {}  # every output so far: path -> digest of its inputs
+        self.written: set[str] = set()
+        self.written_bytes = 0
+
+    def write(self, outputs: list[Output]) -> None:
+        """Make and write the outputs that changed, on both cores when there are many."""
         for output in outputs:
-            check_relative(output.path, site_dir)  # refuse a bad path before writing it
-            inputs[output.path] = output.inputs
-        todo = [o for o in outputs if recorded.get(o.path) != o.inputs or not (site_dir / o.path).is_file()]
-        _make_and_write_all(todo, site_dir)
-        written += len(todo)
-    removed = remove_others(site_dir, set(inputs))
-    size = sum((site_dir / path).stat().st_size for path in inputs)
-    return WriteReport(written, len(inputs) - written, removed, size, inputs)
+            check_relative(output.path, self.site_dir)  # refuse a bad path before writing it
+            self.inputs[output.path] = output.inputs
+        todo = [o for o in outputs if self.recorded.get(o.path) != o.inputs or not (self.site_dir / o.path).is_file()]
+        self.written_bytes += _make_and_write_all(todo, self.site_dir)
+        self.written.update(o.path for o in todo)
+
+    def finish(self) -> WriteReport:
+        removed = remove_others(self.site_dir, set(self.inputs))
+        kept = [path for path in self.inputs if path not in self.written]
+        size = self.written_bytes + sum(os.stat(os.path.join(self.site_dir, path)).st_size for path in kept)
+        return WriteReport(len(self.written), len(kept), removed, size, self.inputs)
 
 
-def _make_and_write_all(todo: list[Output], site_dir: Path) -> None:
-    """Outputs made on both cores when there are many, and written by this process alone: two
-    processes creating files at once in one file system take longer than one (ext4, measured)."""
+@dataclass(frozen=True)
+class Batch:
+    """Outputs planned only when asked for: planning may wait for work that overlaps the writing
+    of the batch before (the site's related papers, found by another process)."""
+
+    label: str
+    plan: Callable[[], list[Output]]
+
+
+def _make_and_write_all(todo: list[Output], site_dir: Path) -> int:
+    """Outputs made on both cores when there are many, written one at a time (two processes
+    creating files at once in one folder tree take longer than one: ext4 here, measured);
+    returns the bytes written."""
+    written = 0
     with Progress("Writing pages", len(todo)) as progress:
         if len(todo) < PARALLEL_FROM or WORKERS == 1:
             for output in todo:
-                write_file(site_dir, output.path, output.make())
+                written += write_file(site_dir, output.path, output.make())
                 progress.advance()
-            return
+            return written
         # Workers are forked: they inherit the outputs (templates compiled, text converted) as they are.
         # Freezing the collector's view first keeps it from touching (and so copying) every inherited object.
         gc.freeze()
         try:
             context = multiprocessing.get_context("fork")
-            with context.Pool(WORKERS, initializer=_adopt, initargs=(todo,)) as pool:
-                for index, content in pool.imap_unordered(_make, range(len(todo)), chunksize=8):
-                    write_file(site_dir, todo[index].path, content)
+            with context.Pool(WORKERS, initializer=_adopt, initargs=(todo, site_dir, context.Lock())) as pool:
+                for size in pool.imap_unordered(_make_and_write, range(len(todo)), chunksize=16):
+                    written += size
                     progress.advance()
         finally:
             gc.unfreeze()
+    return written
 
 
-_TODO: list[Output] = []  # a worker's outputs to make, set once per worker
+_WORK: tuple = ()  # a worker's outputs, the site folder and the lock on writing, set once per worker
 
 
-def _adopt(todo: list[Output]) -> None:
-    global _TODO
-    _TODO = todo
+def _adopt(todo: list[Output], site_dir: Path, writing) -> None:
+    global _WORK
+    _WORK = (todo, site_dir, writing)
 
 
-def _make(index: int) -> tuple[int, bytes]:
-    content = _TODO[index].make()
-    return index, content if isinstance(content, bytes) else content.encode("utf-8")  # bytes travel light
+def _make_and_write(index: int) -> int:
+    todo, site_dir, writing = _WORK
+    content = todo[index].make()
+    with writing:
+        return write_file(site_dir, todo[index].path, content)
 
 
 def remove_others(site_dir: Path, keep: set[str]) -> int:

@@ -33,7 +33,7 @@ from .cite import render_bibtex, render_markdown_citation, render_plain_citation
 from .i18n import Strings, load_strings, localise_topic
 from .feeds import paper_record, render_atom, render_papers_json, render_robots, render_sitemap
 from .model import Catalogue, Paper, Topic
-from .output import Output
+from .output import Batch, Output
 from .progress import Progress
 from .related import SimilarityProcess
 from .preview import render_preview_png
@@ -74,6 +74,7 @@ def make_environment(templates_dir: Path) -> Environment:
         trim_blocks=True,
         lstrip_blocks=True,
         keep_trailing_newline=True,
+        auto_reload=False,  # a build's templates do not change under it: no check of the files per page
     )
 
 
@@ -97,10 +98,10 @@ def shorten(text: str, limit: int) -> str:
     return text[:limit].rsplit(" ", 1)[0].rstrip(",;:.") + "\u2026"
 
 
-def view_papers(catalogue: Catalogue, config: SiteConfig, cache: Cache) -> tuple[PaperView, ...]:
-    """Every paper converted for the templates. Each text is converted once: a text converted
-    before (by an earlier build, or by ingest, which converts abstracts to check their math)
-    comes from the cache."""
+def converted_texts(catalogue: Catalogue, cache: Cache) -> Callable[[str, bool], Converted]:
+    """Every paper's texts converted, looked up by (text, links). Each text is converted once:
+    a text converted before (by an earlier build, or by ingest, which converts abstracts to
+    check their math) comes from the cache."""
     wanted = {conversion_key(text, links): (text, links) for paper in catalogue.papers
               for text, links in ((paper.abstract, True), (paper.title, False), (paper.name, False)) if text}
     converted = cache.get_many(CONVERTED, wanted)
@@ -111,9 +112,15 @@ def view_papers(catalogue: Catalogue, config: SiteConfig, cache: Cache) -> tuple
         converted |= fresh
     cache.keep_only(CONVERTED, wanted)
     by_text = {text_and_links: converted[key] for key, text_and_links in wanted.items()}
+    return lambda text, links: by_text[text, links]
+
+
+def view_papers(catalogue: Catalogue, config: SiteConfig,
+                converted: Callable[[str, bool], Converted]) -> tuple[PaperView, ...]:
+    """Every paper ready for the templates."""
     topics = {t.slug: t for t in catalogue.topics}
-    return tuple(view_paper(paper, tuple(topics[slug] for slug in paper.topics), config,
-                            lambda text, links: by_text[text, links]) for paper in catalogue.papers)
+    return tuple(view_paper(paper, tuple(topics[slug] for slug in paper.topics), config, converted)
+                 for paper in catalogue.papers)
 
 
 def convert_texts(texts: list[tuple[str, bool]]) -> list[Converted]:
@@ -156,23 +163,26 @@ def view_paper(paper: Paper, topics: tuple[Topic, ...], config: SiteConfig, conv
 
 
 def plan_site(catalogue: Catalogue, config: SiteConfig, env: Environment, cache: Cache,
-              similarity: SimilarityProcess) -> list[Callable[[], list[Output]]]:
+              similarity: SimilarityProcess) -> list[Batch]:
     """Every file of the site but assets and search bundle, each with the digest of its inputs,
     unmade, in three batches: what needs neither related papers nor the map (planned now),
     the paper pages, the map. The similarity process works while a batch is written; planning
     the next one waits for its answer."""
     strings = load_strings(config.language)
     catalogue = replace(catalogue, topics=tuple(localise_topic(t, config.language) for t in catalogue.topics))
-    views = view_papers(catalogue, config, cache)
-    similarity.ask([f"{view.title_text}. {view.plain_abstract}" for view in views])
+    converted = converted_texts(catalogue, cache)
+    similarity.ask([f"{converted(paper.title, False).plain}. {converted(paper.abstract, True).plain}"
+                    for paper in catalogue.papers])  # a paper's title_text and plain_abstract
+    views = view_papers(catalogue, config, converted)
     everything = digest(code_version(), templates_state(env), config, sorted(strings.table.items()))
     pages = PagePlanner(catalogue, views, config, env, strings, everything)
     lists = pages.plan_lists()
     paper_paths = [view.path for view in views] + [MAP_PATH]
     data = plan_data_files(catalogue, views, config, sorted([o.path for o in lists] + paper_paths), everything)
     first = data + lists  # the few big data files first, so that no worker is left with one at the end
-    return [lambda: first, lambda: pages.plan_papers(similarity.related()),
-            lambda: [pages.plan_map(similarity.positions())]]
+    return [Batch("lists, feeds and search data (related papers are found meanwhile)", lambda: first),
+            Batch(f"{len(views)} paper pages", lambda: pages.plan_papers(similarity.related())),
+            Batch("the map", lambda: [pages.plan_map(similarity.positions())])]
 
 
 def templates_state(env: Environment) -> str:

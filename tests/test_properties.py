@@ -21,7 +21,8 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from catalogue.characters import replace_unsafe
-from catalogue.content import read_papers
+from catalogue.cache import Cache
+from catalogue.content import CONTENT, content_key, read_papers
 from catalogue.extract import MAX_TITLE, extract
 from catalogue.ingest import ingest
 from catalogue import markup as markup_module
@@ -367,13 +368,18 @@ def test_ingest_makes_one_paper_per_paragraph_with_a_valid_slug_and_is_repeatabl
         (seeds / "000_list.txt").write_text("ICML 2026 论文列表\n\n" + "\n\n".join(paragraphs) + "\n",
                                             encoding="utf-8")
 
-        report = ingest(seeds, content)
+        cache = Cache(None)
+        report = ingest(seeds, content, cache=cache)
         skipped = [problem for problem in report.problems if SKIPPED.search(problem.message)]
         assert report.papers + len(skipped) == len(paragraphs)
         papers = read_papers(content)  # what ingest wrote, read back by the strict reader
         assert len(papers) == report.papers == report.added
         for path, paper in papers.items():
             assert SLUG.match(paper.slug) and path.name == f"{paper.slug}.md"
+        # Ingest remembers each file it wrote as read: what the next build takes from the cache
+        # instead of parsing is exactly what parsing gives.
+        remembered = cache.get_many(CONTENT, [content_key(str(path), path.stat()) for path in papers])
+        assert sorted(remembered.values(), key=lambda p: p.id) == sorted(papers.values(), key=lambda p: p.id)
 
         before = snapshot(content)
         again = ingest(seeds, content)

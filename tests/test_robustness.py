@@ -15,7 +15,7 @@ from catalogue.cli import main
 from catalogue.content import read_papers
 from catalogue.errors import CatalogueError
 from catalogue.lock import exclusive
-from catalogue.output import Output, write_outputs
+from catalogue.output import Output, SiteWriter
 from conftest import PROJECT, build_project, make_project
 
 sys.path.insert(0, str(PROJECT / "bench"))
@@ -120,7 +120,7 @@ def test_odd_names_give_safe_slugs(bad_build):
 def test_no_output_path_leaves_the_site(tmp_path):
     for evil in ("../evil.html", "/etc/evil.html", "papers/../../evil.html", ""):
         with pytest.raises(CatalogueError):
-            write_outputs([lambda: [Output(evil, "inputs", lambda: "x")]], tmp_path / "site")
+            SiteWriter(tmp_path / "site").write([Output(evil, "inputs", lambda: "x")])
     assert not (tmp_path / "evil.html").exists()
 
 
