@@ -169,6 +169,7 @@ _WORK: tuple = ()  # a worker's outputs, the site folder and the lock on writing
 def _adopt(todo: list[Output], site_dir: Path, writing) -> None:
     global _WORK
     _WORK = (todo, site_dir, writing)
+    gc.enable()  # the build may have paused it (cli.cycles_left_alone); rendering pages makes cycles
 
 
 def _make_and_write(index: int) -> int:
