@@ -436,9 +436,13 @@ def table(rows: list[Row]) -> str:
 
 
 def short(label: str) -> str:
-    """'Rendering 1000 papers' -> 'render (CLI)': the stage lines shown as sub-rows of render."""
-    word = label.split()[0].lower()
-    return {"loading": "load", "rendering": "render", "writing": "write"}.get(word, word) + " (CLI says)"
+    """A stage line of the CLI as a sub-row of render: 'Rendering and writing 10000 paper pages'
+    -> 'write paper pages (CLI says)', 'Loading content/' -> 'load content/ (CLI says)'."""
+    label = re.sub(r"\s*\(.*?\)|\b\d+\s", "", label)  # no asides, no counts
+    for long, brief in (("Rendering and writing ", "write "), ("Loading ", "load "), ("Preparing ", "preparing ")):
+        if label.startswith(long):
+            label = brief + label[len(long):]
+    return f"{label} (CLI says)"
 
 
 def checks(rows: list[Row]) -> list[str]:

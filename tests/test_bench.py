@@ -48,7 +48,7 @@ def test_every_stage_is_measured_without_hugo(tmp_path):
     for stage, cells in rows.items():
         assert float(cells[2]) > 0 and float(cells[3]) > 0 and float(cells[4]) > 0, (stage, cells)
         assert cells[5] == cells[6] == cells[7] == "-"
-    assert "render (CLI says)" in output  # the CLI's own stage lines, as sub-rows of render
+    assert "write paper pages (CLI says)" in output  # the CLI's own stage lines, as sub-rows of render
     assert re.search(r"40 papers: our processes under 300 MB\? (yes|NO)", output)
     assert [row["stage"] for row in saved["rows"]] == OUR_STAGES
     index = next(row for row in saved["rows"] if row["stage"] == "index")
