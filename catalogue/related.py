@@ -15,6 +15,7 @@ import subprocess
 import sys
 import tempfile
 import threading
+from contextlib import suppress
 from hashlib import blake2b
 from pathlib import Path
 
@@ -46,7 +47,8 @@ class SimilarityProcess:
             self.process.kill()  # not needed (the answer was cached) or the build failed
         self.process.wait()
         for stream in (self.process.stdin, self.process.stdout, self.errors):
-            stream.close()
+            with suppress(OSError):  # texts left unsent to a killed process: nothing to flush them to
+                stream.close()
 
     def ask(self, texts: list[str]) -> None:
         """Each paper's text (title and abstract); the answers are kept until a text changes."""
@@ -75,7 +77,7 @@ class SimilarityProcess:
         try:
             self.process.stdin.write(data)
             self.process.stdin.close()
-        except OSError:  # the process ended early; reading its answer reports why
+        except (OSError, ValueError):  # the process ended early (or the build, closing the pipe): the answer says why
             pass
 
     def _answer(self, which: int):
