@@ -29,6 +29,7 @@ MANIFEST = ".build-manifest.json"
 MANAGED_ELSEWHERE = ("assets/", "pagefind/")  # written by copy_assets and the search stage
 PARALLEL_FROM = 200  # fewer files than this render faster in one process than in a pool
 WORKERS = max(1, min(2, os.cpu_count() or 1))
+NEW_FILE = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0)  # O_BINARY: Windows
 
 
 @dataclass(frozen=True)
@@ -205,15 +206,22 @@ def write_file(site_dir: Path, relative: str, content: str | bytes) -> int:
     """Write one file under site_dir (never through a hard link to the previous site); returns bytes.
 
     The path's form keeps it inside (check_relative): the staging folder holds no symbolic
-    links that could lead elsewhere, since link_tree copies what a link points to."""
+    links that could lead elsewhere, since link_tree copies what a link points to. The file is
+    created only if it does not exist (one system call when it does not, the common case); one
+    that does is a link to the previous site's file and is unlinked first."""
     check_relative(relative, site_dir)
-    target = site_dir / relative
+    path = os.path.join(site_dir, relative)
     data = content if isinstance(content, bytes) else content.encode("utf-8")
     try:
-        target.unlink()
+        handle = os.open(path, NEW_FILE, 0o666)
+    except FileExistsError:
+        os.unlink(path)
+        handle = os.open(path, NEW_FILE, 0o666)
     except FileNotFoundError:
-        target.parent.mkdir(parents=True, exist_ok=True)
-    target.write_bytes(data)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        handle = os.open(path, NEW_FILE, 0o666)
+    with open(handle, "wb") as file:
+        file.write(data)
     return len(data)
 
 

@@ -23,6 +23,7 @@ from .cache import Cache, code_version
 from .errors import CatalogueError
 
 KIND = "similarity"  # cache entries: (related papers, map positions) of one list of texts
+ENDING_SECONDS = 5  # how long a process whose answer broke off may take to end by itself
 
 
 class SimilarityProcess:
@@ -43,9 +44,7 @@ class SimilarityProcess:
         return self
 
     def __exit__(self, *_) -> None:
-        if self.process.poll() is None:
-            self.process.kill()  # not needed (the answer was cached) or the build failed
-        self.process.wait()
+        self._stop(0)  # still running: not needed (the answer was cached), or the build failed
         for stream in (self.process.stdin, self.process.stdout, self.errors):
             with suppress(OSError):  # texts left unsent to a killed process: nothing to flush them to
                 stream.close()
@@ -80,17 +79,25 @@ class SimilarityProcess:
         except (OSError, ValueError):  # the process ended early (or the build, closing the pipe): the answer says why
             pass
 
+    def _stop(self, grace: float) -> None:
+        """Let the process end within `grace` seconds (it may be writing why it failed), else kill it."""
+        try:
+            self.process.wait(timeout=grace)
+        except subprocess.TimeoutExpired:  # e.g. it wrote something other than an answer and went on
+            self.process.kill()
+            self.process.wait()
+
     def _answer(self, which: int):
         if self.found is None:
             raise RuntimeError("ask() first")
         while len(self.found) <= which:
             try:
                 self.found.append(pickle.load(self.process.stdout))
-            except (EOFError, pickle.UnpicklingError):
-                self.process.wait()
+            except (EOFError, pickle.UnpicklingError) as error:
+                self._stop(ENDING_SECONDS)
                 self.errors.seek(0)
-                raise CatalogueError("finding related papers failed:\n"
-                                     + self.errors.read().decode("utf-8", "replace")) from None
+                said = self.errors.read().decode("utf-8", "replace").strip()
+                raise CatalogueError(f"finding related papers failed:\n{said or error or 'no answer'}") from None
             if len(self.found) == 2:
                 self.cache.put(KIND, self.key, tuple(self.found))
                 self.cache.keep_only(KIND, [self.key])

@@ -7,6 +7,7 @@ import io
 import math
 import pickle
 import random
+import signal
 import subprocess
 import sys
 from collections import Counter
@@ -18,7 +19,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bench.synthetic import PROJECT, real_sentences, synthetic_abstract
-from catalogue import similarity
+from catalogue import related, similarity
 from catalogue.cache import Cache
 from catalogue.errors import CatalogueError
 from catalogue.related import SimilarityProcess
@@ -314,6 +315,18 @@ def test_a_failing_similarity_process_stops_the_build_with_its_message(tmp_path,
             pytest.raises(CatalogueError, match="(?s)finding related papers failed.*MemoryError: out of memory"):
         process.ask(["a text about graphs", "another text about graphs"])
         process.related()
+
+
+def test_a_process_that_answers_garbage_and_goes_on_is_stopped(tmp_path, monkeypatch):
+    chatty = tmp_path / "python"
+    chatty.write_text("#!/bin/sh\necho 'not a pickle'\nexec sleep 600\n")  # then never ends by itself
+    chatty.chmod(0o755)
+    monkeypatch.setattr(sys, "executable", str(chatty))
+    monkeypatch.setattr(related, "ENDING_SECONDS", 0.5)
+    with SimilarityProcess(Cache(None)) as process, pytest.raises(CatalogueError, match="finding related papers failed"):
+        process.ask(["a text about graphs", "another text about graphs"])
+        process.related()
+    assert process.process.returncode == -signal.SIGKILL  # stopped, not waited for forever
 
 
 def test_the_similarity_process_answers_as_the_functions_do():
