@@ -88,7 +88,12 @@ class Cache:
         self.put_many(kind, {key: value})
 
     def keep_only(self, kind: str, keys: Iterable[str]) -> None:
-        """Forget the entries of a kind this build did not use, so the file does not grow forever."""
+        """Forget the entries of a kind this build did not use, so the file does not grow forever.
+        `keys` are stored, all of them (the callers keep what they just found or put)."""
+        keys = set(keys)
+        (stored,), = self.connection.execute("SELECT COUNT(*) FROM entries WHERE kind = ?", [kind])
+        if stored <= len(keys):  # nothing else is stored (the usual case): nothing to forget
+            return
         with self.connection:
             self.connection.execute("CREATE TEMP TABLE IF NOT EXISTS used (key TEXT PRIMARY KEY)")
             self.connection.execute("DELETE FROM used")

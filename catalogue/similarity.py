@@ -14,6 +14,7 @@ their vectors.
 from __future__ import annotations
 
 import functools
+import math
 import os
 import pickle
 import re
@@ -38,7 +39,8 @@ from .search import STOPWORDS, stem
 
 SHARED_TERMS = 5
 SCORE_DECIMALS = 6
-BLOCK_CELLS = 2 ** 19  # scores a thread holds at once (float64: 4 MB)
+BLOCK_CELLS = 2 ** 19  # scores a thread holds at once (float64: 4 MB), a square tile of them
+PARTNER_LIMIT = 2 ** 32 - 1  # papers are numbered below this, in the low bits of a neighbour's key
 COMMON_SHARE = 0.05  # a term in this share of the papers or more is cheaper in a dense product
 DENSE_CELLS = 2 ** 22  # at most this many values in that dense part (32 MB)
 PAIRS_AT_ONCE = 2000  # pairs of neighbours whose shared terms are found together
@@ -261,36 +263,61 @@ def _nearest(weights: sparse.csr_matrix, count: int) -> tuple[np.ndarray, np.nda
     """Rows, columns and scores of each paper's `count` nearest others with score > 0, sorted by
     row, then descending score, then column.
 
-    Cosines a block of rows at a time on each core (numpy and scipy let go of the GIL); a block
-    keeps only its rows' best few, so memory grows with the papers, not their pairs. Terms in
-    many papers make most of the work of a sparse product, so their part of each cosine is a
-    dense product (BLAS) and only the rest is sparse. Sums are in float64: the score of (i, j)
-    and that of (j, i) agree far below the rounding to six decimals. A sort of the few kept
-    then settles ties by index.
+    Each pair's cosine is computed once: the square tiles on and above the diagonal of the
+    papers x papers scores, on each core (numpy and scipy let go of the GIL), and a tile gives
+    the best few of its rows and, transposed, of its columns. Those are merged into each
+    paper's best so far, so memory grows with the papers, not their pairs. Terms in many papers
+    make most of the work of a sparse product, so their part of each cosine is a dense product
+    (BLAS) and only the rest is sparse. Sums are in float64, far below the rounding to six
+    decimals; a score of (i, j) is also that of (j, i), since it is the same number.
     """
     n = weights.shape[0]
     k = min(count, n - 1)
-    rows_per_block = max(1, BLOCK_CELLS // n)
+    side = max(1, math.isqrt(BLOCK_CELLS))
+    starts = range(0, n, side)
     common, rare = _split_by_frequency(weights)
-    rare_by_term = rare.T.tocsr()  # terms x papers, made once rather than by every product
+    rare_columns = {start: rare[start:start + side].T.tocsr() for start in starts}  # terms x papers, once each
 
-    def block_candidates(start: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        stop = min(n, start + rows_per_block)
-        block = common[start:stop] @ common.T  # rows start..stop, every column
-        rare_part = (rare[start:stop] @ rare_by_term).tocoo()
-        block[rare_part.row, rare_part.col] += rare_part.data  # (each cell once: no repeats to add up)
-        own = np.arange(stop - start)
-        block[own, own + start] = -1.0  # never itself
-        rows, columns, scores = _best_of_rows(block, k)
-        return rows + start, columns, scores
+    def tile_best(tile: tuple[int, int]) -> tuple[int, int, tuple, tuple | None]:
+        top, left = tile
+        scores = common[top:top + side] @ common[left:left + side].T
+        rare_part = (rare[top:top + side] @ rare_columns[left]).tocoo()
+        scores[rare_part.row, rare_part.col] += rare_part.data  # (each cell once: no repeats to add up)
+        if top == left:  # a tile on the diagonal holds both (i, j) and (j, i): its rows say it all
+            np.fill_diagonal(scores, -1.0)  # never itself
+            return top, left, _best_of_rows(scores, k), None
+        return top, left, _best_of_rows(scores, k), _best_of_rows(scores.T, k)
 
+    best = np.full((n, k), -1, dtype=np.int64)  # each paper's best keys so far (_keys); -1: none yet
+    tiles = [(top, left) for top in starts for left in starts if left >= top]
     with threadpool_limits(1), ThreadPoolExecutor(_cores()) as pool:  # one BLAS thread in each of ours
-        blocks = list(pool.map(block_candidates, range(0, n, rows_per_block)))
-    rows, columns, scores = (np.concatenate(parts) for parts in zip(*blocks))
-    order = np.lexsort((columns, -scores, rows))
-    rows, columns, scores = rows[order], columns[order], scores[order]
-    top = np.arange(len(rows)) - np.searchsorted(rows, rows) < k
-    return rows[top], columns[top], scores[top] / 10 ** SCORE_DECIMALS
+        for top, left, by_row, by_column in pool.map(tile_best, tiles):
+            _keep_best(best, top, *by_row, left)
+            if by_column:
+                _keep_best(best, left, *by_column, top)
+    best = np.sort(best, axis=1)[:, ::-1]  # best first: highest score, then lowest column
+    scores, columns = best >> 32, PARTNER_LIMIT - (best & PARTNER_LIMIT)
+    found = scores > 0
+    rows = np.broadcast_to(np.arange(n)[:, None], best.shape)
+    return rows[found], columns[found], scores[found] / 10 ** SCORE_DECIMALS
+
+
+def _keep_best(best: np.ndarray, first_row: int, rows: np.ndarray, columns: np.ndarray, scores: np.ndarray,
+               first_column: int) -> None:
+    """Merge a tile's candidates (rows, columns counted from its corner, rounded scores; rows in
+    order) into `best`, each row's k highest keys. A key orders pairs as the answer does: the
+    rounded score in the high bits, the column reversed in the low ones, so the k highest keys
+    of what two tiles found are the k highest of both."""
+    if not len(rows):
+        return
+    keys = (scores << 32) | (PARTNER_LIMIT - (columns + first_column))
+    height = int(rows[-1]) + 1
+    in_row = np.arange(len(rows)) - np.searchsorted(rows, rows)  # each candidate's place in its row
+    tile = np.full((height, int(in_row.max()) + 1), -1, dtype=np.int64)
+    tile[rows, in_row] = keys
+    both = np.concatenate([best[first_row:first_row + height], tile], axis=1)
+    k = best.shape[1]
+    best[first_row:first_row + height] = np.partition(both, both.shape[1] - k, axis=1)[:, -k:]
 
 
 def _split_by_frequency(weights: sparse.csr_matrix) -> tuple[np.ndarray, sparse.csr_matrix]:
