@@ -208,6 +208,7 @@ class PagePlanner:
         self.base = digest(everything, inputs_of(shared))
         shared |= {"t": strings, "script_strings": script_json(strings.script_strings())}
         shared["card"] = CardMaker(env, {**shared, "topic_path": topic_path, "venue_label": venue_label})
+        shared["reuse"] = PartReuser()
         self.shared = shared
 
     def page(self, path: str, template: str, later=None, **values) -> Output:
@@ -291,6 +292,21 @@ class CardMaker:
         if view.key not in self.made:
             self.made[view.key] = str(self.macro(view, self.ROOT))
         return SafeHtml(self.made[view.key].replace(self.ROOT, root))
+
+
+class PartReuser:
+    """`{% call reuse("header", root) %}...{% endcall %}` in a template: the block is rendered
+    once per key in a build and reused, since most of a page's frame (header, navigation,
+    footer) is the same on every page at the same depth. What the block shows must follow
+    from its key, and from the build's settings and strings, which every page shares."""
+
+    def __init__(self):
+        self.made: dict[tuple, SafeHtml] = {}
+
+    def __call__(self, *key: object, caller: Callable[[], str]) -> SafeHtml:
+        if key not in self.made:
+            self.made[key] = SafeHtml(caller())
+        return self.made[key]
 
 
 def paper_extras(view: PaperView, config: SiteConfig) -> dict:

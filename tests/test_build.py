@@ -79,6 +79,24 @@ def test_every_page_is_well_formed_html(built_site):
         assert all(b - a <= 1 for a, b in zip(headings, headings[1:])), f"{page}: skipped heading level"
 
 
+def test_each_page_frame_fits_the_page_though_it_is_rendered_once_per_depth(built_site):
+    """The header and footer are reused between pages (base.html's reuse): each page still links
+    back by its own depth and marks its own section, and only that, as the current one."""
+    site = built_site.out
+    sections = {"index.html": "index.html", "topics": "topics/index.html", "venues": "venues/index.html",
+                "map": "map/index.html", "stats": "stats/index.html", "list.html": "list.html"}
+    for page in pages(site):
+        relative = page.relative_to(site).as_posix()
+        if relative == "404.html" or "http-equiv" in page.read_text(encoding="utf-8"):  # root-based; redirects
+            continue
+        html = page.read_text(encoding="utf-8")
+        root = "../" * relative.count("/")
+        current = re.findall(r'<a href="([^"]*)" aria-current="page">', html)
+        own = sections.get(relative.split("/")[0])
+        assert current == ([root + own] if own else []), relative
+        assert f'<a class="brand" href="{root}index.html">' in html and f'href="{root}assets/style.css"' in html, relative
+
+
 def test_paper_pages_render_math_and_no_raw_latex(built_site):
     for page in sorted((built_site.out / "papers").glob("*/index.html")):
         html = page.read_text(encoding="utf-8")
