@@ -42,9 +42,11 @@ def tree_state(folder: Path, skip: Iterable[str] = ()) -> str:
     hashed = hashlib.blake2b(digest_size=16)
     for root, folders, files in os.walk(folder):
         folders[:] = sorted(name for name in folders if name not in skipped)
+        relative = os.path.relpath(root, folder).replace(os.sep, "/")
+        prefix = "" if relative == "." else relative + "/"
         for name in sorted(set(files) - skipped):
-            path = Path(root, name)
-            hashed.update(path.relative_to(folder).as_posix().encode("utf-8") + b"\0" + path.read_bytes() + b"\0")
+            with open(os.path.join(root, name), "rb") as file:
+                hashed.update(f"{prefix}{name}".encode("utf-8") + b"\0" + file.read() + b"\0")
     return hashed.hexdigest()
 
 

@@ -19,7 +19,7 @@ import tempfile
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 
 from .errors import CatalogueError
 from .progress import Progress
@@ -113,6 +113,7 @@ class SiteWriter:
         self.inputs: dict[str, str] = {}  # every output so far: path -> digest of its inputs
         self.written: set[str] = set()
         self.written_bytes = 0
+        self.started_empty = not site_dir.is_dir() or not any(os.scandir(site_dir))  # then all it holds is ours
 
     def write(self, outputs: list[Output]) -> None:
         """Make and write the outputs that changed, on both cores when there are many."""
@@ -124,7 +125,7 @@ class SiteWriter:
         self.written.update(o.path for o in todo)
 
     def finish(self) -> WriteReport:
-        removed = remove_others(self.site_dir, set(self.inputs))
+        removed = 0 if self.started_empty else remove_others(self.site_dir, set(self.inputs))
         kept = [path for path in self.inputs if path not in self.written]
         size = self.written_bytes + sum(os.stat(os.path.join(self.site_dir, path)).st_size for path in kept)
         return WriteReport(len(self.written), len(kept), removed, size, self.inputs)
@@ -197,9 +198,9 @@ def remove_others(site_dir: Path, keep: set[str]) -> int:
 
 def check_relative(relative: str, site_dir: Path) -> None:
     """A path that stays inside the site, by its form alone (cheap enough for every file of a build)."""
-    parts = PurePosixPath(relative).parts
-    if not parts or relative.startswith(("/", "\\")) or ".." in parts or "\\" in relative or ":" in parts[0]:
-        raise CatalogueError(f"refusing to write {relative!r}: it is outside {site_dir}")
+    parts = relative.split("/")
+    if "\\" in relative or ":" in parts[0] or any(part in ("", ".", "..") for part in parts):  # "" also: "/x", "x/"
+        raise CatalogueError(f"refusing to write {relative!r}: not a plain path inside {site_dir}")
 
 
 def write_file(site_dir: Path, relative: str, content: str | bytes) -> int:

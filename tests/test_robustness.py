@@ -118,7 +118,7 @@ def test_odd_names_give_safe_slugs(bad_build):
 
 
 def test_no_output_path_leaves_the_site(tmp_path):
-    for evil in ("../evil.html", "/etc/evil.html", "papers/../../evil.html", ""):
+    for evil in ("../evil.html", "/etc/evil.html", "papers/../../evil.html", "", ".", "papers/./x.html", "papers/"):
         with pytest.raises(CatalogueError):
             SiteWriter(tmp_path / "site").write([Output(evil, "inputs", lambda: "x")])
     assert not (tmp_path / "evil.html").exists()
