@@ -337,8 +337,8 @@ CJK_RUN = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac
 def words(text: str) -> list[str]:
     """Lower-case words with plurals folded, CJK runs as bigrams (the search page's script does the same)."""
     text = text.lower()
-    if not CJK_RUN.search(text):  # most text: words only
-        return [stem(word) for word in WORD.findall(text)]
+    if text.isascii() or not CJK_RUN.search(text):  # most text: words only
+        return list(map(stem, WORD.findall(text)))
     result = []
     for token in WORD.findall(CJK_RUN.sub(lambda run: f" {run.group()} ", text)):
         if CJK_RUN.fullmatch(token):
@@ -379,8 +379,11 @@ def render_fallback_index(entries: list[SearchEntry], topic_labels: list[str]) -
     terms match. An empty name means the title begins with it.
     """
     abstract_words = [words(e.abstract) for e in entries]
-    documents = [Counter(w for w in found if w not in STOPWORDS and len(w) > 2) for found in abstract_words]
-    frequency = Counter(word for document in documents for word in document)
+    documents = [{w: n for w, n in Counter(found).items() if w not in STOPWORDS and len(w) > 2}
+                 for found in abstract_words]
+    frequency = Counter()
+    for document in documents:
+        frequency.update(document.keys())  # the number of papers each word is in
     venues = sorted({e.venue for e in entries})
     papers = []
     rarity = {word: math.log(len(entries) / count + 1) for word, count in frequency.items()}
@@ -390,7 +393,7 @@ def render_fallback_index(entries: list[SearchEntry], topic_labels: list[str]) -
         name = "" if entry.title.startswith(entry.name) else entry.name  # most titles begin with the name
         # CJK pieces are too many and too alike to rank: a paper keeps them all (up to a cap).
         pieces = dict.fromkeys(w for w in found if CJK_RUN.match(w) and w not in in_title) \
-            if CJK_RUN.search(entry.abstract) else {}
+            if not entry.abstract.isascii() and CJK_RUN.search(entry.abstract) else {}
         terms = [w for _, w in ranked[:TERMS_PER_PAPER]] + list(pieces)[:CJK_PIECES_PER_PAPER]
         papers.append([entry.path.removeprefix("papers/").removesuffix("/index.html"), name, entry.title,
                        venues.index(entry.venue), list(entry.topics), " ".join(terms)])
