@@ -265,8 +265,9 @@ def _nearest(weights: sparse.csr_matrix, count: int) -> tuple[np.ndarray, np.nda
 
     Each pair's cosine is computed once: the square tiles on and above the diagonal of the
     papers x papers scores, on each core (numpy and scipy let go of the GIL), and a tile gives
-    the best few of its rows and, transposed, of its columns. Those are merged into each
-    paper's best so far, so memory grows with the papers, not their pairs. Terms in many papers
+    the best few of its rows and, transposed, of its columns: once a paper has its k best so
+    far, only the cells that reach the k-th. Those are merged into each paper's best so far,
+    so memory grows with the papers, not their pairs. Terms in many papers
     make most of the work of a sparse product, so their part of each cosine is a dense product
     (BLAS) and only the rest is sparse. Sums are in float64, far below the rounding to six
     decimals; a score of (i, j) is also that of (j, i), since it is the same number.
@@ -285,16 +286,21 @@ def _nearest(weights: sparse.csr_matrix, count: int) -> tuple[np.ndarray, np.nda
         scores[rare_part.row, rare_part.col] += rare_part.data  # (each cell once: no repeats to add up)
         if top == left:  # a tile on the diagonal holds both (i, j) and (j, i): its rows say it all
             np.fill_diagonal(scores, -1.0)  # never itself
-            return top, left, _best_of_rows(scores, k), None
-        return top, left, _best_of_rows(scores, k), _best_of_rows(scores.T, k)
+            return top, left, _candidates(scores, floor[top:top + side], k), None
+        return (top, left, _candidates(scores, floor[top:top + side], k),
+                _candidates(scores.T, floor[left:left + side], k))
 
-    best = np.full((n, k), -1, dtype=np.int64)  # each paper's best keys so far (_keys); -1: none yet
+    best = np.full((n, k), -1, dtype=np.int64)  # each paper's best keys so far (_keep_best); -1: none yet
+    # Each paper's k-th best rounded score so far (0 until it has k): a tile's cell below it cannot
+    # be among the best. Only the merging thread writes it, and only upwards, so a tile reading it
+    # while it changes still reads a bound that holds.
+    floor = np.zeros(n, dtype=np.int64)
     tiles = [(top, left) for top in starts for left in starts if left >= top]
     with threadpool_limits(1), ThreadPoolExecutor(_cores()) as pool:  # one BLAS thread in each of ours
         for top, left, by_row, by_column in pool.map(tile_best, tiles):
-            _keep_best(best, top, *by_row, left)
+            _keep_best(best, floor, top, *by_row, left)
             if by_column:
-                _keep_best(best, left, *by_column, top)
+                _keep_best(best, floor, left, *by_column, top)
     best = np.sort(best, axis=1)[:, ::-1]  # best first: highest score, then lowest column
     scores, columns = best >> 32, PARTNER_LIMIT - (best & PARTNER_LIMIT)
     found = scores > 0
@@ -302,8 +308,8 @@ def _nearest(weights: sparse.csr_matrix, count: int) -> tuple[np.ndarray, np.nda
     return rows[found], columns[found], scores[found] / 10 ** SCORE_DECIMALS
 
 
-def _keep_best(best: np.ndarray, first_row: int, rows: np.ndarray, columns: np.ndarray, scores: np.ndarray,
-               first_column: int) -> None:
+def _keep_best(best: np.ndarray, floor: np.ndarray, first_row: int, rows: np.ndarray, columns: np.ndarray,
+               scores: np.ndarray, first_column: int) -> None:
     """Merge a tile's candidates (rows, columns counted from its corner, rounded scores; rows in
     order) into `best`, each row's k highest keys. A key orders pairs as the answer does: the
     rounded score in the high bits, the column reversed in the low ones, so the k highest keys
@@ -317,7 +323,9 @@ def _keep_best(best: np.ndarray, first_row: int, rows: np.ndarray, columns: np.n
     tile[rows, in_row] = keys
     both = np.concatenate([best[first_row:first_row + height], tile], axis=1)
     k = best.shape[1]
-    best[first_row:first_row + height] = np.partition(both, both.shape[1] - k, axis=1)[:, -k:]
+    kept = best[first_row:first_row + height] = np.partition(both, both.shape[1] - k, axis=1)[:, -k:]
+    lowest = kept.min(axis=1) >> 32  # the k-th best score (-1 while a row has fewer than k)
+    np.maximum(floor[first_row:first_row + height], lowest, out=floor[first_row:first_row + height])
 
 
 def _split_by_frequency(weights: sparse.csr_matrix) -> tuple[np.ndarray, sparse.csr_matrix]:
@@ -334,6 +342,19 @@ def _split_by_frequency(weights: sparse.csr_matrix) -> tuple[np.ndarray, sparse.
     rare.data[is_common[rare.indices]] = 0.0
     rare.eliminate_zeros()
     return weights[:, common].toarray().astype(np.float64), rare
+
+
+def _candidates(block: np.ndarray, floor: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Row, column and rounded score of each cell that may be among its row's k best: those
+    whose rounded score reaches the row's floor (its k-th best so far), or, while a row has no
+    floor yet, the row's k best in this block and any that tie with the k-th."""
+    if not floor.min() > 0:
+        return _best_of_rows(block, k)
+    scale = 10 ** SCORE_DECIMALS
+    rows, columns = np.nonzero(block >= ((floor - 0.501) / scale)[:, None])  # (a little below: rint decides)
+    scores = np.rint(np.minimum(block[rows, columns], 1.0) * scale).astype(np.int64)
+    keep = scores >= floor[rows]
+    return rows[keep], columns[keep], scores[keep]
 
 
 def _best_of_rows(block: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
