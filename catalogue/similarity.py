@@ -267,9 +267,9 @@ def _nearest(weights: sparse.csr_matrix, count: int) -> tuple[np.ndarray, np.nda
     papers x papers scores, on each core (numpy and scipy let go of the GIL), and a tile gives
     the best few of its rows and, transposed, of its columns: once a paper has its k best so
     far, only the cells that reach the k-th. Those are merged into each paper's best so far,
-    so memory grows with the papers, not their pairs. Terms in many papers
-    make most of the work of a sparse product, so their part of each cosine is a dense product
-    (BLAS) and only the rest is sparse. Sums are in float64, far below the rounding to six
+    so memory grows with the papers, not their pairs. Terms in many papers make most of the
+    work of a sparse product, so their part of each cosine is a dense product (BLAS) and only
+    the rest is sparse. Sums are in float64, far below the rounding to six
     decimals; a score of (i, j) is also that of (j, i), since it is the same number.
     """
     n = weights.shape[0]
