@@ -13,7 +13,9 @@ from __future__ import annotations
 import gc
 import json
 import multiprocessing
+import multiprocessing.connection
 import os
+import pickle
 import shutil
 import tempfile
 from collections.abc import Callable, Iterator
@@ -29,6 +31,7 @@ MANIFEST = ".build-manifest.json"
 MANAGED_ELSEWHERE = ("assets/", "pagefind/")  # written by copy_assets and the search stage
 PARALLEL_FROM = 200  # fewer files than this render faster in one process than in a pool
 WORKERS = max(1, min(2, os.cpu_count() or 1))
+CHUNK = 16  # outputs a worker makes between two requests: few enough that neither waits long for the other at the end
 NEW_FILE = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0)  # O_BINARY: Windows
 
 
@@ -144,9 +147,9 @@ def _make_and_write_all(todo: list[Output], site_dir: Path) -> int:
     """Outputs made on both cores when there are many, written one at a time (two processes
     creating files at once in one folder tree take longer than one: ext4 here, measured);
     returns the bytes written."""
-    written = 0
     with Progress("Writing pages", len(todo)) as progress:
         if len(todo) < PARALLEL_FROM or WORKERS == 1:
+            written = 0
             for output in todo:
                 written += write_file(site_dir, output.path, output.make())
                 progress.advance()
@@ -155,30 +158,88 @@ def _make_and_write_all(todo: list[Output], site_dir: Path) -> int:
         # Freezing the collector's view first keeps it from touching (and so copying) every inherited object.
         gc.freeze()
         try:
-            context = multiprocessing.get_context("fork")
-            with context.Pool(WORKERS, initializer=_adopt, initargs=(todo, site_dir, context.Lock())) as pool:
-                for size in pool.imap_unordered(_make_and_write, range(len(todo)), chunksize=16):
-                    written += size
-                    progress.advance()
+            return _in_workers(todo, site_dir, progress)
         finally:
             gc.unfreeze()
+
+
+def _in_workers(todo: list[Output], site_dir: Path, progress: Progress) -> int:
+    """Forked workers make and write CHUNK outputs at a time, each asking for more when done.
+
+    Not multiprocessing.Pool: its threads in this process wake for every result, and at
+    ~20,000 small results they took more than a core-second from the workers (measured)."""
+    context = multiprocessing.get_context("fork")
+    writing = context.Lock()
+    starts = iter(range(0, len(todo), CHUNK))
+    making: dict = {}  # connection to a worker -> (the worker, the chunk it is making, None once it is done)
+    for _ in range(WORKERS):
+        ours, theirs = context.Pipe()
+        worker = context.Process(target=_work, args=(theirs, todo, site_dir, writing), daemon=True)
+        worker.start()
+        theirs.close()
+        making[ours] = (worker, None)
+    written = 0
+    try:
+        for connection in making:
+            _hand_out(connection, making, starts, len(todo))
+        while busy := [connection for connection, (_, chunk) in making.items() if chunk]:
+            for connection in multiprocessing.connection.wait(busy):
+                worker, chunk = making[connection]
+                try:
+                    failure, size = connection.recv()
+                except EOFError:
+                    worker.join()
+                    raise CatalogueError(f"a page maker stopped (exit code {worker.exitcode}) "
+                                         f"while making {todo[chunk.start].path} or the {len(chunk) - 1} after it")
+                if failure is not None:
+                    raise failure
+                written += size
+                progress.advance(len(chunk))
+                _hand_out(connection, making, starts, len(todo))
+    except BaseException:
+        for worker, _ in making.values():
+            worker.kill()  # the build failed: no one needs the pages still being made
+        raise
+    finally:
+        for connection, (worker, _) in making.items():
+            worker.join()
+            connection.close()
     return written
 
 
-_WORK: tuple = ()  # a worker's outputs, the site folder and the lock on writing, set once per worker
+def _hand_out(connection, making: dict, starts: Iterator[int], total: int) -> None:
+    """The next chunk to a worker that has finished one, or None when all are handed out (it ends)."""
+    worker, _ = making[connection]
+    start = next(starts, None)
+    chunk = None if start is None else range(start, min(start + CHUNK, total))
+    making[connection] = (worker, chunk)
+    connection.send(chunk)
 
 
-def _adopt(todo: list[Output], site_dir: Path, writing) -> None:
-    global _WORK
-    _WORK = (todo, site_dir, writing)
+def _work(connection, todo: list[Output], site_dir: Path, writing) -> None:
+    """A worker: for each chunk received, the outputs made and written, then (None, bytes) sent
+    back, or (the error, 0) and the end; None received is the end."""
     gc.enable()  # the build may have paused it (cli.cycles_left_alone); rendering pages makes cycles
+    while (chunk := connection.recv()) is not None:
+        try:
+            size = 0
+            for index in chunk:
+                content = todo[index].make()
+                with writing:
+                    size += write_file(site_dir, todo[index].path, content)
+        except Exception as error:  # noqa: BLE001 - the build reports it
+            connection.send((_sendable(error), 0))
+            return
+        connection.send((None, size))
 
 
-def _make_and_write(index: int) -> int:
-    todo, site_dir, writing = _WORK
-    content = todo[index].make()
-    with writing:
-        return write_file(site_dir, todo[index].path, content)
+def _sendable(error: Exception) -> Exception:
+    """The error itself if it can be pickled back to the build, else its text in one that can."""
+    try:
+        pickle.dumps(error)
+        return error
+    except Exception:  # noqa: BLE001 - any pickling failure
+        return CatalogueError(f"{type(error).__name__}: {error}")
 
 
 def remove_others(site_dir: Path, keep: set[str]) -> int:

@@ -1,0 +1,63 @@
+"""Writing many outputs on both cores: every file whole, and a failure (an error, or a worker
+that dies) stops the build with a message instead of hanging it."""
+
+import multiprocessing
+import os
+
+import pytest
+
+from catalogue.errors import CatalogueError
+from catalogue import output
+from catalogue.output import CHUNK, PARALLEL_FROM, Output, SiteWriter
+
+MANY = PARALLEL_FROM + 7 * CHUNK + 3  # enough for the workers, and a last chunk that is not full
+
+
+@pytest.fixture(autouse=True)
+def two_workers(monkeypatch):
+    monkeypatch.setattr(output, "WORKERS", 2)  # as on any machine with two cores or more
+
+
+def page(n: int) -> Output:
+    return Output(f"papers/p{n}/index.html", f"inputs {n}", lambda: f"page {n} " * n)
+
+
+def test_many_outputs_are_all_written_whole(tmp_path):
+    writer = SiteWriter(tmp_path / "site")
+    writer.write([page(n) for n in range(MANY)])
+    report = writer.finish()
+    assert report.written == MANY
+    for n in range(MANY):
+        assert (tmp_path / "site" / f"papers/p{n}/index.html").read_text() == f"page {n} " * n
+    assert report.size == sum(len(f"page {n} " * n) for n in range(MANY))
+
+
+def failing(error: Exception):
+    def make():
+        raise error
+    return make
+
+
+class Unpicklable(Exception):
+    def __reduce__(self):
+        raise TypeError("not picklable")
+
+
+@pytest.mark.parametrize("error, message", [
+    (CatalogueError("templates/paper.html: 'x' is undefined"), "templates/paper.html: 'x' is undefined"),
+    (Unpicklable("odd"), "Unpicklable: odd"),
+])
+def test_an_error_in_a_worker_stops_the_build_with_its_message(tmp_path, error, message):
+    outputs = [page(n) for n in range(MANY)]
+    outputs[MANY - 2] = Output("papers/bad/index.html", "inputs", failing(error))
+    with pytest.raises(CatalogueError, match=message):
+        SiteWriter(tmp_path / "site").write(outputs)
+    assert multiprocessing.active_children() == []
+
+
+def test_a_worker_that_dies_stops_the_build(tmp_path):
+    outputs = [page(n) for n in range(MANY)]
+    outputs[CHUNK + 1] = Output("papers/dies/index.html", "inputs", lambda: os._exit(3))
+    with pytest.raises(CatalogueError, match=r"a page maker stopped \(exit code 3\) while making papers/p16/"):
+        SiteWriter(tmp_path / "site").write(outputs)
+    assert multiprocessing.active_children() == []
