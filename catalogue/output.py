@@ -31,7 +31,7 @@ MANIFEST = ".build-manifest.json"
 MANAGED_ELSEWHERE = ("assets/", "pagefind/")  # written by copy_assets and the search stage
 PARALLEL_FROM = 200  # fewer files than this render faster in one process than in a pool
 WORKERS = max(1, min(2, os.cpu_count() or 1))
-CHUNK = 16  # outputs a worker makes between two requests: few enough that neither waits long for the other at the end
+CHUNK = 16  # the most outputs a worker makes between two requests: few, so neither waits long for the other at the end
 NEW_FILE = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0)  # O_BINARY: Windows
 
 
@@ -164,13 +164,13 @@ def _make_and_write_all(todo: list[Output], site_dir: Path) -> int:
 
 
 def _in_workers(todo: list[Output], site_dir: Path, progress: Progress) -> int:
-    """Forked workers make and write CHUNK outputs at a time, each asking for more when done.
+    """Forked workers make and write a chunk of outputs at a time, each asking for more when done.
 
     Not multiprocessing.Pool: its threads in this process wake for every result, and at
     ~20,000 small results they took more than a core-second from the workers (measured)."""
     context = multiprocessing.get_context("fork")
     writing = context.Lock()
-    starts = iter(range(0, len(todo), CHUNK))
+    chunks = _chunks(len(todo))
     making: dict = {}  # connection to a worker -> (the worker, the chunk it is making, None once it is done)
     for _ in range(WORKERS):
         ours, theirs = context.Pipe()
@@ -181,7 +181,7 @@ def _in_workers(todo: list[Output], site_dir: Path, progress: Progress) -> int:
     written = 0
     try:
         for connection in making:
-            _hand_out(connection, making, starts, len(todo))
+            _hand_out(connection, making, chunks)
         while busy := [connection for connection, (_, chunk) in making.items() if chunk]:
             for connection in multiprocessing.connection.wait(busy):
                 worker, chunk = making[connection]
@@ -195,7 +195,7 @@ def _in_workers(todo: list[Output], site_dir: Path, progress: Progress) -> int:
                     raise failure
                 written += size
                 progress.advance(len(chunk))
-                _hand_out(connection, making, starts, len(todo))
+                _hand_out(connection, making, chunks)
     except BaseException:
         for worker, _ in making.values():
             worker.kill()  # the build failed: no one needs the pages still being made
@@ -207,11 +207,21 @@ def _in_workers(todo: list[Output], site_dir: Path, progress: Progress) -> int:
     return written
 
 
-def _hand_out(connection, making: dict, starts: Iterator[int], total: int) -> None:
+def _chunks(total: int) -> Iterator[range]:
+    """Chunks that grow from 1 output to CHUNK: planners put a batch's few costly outputs first
+    (whole-catalogue files, long lists), which are so shared out one by one, and the many cheap
+    ones after, which go CHUNK at a time."""
+    start = count = 0
+    while start < total:
+        size = min(CHUNK, 1 + count // 4)
+        yield range(start, min(start + size, total))
+        start, count = start + size, count + 1
+
+
+def _hand_out(connection, making: dict, chunks: Iterator[range]) -> None:
     """The next chunk to a worker that has finished one, or None when all are handed out (it ends)."""
     worker, _ = making[connection]
-    start = next(starts, None)
-    chunk = None if start is None else range(start, min(start + CHUNK, total))
+    chunk = next(chunks, None)
     making[connection] = (worker, chunk)
     connection.send(chunk)
 

@@ -179,7 +179,8 @@ def plan_site(catalogue: Catalogue, config: SiteConfig, env: Environment, cache:
     lists = pages.plan_lists()
     paper_paths = [view.path for view in views] + [MAP_PATH]
     data = plan_data_files(catalogue, views, config, sorted([o.path for o in lists] + paper_paths), everything)
-    first = data + lists  # the few big data files first, so that no worker is left with one at the end
+    # The few big files first (data, then lists), the many small ones after: no worker is left with a big one at the end.
+    first = data + lists + plan_paper_files(views, config, everything)
     return [Batch("lists, feeds and search data (related papers are found meanwhile)", lambda: first),
             Batch(f"{len(views)} paper pages", lambda: pages.plan_papers(similarity.related())),
             Batch("the map", lambda: [pages.plan_map(similarity.positions())])]
@@ -400,7 +401,7 @@ def venue_path(slug: str) -> str:
 
 def plan_data_files(catalogue: Catalogue, views: tuple[PaperView, ...], config: SiteConfig, html_paths: list[str],
                     everything: str) -> list[Output]:
-    """Citations, feeds, the offline search index, redirects and preview images."""
+    """The whole catalogue's citations, feeds, offline search index and redirects."""
     labels = {t.slug: t.label for t in catalogue.topics}
     topic_index = {t.slug: n for n, t in enumerate(catalogue.topics)}
     all_views = digest(everything, [v.key for v in views])
@@ -423,6 +424,12 @@ def plan_data_files(catalogue: Catalogue, views: tuple[PaperView, ...], config: 
     listed = [p for p in html_paths if p != "404.html" and p not in redirects]
     if config.base_url:
         files.append(Output("sitemap.xml", digest(everything, listed), lambda: render_sitemap(listed, config)))
+    return files
+
+
+def plan_paper_files(views: tuple[PaperView, ...], config: SiteConfig, everything: str) -> list[Output]:
+    """Each paper's citation file and (with a base URL) its preview image."""
+    files = []
     for view in views:
         files.append(Output(f"papers/{view.paper.slug}/{view.paper.slug}.bib", digest(everything, view.key),
                             functools.partial(str, view.bibtex)))

@@ -3,12 +3,13 @@ that dies) stops the build with a message instead of hanging it."""
 
 import multiprocessing
 import os
+import re
 
 import pytest
 
 from catalogue.errors import CatalogueError
 from catalogue import output
-from catalogue.output import CHUNK, PARALLEL_FROM, Output, SiteWriter
+from catalogue.output import CHUNK, PARALLEL_FROM, Output, SiteWriter, _chunks
 
 MANY = PARALLEL_FROM + 7 * CHUNK + 3  # enough for the workers, and a last chunk that is not full
 
@@ -55,9 +56,21 @@ def test_an_error_in_a_worker_stops_the_build_with_its_message(tmp_path, error, 
     assert multiprocessing.active_children() == []
 
 
-def test_a_worker_that_dies_stops_the_build(tmp_path):
+def test_a_worker_that_dies_stops_the_build_and_names_what_it_was_making(tmp_path):
+    dying = 2 * CHUNK + 1
     outputs = [page(n) for n in range(MANY)]
-    outputs[CHUNK + 1] = Output("papers/dies/index.html", "inputs", lambda: os._exit(3))
-    with pytest.raises(CatalogueError, match=r"a page maker stopped \(exit code 3\) while making papers/p16/"):
+    outputs[dying] = Output(f"papers/p{dying}/index.html", "inputs", lambda: os._exit(3))
+    with pytest.raises(CatalogueError, match=r"a page maker stopped \(exit code 3\)") as raised:
         SiteWriter(tmp_path / "site").write(outputs)
+    first, after = map(int, re.search(r"while making papers/p(\d+)/index.html or the (\d+) after it",
+                                      str(raised.value.message)).groups())
+    assert first <= dying <= first + after
     assert multiprocessing.active_children() == []
+
+
+@pytest.mark.parametrize("total", [1, 5, PARALLEL_FROM, 10_007])
+def test_chunks_cover_every_output_once_the_first_alone(total):
+    chunks = list(_chunks(total))
+    assert [index for chunk in chunks for index in chunk] == list(range(total))
+    assert len(chunks[0]) == 1 and max(len(chunk) for chunk in chunks) <= CHUNK
+    assert [len(chunk) for chunk in chunks[:-1]] == sorted(len(chunk) for chunk in chunks[:-1])  # growing
