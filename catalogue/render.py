@@ -249,8 +249,12 @@ class PagePlanner:
                 pages.append(page(f"papers/{old_slug}/index.html", "redirect.html",
                                   title=t("moved.title", title=view.title_text), description=view.description,
                                   papers=(view,), canonical_path=view.path))
+        members_of: dict[str, list[PaperView]] = {}  # topic slug -> its papers, in catalogue order
+        for view in views:
+            for slug in dict.fromkeys(view.paper.topics):
+                members_of.setdefault(slug, []).append(view)
         for topic in used_topics:
-            members = tuple(v for v in views if topic.slug in v.paper.topics)
+            members = tuple(members_of[topic.slug])
             pages.append(page(topic_path(topic), "collection.html", title=topic.label,
                               description=t("collection.topic_description", len(members), topic=topic.label,
                                             site=config.title),
