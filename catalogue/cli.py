@@ -1,10 +1,13 @@
-"""The command line: build (the default), ingest, render, index, serve, check, bundle, clean."""
+"""The command line: build (the default), ingest, render, index, serve, check, bundle, clean.
+
+The modules that ingest, render and index are imported by the commands that use them, so
+that `--help` and a build that finds the site up to date start in a fraction of the time.
+"""
 
 from __future__ import annotations
 
 import functools
 import gc
-import http.server
 import os
 import shutil
 import time
@@ -14,19 +17,12 @@ from pathlib import Path
 
 import click
 
-from .bundle import write_bundle
 from .cache import CACHE_DIR, Cache, code_version, digest, tree_state
-from .check import check_site
 from .config import CONFIG_FILE, SiteConfig, host_base_url, read_config
-from .content import load_catalogue
 from .i18n import available_languages, load_strings
-from .ingest import ingest
 from .lock import LOCK_FILE, exclusive
 from .model import Problem
 from .output import STAGING_PREFIX, SiteWriter, copy_assets, read_manifest, staged_site, write_manifest
-from .related import SimilarityProcess
-from .render import make_environment, plan_site
-from .search import BUNDLE_DIR, index_site
 
 PROJECT = Path(__file__).resolve().parent.parent
 
@@ -126,6 +122,7 @@ def render(content: Path, out: Path, base_url: str | None, language: str | None,
 @out_option
 def index_command(out: Path) -> None:
     """Index a built site for search with Pagefind (the last stage of build)."""
+    from .search import index_site
     if not (out / "index.html").exists():
         raise click.ClickException(f"{display(out)}/index.html does not exist; run 'python build.py render' first")
     with stage("Indexing for search (Pagefind)"):
@@ -146,6 +143,10 @@ def render_and_write(content: Path, out: Path, config: SiteConfig, templates: Pa
 
     `fingerprint` (build_fingerprint) is taken before content/ is read: a file edited during the
     build makes the next build's fingerprint differ, so that build is not skipped."""
+    from .content import load_catalogue
+    from .related import SimilarityProcess
+    from .render import make_environment, plan_site
+    from .search import BUNDLE_DIR, index_site
     with closing(Cache.beside(content)) as cache, SimilarityProcess(cache) as similarity, cycles_left_alone():
         with stage("Loading content/"):
             catalogue = load_catalogue(content, cache)
@@ -218,6 +219,9 @@ def ingest_command(seeds: Path, content: Path, prune: bool) -> None:
 @click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True)
 def serve(out: Path, port: int) -> None:
     """Preview the built site on http://127.0.0.1:PORT/ (search works there, not from file://)."""
+    import http.server
+
+    from .server import QuietHandler
     if not (out / "index.html").exists():
         raise click.ClickException(f"{display(out)}/index.html does not exist; run 'python build.py' first")
     handler = functools.partial(QuietHandler, directory=str(out))
@@ -235,6 +239,7 @@ def serve(out: Path, port: int) -> None:
 def check(out: Path, no_html: bool) -> None:
     """Verify a built site: links work from disk and under a subpath, HTML is valid,
     every page has a title and description, search covers every paper."""
+    from .check import check_site
     with stage(f"Checking {display(out)}/"):
         problems = check_site(out, validate_html=not no_html)
     for problem in problems:
@@ -250,6 +255,7 @@ def check(out: Path, no_html: bool) -> None:
               help="Where to write the zip (default: next to the site, as <out>.zip).")
 def bundle(out: Path, zip_path: Path | None) -> None:
     """Zip the built site for offline reading: unzip anywhere and open index.html."""
+    from .bundle import write_bundle
     target = zip_path or out.with_name(out.name + ".zip")
     count = write_bundle(out, target)
     say(f"Wrote {display(target)}: {count} files, {target.stat().st_size / 1e6:.1f} MB. "
@@ -279,6 +285,7 @@ def source_date_epoch(value: str | None) -> int | None:
 
 
 def run_ingest(seeds: Path, content: Path, prune: bool = False) -> None:
+    from .ingest import ingest
     with stage(f"Ingesting {display(seeds)}/ into {display(content)}/"), closing(Cache.beside(content)) as cache:
         report = ingest(seeds, content, prune, cache)
     report_problems(report.problems)
@@ -304,14 +311,6 @@ class stage:
     def __exit__(self, kind, *_):
         if kind is None:
             say(f"  done in {time.perf_counter() - self.started:.2f} s")
-
-
-class QuietHandler(http.server.SimpleHTTPRequestHandler):
-    extensions_map = {**http.server.SimpleHTTPRequestHandler.extensions_map, ".wasm": "application/wasm",
-                      ".js": "text/javascript", ".mjs": "text/javascript"}
-
-    def log_message(self, format, *args):  # one line per request is noise while previewing
-        pass
 
 
 def say(message: str) -> None:

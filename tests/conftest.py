@@ -14,7 +14,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from catalogue.cli import QuietHandler, main
+from catalogue.cli import main
+from catalogue.server import QuietHandler
 
 PROJECT = Path(__file__).resolve().parent.parent
 CHROMIUM = "/usr/bin/chromium"
