@@ -171,7 +171,7 @@ def _in_workers(todo: list[Output], site_dir: Path, progress: Progress) -> int:
     context = multiprocessing.get_context("fork")
     writing = context.Lock()
     chunks = _chunks(len(todo))
-    making: dict = {}  # connection to a worker -> (the worker, the chunk it is making, None once it is done)
+    making: dict = {}  # connection to a worker -> (the worker, the chunk it is making or None once it has no more)
     for _ in range(WORKERS):
         ours, theirs = context.Pipe()
         worker = context.Process(target=_work, args=(theirs, todo, site_dir, writing), daemon=True)
