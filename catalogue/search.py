@@ -334,10 +334,15 @@ WORD = re.compile(r"[^\W_]+")
 CJK_RUN = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af]+")
 
 
+def has_cjk(text: str) -> bool:
+    """Whether text holds Chinese, Japanese or Korean characters (ASCII text, most of it, is not searched)."""
+    return not text.isascii() and CJK_RUN.search(text) is not None
+
+
 def words(text: str) -> list[str]:
     """Lower-case words with plurals folded, CJK runs as bigrams (the search page's script does the same)."""
     text = text.lower()
-    if text.isascii() or not CJK_RUN.search(text):  # most text: words only
+    if not has_cjk(text):  # most text: words only
         return list(map(stem, WORD.findall(text)))
     result = []
     for token in WORD.findall(CJK_RUN.sub(lambda run: f" {run.group()} ", text)):
@@ -393,7 +398,7 @@ def render_fallback_index(entries: list[SearchEntry], topic_labels: list[str]) -
         name = "" if entry.title.startswith(entry.name) else entry.name  # most titles begin with the name
         # CJK pieces are too many and too alike to rank: a paper keeps them all (up to a cap).
         pieces = dict.fromkeys(w for w in found if CJK_RUN.match(w) and w not in in_title) \
-            if not entry.abstract.isascii() and CJK_RUN.search(entry.abstract) else {}
+            if has_cjk(entry.abstract) else {}
         terms = [w for _, w in ranked[:TERMS_PER_PAPER]] + list(pieces)[:CJK_PIECES_PER_PAPER]
         papers.append([entry.path.removeprefix("papers/").removesuffix("/index.html"), name, entry.title,
                        venues.index(entry.venue), list(entry.topics), " ".join(terms)])
