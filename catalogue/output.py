@@ -19,7 +19,7 @@ import pickle
 import shutil
 import tempfile
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -174,7 +174,7 @@ def _in_workers(todo: list[Output], site_dir: Path, progress: Progress) -> int:
     making: dict = {}  # connection to a worker -> (the worker, the chunk it is making or None once it has no more)
     for _ in range(WORKERS):
         ours, theirs = context.Pipe()
-        worker = context.Process(target=_work, args=(theirs, todo, site_dir, writing), daemon=True)
+        worker = context.Process(target=_work, args=(theirs, [*making, ours], todo, site_dir, writing), daemon=True)
         worker.start()
         theirs.close()
         making[ours] = (worker, None)
@@ -226,21 +226,26 @@ def _hand_out(connection, making: dict, chunks: Iterator[range]) -> None:
     connection.send(chunk)
 
 
-def _work(connection, todo: list[Output], site_dir: Path, writing) -> None:
-    """A worker: for each chunk received, the outputs made and written, then (None, bytes) sent
-    back, or (the error, 0) and the end; None received is the end."""
+def _work(connection, builds_ends: list, todo: list[Output], site_dir: Path, writing) -> None:
+    """A worker: for each chunk received, (None, bytes written) or (the error, 0) sent back, until None."""
+    for end in builds_ends:
+        end.close()  # inherited copies: with only the build holding them, a worker sees the end if the build dies
     gc.enable()  # the build may have paused it (cli.cycles_left_alone); rendering pages makes cycles
-    while (chunk := connection.recv()) is not None:
-        try:
-            size = 0
-            for index in chunk:
-                content = todo[index].make()
-                with writing:
-                    size += write_file(site_dir, todo[index].path, content)
-        except Exception as error:  # noqa: BLE001 - the build reports it
-            connection.send((_sendable(error), 0))
-            return
-        connection.send((None, size))
+    with suppress(EOFError, BrokenPipeError):  # the build is gone (killed): no one to answer, and its lock is freed
+        while (chunk := connection.recv()) is not None:
+            connection.send(_make_and_write(chunk, todo, site_dir, writing))
+
+
+def _make_and_write(chunk: range, todo: list[Output], site_dir: Path, writing) -> tuple[Exception | None, int]:
+    try:
+        size = 0
+        for index in chunk:
+            content = todo[index].make()
+            with writing:
+                size += write_file(site_dir, todo[index].path, content)
+        return None, size
+    except Exception as error:  # noqa: BLE001 - the build reports it
+        return _sendable(error), 0
 
 
 def _sendable(error: Exception) -> Exception:
