@@ -1,7 +1,11 @@
 #!/usr/bin/env python3
-"""Entry point: `python build.py [COMMAND]`; `python build.py --help` lists the commands."""
+"""Entry point: `python3 build.py [COMMAND]`; `python3 build.py --help` lists the commands."""
 
-from catalogue.cli import main
+import sys
+
+from catalogue.bootstrap import ensure_requirements
 
 if __name__ == "__main__":
+    ensure_requirements(sys.argv)  # without the libraries: installs them into .venv/ and runs this again there
+    from catalogue.cli import main
     main()

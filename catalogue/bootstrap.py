@@ -1,0 +1,120 @@
+"""`python3 build.py` on a machine that lacks the libraries: install them once into .venv/.
+
+Debian and Ubuntu refuse `pip install` into the system Python (PEP 668) and often lack
+`python3-venv` (whose ensurepip gives a new environment its pip). So, when a library the
+build needs cannot be imported, this makes `.venv/` beside build.py, gives it pip (from
+ensurepip, or else a pinned pip wheel from PyPI, checked against its SHA-256), installs
+requirements.txt into it and runs the same command again with `.venv/bin/python`.
+
+Standard library only: it runs before anything in requirements.txt can be imported.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import urllib.request
+import venv
+from pathlib import Path
+from urllib.parse import urljoin
+
+PROJECT = Path(__file__).resolve().parent.parent
+ENVIRONMENT = PROJECT / ".venv"
+REQUIREMENTS = PROJECT / "requirements.txt"
+# Modules that requirements.txt provides; one of them missing means the requirements are not installed.
+NEEDED_MODULES = ("click", "jinja2", "markdown", "yaml", "latex2mathml", "pagefind", "pylatexenc", "slugify",
+                  "PIL", "numpy", "scipy", "sklearn", "threadpoolctl")
+# Used only when the Python at hand has no ensurepip (Debian without python3-venv).
+PIP_VERSION = "26.3"
+PIP_WHEEL = f"pip-{PIP_VERSION}-py3-none-any.whl"
+PIP_SHA256 = "f3b60b20ffaadd4415ed7957212a38ac63fa4c5fa375bd0f4a797777940fad13"
+PIP_RELEASE = f"https://pypi.org/pypi/pip/{PIP_VERSION}/json"
+
+
+def missing_modules() -> list[str]:
+    return [name for name in NEEDED_MODULES if importlib.util.find_spec(name) is None]
+
+
+def ensure_requirements(argv: list[str]) -> None:
+    """Return if the libraries are importable; otherwise set up .venv/ and re-run argv there (never returns)."""
+    if sys.version_info < (3, 11):
+        stop(f"the build needs Python 3.11 or newer; this is {sys.version.split()[0]} ({sys.executable})")
+    missing = missing_modules()
+    if not missing:
+        return
+    if Path(sys.prefix).resolve() == ENVIRONMENT.resolve() or os.environ.get("CATALOGUE_BOOTSTRAPPED"):
+        stop(f"the libraries {', '.join(missing)} are still missing in {sys.prefix}; "
+             f"install them with: {sys.executable} -m pip install -r {REQUIREMENTS}")
+    say(f"The build needs libraries this Python lacks ({', '.join(missing)}): installing {REQUIREMENTS.name} into "
+        f"{ENVIRONMENT.name}/ (once; a minute or two). Delete {ENVIRONMENT.name}/ any time to start over.")
+    python = prepare_environment(REQUIREMENTS)
+    os.execve(python, [str(python), *argv], dict(os.environ, CATALOGUE_BOOTSTRAPPED="1"))
+
+
+def prepare_environment(requirements: Path) -> Path:
+    """.venv/ (made if missing) with `requirements` installed; returns its Python."""
+    python = ENVIRONMENT / "bin" / "python"
+    if not python.exists():
+        create_environment()
+    if run([python, "-m", "pip", "install", "--disable-pip-version-check", "-r", str(requirements)]) != 0:
+        stop(f"installing {requirements.name} into {ENVIRONMENT.name}/ failed (pip's message is above)")
+    return python
+
+
+def create_environment() -> None:
+    """.venv/ with pip: from ensurepip when this Python has it, else from the pinned wheel."""
+    try:
+        venv.EnvBuilder(with_pip=importlib.util.find_spec("ensurepip") is not None).create(ENVIRONMENT)
+    except (OSError, subprocess.CalledProcessError) as error:  # e.g. Debian's ensurepip stub
+        say(f"  ensurepip failed ({error}); using pip {PIP_VERSION} from PyPI instead")
+        venv.EnvBuilder(with_pip=False, clear=True).create(ENVIRONMENT)
+    python = ENVIRONMENT / "bin" / "python"
+    if run([python, "-m", "pip", "--version"], quiet=True) != 0:
+        install_pip(python)
+
+
+def install_pip(python: Path) -> None:
+    with tempfile.TemporaryDirectory() as folder:
+        wheel = Path(folder) / PIP_WHEEL
+        wheel.write_bytes(download_pip())
+        # A pip wheel runs from the wheel file itself, which installs pip into the environment.
+        if run([python, str(wheel / "pip"), "install", "--quiet", "--no-index", str(wheel)]) != 0:
+            stop(f"could not install pip into {ENVIRONMENT}")
+
+
+def download_pip() -> bytes:
+    try:
+        with urllib.request.urlopen(PIP_RELEASE, timeout=60) as response:
+            release = json.load(response)
+        url = next(urljoin(PIP_RELEASE, file["url"]) for file in release["urls"] if file["filename"] == PIP_WHEEL)
+        with urllib.request.urlopen(url, timeout=120) as response:
+            data = response.read()
+    except (OSError, ValueError, KeyError, StopIteration) as error:
+        stop(f"could not download pip from PyPI ({error}). Install Debian's python3-venv "
+             "(sudo apt install python3-venv), or pip, and run the command again")
+    if hashlib.sha256(data).hexdigest() != PIP_SHA256:
+        stop(f"the pip wheel downloaded from {url} does not have the expected SHA-256; not installed")
+    return data
+
+
+def run(command: list, quiet: bool = False) -> int:
+    output = subprocess.DEVNULL if quiet else None
+    return subprocess.run([str(part) for part in command], stdout=output, stderr=output).returncode
+
+
+def say(message: str) -> None:
+    print(message, file=sys.stderr, flush=True)
+
+
+def stop(message: str) -> None:
+    say(f"Error: {message}")
+    raise SystemExit(1)
+
+
+if __name__ == "__main__":  # .ci/run: python3 -m catalogue.bootstrap requirements-dev.txt
+    prepare_environment(Path(sys.argv[1]).resolve())
