@@ -13,8 +13,9 @@ from __future__ import annotations
 
 import hashlib
 import importlib.util
-import json
+import html
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -33,7 +34,6 @@ NEEDED_MODULES = ("click", "jinja2", "markdown", "yaml", "latex2mathml", "pagefi
 PIP_VERSION = "26.3"
 PIP_WHEEL = f"pip-{PIP_VERSION}-py3-none-any.whl"
 PIP_SHA256 = "f3b60b20ffaadd4415ed7957212a38ac63fa4c5fa375bd0f4a797777940fad13"
-PIP_RELEASE = f"https://pypi.org/pypi/pip/{PIP_VERSION}/json"
 
 
 def missing_modules() -> list[str]:
@@ -61,21 +61,20 @@ def prepare_environment(requirements: Path) -> Path:
     python = ENVIRONMENT / "bin" / "python"
     if not python.exists():
         create_environment()
+    if run([python, "-m", "pip", "--version"], quiet=True) != 0:  # also a .venv/ left by an interrupted setup
+        install_pip(python)
     if run([python, "-m", "pip", "install", "--disable-pip-version-check", "-r", str(requirements)]) != 0:
         stop(f"installing {requirements.name} into {ENVIRONMENT.name}/ failed (pip's message is above)")
     return python
 
 
 def create_environment() -> None:
-    """.venv/ with pip: from ensurepip when this Python has it, else from the pinned wheel."""
+    """A new .venv/, with pip when this Python has ensurepip (else install_pip gives it one)."""
     try:
         venv.EnvBuilder(with_pip=importlib.util.find_spec("ensurepip") is not None).create(ENVIRONMENT)
     except (OSError, subprocess.CalledProcessError) as error:  # e.g. Debian's ensurepip stub
         say(f"  ensurepip failed ({error}); using pip {PIP_VERSION} from PyPI instead")
         venv.EnvBuilder(with_pip=False, clear=True).create(ENVIRONMENT)
-    python = ENVIRONMENT / "bin" / "python"
-    if run([python, "-m", "pip", "--version"], quiet=True) != 0:
-        install_pip(python)
 
 
 def install_pip(python: Path) -> None:
@@ -88,13 +87,17 @@ def install_pip(python: Path) -> None:
 
 
 def download_pip() -> bytes:
+    """The pinned pip wheel, found on the package index's page for pip (PEP 503) like pip itself would."""
+    index = os.environ.get("PIP_INDEX_URL", "https://pypi.org/simple/").rstrip("/") + "/pip/"
+    url = index
     try:
-        with urllib.request.urlopen(PIP_RELEASE, timeout=60) as response:
-            release = json.load(response)
-        url = next(urljoin(PIP_RELEASE, file["url"]) for file in release["urls"] if file["filename"] == PIP_WHEEL)
+        with urllib.request.urlopen(index, timeout=60) as response:
+            page = response.read().decode("utf-8")
+        url = urljoin(index, next(html.unescape(link) for link in re.findall(r'href="([^"#]+)', page)
+                                  if link.rsplit("/", 1)[-1] == PIP_WHEEL))
         with urllib.request.urlopen(url, timeout=120) as response:
             data = response.read()
-    except (OSError, ValueError, KeyError, StopIteration) as error:
+    except (OSError, ValueError, StopIteration) as error:
         stop(f"could not download pip from PyPI ({error}). Install Debian's python3-venv "
              "(sudo apt install python3-venv), or pip, and run the command again")
     if hashlib.sha256(data).hexdigest() != PIP_SHA256:
