@@ -1,8 +1,10 @@
 """The only writer of site/: a staging folder that replaces site/ when complete, filled with
 only the files whose inputs changed since the last build.
 
-A build that fails or is killed leaves the previous site/ as it was; a stale staging
-folder from a killed build is removed by the next one. The staging folder starts as hard
+A build that fails or is killed leaves the previous site/ as it was. A build holds a lock
+beside site/ (`.site-lock`) from start to end and names its staging folder by its process id;
+a staging folder is removed only by its owner or, once its owner is gone (the lock free), by
+the next build or clean. The staging folder starts as hard
 links to the previous site's files (nothing is copied), so every write here first removes
 the link: the previous site is never changed in place. `.build-manifest.json` records, for
 every file, a digest of what it was made from; a file whose digest is unchanged is kept.
@@ -16,18 +18,21 @@ import multiprocessing
 import multiprocessing.connection
 import os
 import pickle
+import re
 import shutil
-import tempfile
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
 
 from .errors import CatalogueError
+from .lock import holding
 from .progress import Progress
 
 STAGING_PREFIX = ".site-staging-"
 MANIFEST = ".build-manifest.json"
+MARKER = ".paper-catalogue-site"  # in every site this tool builds: build and clean replace only such a folder
+MARKER_TEXT = "A site built by paper-catalogue (python build.py); build and clean replace this folder whole.\n"
 MANAGED_ELSEWHERE = ("assets/", "pagefind/")  # written by copy_assets and the search stage
 PARALLEL_FROM = 200  # fewer files than this render faster in one process than in a pool
 WORKERS = max(1, min(2, os.cpu_count() or 1))
@@ -54,21 +59,50 @@ class WriteReport:
 
 
 @contextmanager
-def staged_site(out_dir: Path) -> Iterator[Path]:
-    """A folder beside out_dir holding hard links to out_dir's files; it becomes out_dir only if the block succeeds."""
+def site_lock(out_dir: Path, shown: str) -> Iterator[None]:
+    """Own out_dir and its staging folders for the block (a second build or a clean refuses);
+    staging folders left by builds that died are removed first. `shown` names out_dir as given."""
     out_dir = out_dir.resolve()
     out_dir.parent.mkdir(parents=True, exist_ok=True)
-    for stale in out_dir.parent.glob(f"{STAGING_PREFIX}{out_dir.name}-*"):
-        shutil.rmtree(stale, ignore_errors=True)
-    staging = Path(tempfile.mkdtemp(prefix=f"{STAGING_PREFIX}{out_dir.name}-", dir=out_dir.parent))
+    with holding(out_dir.parent / f".{out_dir.name}-lock", f"another build is writing {shown}/"):
+        for stale in staging_folders(out_dir):
+            shutil.rmtree(stale)  # its owner is gone: it held the lock we now hold
+        yield
+
+
+def staging_folders(out_dir: Path) -> list[Path]:
+    """The staging folders of builds into out_dir (of no other folder, whatever its name)."""
+    own = re.compile(re.escape(f"{STAGING_PREFIX}{out_dir.name}-") + r"\d+(-old)?")
+    return sorted(path for path in out_dir.parent.iterdir() if own.fullmatch(path.name))
+
+
+@contextmanager
+def staged_site(out_dir: Path) -> Iterator[Path]:
+    """A folder beside out_dir holding hard links to out_dir's files; it becomes out_dir only if the
+    block succeeds. The caller holds site_lock(out_dir)."""
+    out_dir = out_dir.resolve()
+    staging = out_dir.with_name(f"{STAGING_PREFIX}{out_dir.name}-{os.getpid()}")
+    staging.mkdir()
     try:
         if out_dir.is_dir():
             link_tree(out_dir, staging)
+        write_file(staging, MARKER, MARKER_TEXT)
         yield staging
+        check_complete(staging)
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
         raise
     swap_in(staging, out_dir)
+
+
+def check_complete(staging: Path) -> None:
+    """Never swap in a site that was not fully written (its manifest is written last)."""
+    missing = [name for name in (MARKER, "index.html") if not (staging / name).is_file()]
+    if not isinstance(read_manifest(staging).get("files"), dict):
+        missing.append(MANIFEST)
+    if missing:
+        raise CatalogueError(f"{staging}: the new site is incomplete ({', '.join(missing)} missing); "
+                             "the previous site is kept")
 
 
 def link_tree(source: Path, target: Path) -> None:
@@ -266,7 +300,7 @@ def remove_others(site_dir: Path, keep: set[str]) -> int:
         if prefix.startswith(MANAGED_ELSEWHERE):
             continue
         for name in files:
-            if prefix + name not in keep and prefix + name != MANIFEST:
+            if prefix + name not in keep and prefix + name not in (MANIFEST, MARKER):
                 os.unlink(os.path.join(folder, name))
                 removed += 1
     return removed
