@@ -309,7 +309,8 @@ def bundle(out: Path, zip_path: Path | None) -> None:
 @out_option
 def clean(out: Path) -> None:
     """Delete the built site: only a folder this tool built (content/ and seeds/ never)."""
-    holds = check_site_folder(out, display(out), protected_inputs(), PROJECT, doing="refusing to remove it")
+    holds = check_site_folder(out, display(out), protected_inputs(), PROJECT, doing="refusing to remove it",
+                              advice="nothing was removed")
     if holds is Holds.NOTHING and not out.resolve().parent.is_dir():
         say(f"Nothing to remove: {display(out)}/ does not exist")
         return

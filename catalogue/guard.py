@@ -32,24 +32,20 @@ def refuse_site_folder(out: Path, holds: Holds, inputs: Mapping[str, Path], plac
     `inputs` (the content, seeds, templates and assets folders, by name) may not be the site,
     hold it or lie inside it: the site replaces its folder whole, and a site inside content/
     would be read, or published, as content. `places` (the project folder, the home folder,
-    the root) may hold the site but may not be it, nor lie inside it."""
-    for name, place in places.items():
-        if out == place:
-            return f"it is {name}"
-        if out in place.parents:
-            return f"it holds {name} ({place.as_posix()})"
-    for name, folder in inputs.items():
+    the root) may hold the site, but the site may not be one of them or hold one."""
+    for name, folder in {**places, **inputs}.items():
         if out == folder:
             return f"it is {name}"
+    for name, folder in {**places, **inputs}.items():
         if out in folder.parents:
             return f"it holds {name} ({folder.as_posix()})"
+    for name, folder in inputs.items():
         if folder in out.parents:
             return f"it is inside {name} ({folder.as_posix()}), which would read or publish the site as its own"
     if holds is Holds.NOT_A_FOLDER:
         return "it is a file, not a folder"
     if holds is Holds.OTHER_FILES:
-        return (f"it holds files this tool did not make (no {MARKER} marker); "
-                "choose a new or empty folder, or empty this one yourself")
+        return f"it holds files this tool did not make (no {MARKER} marker)"
     return None
 
 
@@ -67,7 +63,8 @@ def folder_holds(folder: Path) -> Holds:
 
 
 def check_site_folder(out: Path, shown: str, inputs: Mapping[str, Path], project: Path, *,
-                      doing: str = "refusing to write the site there") -> Holds:
+                      doing: str = "refusing to write the site there",
+                      advice: str = "choose a new or empty folder with --out") -> Holds:
     """Refuse (one line naming `shown`, the folder as the user gave it) unless `out` may hold a site;
     returns what it holds. Paths are compared resolved, so a symbolic link is judged by its target."""
     places = {"the project folder": project, "your home folder": Path.home(), "the root folder": Path("/")}
@@ -75,5 +72,5 @@ def check_site_folder(out: Path, shown: str, inputs: Mapping[str, Path], project
     reason = refuse_site_folder(out.resolve(), holds, {name: path.resolve() for name, path in inputs.items()},
                                 {name: path.resolve() for name, path in places.items()})
     if reason:
-        raise CatalogueError(f"{shown}: {doing}: {reason}")
+        raise CatalogueError(f"{shown}: {doing}: {reason}; {advice}")
     return holds
