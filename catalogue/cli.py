@@ -22,7 +22,7 @@ from .cache import CACHE_DIR, Cache, code_version, digest, tree_state
 from .config import CONFIG_FILE, SiteConfig, host_base_url, read_config
 from .errors import CatalogueError
 from .faults import fault_message
-from .guard import Holds, check_site_folder, folder_holds
+from .guard import Holds, check_site_folder, read_folder
 from .i18n import available_languages, load_strings
 from .lock import LOCK_FILE, exclusive
 from .model import Problem
@@ -315,7 +315,7 @@ def clean(out: Path) -> None:
         say(f"Nothing to remove: {display(out)}/ does not exist")
         return
     with site_lock(out, display(out)):  # not during a build; staging folders of dead builds go
-        if folder_holds(out) is Holds.OUR_SITE:
+        if read_folder(out).holds is Holds.OUR_SITE:
             shutil.rmtree(out.resolve())
             say(f"Removed {display(out)}/")
         else:

@@ -10,15 +10,16 @@ from __future__ import annotations
 import enum
 import os
 from collections.abc import Mapping
+from dataclasses import dataclass
 from pathlib import Path
 
 from .errors import CatalogueError
-from .output import MARKER, read_manifest
+from .output import MANAGED_ELSEWHERE, MANIFEST, MARKER, read_manifest
+
+NAMES_SHOWN = 3  # of the files that make a folder not ours
 
 
 class Holds(enum.Enum):
-    """What a would-be site folder holds."""
-
     NOTHING = "absent"
     EMPTY = "empty"
     OUR_SITE = "a site this tool built"
@@ -26,40 +27,54 @@ class Holds(enum.Enum):
     OTHER_FILES = "files this tool did not make"
 
 
-def refuse_site_folder(out: Path, holds: Holds, inputs: Mapping[str, Path], places: Mapping[str, Path]) -> str | None:
+@dataclass(frozen=True)
+class Folder:
+    """What a would-be site folder holds; `strangers` are its entries a build does not make."""
+
+    holds: Holds
+    strangers: tuple[str, ...] = ()
+
+
+def refuse_site_folder(out: Path, folder: Folder, inputs: Mapping[str, Path], places: Mapping[str, Path]) -> str | None:
     """Why `out` may not become (or be removed as) a site, or None if it may. All paths resolved.
 
     `inputs` (the content, seeds, templates and assets folders, by name) may not be the site,
     hold it or lie inside it: the site replaces its folder whole, and a site inside content/
     would be read, or published, as content. `places` (the project folder, the home folder,
     the root) may hold the site, but the site may not be one of them or hold one."""
-    for name, folder in {**places, **inputs}.items():
-        if out == folder:
+    for name, path in {**places, **inputs}.items():
+        if out == path:
             return f"it is {name}"
-    for name, folder in {**places, **inputs}.items():
-        if out in folder.parents:
-            return f"it holds {name} ({folder.as_posix()})"
-    for name, folder in inputs.items():
-        if folder in out.parents:
-            return f"it is inside {name} ({folder.as_posix()}), which would read or publish the site as its own"
-    if holds is Holds.NOT_A_FOLDER:
+    for name, path in {**places, **inputs}.items():
+        if out in path.parents:
+            return f"it holds {name} ({path.as_posix()})"
+    for name, path in inputs.items():
+        if path in out.parents:
+            return f"it is inside {name} ({path.as_posix()}), which would read or publish the site as its own"
+    if folder.holds is Holds.NOT_A_FOLDER:
         return "it is a file, not a folder"
-    if holds is Holds.OTHER_FILES:
-        return f"it holds files this tool did not make (no {MARKER} marker)"
+    if folder.holds is Holds.OTHER_FILES:
+        names = ", ".join(folder.strangers[:NAMES_SHOWN]) + (", ..." if len(folder.strangers) > NAMES_SHOWN else "")
+        return f"it holds files this tool did not make ({names})"
     return None
 
 
-def folder_holds(folder: Path) -> Holds:
-    """A site this tool built carries its marker, or (built before the marker) a valid manifest."""
-    if not folder.exists():
-        return Holds.NOTHING
-    if not folder.is_dir():
-        return Holds.NOT_A_FOLDER
-    if not any(os.scandir(folder)):
-        return Holds.EMPTY
-    if (folder / MARKER).is_file() or isinstance(read_manifest(folder).get("files"), dict):
-        return Holds.OUR_SITE
-    return Holds.OTHER_FILES
+def read_folder(path: Path) -> Folder:
+    """A site this tool built carries its marker, or (built before the marker) a valid manifest,
+    and holds nothing beside what its manifest lists, the assets and the search index."""
+    if not path.exists():
+        return Folder(Holds.NOTHING)
+    if not path.is_dir():
+        return Folder(Holds.NOT_A_FOLDER)
+    entries = sorted(os.listdir(path))
+    if not entries:
+        return Folder(Holds.EMPTY)
+    listed = read_manifest(path).get("files")
+    if not (path / MARKER).is_file() and not isinstance(listed, dict):
+        return Folder(Holds.OTHER_FILES, tuple(entries))
+    made = {name.split("/")[0] for name in listed or {}} | {MARKER, MANIFEST} | {m.strip("/") for m in MANAGED_ELSEWHERE}
+    strangers = tuple(name for name in entries if name not in made)
+    return Folder(Holds.OTHER_FILES, strangers) if strangers else Folder(Holds.OUR_SITE)
 
 
 def check_site_folder(out: Path, shown: str, inputs: Mapping[str, Path], project: Path, *,
@@ -68,9 +83,9 @@ def check_site_folder(out: Path, shown: str, inputs: Mapping[str, Path], project
     """Refuse (one line naming `shown`, the folder as the user gave it) unless `out` may hold a site;
     returns what it holds. Paths are compared resolved, so a symbolic link is judged by its target."""
     places = {"the project folder": project, "your home folder": Path.home(), "the root folder": Path("/")}
-    holds = folder_holds(out)
-    reason = refuse_site_folder(out.resolve(), holds, {name: path.resolve() for name, path in inputs.items()},
+    folder = read_folder(out)
+    reason = refuse_site_folder(out.resolve(), folder, {name: path.resolve() for name, path in inputs.items()},
                                 {name: path.resolve() for name, path in places.items()})
     if reason:
         raise CatalogueError(f"{shown}: {doing}: {reason}; {advice}")
-    return holds
+    return folder.holds
