@@ -105,9 +105,15 @@ def check_complete(staging: Path) -> None:
                              "the previous site is kept")
 
 
-def link_tree(source: Path, target: Path) -> None:
-    """target mirrors source with hard links (copies where the file system cannot link)."""
-    shutil.copytree(source, target, copy_function=link_file, dirs_exist_ok=True)
+def link_tree(source: Path, target: Path, copy: Callable[[str, str], object] | None = None) -> None:
+    """target mirrors source with hard links (copies where the file system cannot link), or with
+    `copy`. Unlike shutil.copytree, the first error stops it and is raised as it is, naming its
+    path (copytree gathers them into one shutil.Error, whose message is the whole list)."""
+    for folder, _, files in os.walk(source, followlinks=True):  # a linked folder is copied, as copytree does
+        into = os.path.join(target, os.path.relpath(folder, source))
+        os.makedirs(into, exist_ok=True)
+        for name in files:
+            (copy or link_file)(os.path.join(folder, name), os.path.join(into, name))
 
 
 def link_file(source: Path | str, target: Path | str) -> None:
@@ -341,4 +347,4 @@ def copy_assets(assets_dir: Path, site_dir: Path) -> None:
     if not assets_dir.is_dir():
         raise CatalogueError(f"{assets_dir}: the assets folder is missing")
     shutil.rmtree(site_dir / "assets", ignore_errors=True)  # unlinks: the previous site keeps its own
-    shutil.copytree(assets_dir, site_dir / "assets")
+    link_tree(assets_dir, site_dir / "assets", copy=shutil.copy2)
