@@ -182,7 +182,7 @@ def render_and_write(content: Path, out: Path, config: SiteConfig, templates: Pa
     from .render import make_environment, plan_site
     from .search import BUNDLE_DIR, index_site
     with closing(Cache.beside(content)) as cache, SimilarityProcess(cache) as similarity, cycles_left_alone():
-        with stage("Loading content/"):
+        with stage(f"Loading {display(content)}/"):
             catalogue = load_catalogue(content, cache)
         with stage(f"Preparing {len(catalogue.papers)} papers (text, what changed)"):
             batches = plan_site(catalogue, config, make_environment(templates), cache, similarity)

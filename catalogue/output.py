@@ -4,9 +4,9 @@ only the files whose inputs changed since the last build.
 A build that fails or is killed leaves the previous site/ as it was. A build holds a lock
 beside site/ (`.site-lock`) from start to end and names its staging folder by its process id;
 a staging folder is removed only by its owner or, once its owner is gone (the lock free), by
-the next build or clean. The staging folder starts as hard
-links to the previous site's files (nothing is copied), so every write here first removes
-the link: the previous site is never changed in place. `.build-manifest.json` records, for
+the next build or clean. The staging folder starts as hard links to the previous site's
+files (nothing is copied), so every write here first removes the link: the previous site is
+never changed in place. `.build-manifest.json` records, for
 every file, a digest of what it was made from; a file whose digest is unchanged is kept.
 """
 
@@ -86,8 +86,8 @@ def staged_site(out_dir: Path) -> Iterator[Path]:
     try:
         if out_dir.is_dir():
             link_tree(out_dir, staging)
-        write_file(staging, MARKER, MARKER_TEXT)
         yield staging
+        write_file(staging, MARKER, MARKER_TEXT)  # last: the writer sees a first build's staging empty
         check_complete(staging)
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
@@ -97,7 +97,7 @@ def staged_site(out_dir: Path) -> Iterator[Path]:
 
 def check_complete(staging: Path) -> None:
     """Never swap in a site that was not fully written (its manifest is written last)."""
-    missing = [name for name in (MARKER, "index.html") if not (staging / name).is_file()]
+    missing = [] if (staging / "index.html").is_file() else ["index.html"]
     if not isinstance(read_manifest(staging).get("files"), dict):
         missing.append(MANIFEST)
     if missing:
