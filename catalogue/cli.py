@@ -26,7 +26,8 @@ from .guard import Holds, check_site_folder, read_folder
 from .i18n import available_languages, load_strings
 from .lock import LOCK_FILE, exclusive
 from .model import Problem
-from .output import SiteWriter, copy_assets, read_manifest, site_lock, staged_site, write_manifest
+from .output import (SiteWriter, copy_assets, read_manifest, site_lock, staged_site, staging_folders,
+                     write_manifest)
 
 PROJECT = Path(__file__).resolve().parent.parent
 
@@ -311,7 +312,7 @@ def clean(out: Path) -> None:
     """Delete the built site: only a folder this tool built (content/ and seeds/ never)."""
     holds = check_site_folder(out, display(out), protected_inputs(), PROJECT, doing="refusing to remove it",
                               advice="nothing was removed")
-    if holds is Holds.NOTHING and not out.resolve().parent.is_dir():
+    if holds is Holds.NOTHING and not (out.resolve().parent.is_dir() and staging_folders(out.resolve())):
         say(f"Nothing to remove: {display(out)}/ does not exist")
         return
     with site_lock(out, display(out)):  # not during a build; staging folders of dead builds go

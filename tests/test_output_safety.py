@@ -23,6 +23,7 @@ from click.testing import CliRunner, Result
 from catalogue import output
 from catalogue.cli import main
 from catalogue.errors import CatalogueError
+from catalogue.faults import fault_message
 from catalogue.guard import Folder, Holds, read_folder, refuse_site_folder
 from catalogue.output import MANIFEST, MARKER, site_lock, staged_site, write_file
 from catalogue.server import QuietHandler
@@ -230,11 +231,22 @@ def test_clean_removes_a_site_it_built_and_dead_builds_staging(project):
                              or path.startswith(".site-staging-site-2-")}
 
 
-def test_clean_of_an_absent_folder_removes_nothing(project):
+@pytest.mark.parametrize("out", ["nowhere/site", "Documents/site"])
+def test_clean_of_an_absent_folder_removes_nothing(project, out):
     before = tree(project)
-    result = invoke("clean", "--out", "nowhere/site")
-    assert result.exit_code == 0 and result.output == "Nothing to remove: nowhere/site/ does not exist\n"
+    result = invoke("clean", "--out", out)
+    assert result.exit_code == 0 and result.output == f"Nothing to remove: {out}/ does not exist\n"
     assert tree(project) == before
+
+
+def test_clean_of_an_absent_site_removes_a_dead_builds_staging(project):
+    shutil.rmtree(project / "site")
+    (project / ".site-staging-site-999999999").mkdir()
+    before = tree(project)
+    result = invoke("clean", "--out", "site")
+    assert result.exit_code == 0 and result.output == "Nothing to remove: site/ does not exist\n"
+    assert tree(project) == {path: value for path, value in before.items()
+                             if not path.startswith(".site-staging-site-999999999")}
 
 
 # --- one build owns its staging folder -----------------------------------------------------------
@@ -421,3 +433,17 @@ PLACES = {"the project folder": Path("/p"), "your home folder": Path("/home/u"),
 ])
 def test_refuse_site_folder(out, folder, reason):
     assert refuse_site_folder(Path(out), folder, INPUTS, PLACES) == reason
+
+
+@pytest.mark.parametrize("error, message", [
+    (OSError(errno.ENOSPC, "No space left on device", "/x/site/a.html"),
+     "/x/site/a.html: No space left on device; free some space and run again"),
+    (PermissionError(errno.EACCES, "Permission denied", b"/x/bytes"),
+     "/x/bytes: Permission denied; make it writable (or readable) for you, or choose another folder"),
+    (OSError(errno.EXDEV, "Invalid cross-device link", "/x/a", None, "/y/b"),
+     "/x/a -> /y/b: Invalid cross-device link; run again once that is fixed"),
+    (OSError(errno.EROFS, "Read-only file system"), "Read-only file system; choose a folder on a writable disk"),
+    (OSError("odd"), "odd; run again once that is fixed"),
+])
+def test_fault_message(error, message):
+    assert fault_message(error, lambda path: path.as_posix()) == message
