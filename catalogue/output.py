@@ -271,7 +271,9 @@ def _work(connection, builds_ends: list, todo: list[Output], site_dir: Path, wri
     for end in builds_ends:
         end.close()  # inherited copies: with only the build holding them, a worker sees the end if the build dies
     gc.enable()  # the build may have paused it (cli.cycles_left_alone); rendering pages makes cycles
-    with suppress(EOFError, BrokenPipeError):  # the build is gone (killed): no one to answer, and its lock is freed
+    # The build is gone (killed): no one to answer, and its lock is freed. Ctrl-C reaches the
+    # workers too: the build says it, in one line, and ends them.
+    with suppress(EOFError, BrokenPipeError, KeyboardInterrupt):
         while (chunk := connection.recv()) is not None:
             connection.send(_make_and_write(chunk, todo, site_dir, writing))
 
