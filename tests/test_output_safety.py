@@ -9,7 +9,9 @@ the exact files before and after, the message and the exit code."""
 from __future__ import annotations
 
 import errno
+import io
 import os
+import re
 import shutil
 import socket
 import threading
@@ -329,11 +331,16 @@ def test_bundle_into_a_missing_folder_says_so(project):
 
 # --- faults of the system: one line, non-zero, the previous site kept ----------------------------
 
-def failing_under(folder: Path, error: BaseException, monkeypatch, after: int = 0) -> None:
-    """Creating a file or folder under `folder` (os.open with O_CREAT, os.mkdir) fails once with `error`,
-    after `after` that succeed, as a read-only folder, a full disk or Ctrl-C would (tests run as root,
-    whom chmod does not stop)."""
-    real_open, real_mkdir = os.open, os.mkdir
+def failing_under(folder: Path, code: int | None, monkeypatch, after: int = 0) -> None:
+    """Creating a file or folder under `folder` (os.open with O_CREAT, io.open for writing, os.mkdir)
+    fails once, after `after` that succeed, with the OSError of errno `code` naming the path, as a
+    read-only folder or a full disk would (tests run as root, whom chmod does not stop), or with
+    KeyboardInterrupt (Ctrl-C) when `code` is None."""
+
+    def error(path) -> BaseException:
+        return KeyboardInterrupt() if code is None else OSError(code, os.strerror(code), os.fspath(path))
+
+    real_open, real_io_open, real_mkdir = os.open, io.open, os.mkdir
     calls = {"left": after}
 
     def fails(path) -> bool:
@@ -344,15 +351,21 @@ def failing_under(folder: Path, error: BaseException, monkeypatch, after: int = 
 
     def fake_open(path, flags, mode=0o777, *args, **kwargs):
         if flags & os.O_CREAT and fails(path):
-            raise error
+            raise error(path)
         return real_open(path, flags, mode, *args, **kwargs)
 
     def fake_mkdir(path, mode=0o777, *args, **kwargs):
         if not os.path.exists(path) and fails(path):
-            raise error
+            raise error(path)
         return real_mkdir(path, mode, *args, **kwargs)
 
+    def fake_io_open(path, mode="r", *args, **kwargs):
+        if isinstance(path, (str, os.PathLike)) and set(mode) & set("wax+") and fails(path):
+            raise error(path)
+        return real_io_open(path, mode, *args, **kwargs)
+
     monkeypatch.setattr(os, "open", fake_open)
+    monkeypatch.setattr(io, "open", fake_io_open)
     monkeypatch.setattr(os, "mkdir", fake_mkdir)
 
 
@@ -364,8 +377,7 @@ def without_cache(found: dict[str, bytes | str]) -> dict[str, bytes | str]:
 def test_a_read_only_output_parent_is_one_line(project, monkeypatch):
     (project / "published").mkdir()
     before = tree(project)
-    failing_under(project / "published", PermissionError(errno.EACCES, "Permission denied",
-                                                         str(project / "published" / ".site-lock")), monkeypatch)
+    failing_under(project / "published", errno.EACCES, monkeypatch)
     result = invoke(*RENDER, "published/site")
     assert_one_line_error(result, "published/.site-lock: Permission denied; make it writable (or readable) for "
                                   "you, or choose another folder")
@@ -374,8 +386,7 @@ def test_a_read_only_output_parent_is_one_line(project, monkeypatch):
 
 def test_read_only_content_is_one_line(project, monkeypatch):
     before = tree(project)
-    failing_under(project / "content", OSError(errno.EROFS, "Read-only file system",
-                                               str(project / "content" / ".lock")), monkeypatch)
+    failing_under(project / "content", errno.EROFS, monkeypatch)
     result = invoke(*RENDER, "site")
     assert_one_line_error(result, "content/.lock: Read-only file system; choose a folder on a writable disk")
     assert tree(project) == before
@@ -386,12 +397,11 @@ def test_a_full_disk_keeps_the_previous_site(project, monkeypatch):
         (project / "content" / "papers" / "foonet.md").read_text().replace("FooNet", "FooNet2"))
     before = tree(project)
     staging = project / f".site-staging-site-{os.getpid()}"
-    failing_under(staging, OSError(errno.ENOSPC, "No space left on device", str(staging / "papers")), monkeypatch,
-                  after=3)
+    failing_under(staging, errno.ENOSPC, monkeypatch, after=3)
     result = invoke(*RENDER, "site")
     assert result.exit_code == 1 and "Traceback" not in result.output
-    assert result.output.splitlines()[-1] == (f"Error: .site-staging-site-{os.getpid()}/papers: No space left on "
-                                              "device; free some space and run again")
+    assert re.fullmatch(rf"Error: \.site-staging-site-{os.getpid()}/\S+: No space left on device; "
+                        "free some space and run again", result.output.splitlines()[-1])
     assert without_cache(tree(project)) == without_cache(before)
 
 
@@ -399,7 +409,7 @@ def test_ctrl_c_while_writing_keeps_the_previous_site(project, monkeypatch):
     (project / "content" / "papers" / "foonet.md").write_text(
         (project / "content" / "papers" / "foonet.md").read_text().replace("FooNet", "FooNet2"))
     before = tree(project)
-    failing_under(project / f".site-staging-site-{os.getpid()}", KeyboardInterrupt(), monkeypatch, after=3)
+    failing_under(project / f".site-staging-site-{os.getpid()}", None, monkeypatch, after=3)
     result = invoke(*RENDER, "site")
     assert result.exit_code == 130 and "Traceback" not in result.output
     assert result.output.splitlines()[-1] == "Error: interrupted; the previous site is kept"
@@ -447,3 +457,14 @@ def test_refuse_site_folder(out, folder, reason):
 ])
 def test_fault_message(error, message):
     assert fault_message(error, lambda path: path.as_posix()) == message
+
+
+def test_read_only_content_during_ingest_is_one_line(project, monkeypatch):
+    (project / "seeds" / "icml.txt").write_text(SEED.replace("FooNet", "BazNet"), encoding="utf-8")
+    before = tree(project)
+    failing_under(project / "content" / "papers", errno.EACCES, monkeypatch)
+    result = invoke("ingest", "--seeds", "seeds", "--content", "content")
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    assert re.fullmatch(r"Error: content/papers/\S+\.md\S*: Permission denied; make it writable \(or "
+                        r"readable\) for you, or choose another folder", result.output.splitlines()[-1])
+    assert without_cache(tree(project)) == without_cache(before)
