@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner, Result
 
-from catalogue import output
+from catalogue import cli, output
 from catalogue.cli import main
 from catalogue.errors import CatalogueError
 from catalogue.faults import fault_message
@@ -109,7 +109,6 @@ def assert_one_line_error(result: Result, message: str, code: int = 1) -> None:
     ("content/site", "it is inside the content folder ({p}/content), which would read or publish the site as its own"),
     ("seeds/site", "it is inside the seeds folder ({p}/seeds), which would read or publish the site as its own"),
     ("link-to-content", "it is the content folder"),
-    ("/", "it is the root folder"),
 ])
 def test_build_refuses_a_folder_that_is_not_a_site_before_writing(project, out, reason):
     before = tree(project.parent)
@@ -117,7 +116,20 @@ def test_build_refuses_a_folder_that_is_not_a_site_before_writing(project, out, 
     assert_one_line_error(result, f"{out}: refusing to write the site there: "
                                   f"{reason.format(p=project.resolve())}; {WRITE_ADVICE}")
     assert tree(project.parent) == before
-    assert not Path("/.-lock").exists()
+
+
+@pytest.mark.parametrize("command", [BUILD, RENDER, ["index", "--out"], ["clean", "--out"]])
+def test_the_root_folder_is_refused(project, monkeypatch, command):
+    """Only the refusal is asserted: should the guard ever fail, the locks (the first writes of
+    every command) stop the command instead of letting it touch /."""
+    def no_writing(*_):
+        raise AssertionError("the command went past the guard")
+
+    monkeypatch.setattr(cli, "exclusive", no_writing)
+    monkeypatch.setattr(cli, "site_lock", no_writing)
+    doing = "refusing to remove it" if command[0] == "clean" else "refusing to write the site there"
+    advice = CLEAN_ADVICE if command[0] == "clean" else WRITE_ADVICE
+    assert_one_line_error(invoke(*command, "/"), f"/: {doing}: it is the root folder; {advice}")
 
 
 def test_a_file_given_as_out_is_refused(project):
