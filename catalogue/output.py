@@ -6,10 +6,9 @@ beside site/ (`.site-lock`) from start to end and names its staging folder by it
 a staging folder is removed only by its owner or, once its owner is gone (the lock free), by
 the next build or clean. The staging folder starts as hard links to the previous site's
 files (nothing is copied), so every write here first removes the link: the previous site is
-never changed in place. `.build-manifest.json` records, for
-every file, a digest of what it was made from; a file whose digest is unchanged is kept.
-`.paper-catalogue-site` marks the folder as a site this tool built (guard.py: build and clean
-replace only such a folder).
+never changed in place. `.build-manifest.json` records, for every file, a digest of what it
+was made from; a file whose digest is unchanged is kept. `.paper-catalogue-site` marks the
+folder as a site this tool built (guard.py: build and clean replace only such a folder).
 """
 
 from __future__ import annotations
