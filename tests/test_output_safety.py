@@ -9,6 +9,8 @@ the exact files before and after, the message and the exit code."""
 from __future__ import annotations
 
 import errno
+import functools
+import http.server
 import io
 import os
 import re
@@ -314,8 +316,6 @@ def test_serve_on_a_busy_port_says_so_in_one_line(project):
 
 
 def test_serve_answers_unknown_addresses_with_the_sites_404_page(project):
-    import functools
-    import http.server
     handler = functools.partial(QuietHandler, directory=str(project / "site"))
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
     threading.Thread(target=server.serve_forever, daemon=True).start()
