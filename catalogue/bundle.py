@@ -11,7 +11,6 @@ import os
 import zipfile
 from pathlib import Path
 
-from .errors import CatalogueError
 from .search import BUNDLE_DIR
 
 FOLDER = "paper-catalogue"
@@ -22,8 +21,6 @@ README = ("Paper catalogue, offline copy\n\nOpen index.html in a web browser (do
 
 def write_bundle(site_dir: Path, zip_path: Path) -> int:
     """Zip the built site; returns the number of files. Replaces zip_path only when complete."""
-    if not (site_dir / "index.html").is_file():
-        raise CatalogueError(f"{site_dir}/index.html does not exist; run 'python build.py' first")
     files = sorted(p for p in site_dir.rglob("*") if p.is_file() and BUNDLE_DIR not in p.relative_to(site_dir).parts[:1])
     partial = zip_path.with_name(zip_path.name + ".partial")
     with zipfile.ZipFile(partial, "w", compression=zipfile.ZIP_DEFLATED, compresslevel=9) as archive:

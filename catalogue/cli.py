@@ -6,6 +6,7 @@ that `--help` and a build that finds the site up to date start in a fraction of 
 
 from __future__ import annotations
 
+import errno
 import functools
 import gc
 import os
@@ -19,10 +20,14 @@ import click
 
 from .cache import CACHE_DIR, Cache, code_version, digest, tree_state
 from .config import CONFIG_FILE, SiteConfig, host_base_url, read_config
+from .errors import CatalogueError
+from .faults import fault_message
+from .guard import Holds, check_site_folder, read_folder
 from .i18n import available_languages, load_strings
 from .lock import LOCK_FILE, exclusive
 from .model import Problem
-from .output import STAGING_PREFIX, SiteWriter, copy_assets, read_manifest, staged_site, write_manifest
+from .output import (SiteWriter, copy_assets, read_manifest, site_lock, staged_site, staging_folders,
+                     write_manifest)
 
 PROJECT = Path(__file__).resolve().parent.parent
 
@@ -38,13 +43,29 @@ out_option = click.option("--out", type=click.Path(file_okay=False, path_type=Pa
                           show_default="site/", help="Folder the site is written to (replaced only when complete).")
 
 
+class Interrupted(CatalogueError):
+    exit_code = 130  # the shells' code for a command stopped by Ctrl-C
+
+
 class BuildByDefault(click.Group):
-    """`python build.py [--build-options]` means `python build.py build [--build-options]`."""
+    """`python build.py [--build-options]` means `python build.py build [--build-options]`.
+
+    What the user or the system can cause ends in one line, not a traceback: Ctrl-C, and any
+    OSError (a read-only folder, a full disk, a missing folder). Other exceptions are bugs and
+    keep their traceback."""
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
         if not args or (args[0].startswith("-") and args[0] not in ("-h", "--help")):
             args = ["build", *args]
         return super().parse_args(ctx, args)
+
+    def invoke(self, ctx: click.Context):
+        try:
+            return super().invoke(ctx)
+        except KeyboardInterrupt:
+            raise Interrupted("interrupted; the previous site is kept") from None
+        except OSError as error:
+            raise CatalogueError(fault_message(error, display)) from None
 
 
 @click.group(cls=BuildByDefault, context_settings={"help_option_names": ["-h", "--help"]})
@@ -91,7 +112,7 @@ def build(seeds: Path, content: Path, out: Path, base_url: str | None, language:
     started = time.perf_counter()
     config = site_config(config_path, base_url, language)
     inputs = functools.partial(build_fingerprint, seeds, content, templates, assets, config, not no_search)
-    with exclusive(content):
+    with writing_site(out, seeds=seeds, content=content, templates=templates, assets=assets):
         if up_to_date(out, inputs()):
             return
         run_ingest(seeds, content)
@@ -110,7 +131,7 @@ def render(content: Path, out: Path, base_url: str | None, language: str | None,
     """Render content/ into site/ without ingesting the seeds or indexing for search."""
     config = site_config(config_path, base_url, language)
     inputs = functools.partial(build_fingerprint, None, content, templates, assets, config, False)
-    with exclusive(content):
+    with writing_site(out, content=content, templates=templates, assets=assets):
         fingerprint = inputs()
         if up_to_date(out, fingerprint):
             return
@@ -123,11 +144,25 @@ def render(content: Path, out: Path, base_url: str | None, language: str | None,
 def index_command(out: Path) -> None:
     """Index a built site for search with Pagefind (the last stage of build)."""
     from .search import index_site
-    if not (out / "index.html").exists():
-        raise click.ClickException(f"{display(out)}/index.html does not exist; run 'python build.py render' first")
-    with stage("Indexing for search (Pagefind)"):
+    if check_site_folder(out, display(out), protected_inputs(), PROJECT) is not Holds.OUR_SITE:
+        raise CatalogueError(f"{display(out)}/ is not a built site; run 'python build.py render' first")
+    with site_lock(out, display(out)), stage("Indexing for search (Pagefind)"):
         summary = index_site(out)
     say(f"  {summary}")
+
+
+def protected_inputs(**given: Path) -> dict[str, Path]:
+    """The folders a site may not replace, hold or lie in, by name: those given, else the project's."""
+    return {f"the {name} folder": given.get(name, PROJECT / name) for name in ("content", "seeds", "templates", "assets")}
+
+
+@contextmanager
+def writing_site(out: Path, content: Path, **inputs: Path) -> Iterator[None]:
+    """For a whole build into `out`: refuse a folder that is not ours (before writing anything),
+    then hold content/'s lock and the site's."""
+    check_site_folder(out, display(out), protected_inputs(content=content, **inputs), PROJECT)
+    with exclusive(content), site_lock(out, display(out)):
+        yield
 
 
 def site_config(config_path: Path, base_url: str | None, language: str | None) -> SiteConfig:
@@ -148,7 +183,7 @@ def render_and_write(content: Path, out: Path, config: SiteConfig, templates: Pa
     from .render import make_environment, plan_site
     from .search import BUNDLE_DIR, index_site
     with closing(Cache.beside(content)) as cache, SimilarityProcess(cache) as similarity, cycles_left_alone():
-        with stage("Loading content/"):
+        with stage(f"Loading {display(content)}/"):
             catalogue = load_catalogue(content, cache)
         with stage(f"Preparing {len(catalogue.papers)} papers (text, what changed)"):
             batches = plan_site(catalogue, config, make_environment(templates), cache, similarity)
@@ -222,10 +257,16 @@ def serve(out: Path, port: int) -> None:
     import http.server
 
     from .server import QuietHandler
-    if not (out / "index.html").exists():
-        raise click.ClickException(f"{display(out)}/index.html does not exist; run 'python build.py' first")
+    require_index(out)
     handler = functools.partial(QuietHandler, directory=str(out))
-    with http.server.ThreadingHTTPServer(("127.0.0.1", port), handler) as server:
+    try:
+        server = http.server.ThreadingHTTPServer(("127.0.0.1", port), handler)
+    except OSError as error:
+        if error.errno != errno.EADDRINUSE:
+            raise
+        raise CatalogueError(f"port {port} is already in use (another server?); choose another with --port, "
+                             f"e.g. --port {port + 1 if port < 65535 else 8000}") from None
+    with server:
         say(f"Serving {display(out)}/ on http://127.0.0.1:{server.server_address[1]}/ (Ctrl+C to stop)")
         try:
             server.serve_forever()
@@ -256,7 +297,10 @@ def check(out: Path, no_html: bool) -> None:
 def bundle(out: Path, zip_path: Path | None) -> None:
     """Zip the built site for offline reading: unzip anywhere and open index.html."""
     from .bundle import write_bundle
+    require_index(out)
     target = zip_path or out.with_name(out.name + ".zip")
+    if not target.parent.is_dir():
+        raise CatalogueError(f"{display(target.parent)}/: no such folder for the zip; create it or choose another --zip")
     count = write_bundle(out, target)
     say(f"Wrote {display(target)}: {count} files, {target.stat().st_size / 1e6:.1f} MB. "
         "Unzip it anywhere and open paper-catalogue/index.html.")
@@ -265,14 +309,23 @@ def bundle(out: Path, zip_path: Path | None) -> None:
 @main.command()
 @out_option
 def clean(out: Path) -> None:
-    """Delete the built site (content/ is never touched)."""
-    for stale in out.resolve().parent.glob(f"{STAGING_PREFIX}{out.name}-*"):
-        shutil.rmtree(stale, ignore_errors=True)
-    if out.exists():
-        shutil.rmtree(out)
-        say(f"Removed {display(out)}/")
-    else:
+    """Delete the built site: only a folder this tool built (content/ and seeds/ never)."""
+    holds = check_site_folder(out, display(out), protected_inputs(), PROJECT, doing="refusing to remove it",
+                              advice="nothing was removed")
+    if holds is Holds.NOTHING and not (out.resolve().parent.is_dir() and staging_folders(out.resolve())):
         say(f"Nothing to remove: {display(out)}/ does not exist")
+        return
+    with site_lock(out, display(out)):  # not during a build; staging folders of dead builds go
+        if read_folder(out).holds is Holds.OUR_SITE:
+            shutil.rmtree(out.resolve())
+            say(f"Removed {display(out)}/")
+        else:
+            say(f"Nothing to remove: {display(out)}/ {'is empty' if out.exists() else 'does not exist'}")
+
+
+def require_index(out: Path) -> None:
+    if not (out / "index.html").is_file():
+        raise CatalogueError(f"{display(out)}/index.html does not exist; run 'python build.py' first")
 
 
 def source_date_epoch(value: str | None) -> int | None:

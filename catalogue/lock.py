@@ -1,4 +1,5 @@
-"""One build or ingest at a time per content/ folder: a second one refuses with a clear message."""
+"""One process at a time: one build or ingest per content/ folder, one build or clean per site
+folder. A second one refuses with a clear message naming the running process."""
 
 from __future__ import annotations
 
@@ -17,21 +18,29 @@ LOCK_FILE = ".lock"
 def exclusive(content_dir: Path) -> Iterator[None]:
     """Hold content_dir's lock for the block; the system releases it if the process dies."""
     content_dir.mkdir(parents=True, exist_ok=True)
-    path = content_dir / LOCK_FILE
-    with open(path, "a+", encoding="utf-8") as handle:
+    with holding(content_dir / LOCK_FILE, f"another build or ingest is using {content_dir.as_posix()}/"):
+        yield
+
+
+@contextmanager
+def holding(path: Path, busy: str) -> Iterator[None]:
+    """Hold the lock file at `path` for the block, or refuse with `busy` and the holder's process id.
+
+    The file keeps the holder's process id while it is held; it is opened with os.open so that
+    a test can make it fail as a read-only folder or a full disk would."""
+    handle = os.open(path, os.O_RDWR | os.O_CREAT, 0o666)
+    try:
         try:
             fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
-            handle.seek(0)
-            holder = handle.read().strip() or "unknown"
-            raise CatalogueError(f"another build or ingest is using {content_dir.as_posix()}/ (process {holder}); "
-                                 "run again when it has finished")
-        handle.seek(0)
-        handle.truncate()
-        handle.write(str(os.getpid()))
-        handle.flush()
+            holder = os.read(handle, 64).decode("ascii", "replace").strip() or "unknown"
+            raise CatalogueError(f"{busy} (process {holder}); run again when it has finished") from None
+        os.ftruncate(handle, 0)
+        os.write(handle, str(os.getpid()).encode("ascii"))
         try:
             yield
         finally:
-            handle.truncate(0)
+            os.ftruncate(handle, 0)
             fcntl.flock(handle, fcntl.LOCK_UN)
+    finally:
+        os.close(handle)

@@ -1,11 +1,14 @@
 """The only writer of site/: a staging folder that replaces site/ when complete, filled with
 only the files whose inputs changed since the last build.
 
-A build that fails or is killed leaves the previous site/ as it was; a stale staging
-folder from a killed build is removed by the next one. The staging folder starts as hard
-links to the previous site's files (nothing is copied), so every write here first removes
-the link: the previous site is never changed in place. `.build-manifest.json` records, for
-every file, a digest of what it was made from; a file whose digest is unchanged is kept.
+A build that fails or is killed leaves the previous site/ as it was. A build holds a lock
+beside site/ (`.site-lock`) from start to end and names its staging folder by its process id;
+a staging folder is removed only by its owner or, once its owner is gone (the lock free), by
+the next build or clean. The staging folder starts as hard links to the previous site's
+files (nothing is copied), so every write here first removes the link: the previous site is
+never changed in place. `.build-manifest.json` records, for every file, a digest of what it
+was made from; a file whose digest is unchanged is kept. `.paper-catalogue-site` marks the
+folder as a site this tool built (guard.py: build and clean replace only such a folder).
 """
 
 from __future__ import annotations
@@ -16,18 +19,21 @@ import multiprocessing
 import multiprocessing.connection
 import os
 import pickle
+import re
 import shutil
-import tempfile
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
 
 from .errors import CatalogueError
+from .lock import holding
 from .progress import Progress
 
 STAGING_PREFIX = ".site-staging-"
 MANIFEST = ".build-manifest.json"
+MARKER = ".paper-catalogue-site"  # in every site this tool builds: build and clean replace only such a folder
+MARKER_TEXT = "A site built by paper-catalogue (python build.py); build and clean replace this folder whole.\n"
 MANAGED_ELSEWHERE = ("assets/", "pagefind/")  # written by copy_assets and the search stage
 PARALLEL_FROM = 200  # fewer files than this render faster in one process than in a pool
 WORKERS = max(1, min(2, os.cpu_count() or 1))
@@ -54,26 +60,61 @@ class WriteReport:
 
 
 @contextmanager
-def staged_site(out_dir: Path) -> Iterator[Path]:
-    """A folder beside out_dir holding hard links to out_dir's files; it becomes out_dir only if the block succeeds."""
+def site_lock(out_dir: Path, shown: str) -> Iterator[None]:
+    """Own out_dir and its staging folders for the block (a second build or a clean refuses);
+    staging folders left by builds that died are removed first. `shown` names out_dir as given."""
     out_dir = out_dir.resolve()
     out_dir.parent.mkdir(parents=True, exist_ok=True)
-    for stale in out_dir.parent.glob(f"{STAGING_PREFIX}{out_dir.name}-*"):
-        shutil.rmtree(stale, ignore_errors=True)
-    staging = Path(tempfile.mkdtemp(prefix=f"{STAGING_PREFIX}{out_dir.name}-", dir=out_dir.parent))
+    with holding(out_dir.parent / f".{out_dir.name}-lock", f"another build is writing {shown}/"):
+        for stale in staging_folders(out_dir):
+            shutil.rmtree(stale)  # its owner is gone: it held the lock we now hold
+        yield
+
+
+def staging_folders(out_dir: Path) -> list[Path]:
+    """The staging folders of builds into out_dir (of no other folder, whatever its name)."""
+    own = re.compile(re.escape(f"{STAGING_PREFIX}{out_dir.name}-") + r"\d+(-old)?")
+    return sorted(path for path in out_dir.parent.iterdir() if own.fullmatch(path.name))
+
+
+@contextmanager
+def staged_site(out_dir: Path) -> Iterator[Path]:
+    """A folder beside out_dir holding hard links to out_dir's files; it becomes out_dir only if the
+    block succeeds. The caller holds site_lock(out_dir)."""
+    out_dir = out_dir.resolve()
+    staging = out_dir.with_name(f"{STAGING_PREFIX}{out_dir.name}-{os.getpid()}")
+    staging.mkdir()
     try:
         if out_dir.is_dir():
             link_tree(out_dir, staging)
         yield staging
+        write_file(staging, MARKER, MARKER_TEXT)  # last: the writer sees a first build's staging empty
+        check_complete(staging)
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
         raise
     swap_in(staging, out_dir)
 
 
-def link_tree(source: Path, target: Path) -> None:
-    """target mirrors source with hard links (copies where the file system cannot link)."""
-    shutil.copytree(source, target, copy_function=link_file, dirs_exist_ok=True)
+def check_complete(staging: Path) -> None:
+    """Never swap in a site that was not fully written (its manifest is written last)."""
+    missing = [] if (staging / "index.html").is_file() else ["index.html"]
+    if not isinstance(read_manifest(staging).get("files"), dict):
+        missing.append(MANIFEST)
+    if missing:
+        raise CatalogueError(f"{staging}: the new site is incomplete ({', '.join(missing)} missing); "
+                             "the previous site is kept")
+
+
+def link_tree(source: Path, target: Path, copy: Callable[[str, str], object] | None = None) -> None:
+    """target mirrors source with hard links (copies where the file system cannot link), or with
+    `copy`. Unlike shutil.copytree, the first error stops it and is raised as it is, naming its
+    path (copytree gathers them into one shutil.Error, whose message is the whole list)."""
+    for folder, _, files in os.walk(source, followlinks=True):  # a linked folder is copied, as copytree does
+        into = os.path.join(target, os.path.relpath(folder, source))
+        os.makedirs(into, exist_ok=True)
+        for name in files:
+            (copy or link_file)(os.path.join(folder, name), os.path.join(into, name))
 
 
 def link_file(source: Path | str, target: Path | str) -> None:
@@ -231,7 +272,9 @@ def _work(connection, builds_ends: list, todo: list[Output], site_dir: Path, wri
     for end in builds_ends:
         end.close()  # inherited copies: with only the build holding them, a worker sees the end if the build dies
     gc.enable()  # the build may have paused it (cli.cycles_left_alone); rendering pages makes cycles
-    with suppress(EOFError, BrokenPipeError):  # the build is gone (killed): no one to answer, and its lock is freed
+    # The build is gone (killed): no one to answer, and its lock is freed. Ctrl-C reaches the
+    # workers too: the build says it, in one line, and ends them.
+    with suppress(EOFError, BrokenPipeError, KeyboardInterrupt):
         while (chunk := connection.recv()) is not None:
             connection.send(_make_and_write(chunk, todo, site_dir, writing))
 
@@ -266,7 +309,7 @@ def remove_others(site_dir: Path, keep: set[str]) -> int:
         if prefix.startswith(MANAGED_ELSEWHERE):
             continue
         for name in files:
-            if prefix + name not in keep and prefix + name != MANIFEST:
+            if prefix + name not in keep and prefix + name not in (MANIFEST, MARKER):
                 os.unlink(os.path.join(folder, name))
                 removed += 1
     return removed
@@ -307,4 +350,4 @@ def copy_assets(assets_dir: Path, site_dir: Path) -> None:
     if not assets_dir.is_dir():
         raise CatalogueError(f"{assets_dir}: the assets folder is missing")
     shutil.rmtree(site_dir / "assets", ignore_errors=True)  # unlinks: the previous site keeps its own
-    shutil.copytree(assets_dir, site_dir / "assets")
+    link_tree(assets_dir, site_dir / "assets", copy=shutil.copy2)
