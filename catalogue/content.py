@@ -170,9 +170,17 @@ def read_papers(content_dir: Path, cache: Cache | None = None) -> dict[Path, Pap
     papers: dict[Path, Paper] = {}
     errors: list[str] = []
     keys = {}
+    inside = content_dir.resolve()
     with os.scandir(content_dir / PAPERS_DIR) if (content_dir / PAPERS_DIR).is_dir() else nullcontext([]) as entries:
-        for entry in entries:
-            if entry.name.endswith(".md") and entry.is_file():
+        for entry in sorted(entries, key=lambda entry: entry.name):
+            if not entry.name.endswith(".md"):
+                continue
+            if entry.is_symlink() and not Path(os.path.realpath(entry.path)).is_relative_to(inside):
+                errors.append(f"{Path(entry.path).as_posix()}: a link to a file outside {content_dir.as_posix()}/; "
+                              "copy the file here instead of linking to it")
+            elif not entry.is_file():  # a FIFO would never end, a device might not; a folder is no paper
+                errors.append(f"{Path(entry.path).as_posix()}: not a regular file; remove it or move it elsewhere")
+            else:
                 keys[Path(entry.path)] = content_key(entry.path, entry.stat())
     known = cache.get_many(CONTENT, keys.values()) if cache else {}
     parsed = {}
