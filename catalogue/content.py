@@ -260,11 +260,13 @@ def parse_taxonomy(text: str, shown: str) -> tuple[tuple[Topic, ...], str]:
     check = _NodeChecker(shown)
     top = check.mapping(root, "the file", ("fallback", "topics"), required=("fallback", "topics"))
     topics: list[Topic] = []
-    lines: dict[str, int] = {}
+    lines: dict[str, int] = {}  # slug -> its topic's number
+    named: set[str] = set()  # what each topic gives as its slug, valid or not (the fallback names one of them)
     for number, node in enumerate(check.sequence(top.get("topics"), "'topics'"), 1):
         where = f"topic {number}"
         item = check.mapping(node, where, TOPIC_KEYS, required=("slug", "label"))
         slug = check.text(item.get("slug"), f"'slug' of {where}", SLUG, "lower-case letters, digits and single hyphens")
+        named.add(getattr(item.get("slug"), "value", slug))
         label = check.text(item.get("label"), f"'label' of {where}")
         keywords = tuple(check.text(word, f"each of 'keywords' of {where}") for word in
                          check.sequence(item.get("keywords"), f"'keywords' of {where}", "[robust, adversarial]"))
@@ -276,10 +278,10 @@ def parse_taxonomy(text: str, shown: str) -> tuple[tuple[Topic, ...], str]:
         elif slug:
             lines[slug] = number
         topics.append(Topic(slug or "", label or "", tuple(str(word).lower() for word in keywords), translations))
-    if "topics" in top and not topics:
+    if isinstance(top.get("topics"), yaml.SequenceNode) and not topics:
         check.error(top["topics"], "'topics' lists no topic; a catalogue needs at least one")
     fallback = check.text(top.get("fallback"), "'fallback'")
-    if fallback and topics and fallback not in lines:
+    if fallback and topics and fallback not in named:
         check.error(top["fallback"], f"'fallback' is '{fallback}', not the slug of one of the topics")
     if check.errors:
         raise CatalogueError("\n".join(message for _, message in sorted(check.errors)))
