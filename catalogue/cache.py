@@ -110,7 +110,8 @@ class Codec:
         self.classes = {cls.__name__: cls for cls in classes}
 
     def encode(self, value: object) -> bytes:
-        return json.dumps(self._plain(value), ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+        text = json.dumps(self._plain(value), ensure_ascii=False, separators=(",", ":"))
+        return text.encode("utf-8", "surrogatepass")  # a lone surrogate (a YAML escape can make one) comes back as it was
 
     def decode(self, data: bytes) -> object:
         """The value; ValueError (or TypeError) for anything this codec did not write."""

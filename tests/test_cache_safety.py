@@ -116,6 +116,7 @@ VALUES = [
     Topic("rl", "RL", ("reinforcement",), (("zh-CN", "强化学习"),)),
     ([(1, ("shared", "terms")), (0, ())], [(0.5, 0.25), (1.0, 0.0)]),  # related papers and the map
     True, None, 3, 2.5, "text", (), [],
+    ("a lone surrogate \ud800, as a YAML escape can make one", "强化学习"),
 ]
 
 
