@@ -23,6 +23,7 @@ import sqlite3
 import stat
 import sys
 from collections.abc import Iterable
+from dataclasses import fields
 from functools import cache
 from importlib import metadata
 from pathlib import Path
@@ -108,6 +109,7 @@ class Codec:
 
     def __init__(self, classes: Iterable[type]):
         self.classes = {cls.__name__: cls for cls in classes}
+        self.fields = {name: {field.name for field in fields(cls)} for name, cls in self.classes.items()}
 
     def encode(self, value: object) -> bytes:
         text = json.dumps(self._plain(value), ensure_ascii=False, separators=(",", ":"))
@@ -122,11 +124,12 @@ class Codec:
         if kind is str or kind is int or kind is float or kind is bool or value is None:
             return value
         if kind is tuple:
-            return [self._plain(item) for item in value]
+            return [item if type(item) is str else self._plain(item) for item in value]
         if kind is list:
-            return {"@": "list", "items": [self._plain(item) for item in value]}
+            return {"@": "list", "items": [item if type(item) is str else self._plain(item) for item in value]}
         if self.classes.get(kind.__name__) is kind:
-            return {"@": kind.__name__, **{name: self._plain(item) for name, item in vars(value).items()}}
+            return {"@": kind.__name__, **{name: item if type(item) is str else self._plain(item)
+                                           for name, item in vars(value).items()}}
         raise TypeError(f"the build cache cannot keep a {kind.__name__}")
 
     def _restore(self, data: object) -> object:
@@ -138,10 +141,14 @@ class Codec:
         tag = data.pop("@", None)
         if tag == "list" and data.keys() == {"items"} and type(data["items"]) is list:
             return [self._restore(item) if type(item) in _NESTED else item for item in data["items"]]
-        if tag not in self.classes:
-            raise ValueError(f"not a known type: {tag!r}")
-        return self.classes[tag](**{name: self._restore(item) if type(item) in _NESTED else item
-                                    for name, item in data.items()})
+        if tag not in self.classes or data.keys() != self.fields[tag]:
+            raise ValueError(f"not a known type, or not its fields: {tag!r}")
+        for name, item in data.items():
+            if type(item) in _NESTED:
+                data[name] = self._restore(item)
+        record = object.__new__(self.classes[tag])  # as pickle makes it: every field is there, checked above
+        object.__setattr__(record, "__dict__", data)
+        return record
 
 
 _NESTED = {list, dict}  # what JSON gives that _restore must turn back into a value (the rest is as it was)
