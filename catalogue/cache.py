@@ -23,6 +23,7 @@ import sqlite3
 import stat
 import sys
 from collections.abc import Iterable
+from contextlib import suppress
 from dataclasses import fields
 from functools import cache
 from importlib import metadata
@@ -177,6 +178,8 @@ def read_or_make_key(path: Path) -> bytes:
         pass
     key = secrets.token_bytes(KEY_SIZE)
     fresh = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    with suppress(FileNotFoundError):
+        os.unlink(fresh)  # left by a killed build that had this process id
     handle = os.open(fresh, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
     with open(handle, "wb") as file:
         file.write(key)
