@@ -36,6 +36,8 @@ class SiteConfig:
 
 def read_config(path: Path, **overrides) -> SiteConfig:
     """Settings from a TOML file (optional), then non-empty overrides (command-line flags)."""
+    if path.exists() and not path.is_file():  # a FIFO would never end, a folder is no settings file
+        raise CatalogueError(f"{path.as_posix()}: not a regular file; the settings file must be a TOML text file")
     values = parse_config_file(path.read_text(encoding="utf-8"), path.as_posix()) if path.exists() else {}
     config = replace(SiteConfig(), **(values | {k: v for k, v in overrides.items() if v is not None}))
     return replace(config, base_url=normalise_base_url(config.base_url))

@@ -3,6 +3,7 @@ and the default taxonomy a new catalogue starts with."""
 
 from __future__ import annotations
 
+import os
 import shutil
 from pathlib import Path
 
@@ -160,3 +161,12 @@ def test_a_bad_setting_stops_the_build_before_anything_is_written(tmp_path, monk
     assert result.output == (f"Error: {SETTINGS_FILE}:2: 'base_url' must be a text in quotes, like "
                              "base_url = \"https://example.org/catalogue/\", not true\n")
     assert snapshot(tmp_path) == before
+
+
+@pytest.mark.parametrize("make", [lambda path: os.mkfifo(path), lambda path: path.mkdir()], ids=["fifo", "folder"])
+def test_a_settings_path_that_is_not_a_file_is_refused_without_opening_it(make, tmp_path):
+    make(tmp_path / SETTINGS_FILE)
+    with pytest.raises(CatalogueError) as raised:
+        read_config(tmp_path / SETTINGS_FILE)
+    assert raised.value.message == (f"{(tmp_path / SETTINGS_FILE).as_posix()}: not a regular file; "
+                                    "the settings file must be a TOML text file")
