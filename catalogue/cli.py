@@ -338,7 +338,10 @@ def source_date_epoch(value: str | None) -> int | None:
 
 
 def run_ingest(seeds: Path, content: Path, prune: bool = False) -> None:
+    from .content import write_default_taxonomy
     from .ingest import ingest
+    if written := write_default_taxonomy(content):  # a new catalogue: it builds at once
+        say(f"{display(written)}: no topic taxonomy; wrote the default one (edit it to change topics)")
     with stage(f"Ingesting {display(seeds)}/ into {display(content)}/"), closing(Cache.beside(content)) as cache:
         report = ingest(seeds, content, prune, cache)
     report_problems(report.problems)

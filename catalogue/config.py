@@ -2,14 +2,19 @@
 
 from __future__ import annotations
 
+import re
 import tomllib
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from urllib.parse import urlsplit
 
 from .errors import CatalogueError
 
 CONFIG_FILE = "site.toml"
+# The settings site.toml may hold (each a text), with an example of each for messages.
+SETTINGS = {"title": "My Catalogue", "description": "Papers from ...", "language": "en",
+            "base_url": "https://example.org/catalogue/"}
+NOT_EMPTY = ("title", "language")
 
 
 @dataclass(frozen=True)
@@ -31,18 +36,51 @@ class SiteConfig:
 
 def read_config(path: Path, **overrides) -> SiteConfig:
     """Settings from a TOML file (optional), then non-empty overrides (command-line flags)."""
-    values = {}
-    if path.exists():
-        try:
-            values = tomllib.loads(path.read_text(encoding="utf-8"))
-        except tomllib.TOMLDecodeError as error:
-            raise CatalogueError(f"{path.as_posix()}: not valid TOML: {error}")
-        known = {f.name for f in fields(SiteConfig)}
-        unknown = sorted(set(values) - known)
-        if unknown:
-            raise CatalogueError(f"{path.as_posix()}: unknown setting '{unknown[0]}' (known: {', '.join(sorted(known))})")
+    if path.exists() and not path.is_file():  # a FIFO would never end, a folder is no settings file
+        raise CatalogueError(f"{path.as_posix()}: not a regular file; the settings file must be a TOML text file")
+    values = parse_config_file(path.read_text(encoding="utf-8"), path.as_posix()) if path.exists() else {}
     config = replace(SiteConfig(), **(values | {k: v for k, v in overrides.items() if v is not None}))
     return replace(config, base_url=normalise_base_url(config.base_url))
+
+
+def parse_config_file(text: str, shown: str) -> dict[str, str]:
+    """site.toml's settings, checked against its schema: each of SETTINGS, a text in quotes
+    (title and language not empty), and nothing else. Every problem is reported, each as
+    `file:line: message` naming the key."""
+    try:
+        values = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        where = re.search(r"\(at line (\d+), column \d+\)$", str(error))
+        raise CatalogueError(f"{shown}:{where[1] if where else 1}: not valid TOML: {str(error).split(' (at line')[0]}")
+    errors = []
+    for key, value in values.items():
+        at = f"{shown}:{_line_of(text, key)}"
+        if key not in SETTINGS:
+            errors.append(f"{at}: unknown setting '{key}' (known: {', '.join(SETTINGS)})")
+        elif not isinstance(value, str):
+            errors.append(f"{at}: '{key}' must be a text in quotes, like {key} = \"{SETTINGS[key]}\", "
+                          f"not {_as_written(value)}")
+        elif key in NOT_EMPTY and not value.strip():
+            errors.append(f"{at}: '{key}' must not be empty, like {key} = \"{SETTINGS[key]}\"")
+    if errors:
+        raise CatalogueError("\n".join(errors))
+    return values
+
+
+def _as_written(value: object) -> str:
+    """A TOML value as a message shows it."""
+    if isinstance(value, dict):
+        return "a table"
+    if isinstance(value, list):
+        return "a list"
+    return str(value).lower() if isinstance(value, bool) else repr(value)[:40]
+
+
+def _line_of(text: str, key: str) -> int:
+    """The line where a top-level key is set (tomllib gives values, not places): the first line
+    that starts with the key, bare or quoted, then '=' (or ']' for a table); 1 if none does."""
+    pattern = re.compile(rf"^\s*\[?\s*([\"']?){re.escape(key)}\1\s*[=\]]")
+    return next((number for number, line in enumerate(text.splitlines(), 1) if pattern.match(line)), 1)
 
 
 def host_base_url(environment: dict[str, str]) -> str | None:

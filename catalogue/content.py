@@ -20,6 +20,7 @@ from .model import Catalogue, Link, Paper, Source, Topic
 PAPERS_DIR = "papers"
 CONTENT = "content"  # cache entries: a content file's Paper, by content_key
 TOPICS_FILE = "topics.yaml"
+DEFAULT_TAXONOMY = Path(__file__).parent / "defaults" / TOPICS_FILE  # what a new catalogue starts with
 SLUG = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 PAPER_ID = re.compile(r"^[0-9a-f]{12}$")
 # Front-matter keys in the order they are written.
@@ -170,9 +171,17 @@ def read_papers(content_dir: Path, cache: Cache | None = None) -> dict[Path, Pap
     papers: dict[Path, Paper] = {}
     errors: list[str] = []
     keys = {}
+    inside = content_dir.resolve()
     with os.scandir(content_dir / PAPERS_DIR) if (content_dir / PAPERS_DIR).is_dir() else nullcontext([]) as entries:
-        for entry in entries:
-            if entry.name.endswith(".md") and entry.is_file():
+        for entry in sorted(entries, key=lambda entry: entry.name):
+            if not entry.name.endswith(".md"):
+                continue
+            if entry.is_symlink() and not Path(os.path.realpath(entry.path)).is_relative_to(inside):
+                errors.append(f"{Path(entry.path).as_posix()}: a link to a file outside {content_dir.as_posix()}/; "
+                              "copy the file here instead of linking to it")
+            elif not entry.is_file():  # a FIFO would never end, a device might not; a folder is no paper
+                errors.append(f"{Path(entry.path).as_posix()}: not a regular file; remove it or move it elsewhere")
+            else:
                 keys[Path(entry.path)] = content_key(entry.path, entry.stat())
     known = cache.get_many(CONTENT, keys.values()) if cache else {}
     parsed = {}
@@ -216,34 +225,146 @@ def _reused_addresses(papers: dict[Path, Paper]) -> list[str]:
     return problems
 
 
+def write_default_taxonomy(content_dir: Path) -> Path | None:
+    """content/topics.yaml from the package's default taxonomy, when content/ has none (a new
+    catalogue); returns the file written, or None when there is one already (never replaced)."""
+    path = content_dir / TOPICS_FILE
+    if os.path.lexists(path):
+        return None
+    content_dir.mkdir(parents=True, exist_ok=True)
+    write_text_atomic(path, DEFAULT_TAXONOMY.read_text(encoding="utf-8"))
+    return path
+
+
 def read_taxonomy(content_dir: Path) -> tuple[tuple[Topic, ...], str]:
     """The topics and the fallback topic's slug from content/topics.yaml."""
     path = content_dir / TOPICS_FILE
-    shown = path.as_posix()
-    if not path.exists():
-        raise CatalogueError(f"{shown}: the topic taxonomy is missing")
+    if not path.is_file():
+        raise CatalogueError(f"{path.as_posix()}: the topic taxonomy is missing (or not a file); "
+                             "'python build.py ingest' writes the default one")
+    return parse_taxonomy(path.read_text(encoding="utf-8"), path.as_posix())
+
+
+def parse_taxonomy(text: str, shown: str) -> tuple[tuple[Topic, ...], str]:
+    """The topics and the fallback slug from topics.yaml's text, checked against its schema:
+    `fallback` (a topic's slug) and `topics`, a list of {slug, label, keywords, labels}. Every
+    problem is reported, each as `file:line: message` naming the key."""
     try:
-        data = yaml.load(path.read_text(encoding="utf-8"), Loader=_Loader)
+        root = yaml.compose(text, Loader=_Loader)
     except yaml.YAMLError as error:
-        raise CatalogueError(f"{shown}: not valid YAML: {error}")
-    if not isinstance(data, dict) or not isinstance(data.get("topics"), list):
-        raise CatalogueError(f"{shown}: expected 'fallback: <slug>' and a list under 'topics'")
-    topics = []
-    for number, item in enumerate(data["topics"], 1):
-        if not isinstance(item, dict) or not SLUG.match(str(item.get("slug", ""))) or not item.get("label"):
-            raise CatalogueError(f"{shown}: topic {number} needs a 'slug' ([a-z0-9-]) and a 'label'")
-        keywords = item.get("keywords") or []
-        labels = item.get("labels") or {}
-        if not isinstance(labels, dict):
-            raise CatalogueError(f"{shown}: topic {number}'s 'labels' must map a language to a label, like 'zh-CN: 图学习'")
-        topics.append(Topic(item["slug"], str(item["label"]), tuple(str(k).lower() for k in keywords),
-                            tuple(sorted((str(code), str(label)) for code, label in labels.items()))))
-    slugs = [t.slug for t in topics]
-    if data.get("fallback") not in slugs:
-        raise CatalogueError(f"{shown}: 'fallback' must be the slug of one of the topics")
-    if len(set(slugs)) != len(slugs):
-        raise CatalogueError(f"{shown}: topic slugs must be unique")
-    return tuple(topics), data["fallback"]
+        mark = getattr(error, "problem_mark", None)
+        raise CatalogueError(f"{shown}:{mark.line + 1 if mark else 1}: not valid YAML: "
+                             f"{getattr(error, 'problem', None) or error}")
+    if root is None:
+        raise CatalogueError(f"{shown}:1: empty; it needs 'fallback: <slug>' and a list under 'topics'")
+    check = _NodeChecker(shown)
+    top = check.mapping(root, "the file", ("fallback", "topics"), required=("fallback", "topics"))
+    topics: list[Topic] = []
+    lines: dict[str, int] = {}  # slug -> its topic's number
+    named: set[str] = set()  # what each topic gives as its slug, valid or not (the fallback names one of them)
+    for number, node in enumerate(check.sequence(top.get("topics"), "'topics'"), 1):
+        where = f"topic {number}"
+        item = check.mapping(node, where, TOPIC_KEYS, required=("slug", "label"))
+        slug = check.text(item.get("slug"), f"'slug' of {where}", SLUG, "lower-case letters, digits and single hyphens")
+        named.add(getattr(item.get("slug"), "value", slug))
+        label = check.text(item.get("label"), f"'label' of {where}")
+        keywords = tuple(check.text(word, f"each of 'keywords' of {where}") for word in
+                         check.sequence(item.get("keywords"), f"'keywords' of {where}", "[robust, adversarial]"))
+        labels = check.mapping(item.get("labels"), f"'labels' of {where}", None, example="{zh-CN: 图学习}")
+        translations = tuple(sorted((code, check.text(value, f"'labels: {code}' of {where}"))
+                                    for code, value in labels.items()))
+        if slug in lines:
+            check.error(item["slug"], f"'slug' of {where}: '{slug}' is also topic {lines[slug]}'s; slugs must differ")
+        elif slug:
+            lines[slug] = number
+        topics.append(Topic(slug or "", label or "", tuple(str(word).lower() for word in keywords), translations))
+    if isinstance(top.get("topics"), yaml.SequenceNode) and not topics:
+        check.error(top["topics"], "'topics' lists no topic; a catalogue needs at least one")
+    fallback = check.text(top.get("fallback"), "'fallback'")
+    if fallback and topics and fallback not in named:
+        check.error(top["fallback"], f"'fallback' is '{fallback}', not the slug of one of the topics")
+    if check.errors:
+        raise CatalogueError("\n".join(message for _, message in sorted(check.errors)))
+    return tuple(topics), fallback
+
+
+TOPIC_KEYS = ("slug", "label", "keywords", "labels")
+_STR = "tag:yaml.org,2002:str"
+_NULL = "tag:yaml.org,2002:null"
+
+
+class _NodeChecker:
+    """Reads composed YAML nodes against what a key should hold; each mismatch is an error with
+    the file and the node's line, and a stand-in value (empty) so that checking goes on."""
+
+    def __init__(self, shown: str):
+        self.shown = shown
+        self.errors: list[tuple[int, str]] = []  # (line, message), to be reported in the file's order
+
+    def error(self, node: yaml.Node, message: str) -> None:
+        line = node.start_mark.line + 1
+        self.errors.append((line, f"{self.shown}:{line}: {message}"))
+
+    def mapping(self, node: yaml.Node | None, where: str, known: tuple[str, ...] | None,
+                required: tuple[str, ...] = (), example: str = "") -> dict[str, yaml.Node]:
+        """{key: value node}; `known` None allows any text key. Missing (or null) and optional: {}."""
+        if node is None or (node.tag == _NULL and not required):
+            return {}
+        if not isinstance(node, yaml.MappingNode):
+            like = f", like {example}" if example else ""
+            self.error(node, f"{where} must be a set of 'key: value' lines{like}, not {_describe(node)}")
+            return {}
+        found: dict[str, yaml.Node] = {}
+        for key, value in node.value:
+            name = key.value if isinstance(key, yaml.ScalarNode) and key.tag == _STR else None
+            if name is None or (known is not None and name not in known):
+                named = f"'{key.value}'" if name else _describe(key)
+                self.error(key, f"{where}: unknown key {named}" + (f" (known: {', '.join(known)})" if known else ""))
+            elif name in found:
+                self.error(key, f"{where}: '{name}' is given twice")
+            else:
+                found[name] = value
+        for name in required:
+            if name not in found:
+                self.error(node, f"{where}: '{name}' is missing")
+        return found
+
+    def sequence(self, node: yaml.Node | None, where: str, example: str = "") -> list[yaml.Node]:
+        """The items of a list; missing or null: none."""
+        if node is None or node.tag == _NULL:
+            return []
+        if not isinstance(node, yaml.SequenceNode):
+            like = f", like {example}" if example else ""
+            self.error(node, f"{where} must be a list{like}, not {_describe(node)}")
+            return []
+        return node.value
+
+    def text(self, node: yaml.Node | None, where: str, pattern: re.Pattern | None = None, expected: str = "") -> str:
+        """A non-empty text (matching `pattern` in full); '' after an error, or when missing (reported by mapping)."""
+        if node is None:
+            return ""
+        if not (isinstance(node, yaml.ScalarNode) and node.tag == _STR and node.value.strip()):
+            self.error(node, f"{where} must be a text, not {_describe(node)}")
+            return ""
+        if pattern and not pattern.fullmatch(node.value):
+            self.error(node, f"{where} must be {expected}, not {_describe(node)}")
+            return ""
+        return node.value
+
+
+def _describe(node: yaml.Node) -> str:
+    """A node as a message shows it: its kind, and a short scalar's value."""
+    if isinstance(node, yaml.MappingNode):
+        return "a set of keys"
+    if isinstance(node, yaml.SequenceNode):
+        return "a list"
+    if node.tag == _NULL:
+        return "nothing"
+    shown = node.value if len(node.value) <= 40 else node.value[:40] + "..."
+    if node.tag == _STR:
+        return f"the text '{shown}'"
+    kind = {"int": "a number", "float": "a number", "bool": "true or false"}.get(node.tag.rsplit(":", 1)[-1], "no text")
+    return f"{shown} ({kind}; put it in quotes to make it a text)"
 
 
 def load_catalogue(content_dir: Path, cache: Cache | None = None) -> Catalogue:

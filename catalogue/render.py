@@ -13,9 +13,11 @@ from __future__ import annotations
 import functools
 import json
 import multiprocessing
+import multiprocessing.connection
 import os
 from collections import Counter
 from collections.abc import Callable
+from contextlib import suppress
 from dataclasses import dataclass, replace
 from urllib.parse import quote
 from pathlib import Path
@@ -41,7 +43,8 @@ from .search import FALLBACK_FILE, SearchEntry, render_fallback_index
 
 EXCERPT_LENGTH = 260
 DESCRIPTION_LENGTH = 160
-PARALLEL_CONVERSION_FROM = 500  # fewer papers convert faster in one process
+PARALLEL_CONVERSION_FROM = 500  # fewer texts convert faster in one process
+CONVERSION_CHUNK = 100  # texts a worker converts between two requests
 MAP_PATH = "map/index.html"
 
 
@@ -102,12 +105,19 @@ def converted_texts(catalogue: Catalogue, cache: Cache) -> Callable[[str, bool],
     """Every paper's texts converted, looked up by (text, links). Each text is converted once:
     a text converted before (by an earlier build, or by ingest, which converts abstracts to
     check their math) comes from the cache."""
-    wanted = {conversion_key(text, links): (text, links) for paper in catalogue.papers
-              for text, links in ((paper.abstract, True), (paper.title, False), (paper.name, False)) if text}
+    wanted: dict[str, tuple[str, bool]] = {}
+    labels: dict[str, str] = {}  # which paper's text it is, for a message
+    for paper in catalogue.papers:
+        for text, links, part in ((paper.abstract, True, "abstract"), (paper.title, False, "title"),
+                                  (paper.name, False, "name")):
+            if text:
+                key = conversion_key(text, links)
+                wanted[key] = text, links
+                labels.setdefault(key, f"{paper.source}: the {part} of paper '{paper.slug}'")
     converted = cache.get_many(CONVERTED, wanted)
     missing = [key for key in wanted if key not in converted]
     if missing:
-        fresh = dict(zip(missing, convert_texts([wanted[key] for key in missing])))
+        fresh = dict(zip(missing, convert_texts([wanted[key] for key in missing], [labels[key] for key in missing])))
         cache.put_many(CONVERTED, fresh)
         converted |= fresh
     cache.keep_only(CONVERTED, wanted)
@@ -123,22 +133,91 @@ def view_papers(catalogue: Catalogue, config: SiteConfig,
                  for paper in catalogue.papers)
 
 
-def convert_texts(texts: list[tuple[str, bool]]) -> list[Converted]:
-    """Texts (with links or not) converted, on both cores when there are many: the costly part of a first build."""
+def convert_texts(texts: list[tuple[str, bool]], labels: list[str]) -> list[Converted]:
+    """Texts (with links or not) converted, on both cores when there are many: the costly part of
+    a first build. `labels` name each text in a message, should its conversion fail."""
     if len(texts) < PARALLEL_CONVERSION_FROM or os.cpu_count() == 1:
-        return _convert_chunk(texts)
-    chunks = [texts[start:start + 500] for start in range(0, len(texts), 500)]
-    with Progress("Converting text", len(texts)) as progress, \
-            multiprocessing.get_context("fork").Pool(min(2, os.cpu_count() or 1)) as pool:
-        results = []
-        for converted in pool.imap(_convert_chunk, chunks):
-            results += converted
-            progress.advance(len(converted))
+        return [_convert(texts, labels, index) for index in range(len(texts))]
+    with Progress("Converting text", len(texts)) as progress:
+        return _convert_in_workers(texts, labels, progress)
+
+
+def _convert(texts: list[tuple[str, bool]], labels: list[str], index: int, markup: Markup = Markup()) -> Converted:
+    """One text converted; any failure is a CatalogueError that names it (in a worker, a traceback would name nothing)."""
+    try:
+        return markup.convert(*texts[index])
+    except Exception as error:  # noqa: BLE001 - reported with the text's name
+        raise CatalogueError(f"{labels[index]}: could not be converted ({type(error).__name__}: {error})") from error
+
+
+def _convert_in_workers(texts: list[tuple[str, bool]], labels: list[str], progress: Progress) -> list[Converted]:
+    """Forked workers convert a chunk of texts at a time, each asking for more when done. Each
+    worker notes in shared memory which text it is converting: if it dies (killed, out of memory),
+    its pipe ends and the build stops with that text's name instead of waiting for it forever
+    (as multiprocessing.Pool would)."""
+    context = multiprocessing.get_context("fork")
+    chunks = (range(start, min(start + CONVERSION_CHUNK, len(texts))) for start in range(0, len(texts), CONVERSION_CHUNK))
+    results: list[Converted] = [None] * len(texts)  # type: ignore[list-item] - each filled in below
+    making: dict = {}  # connection to a worker -> (the worker, the index it is at, the chunk it has or None)
+    for _ in range(min(2, os.cpu_count() or 1)):
+        ours, theirs = context.Pipe()
+        at = context.RawValue("q", -1)
+        worker = context.Process(target=_convert_work, args=(theirs, [*making, ours], texts, labels, at), daemon=True)
+        worker.start()
+        theirs.close()
+        making[ours] = (worker, at, None)
+    try:
+        for connection in making:
+            _next_chunk(connection, making, chunks)
+        while busy := [connection for connection, (_, _, chunk) in making.items() if chunk]:
+            for connection in multiprocessing.connection.wait(busy):
+                worker, at, chunk = making[connection]
+                try:
+                    failure, converted = connection.recv()
+                except EOFError:
+                    worker.join()
+                    what = labels[at.value] if at.value >= 0 else "converting text"
+                    raise CatalogueError(f"{what}: the process converting it stopped (exit code {worker.exitcode}); "
+                                         "the previous site is kept") from None
+                if failure:
+                    raise CatalogueError(failure)
+                results[chunk.start:chunk.stop] = converted
+                progress.advance(len(chunk))
+                _next_chunk(connection, making, chunks)
+    except BaseException:
+        for worker, _, _ in making.values():
+            worker.kill()  # the build failed: no one needs the rest
+        raise
+    finally:
+        for connection, (worker, _, _) in making.items():
+            worker.join()
+            connection.close()
     return results
 
 
-def _convert_chunk(texts: list[tuple[str, bool]], markup: Markup = Markup()) -> list[Converted]:
-    return [markup.convert(text, links) for text, links in texts]
+def _next_chunk(connection, making: dict, chunks) -> None:
+    """The next chunk to a worker that has finished one, or None when all are handed out (it ends)."""
+    worker, at, _ = making[connection]
+    chunk = next(chunks, None)
+    making[connection] = (worker, at, chunk)
+    connection.send(chunk)
+
+
+def _convert_work(connection, builds_ends: list, texts: list[tuple[str, bool]], labels: list[str], at) -> None:
+    """A worker: for each chunk received, (None, the texts converted) or (the error, None) sent back, until None."""
+    for end in builds_ends:
+        end.close()  # inherited copies: with only the build holding them, a worker sees the end if the build dies
+    with suppress(EOFError, BrokenPipeError):  # the build is gone: no one to answer
+        while (chunk := connection.recv()) is not None:
+            try:
+                converted = []
+                for index in chunk:
+                    at.value = index
+                    converted.append(_convert(texts, labels, index))
+                at.value = -1  # between texts: a death now is no text's doing
+                connection.send((None, converted))
+            except CatalogueError as error:
+                connection.send((error.message, None))
 
 
 def view_paper(paper: Paper, topics: tuple[Topic, ...], config: SiteConfig, converted) -> PaperView:
@@ -188,8 +267,8 @@ def plan_site(catalogue: Catalogue, config: SiteConfig, env: Environment, cache:
 
 def templates_state(env: Environment) -> str:
     """A digest of the template files, so that editing one re-renders the pages."""
-    return digest(*[(path.as_posix(), path.read_bytes()) for folder in env.loader.searchpath
-                    for path in sorted(Path(folder).rglob("*")) if path.is_file()])
+    return digest(*[(path.relative_to(folder).as_posix(), path.read_bytes()) for folder in env.loader.searchpath
+                    for path in sorted(Path(folder).rglob("*")) if path.is_file()])  # not where the project is
 
 
 class PagePlanner:
