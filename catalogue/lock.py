@@ -6,7 +6,7 @@ from __future__ import annotations
 import fcntl
 import os
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 
 from .errors import CatalogueError
@@ -26,21 +26,33 @@ def exclusive(content_dir: Path) -> Iterator[None]:
 def holding(path: Path, busy: str) -> Iterator[None]:
     """Hold the lock file at `path` for the block, or refuse with `busy` and the holder's process id.
 
-    The file keeps the holder's process id while it is held; it is opened with os.open so that
-    a test can make it fail as a read-only folder or a full disk would."""
-    handle = os.open(path, os.O_RDWR | os.O_CREAT, 0o666)
-    try:
+    The file keeps the holder's process id while it is held and is removed when the block ends,
+    so nothing is left beside the user's folders. Removed before it is unlocked: a process that
+    locked the old file after that finds it gone from `path` and tries again. It is opened with
+    os.open so that a test can make it fail as a read-only folder or a full disk would."""
+    while True:
+        handle = os.open(path, os.O_RDWR | os.O_CREAT, 0o666)
         try:
             fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
             holder = os.read(handle, 64).decode("ascii", "replace").strip() or "unknown"
+            os.close(handle)
             raise CatalogueError(f"{busy} (process {holder}); run again when it has finished") from None
+        if _same_file(handle, path):
+            break
+        os.close(handle)  # its holder removed it while we waited: lock the file that is there now
+    try:
         os.ftruncate(handle, 0)
         os.write(handle, str(os.getpid()).encode("ascii"))
-        try:
-            yield
-        finally:
-            os.ftruncate(handle, 0)
-            fcntl.flock(handle, fcntl.LOCK_UN)
+        yield
     finally:
-        os.close(handle)
+        with suppress(FileNotFoundError):
+            os.unlink(path)
+        os.close(handle)  # closing releases the lock
+
+
+def _same_file(handle: int, path: Path) -> bool:
+    try:
+        return os.path.samestat(os.fstat(handle), os.stat(path))
+    except FileNotFoundError:
+        return False

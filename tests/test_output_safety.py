@@ -169,7 +169,7 @@ def test_a_marked_project_folder_is_still_refused(project):
                                                f"folder ({project.resolve()}/content); {WRITE_ADVICE}")
     assert_one_line_error(invoke("clean", "--out", "."),
                           ".: refusing to remove it: it holds files this tool did not make "
-                          f"(.git, .site-lock, Documents, ...); {CLEAN_ADVICE}")
+                          f"(.git, Documents, README.md, ...); {CLEAN_ADVICE}")
     assert tree(project) == before
 
 
@@ -191,8 +191,7 @@ def test_an_absent_or_empty_folder_gets_a_marked_site(project, prepare):
     assert "Rendered 2 papers" in result.output and "-> public/index.html" in result.output
     after = tree(project)
     new = {path for path in after if path not in before}
-    assert {path for path in new if not path.startswith("public/")} == {".public-lock"} | (
-        {"public"} if prepare == "absent" else set())
+    assert {path for path in new if not path.startswith("public/")} == ({"public"} if prepare == "absent" else set())
     assert after[f"public/{MARKER}"] == output.MARKER_TEXT.encode()
     assert read_folder(project / "public").holds is Holds.OUR_SITE
     assert without_cache({path: after[path] for path in before}) == without_cache(before)  # nothing else changed
@@ -223,8 +222,8 @@ def test_index_refuses_a_folder_it_did_not_build(project):
 # --- clean removes only a site this tool built --------------------------------------------------
 
 @pytest.mark.parametrize("out, strangers", [
-    (".", ".git, .site-lock, Documents, ..."),
-    ("content", ".cache, .derived.json, .lock, ..."),
+    (".", ".git, Documents, README.md, ..."),
+    ("content", ".cache, .derived.json, papers, ..."),
     ("seeds", "icml.txt"),
     ("Documents", "letter.txt"),
 ])
