@@ -26,7 +26,7 @@ from .guard import Holds, check_site_folder, read_folder
 from .i18n import available_languages, load_strings
 from .lock import LOCK_FILE, exclusive
 from .model import Problem
-from .output import (SiteWriter, copy_assets, read_manifest, site_lock, staged_site, staging_folders,
+from .output import (SiteWriter, copy_assets, refuse_strange_assets, read_manifest, site_lock, staged_site, staging_folders,
                      write_manifest)
 
 PROJECT = Path(__file__).resolve().parent.parent
@@ -157,10 +157,11 @@ def protected_inputs(**given: Path) -> dict[str, Path]:
 
 
 @contextmanager
-def writing_site(out: Path, content: Path, **inputs: Path) -> Iterator[None]:
-    """For a whole build into `out`: refuse a folder that is not ours (before writing anything),
-    then hold content/'s lock and the site's."""
-    check_site_folder(out, display(out), protected_inputs(content=content, **inputs), PROJECT)
+def writing_site(out: Path, content: Path, assets: Path, **inputs: Path) -> Iterator[None]:
+    """For a whole build into `out`: refuse a folder that is not ours and assets that are not
+    (before writing anything), then hold content/'s lock and the site's."""
+    check_site_folder(out, display(out), protected_inputs(content=content, assets=assets, **inputs), PROJECT)
+    refuse_strange_assets(assets, display(assets))
     with exclusive(content), site_lock(out, display(out)):
         yield
 

@@ -351,3 +351,19 @@ def copy_assets(assets_dir: Path, site_dir: Path) -> None:
         raise CatalogueError(f"{assets_dir}: the assets folder is missing")
     shutil.rmtree(site_dir / "assets", ignore_errors=True)  # unlinks: the previous site keeps its own
     link_tree(assets_dir, site_dir / "assets", copy=shutil.copy2)
+
+
+def refuse_strange_assets(assets_dir: Path, shown: str) -> None:
+    """Only regular files and links that stay inside assets/ are published (a link to
+    /etc/passwd must not be, and a FIFO would make the copy wait forever); `shown` names
+    assets_dir as given. Checked before the build writes anything."""
+    inside = assets_dir.resolve()
+    for folder, folders, files in os.walk(assets_dir):
+        for name in folders + files:
+            path = Path(folder, name)
+            where = f"{shown}/{path.relative_to(assets_dir).as_posix()}"
+            target = path.resolve()
+            if path.is_symlink() and inside != target and inside not in target.parents:
+                raise CatalogueError(f"{where}: a link to something outside {shown}/; copy the file here instead")
+            if not (target.is_file() or target.is_dir()) or (name in files and not target.is_file()):
+                raise CatalogueError(f"{where}: not a regular file; remove it")

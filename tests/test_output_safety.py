@@ -84,6 +84,8 @@ def tree(root: Path) -> dict[str, bytes | str]:
                 found[relative] = f"-> {os.readlink(path)}"
             elif path.is_dir():
                 found[relative] = "folder"
+            elif not path.is_file():
+                found[relative] = "special file"  # a FIFO: reading it would wait forever
             else:
                 found[relative] = path.read_bytes()
     return found
@@ -479,3 +481,27 @@ def test_read_only_content_during_ingest_is_one_line(project, monkeypatch):
     assert re.fullmatch(r"Error: content/papers/\S+\.md\S*: Permission denied; make it writable \(or "
                         r"readable\) for you, or choose another folder", result.output.splitlines()[-1])
     assert without_cache(tree(project)) == without_cache(before)
+
+
+@pytest.mark.parametrize("make, message", [
+    (lambda path: path.symlink_to("/etc/passwd"), "{path}: a link to something outside {assets}/; copy the file here instead"),
+    (lambda path: os.mkfifo(path), "{path}: not a regular file; remove it"),
+    (lambda path: path.symlink_to("missing.css"), "{path}: not a regular file; remove it"),
+], ids=["link-outside", "fifo", "dangling-link"])
+def test_assets_publish_only_their_own_regular_files(project, make, message):
+    assets = project / "my-assets"
+    shutil.copytree(cli.PROJECT / "assets", assets)
+    make(assets / "extra.css")
+    before = tree(project)
+    result = invoke(*RENDER, "site", "--assets", "my-assets")
+    assert_one_line_error(result, message.format(path="my-assets/extra.css", assets="my-assets"))
+    assert tree(project) == before
+
+
+def test_a_link_inside_assets_is_published_as_its_file(project):
+    assets = project / "my-assets"
+    shutil.copytree(cli.PROJECT / "assets", assets)
+    (assets / "copy.css").symlink_to("style.css")
+    result = invoke(*RENDER, "site", "--assets", "my-assets")
+    assert result.exit_code == 0, result.output
+    assert (project / "site" / "assets" / "copy.css").read_bytes() == (assets / "style.css").read_bytes()
