@@ -21,8 +21,9 @@ from .cache import CACHE_DIR, Cache, code_version, digest, tree_state
 from .config import CONFIG_FILE, SiteConfig, host_base_url, read_config
 from .i18n import available_languages, load_strings
 from .lock import LOCK_FILE, exclusive
-from .model import Problem
 from .output import STAGING_PREFIX, SiteWriter, copy_assets, read_manifest, staged_site, write_manifest
+from .seedfiles import check_seeds_folder, seeds_state
+from .trash import TRASH_DIR
 
 PROJECT = Path(__file__).resolve().parent.parent
 
@@ -34,6 +35,9 @@ def directory(default: str, help: str):
 
 seeds_option = directory("seeds", "Folder of seed lists (*.txt): a header line, then one abstract per paragraph.")
 content_option = directory("content", "Folder of per-paper Markdown files; people edit these.")
+allow_removals_option = click.option(
+    "--allow-removals", is_flag=True, help="Let ingest mark more than half of the papers as gone from the seeds, "
+                                           "or prune any (without it, such an ingest stops and lists them).")
 out_option = click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=PROJECT / "site",
                           show_default="site/", help="Folder the site is written to (replaced only when complete).")
 
@@ -85,8 +89,9 @@ def site_options(command):
 @site_options
 @click.option("--no-search", is_flag=True, help="Skip the Pagefind index (faster); search then uses the "
                                                "offline index (search-index.js) everywhere.")
+@allow_removals_option
 def build(seeds: Path, content: Path, out: Path, base_url: str | None, language: str | None, config_path: Path,
-          templates: Path, assets: Path, no_search: bool) -> None:
+          templates: Path, assets: Path, no_search: bool, allow_removals: bool) -> None:
     """Ingest the seeds, render every page, index them for search (= ingest + render + index)."""
     started = time.perf_counter()
     config = site_config(config_path, base_url, language)
@@ -94,7 +99,7 @@ def build(seeds: Path, content: Path, out: Path, base_url: str | None, language:
     with exclusive(content):
         if up_to_date(out, inputs()):
             return
-        run_ingest(seeds, content)
+        run_ingest(seeds, content, allow_removals=allow_removals)
         size, page_count, paper_count = render_and_write(content, out, config, templates, assets, not no_search,
                                                          inputs())  # what ingest left in content/
     elapsed = time.perf_counter() - started
@@ -191,7 +196,8 @@ def cycles_left_alone() -> Iterator[None]:
 def build_fingerprint(seeds: Path | None, content: Path, templates: Path, assets: Path, config: SiteConfig,
                       search: bool) -> str:
     """Everything a build reads (file names and bytes, settings, this code): equal fingerprints, equal sites."""
-    return digest(code_version(), tree_state(seeds) if seeds else None, tree_state(content, skip=(LOCK_FILE, CACHE_DIR)),
+    return digest(code_version(), seeds_state(seeds, content.parent) if seeds else None,
+                  tree_state(content, skip=(LOCK_FILE, CACHE_DIR, TRASH_DIR)),
                   tree_state(templates), tree_state(assets), config, search)
 
 
@@ -206,12 +212,15 @@ def up_to_date(out: Path, fingerprint: str) -> bool:
 @main.command("ingest")
 @seeds_option
 @content_option
-@click.option("--prune", is_flag=True, help="Delete papers that are no longer in any seed file "
-                                           "(by default they are kept and marked 'in_seeds: false').")
-def ingest_command(seeds: Path, content: Path, prune: bool) -> None:
+@click.option("--prune", is_flag=True, help="Move papers that are no longer in any seed file to "
+                                           "content/.trash/<date-time>/ (by default they are kept and marked "
+                                           "'in_seeds: false'); needs --allow-removals.")
+@allow_removals_option
+def ingest_command(seeds: Path, content: Path, prune: bool, allow_removals: bool) -> None:
     """Turn the seed lists into content/papers/*.md, keeping every hand edit."""
+    check_seeds_folder(seeds)  # a mistyped --seeds stops before content/ is touched
     with exclusive(content):
-        run_ingest(seeds, content, prune)
+        run_ingest(seeds, content, prune, allow_removals)
 
 
 @main.command()
@@ -284,18 +293,15 @@ def source_date_epoch(value: str | None) -> int | None:
     return int(value)
 
 
-def run_ingest(seeds: Path, content: Path, prune: bool = False) -> None:
+def run_ingest(seeds: Path, content: Path, prune: bool = False, allow_removals: bool = False) -> None:
     from .ingest import ingest
+    from .notes import note_lines
     with stage(f"Ingesting {display(seeds)}/ into {display(content)}/"), closing(Cache.beside(content)) as cache:
-        report = ingest(seeds, content, prune, cache)
-    report_problems(report.problems)
+        report = ingest(seeds, content, prune, cache, allow_removals)
+    for line in note_lines(report.problems):
+        say(line)
     say(f"  {report.papers} papers: {report.added} new, {report.updated} updated, "
         f"{report.kept_edits} with hand edits kept, {report.pruned} pruned, {len(report.problems)} notes")
-
-
-def report_problems(problems: tuple[Problem, ...]) -> None:
-    for problem in problems:
-        say(f"{problem.source}: {problem.message}")
 
 
 class stage:
