@@ -86,7 +86,7 @@ def ingest(seeds_dir: Path, content_dir: Path, prune: bool = False, cache: Cache
         except Unreadable as error:
             problems.append(Problem(Source(seed.shown), str(error)))
     arrivals = plan_papers(documents, problems)
-    continued = continue_identities(arrivals, existing, problems)
+    continued = continue_identities(arrivals, existing, state, problems)
     leaving = sorted((path, paper) for pid, (path, paper) in existing.items()
                      if pid not in arrivals and pid not in continued.values())
     if not allow_removals:
@@ -198,16 +198,17 @@ def plan_papers(documents: list[SeedDocument], problems: list[Problem]) -> dict[
     return arrivals
 
 
-def continue_identities(arrivals: dict[str, tuple[SeedDocument, Paragraph]],
-                        existing: dict[str, tuple[Path, Paper]], problems: list[Problem]) -> dict[str, str]:
+def continue_identities(arrivals: dict[str, tuple[SeedDocument, Paragraph]], existing: dict[str, tuple[Path, Paper]],
+                        state: dict, problems: list[Problem]) -> dict[str, str]:
     """{new id: id of the paper it continues} for abstracts corrected in their seed file.
 
     A new abstract (its id is in no content file) continues a paper that would otherwise leave
     the lists when both come from the same seed file and their words are alike: difflib's
-    SequenceMatcher ratio over the two lists of whitespace-separated words (the new paragraph's,
-    the paper's abstract in content/) is at least SAME_PAPER_SIMILARITY. Best pairs first (ties
-    by id), each paper and each abstract in at most one pair, so the result is the same in any
-    seed order.
+    SequenceMatcher ratio (autojunk off) over the two lists of whitespace-separated words (the
+    new paragraph as ingest tidies it, the paper's abstract in content/) is at least
+    SAME_PAPER_SIMILARITY. Best pairs first (ties by id), each paper and each abstract in at
+    most one pair, so the result is the same in any seed order. The change is reported once:
+    later runs find the new abstract in the paper's record.
     """
     leaving: dict[str, list[Paper]] = {}
     for pid, (_, paper) in sorted(existing.items()):
@@ -217,18 +218,21 @@ def continue_identities(arrivals: dict[str, tuple[SeedDocument, Paragraph]],
     for pid, (document, paragraph) in arrivals.items():
         if pid in existing or document.path not in leaving:
             continue
+        abstract, _ = clean_abstract(paragraph.text)
         matcher = difflib.SequenceMatcher(None, autojunk=False)
-        matcher.set_seq2(paragraph.text.split())
+        matcher.set_seq2(abstract.split())
         for paper in leaving[document.path]:
             matcher.set_seq1(paper.abstract.split())
             # Upper bounds first, as difflib.get_close_matches does: most pairs end there.
             if matcher.real_quick_ratio() >= SAME_PAPER_SIMILARITY and matcher.quick_ratio() >= \
                     SAME_PAPER_SIMILARITY and (ratio := matcher.ratio()) >= SAME_PAPER_SIMILARITY:
-                pairs.append((-ratio, pid, paper.id))
+                pairs.append((-ratio, pid, paper.id, abstract))
     continued: dict[str, str] = {}
-    for _, new, old in sorted(pairs):
+    for _, new, old, abstract in sorted(pairs):
         if new not in continued and old not in continued.values():
             continued[new] = old
+            if state.get(old, {}).get("abstract") == value_hash(abstract):
+                continue  # paired and reported before
             document, paragraph = arrivals[new]
             problems.append(Problem(Source(document.path, paragraph.line), f"abstract changed slightly; kept as "
                                     f"paper {existing[old][1].slug} (id {old})"))

@@ -29,8 +29,10 @@ BOMS = ((codecs.BOM_UTF32_LE, "utf-32-le"), (codecs.BOM_UTF32_BE, "utf-32-be"), 
 # The first bytes of files people save as .txt by mistake.
 MAGIC = ((b"%PDF", "a PDF"), (b"PK\x03\x04", "a zip archive, such as a .docx or .xlsx"), (b"\x89PNG", "a PNG image"),
          (b"GIF8", "a GIF image"), (b"\xff\xd8\xff", "a JPEG image"), (b"{\\rtf", "an RTF document"))
-# Text copied from PDFs carries a stray control character now and then; binary data is full of them.
+# Text copied from PDFs carries a stray control character now and then (replaced and reported by
+# line); binary data is full of them.
 MAX_CONTROL_SHARE = 0.02
+MIN_CONTROLS = 32
 MAX_UNDECODABLE_SHARE = 0.10
 
 
@@ -157,10 +159,11 @@ def decode_seed_bytes(data: bytes) -> SeedText:
         text, replaced = data[len(bom):].decode(encoding), False
     except UnicodeDecodeError:
         text, replaced = data[len(bom):].decode(encoding, errors="replace"), True
-    if "\x00" in text:
+    if "\x00" in text:  # git's rule too: no editor writes NUL into text
         return SeedText(None, "not a text file (binary data: it holds NUL bytes; UTF-16 needs a byte-order mark); "
                               "skipped")
-    if len(UNSAFE.findall(text)) > MAX_CONTROL_SHARE * len(text):
+    controls = len(UNSAFE.findall(text))
+    if controls >= MIN_CONTROLS and controls > MAX_CONTROL_SHARE * len(text):
         return SeedText(None, "not a text file (binary data: many control characters); skipped")
     if text.count("\ufffd") > MAX_UNDECODABLE_SHARE * len(text):
         return SeedText(None, "not UTF-8 text (nor UTF-16 or UTF-32 with a byte-order mark); save it as UTF-8. "

@@ -17,7 +17,7 @@ MAX_HEADER_LENGTH = 120
 
 def parse_seed_document(text: str, path: str) -> SeedDocument:
     """Split a seed document into its header and its paragraphs (pure: no I/O)."""
-    lines = split_lines(text.removeprefix("\ufeff"))
+    lines = split_lines(text.lstrip("\ufeff"))  # a file converted twice can start with two marks
     problems = [Problem(Source(path, number), "control characters were replaced by '\ufffd'")
                 for number, line in enumerate(lines, 1) if UNSAFE.search(line)]
     paragraphs = split_paragraphs([replace_unsafe(line) for line in lines])
