@@ -466,3 +466,31 @@ def test_note_lines_are_escaped_and_capped_per_file_and_kind():
     assert lines == [str(p) for p in problems[:10]] + ["seeds/a.txt: ... and 3 more of this kind",
                                                        "seeds/b.txt:1: no header", "seeds/\\x1b.txt: odd\\nname"]
     assert printable("\u202egnp.txt") == "\\u202egnp.txt"
+
+
+def test_one_paper_continues_into_one_abstract_only(tmp_path):
+    root = new_project(tmp_path / "p", LONG[:1])
+    assert ingest(root).exit_code == 0
+    [(path, old)] = read_papers(root / "content").items()
+    closer = LONG[0].replace("an hour", "one hour")
+    further = LONG[0].replace("an hour", "one hour").replace("a third", "one third")
+    write_seeds(root / "seeds", [further, closer])
+    result = ingest(root)
+    assert result.exit_code == 0 and result.output.count("changed slightly") == 1, result.output
+    papers = {p.abstract: p for p in read_papers(root / "content").values()}
+    assert papers[closer].id == old.id and papers[closer].slug == old.slug
+    assert papers[further].id != old.id and papers[further].slug != old.slug
+    assert read_papers(root / "content")[path].abstract == closer
+
+
+def test_a_build_that_would_mark_most_papers_gone_needs_the_flag(project):
+    write_seeds(project / "seeds", ABSTRACTS[:1])
+    before = snapshot(project / "content")
+    args = ["build", "--seeds", str(project / "seeds"), "--content", str(project / "content"),
+            "--out", str(project / "site"), "--no-search"]
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 1 and "would mark 3 of 4 papers as no longer in the seeds" in result.output
+    assert snapshot(project / "content") == before and not (project / "site").exists()
+    result = CliRunner().invoke(main, [*args, "--allow-removals"])
+    assert result.exit_code == 0 and "Built 4 papers" in result.output, result.output
+    assert sum(not p.in_seeds for p in read_papers(project / "content").values()) == 3
