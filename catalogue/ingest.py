@@ -10,10 +10,10 @@ that hash was changed by hand.
 
 from __future__ import annotations
 
-import difflib
 import hashlib
 import json
 import re
+from collections import defaultdict
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -23,6 +23,7 @@ from .cache import Cache, code_version, digest
 from .characters import printable
 from .cleanup import clean_abstract
 from .content import PAPERS_DIR, read_papers, read_taxonomy, remember_as_read, render_paper_markdown, write_text_atomic
+from .corrections import alike_pairs
 from .errors import CatalogueError
 from .extract import extract
 from .markup import CONVERTED, Converted, Markup, conversion_key
@@ -206,34 +207,30 @@ def continue_identities(arrivals: dict[str, tuple[SeedDocument, Paragraph]], exi
     the lists when both come from the same seed file and their words are alike: difflib's
     SequenceMatcher ratio (autojunk off) over the two lists of whitespace-separated words (the
     new paragraph as ingest tidies it, the paper's abstract in content/) is at least
-    SAME_PAPER_SIMILARITY. Best pairs first (ties by id), each paper and each abstract in at
-    most one pair, so the result is the same in any seed order. The change is reported once:
-    later runs find the new abstract in the paper's record.
+    SAME_PAPER_SIMILARITY (see corrections.py). Best pairs first (ties by id), each paper and
+    each abstract in at most one pair, so the result is the same in any seed order. The change
+    is reported once: later runs find the new abstract in the paper's record.
     """
-    leaving: dict[str, list[Paper]] = {}
-    for pid, (_, paper) in sorted(existing.items()):
+    leaving: dict[str, dict[str, list[str]]] = defaultdict(dict)  # by seed file
+    for pid, (_, paper) in existing.items():
         if pid not in arrivals:
-            leaving.setdefault(paper.source.path, []).append(paper)
-    pairs = []
+            leaving[paper.source.path][pid] = paper.abstract.split()
+    new: dict[str, dict[str, list[str]]] = defaultdict(dict)
+    abstracts, taken = {}, set()
     for pid, (document, paragraph) in arrivals.items():
-        if pid in existing or document.path not in leaving:
-            continue
-        abstract, _ = clean_abstract(paragraph.text)
-        matcher = difflib.SequenceMatcher(None, autojunk=False)
-        matcher.set_seq2(abstract.split())
-        for paper in leaving[document.path]:
-            matcher.set_seq1(paper.abstract.split())
-            # Upper bounds first, as difflib.get_close_matches does: most pairs end there.
-            if matcher.real_quick_ratio() >= SAME_PAPER_SIMILARITY and matcher.quick_ratio() >= \
-                    SAME_PAPER_SIMILARITY and (ratio := matcher.ratio()) >= SAME_PAPER_SIMILARITY:
-                pairs.append((-ratio, pid, paper.id, abstract))
+        if pid not in existing and document.path in leaving:
+            abstracts[pid], _ = clean_abstract(paragraph.text)
+            new[document.path][pid] = abstracts[pid].split()
+    pairs = sorted((pair for path in new for pair in alike_pairs(new[path], leaving[path], SAME_PAPER_SIMILARITY)),
+                   key=lambda pair: (-pair[0], pair[1], pair[2]))  # best first, then by id
     continued: dict[str, str] = {}
-    for _, new, old, abstract in sorted(pairs):
-        if new not in continued and old not in continued.values():
-            continued[new] = old
-            if state.get(old, {}).get("abstract") == value_hash(abstract):
+    for _, pid, old in pairs:
+        if pid not in continued and old not in taken:
+            continued[pid] = old
+            taken.add(old)
+            if state.get(old, {}).get("abstract") == value_hash(abstracts[pid]):
                 continue  # paired and reported before
-            document, paragraph = arrivals[new]
+            document, paragraph = arrivals[pid]
             problems.append(Problem(Source(document.path, paragraph.line), f"abstract changed slightly; kept as "
                                     f"paper {existing[old][1].slug} (id {old})"))
     return continued

@@ -5,6 +5,7 @@ Each scenario runs the command line on a scratch project and compares every file
 before and after (content/.cache, the git-ignored cache that is safe to delete, aside)."""
 
 import codecs
+import difflib
 import os
 import random
 import re
@@ -19,6 +20,7 @@ from catalogue import ingest as ingest_module
 from catalogue.characters import TERMINAL_UNSAFE, printable
 from catalogue.cli import main
 from catalogue.content import read_papers
+from catalogue.corrections import alike_pairs
 from catalogue.model import Problem, Source
 from catalogue.notes import NOTES_PER_KIND, note_lines
 from catalogue.seedfiles import MAX_SEED_BYTES, decode_seed_bytes
@@ -494,3 +496,27 @@ def test_a_build_that_would_mark_most_papers_gone_needs_the_flag(project):
     result = CliRunner().invoke(main, [*args, "--allow-removals"])
     assert result.exit_code == 0 and "Built 4 papers" in result.output, result.output
     assert sum(not p.in_seeds for p in read_papers(project / "content").values()) == 3
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_alike_pairs_finds_exactly_the_pairs_a_full_comparison_finds(seed):
+    """The prefix filter only skips work: every pair at or above the threshold is found."""
+    rng = random.Random(seed)
+    vocabulary = [f"w{i}" for i in range(30)]
+    olds = {f"o{i}": [rng.choice(vocabulary) for _ in range(rng.randint(5, 40))] for i in range(40)}
+    news = {}
+    for i, words in enumerate(olds.values()):
+        edited = list(words)
+        for _ in range(rng.randint(0, 4)):  # replace, insert or delete a word
+            place, word, kind = rng.randrange(len(edited)), rng.choice(vocabulary), rng.randrange(3)
+            if kind == 0:
+                edited[place] = word
+            elif kind == 1:
+                edited.insert(place, word)
+            elif len(edited) > 1:
+                del edited[place]
+        news[f"n{i}"] = edited
+    expected = [(ratio, new, old) for new in sorted(news) for old in sorted(olds)
+                if (ratio := difflib.SequenceMatcher(None, olds[old], news[new], autojunk=False).ratio()) >= 0.9]
+    assert len(expected) >= 10  # the table holds pairs to find
+    assert sorted(alike_pairs(news, olds, 0.9)) == sorted(expected)
