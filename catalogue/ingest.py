@@ -28,6 +28,7 @@ from .errors import CatalogueError
 from .extract import extract
 from .markup import CONVERTED, Converted, Markup, conversion_key
 from .model import Paper, Paragraph, Problem, SeedDocument, Source, Topic
+from .notes import note_lines
 from .seedfiles import Unreadable, find_seed_files, read_seed_bytes
 from .seeds import parse_seed_bytes
 from .trash import move_to_trash
@@ -91,7 +92,8 @@ def ingest(seeds_dir: Path, content_dir: Path, prune: bool = False, cache: Cache
     leaving = sorted((path, paper) for pid, (path, paper) in existing.items()
                      if pid not in arrivals and pid not in continued.values())
     if not allow_removals:
-        refuse_removals(leaving, len(existing), prune, seeds_dir, len(seed_files))
+        skipped = [problem for problem in problems if not problem.source.line]  # whole seed files
+        refuse_removals(leaving, len(existing), prune, seeds_dir, len(seed_files), skipped)
 
     context = digest(code_version(), taxonomy, fallback)
     keys = {pid: digest(context, document.path, document.venue, document.year, paragraph)
@@ -237,7 +239,7 @@ def continue_identities(arrivals: dict[str, tuple[SeedDocument, Paragraph]], exi
 
 
 def refuse_removals(leaving: list[tuple[Path, Paper]], catalogue_size: int, prune: bool, seeds_dir: Path,
-                    seed_file_count: int) -> None:
+                    seed_file_count: int, skipped: list[Problem]) -> None:
     """A CatalogueError listing the papers when this ingest would prune any, or mark more than half as gone."""
     if prune and leaving:
         listed = leaving
@@ -251,9 +253,10 @@ def refuse_removals(leaving: list[tuple[Path, Paper]], catalogue_size: int, prun
             return
         headline = (f"this ingest would mark {len(listed)} of {catalogue_size} papers as no longer in the seeds "
                     "(in_seeds: false):")
-        advice = (f"Nothing was written. Check --seeds ({printable(seeds_dir.as_posix())}/ holds {seed_file_count} "
-                  "seed file(s) that could be read); if the papers did leave the lists, run again with "
-                  "--allow-removals.")
+        advice = "\n".join([f"Nothing was written. Check --seeds: {printable(seeds_dir.as_posix())}/ holds "
+                            f"{seed_file_count} seed file(s)" + (", and these were skipped:" if skipped else "."),
+                            *(f"  {line}" for line in note_lines(skipped)),
+                            "If the papers did leave the lists, run again with --allow-removals."])
     lines = [f"  {printable(path.as_posix())}" for path, _ in listed[:LISTED_REMOVALS]]
     if len(listed) > LISTED_REMOVALS:
         lines.append(f"  ... and {len(listed) - LISTED_REMOVALS} more")

@@ -520,3 +520,16 @@ def test_alike_pairs_finds_exactly_the_pairs_a_full_comparison_finds(seed):
                 if (ratio := difflib.SequenceMatcher(None, olds[old], news[new], autojunk=False).ratio()) >= 0.9]
     assert len(expected) >= 10  # the table holds pairs to find
     assert sorted(alike_pairs(news, olds, 0.9)) == sorted(expected)
+
+
+def test_a_refusal_names_the_seed_files_that_were_skipped(project):
+    (project / "seeds" / "list.txt").write_bytes(b"%PDF-1.5\n" + bytes(range(256)))
+    before = snapshot(project / "content")
+    result = ingest(project)
+    assert result.exit_code == 1
+    assert "would mark 4 of 4 papers as no longer in the seeds" in result.output
+    seeds = (project / "seeds").as_posix()
+    assert f"Nothing was written. Check --seeds: {seeds}/ holds 1 seed file(s), and these were skipped:\n" \
+           "  seeds/list.txt: not a text file (looks like a PDF); skipped\n" \
+           "If the papers did leave the lists, run again with --allow-removals.\n" in result.output
+    assert snapshot(project / "content") == before
