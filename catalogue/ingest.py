@@ -89,8 +89,9 @@ def ingest(seeds_dir: Path, content_dir: Path, prune: bool = False, cache: Cache
             problems.append(Problem(Source(seed.shown), str(error)))
     arrivals = plan_papers(documents, problems)
     continued = continue_identities(arrivals, existing, state, problems)
+    continuing = set(continued.values())
     leaving = sorted((path, paper) for pid, (path, paper) in existing.items()
-                     if pid not in arrivals and pid not in continued.values())
+                     if pid not in arrivals and pid not in continuing)
     if not allow_removals:
         skipped = [problem for problem in problems if not problem.source.line]  # whole seed files
         refuse_removals(leaving, len(existing), prune, seeds_dir, len(seed_files), skipped)
@@ -108,9 +109,9 @@ def ingest(seeds_dir: Path, content_dir: Path, prune: bool = False, cache: Cache
             paper, notes, converted = derive_paper(pid, paragraph.text, Source(document.path, paragraph.line),
                                                    document, taxonomy, fallback, markup)
             known[key] = computed[key] = paper, notes
-            conversions[conversion_key(paper.abstract, True)] = converted
-            if len(conversions) >= CONVERSIONS_AT_ONCE:  # (all of them would hold every abstract twice over)
-                cache.put_many(CONVERTED, conversions)  # the render need not convert them again
+            conversions[conversion_key(paper.abstract, True)] = converted  # the render need not convert again
+            if len(conversions) >= CONVERSIONS_AT_ONCE:  # (all at once would hold every abstract twice over)
+                cache.put_many(CONVERTED, conversions)
                 conversions.clear()
         paper, notes = known[key]
         if pid in continued:
