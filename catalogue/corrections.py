@@ -18,7 +18,8 @@ from collections import Counter, defaultdict
 Token = tuple[str, int]  # a word and which repeat of it: multisets as sets
 
 
-def alike_pairs(news: dict[str, list[str]], olds: dict[str, list[str]], threshold: float) -> list[tuple[float, str, str]]:
+def alike_pairs(news: dict[str, list[str]], olds: dict[str, list[str]],
+                threshold: float) -> list[tuple[float, str, str]]:
     """(ratio, new key, old key) for every pair of word lists whose ratio is at least threshold."""
     tokens = {("new", key): occurrences(words) for key, words in news.items()}
     tokens |= {("old", key): occurrences(words) for key, words in olds.items()}

@@ -10,6 +10,7 @@ before anything is written.
 from __future__ import annotations
 
 import codecs
+import errno
 import hashlib
 import os
 import stat
@@ -56,10 +57,13 @@ def check_seeds_folder(seeds_dir: Path) -> None:
         raise CatalogueError(f"{shown}: no such folder; check --seeds (nothing was read or written)")
     if not seeds_dir.is_dir():
         raise CatalogueError(f"{shown}: not a folder; --seeds names the folder that holds the seed lists")
-    with os.scandir(seeds_dir) as entries:
-        if not any(is_seed_name(entry.name) for entry in entries):
-            raise CatalogueError(f"{shown}: no seed files ({', '.join('*' + e for e in SEED_EXTENSIONS)}) in this "
-                                 "folder; check --seeds (nothing was read or written)")
+    try:
+        names = os.listdir(seeds_dir)
+    except OSError as error:
+        raise CatalogueError(f"{shown}: cannot be read ({error.strerror})")
+    if not any(is_seed_name(name) for name in names):
+        raise CatalogueError(f"{shown}: no seed files ({', '.join('*' + e for e in SEED_EXTENSIONS)}) in this "
+                             "folder; check --seeds (nothing was read or written)")
 
 
 def find_seed_files(seeds_dir: Path, project: Path) -> tuple[list[SeedFile], list[Problem]]:
@@ -76,11 +80,11 @@ def find_seed_files(seeds_dir: Path, project: Path) -> tuple[list[SeedFile], lis
             continue
         path = seeds_dir / name
         shown = source_path(folder / name, project, folder)
-        reason = unreadable_name(name) or unreadable_entry(path, folder)
+        info, reason = checked_entry(path, folder)
+        reason = unreadable_name(name) or reason
         if reason:
             problems.append(Problem(Source(shown), reason))
             continue
-        info = os.stat(path)
         files.append(SeedFile(path, shown, (info.st_dev, info.st_ino)))
     return files, problems
 
@@ -96,24 +100,23 @@ def unreadable_name(name: str) -> str | None:
     return None
 
 
-def unreadable_entry(path: Path, folder: Path) -> str | None:
-    """Why the file at path must not be read, or None."""
+def checked_entry(path: Path, folder: Path) -> tuple[os.stat_result | None, str | None]:
+    """(what path names, None) for a file that may be read, else (None, why not)."""
     try:
-        own = os.lstat(path)
-        if stat.S_ISLNK(own.st_mode):
-            target = path.resolve()
-            if not target.is_relative_to(folder):
-                return f"a link to a file outside {folder.name}/; skipped"
+        if stat.S_ISLNK(os.lstat(path).st_mode) and not path.resolve().is_relative_to(folder):
+            return None, f"a link to a file outside {folder.name}/; skipped"
         info = os.stat(path)
     except OSError as error:
-        return f"cannot be read ({error.strerror}); skipped"
+        return None, f"cannot be read ({error.strerror}); skipped"
+    except RuntimeError:  # a loop of links (Python before 3.13; later ones raise OSError ELOOP)
+        return None, f"cannot be read ({os.strerror(errno.ELOOP)}); skipped"
     if stat.S_ISDIR(info.st_mode):
-        return "a folder, not a seed file; skipped"
+        return None, "a folder, not a seed file; skipped"
     if not stat.S_ISREG(info.st_mode):
-        return "not a regular file (a pipe, socket or device); skipped"
+        return None, "not a regular file (a pipe, socket or device); skipped"
     if info.st_size > MAX_SEED_BYTES:
-        return TOO_LARGE
-    return None
+        return None, TOO_LARGE
+    return info, None
 
 
 class Unreadable(Exception):

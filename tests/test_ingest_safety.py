@@ -281,9 +281,10 @@ def run_in_thread(function):
     (os.mkdir, "a folder, not a seed file; skipped"),
     (lambda path: path.symlink_to("archive"), "a folder, not a seed file; skipped"),
     (lambda path: path.symlink_to("missing.dat"), "cannot be read (No such file or directory); skipped"),
+    (lambda path: path.symlink_to("x.txt"), "cannot be read (Too many levels of symbolic links); skipped"),
     (lambda path: path.write_bytes(b"") or os.truncate(path, MAX_SEED_BYTES + 1), "larger than 50 MB; split it into "
                                                                           "smaller lists. Skipped"),
-], ids=["fifo", "folder", "link-to-folder", "dangling-link", "too-large"])
+], ids=["fifo", "folder", "link-to-folder", "dangling-link", "link-loop", "too-large"])
 def test_special_files_named_txt_are_never_opened(project, make, message):
     (project / "seeds" / "archive").mkdir()
     make(project / "seeds" / "x.txt")
