@@ -3,9 +3,9 @@
 A new paper's id is a hash of its abstract, so re-running, reordering or adding seeds finds
 the same file again; an abstract corrected in its seed file keeps the id it had (see
 continue_identities), so an id is a name, not a checksum. Its slug is chosen once, when the
-paper is first written, and then belongs to the file. Fields a person edited are kept: content/.derived.json remembers a
-hash of what ingest last derived for each field, and a field whose value no longer matches
-that hash was changed by hand.
+paper is first written, and then belongs to the file. Fields a person edited are kept:
+content/.derived.json remembers a hash of what ingest last derived for each field, and a
+field whose value no longer matches that hash was changed by hand.
 """
 
 from __future__ import annotations
@@ -119,6 +119,7 @@ def ingest(seeds_dir: Path, content_dir: Path, prune: bool = False, cache: Cache
         derived[paper.id] = paper
         problems += notes
     cache.put_many(CONVERTED, conversions)
+    problems.sort(key=lambda problem: problem.source)  # each seed file's notes together, by line
     cache.put_many("ingest", computed)
     cache.keep_only("ingest", keys.values())
 
