@@ -12,8 +12,8 @@ from .characters import printable
 from .model import Problem
 
 NOTES_PER_KIND = 10
-# What varies between notes of one kind: numbers, quoted text, file:line places.
-_VARYING = re.compile(r"'[^']*'|\"[^\"]*\"|\S+:\d+|\d+")
+# What varies between notes of one kind: numbers (line numbers too) and quoted text.
+_VARYING = re.compile(r"'[^']*'|\"[^\"]*\"|\d+")
 
 
 def note_kind(problem: Problem) -> tuple[str, str]:
