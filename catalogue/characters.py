@@ -18,3 +18,14 @@ def replace_unsafe(text: str) -> str:
 
 def split_lines(text: str) -> list[str]:
     return LINE_BREAK.split(text)
+
+
+# What must not reach a terminal or a one-line message: control characters (line breaks and
+# tabs included), and the marks that reorder or break lines (a name could hide its real text).
+TERMINAL_UNSAFE = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
+
+
+def printable(text: str) -> str:
+    """text with every character a terminal would act on written as an escape (\\x1b, \\u202e)."""
+    return TERMINAL_UNSAFE.sub(lambda match: match[0].encode("unicode_escape", "backslashreplace").decode("ascii"),
+                               text)

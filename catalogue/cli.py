@@ -25,9 +25,10 @@ from .faults import fault_message
 from .guard import Holds, check_site_folder, read_folder
 from .i18n import available_languages, load_strings
 from .lock import LOCK_FILE, exclusive
-from .model import Problem
-from .output import (SiteWriter, copy_assets, refuse_strange_assets, read_manifest, site_lock, staged_site, staging_folders,
-                     write_manifest)
+from .output import (SiteWriter, copy_assets, read_manifest, refuse_strange_assets, site_lock, staged_site,
+                     staging_folders, write_manifest)
+from .seedfiles import check_seeds_folder, seeds_state
+from .trash import TRASH_DIR
 
 PROJECT = Path(__file__).resolve().parent.parent
 
@@ -39,6 +40,9 @@ def directory(default: str, help: str):
 
 seeds_option = directory("seeds", "Folder of seed lists (*.txt): a header line, then one abstract per paragraph.")
 content_option = directory("content", "Folder of per-paper Markdown files; people edit these.")
+allow_removals_option = click.option(
+    "--allow-removals", is_flag=True, help="Let ingest mark more than half of the papers as gone from the seeds, "
+                                           "or prune any (without it, such an ingest stops and lists them).")
 out_option = click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=PROJECT / "site",
                           show_default="site/", help="Folder the site is written to (replaced only when complete).")
 
@@ -106,16 +110,18 @@ def site_options(command):
 @site_options
 @click.option("--no-search", is_flag=True, help="Skip the Pagefind index (faster); search then uses the "
                                                "offline index (search-index.js) everywhere.")
+@allow_removals_option
 def build(seeds: Path, content: Path, out: Path, base_url: str | None, language: str | None, config_path: Path,
-          templates: Path, assets: Path, no_search: bool) -> None:
+          templates: Path, assets: Path, no_search: bool, allow_removals: bool) -> None:
     """Ingest the seeds, render every page, index them for search (= ingest + render + index)."""
     started = time.perf_counter()
     config = site_config(config_path, base_url, language)
     inputs = functools.partial(build_fingerprint, seeds, content, templates, assets, config, not no_search)
+    check_seeds_folder(seeds)  # a mistyped --seeds stops before anything is touched
     with writing_site(out, seeds=seeds, content=content, templates=templates, assets=assets):
         if up_to_date(out, inputs()):
             return
-        run_ingest(seeds, content)
+        run_ingest(seeds, content, allow_removals=allow_removals)
         size, page_count, paper_count = render_and_write(content, out, config, templates, assets, not no_search,
                                                          inputs())  # what ingest left in content/
     elapsed = time.perf_counter() - started
@@ -227,7 +233,8 @@ def cycles_left_alone() -> Iterator[None]:
 def build_fingerprint(seeds: Path | None, content: Path, templates: Path, assets: Path, config: SiteConfig,
                       search: bool) -> str:
     """Everything a build reads (file names and bytes, settings, this code): equal fingerprints, equal sites."""
-    return digest(code_version(), tree_state(seeds) if seeds else None, tree_state(content, skip=(LOCK_FILE, CACHE_DIR)),
+    return digest(code_version(), seeds_state(seeds, content.parent) if seeds else None,
+                  tree_state(content, skip=(LOCK_FILE, CACHE_DIR, TRASH_DIR)),
                   tree_state(templates), tree_state(assets), config, search)
 
 
@@ -242,12 +249,15 @@ def up_to_date(out: Path, fingerprint: str) -> bool:
 @main.command("ingest")
 @seeds_option
 @content_option
-@click.option("--prune", is_flag=True, help="Delete papers that are no longer in any seed file "
-                                           "(by default they are kept and marked 'in_seeds: false').")
-def ingest_command(seeds: Path, content: Path, prune: bool) -> None:
+@click.option("--prune", is_flag=True, help="Move papers that are no longer in any seed file to "
+                                           "content/.trash/<date-time>/ (by default they are kept and marked "
+                                           "'in_seeds: false'); needs --allow-removals.")
+@allow_removals_option
+def ingest_command(seeds: Path, content: Path, prune: bool, allow_removals: bool) -> None:
     """Turn the seed lists into content/papers/*.md, keeping every hand edit."""
+    check_seeds_folder(seeds)  # a mistyped --seeds stops before content/ is touched
     with exclusive(content):
-        run_ingest(seeds, content, prune)
+        run_ingest(seeds, content, prune, allow_removals)
 
 
 @main.command()
@@ -338,21 +348,18 @@ def source_date_epoch(value: str | None) -> int | None:
     return int(value)
 
 
-def run_ingest(seeds: Path, content: Path, prune: bool = False) -> None:
+def run_ingest(seeds: Path, content: Path, prune: bool = False, allow_removals: bool = False) -> None:
     from .content import write_default_taxonomy
     from .ingest import ingest
+    from .notes import note_lines
     if written := write_default_taxonomy(content):  # a new catalogue: it builds at once
         say(f"{display(written)}: no topic taxonomy; wrote the default one (edit it to change topics)")
     with stage(f"Ingesting {display(seeds)}/ into {display(content)}/"), closing(Cache.beside(content)) as cache:
-        report = ingest(seeds, content, prune, cache)
-    report_problems(report.problems)
+        report = ingest(seeds, content, prune, cache, allow_removals)
+    for line in note_lines(report.problems):
+        say(line)
     say(f"  {report.papers} papers: {report.added} new, {report.updated} updated, "
         f"{report.kept_edits} with hand edits kept, {report.pruned} pruned, {len(report.problems)} notes")
-
-
-def report_problems(problems: tuple[Problem, ...]) -> None:
-    for problem in problems:
-        say(f"{problem.source}: {problem.message}")
 
 
 class stage:

@@ -1,10 +1,11 @@
 """seeds/ -> content/papers/: every paragraph becomes a paper or a reported problem.
 
-A paper's id is a hash of its abstract, so re-running, reordering or adding seeds finds
-the same file again. Its slug is chosen once, when the paper is first written, and then
-belongs to the file. Fields a person edited are kept: content/.derived.json remembers a
-hash of what ingest last derived for each field, and a field whose value no longer matches
-that hash was changed by hand.
+A new paper's id is a hash of its abstract, so re-running, reordering or adding seeds finds
+the same file again; an abstract corrected in its seed file keeps the id it had (see
+continue_identities), so an id is a name, not a checksum. Its slug is chosen once, when the
+paper is first written, and then belongs to the file. Fields a person edited are kept:
+content/.derived.json remembers a hash of what ingest last derived for each field, and a
+field whose value no longer matches that hash was changed by hand.
 """
 
 from __future__ import annotations
@@ -12,18 +13,25 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+from collections import defaultdict
 from dataclasses import dataclass, replace
 from pathlib import Path
 
 from slugify import slugify
 
 from .cache import Cache, code_version, digest
+from .characters import printable
 from .cleanup import clean_abstract
 from .content import PAPERS_DIR, read_papers, read_taxonomy, remember_as_read, render_paper_markdown, write_text_atomic
+from .corrections import alike_pairs
+from .errors import CatalogueError
 from .extract import extract
 from .markup import CONVERTED, Converted, Markup, conversion_key
-from .model import Paper, Problem, SeedDocument, Source, Topic
-from .seeds import read_seed_document
+from .model import Paper, Paragraph, Problem, SeedDocument, Source, Topic
+from .notes import note_lines
+from .seedfiles import Unreadable, find_seed_files, read_seed_bytes
+from .seeds import parse_seed_bytes
+from .trash import move_to_trash
 
 STATE_FILE = ".derived.json"
 DERIVED_FIELDS = ("name", "other_names", "title", "venue", "year", "topics", "links", "benchmarks", "results",
@@ -34,6 +42,9 @@ MAX_SLUG = 60
 CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]")  # each counts as a word
 MIN_WORDS = 5  # fewer words than this is a stray line (a page number, a heading), not an abstract
 MAX_TITLE_SLUG = 48
+SAME_PAPER_SIMILARITY = 0.9  # see continue_identities
+LISTED_REMOVALS = 10  # papers named when ingest refuses to remove more
+CONVERSIONS_AT_ONCE = 1000
 SLUG_STOPWORDS = ("a", "an", "the", "of", "for", "and", "or", "in", "on", "to", "with", "that", "this", "by",
                   "via", "from", "is", "are", "its", "their", "our")
 
@@ -49,57 +60,66 @@ class IngestReport:
 
 
 def paper_id(abstract: str) -> str:
-    """The paper's permanent id: the abstract's hash, whitespace aside."""
+    """A new paper's id: the abstract's hash, whitespace aside (kept for life, whatever the abstract becomes)."""
     return hashlib.sha256(" ".join(abstract.split()).encode("utf-8")).hexdigest()[:12]
 
 
-def ingest(seeds_dir: Path, content_dir: Path, prune: bool = False, cache: Cache | None = None) -> IngestReport:
+def ingest(seeds_dir: Path, content_dir: Path, prune: bool = False, cache: Cache | None = None,
+           allow_removals: bool = False) -> IngestReport:
     """Parse every seed file, merge with content/, write what changed.
 
-    Papers gone from the seeds are kept and marked, or deleted when prune is set. With a
-    cache, a paragraph met before (same text, place, venue, taxonomy and code) is not
-    extracted again.
+    Papers gone from the seeds are kept and marked, or moved to content/.trash/ when prune is
+    set. Nothing is written when the run would remove a paper, or mark more than half of the
+    catalogue as gone, unless allow_removals is set: a mistyped seeds folder looks just like
+    that. With a cache, a paragraph met before (same text, place, venue, taxonomy and code) is
+    not extracted again.
     """
     cache = cache or Cache(None)
+    seed_files, problems = find_seed_files(seeds_dir, content_dir.parent)
     taxonomy, fallback = read_taxonomy(content_dir)
     existing = {paper.id: (path, paper) for path, paper in read_papers(content_dir, cache).items()}
     state_path = content_dir / STATE_FILE
     state = json.loads(state_path.read_text(encoding="utf-8")) if state_path.exists() else {}
     markup = Markup()
-    problems: list[Problem] = []
-    derived: dict[str, Paper] = {}
-    seed_files = sorted(seeds_dir.glob("*.txt"))
-    if not seed_files:
-        problems.append(Problem(Source(seeds_dir.as_posix()), "no seed files (*.txt) here"))
-    documents = [read_seed_document(path, source_path(path, content_dir.parent)) for path in seed_files]
+    documents = []
+    for seed in seed_files:
+        try:
+            documents.append(parse_seed_bytes(read_seed_bytes(seed), seed.shown))
+        except Unreadable as error:
+            problems.append(Problem(Source(seed.shown), str(error)))
+    arrivals = plan_papers(documents, problems)
+    continued = continue_identities(arrivals, existing, state, problems)
+    continuing = set(continued.values())
+    leaving = sorted((path, paper) for pid, (path, paper) in existing.items()
+                     if pid not in arrivals and pid not in continuing)
+    if not allow_removals:
+        skipped = [problem for problem in problems if not problem.source.line]  # whole seed files
+        refuse_removals(leaving, len(existing), prune, seeds_dir, len(seed_files), skipped)
+
     context = digest(code_version(), taxonomy, fallback)
-    keys = {(document.path, paragraph.line): digest(context, document.path, document.venue, document.year, paragraph)
-            for document in documents for paragraph in document.paragraphs}
+    keys = {pid: digest(context, document.path, document.venue, document.year, paragraph)
+            for pid, (document, paragraph) in arrivals.items()}
     known = cache.get_many("ingest", keys.values())
     computed: dict[str, tuple[Paper, tuple[Problem, ...]]] = {}
     conversions: dict[str, Converted] = {}
-    for document in documents:
-        problems += document.problems
-        for paragraph in document.paragraphs:
-            source = Source(document.path, paragraph.line)
-            words = len(paragraph.text.split()) + len(CJK.findall(paragraph.text))
-            if words < MIN_WORDS:
-                problems.append(Problem(source, f"too short to be an abstract ({words} words); skipped"))
-                continue
-            pid = paper_id(paragraph.text)
-            if pid in derived:
-                problems.append(Problem(source, f"same abstract as {derived[pid].source}; listed once"))
-                continue
-            key = keys[document.path, paragraph.line]
-            if key not in known:
-                paper, notes, converted = derive_paper(pid, paragraph.text, source, document, taxonomy, fallback,
-                                                       markup)
-                known[key] = computed[key] = paper, notes
-                conversions[conversion_key(paper.abstract, True)] = converted
-            derived[pid], notes = known[key]
-            problems += notes
-        cache.put_many(CONVERTED, conversions)  # the render need not convert them again
-        conversions.clear()  # (a seed file at a time: all of them would hold every abstract twice over)
+    derived: dict[str, Paper] = {}
+    for pid, (document, paragraph) in arrivals.items():
+        key = keys[pid]
+        if key not in known:
+            paper, notes, converted = derive_paper(pid, paragraph.text, Source(document.path, paragraph.line),
+                                                   document, taxonomy, fallback, markup)
+            known[key] = computed[key] = paper, notes
+            conversions[conversion_key(paper.abstract, True)] = converted  # the render need not convert again
+            if len(conversions) >= CONVERSIONS_AT_ONCE:  # (all at once would hold every abstract twice over)
+                cache.put_many(CONVERTED, conversions)
+                conversions.clear()
+        paper, notes = known[key]
+        if pid in continued:
+            paper = replace(paper, id=continued[pid])
+        derived[paper.id] = paper
+        problems += notes
+    cache.put_many(CONVERTED, conversions)
+    problems.sort(key=lambda problem: problem.source)  # each seed file's notes together, by line
     cache.put_many("ingest", computed)
     cache.keep_only("ingest", keys.values())
 
@@ -107,6 +127,8 @@ def ingest(seeds_dir: Path, content_dir: Path, prune: bool = False, cache: Cache
     papers_dir.mkdir(parents=True, exist_ok=True)
     taken = {slug for _, paper in existing.values() for slug in (paper.slug, *paper.old_slugs)}
     added = updated = kept_edits = 0
+    # Records of papers not derived now stay, those of pruned papers too: moved back from
+    # .trash/, a paper finds its record as it was.
     new_state = {pid: record for pid, record in state.items() if pid not in derived}
     # A paper whose file, record and derived fields are as the last ingest left them needs no merge.
     settled_keys = {pid: settled_key(derived[pid], existing[pid][0], state.get(pid)) for pid in derived if pid in existing}
@@ -140,26 +162,107 @@ def ingest(seeds_dir: Path, content_dir: Path, prune: bool = False, cache: Cache
         now_settled[settled_key(fresh, path, new_state[pid])] = bool(edited)
     cache.put_many("settled", now_settled)
     cache.keep_only("settled", now_settled)
-    pruned = 0
-    for pid, (path, paper) in sorted(existing.items()):
-        if pid in derived:
-            continue
-        if prune:
-            path.unlink()
-            new_state.pop(pid, None)
-            pruned += 1
-            problems.append(Problem(Source(path.as_posix()), "not in any seed file any more; deleted (--prune)"))
-            continue
+    if prune and leaving:
+        trash = move_to_trash(content_dir, [path for path, _ in leaving])
+        problems += [Problem(Source(path.as_posix()), f"not in any seed file any more; moved to "
+                                                      f"{(trash / PAPERS_DIR / path.name).as_posix()} (--prune)")
+                     for path, _ in leaving]
+        problems.append(Problem(Source(trash.as_posix()), f"{len(leaving)} pruned paper(s) kept here; to restore "
+                                                          f"one, move it back into {papers_dir.as_posix()}/"))
+    for path, paper in [] if prune else leaving:
         if paper.in_seeds:
             written[path] = replace(paper, in_seeds=False)
             write_text_atomic(path, render_paper_markdown(written[path]))
         problems.append(Problem(Source(path.as_posix()), "not in any seed file any more; kept and marked "
-                                                         "'in_seeds: false' (ingest --prune deletes it)"))
+                                                         "'in_seeds: false' (ingest --prune moves it to .trash/)"))
     remember_as_read(written, cache)
     state_text = json.dumps(new_state, indent=0, sort_keys=True) + "\n"
     if not state_path.exists() or state_path.read_text(encoding="utf-8") != state_text:
         write_text_atomic(state_path, state_text)  # unchanged files keep their time: the next build sees no change
+    pruned = len(leaving) if prune else 0
     return IngestReport(len(derived), added, updated, kept_edits, pruned, tuple(problems))
+
+
+def plan_papers(documents: list[SeedDocument], problems: list[Problem]) -> dict[str, tuple[SeedDocument, Paragraph]]:
+    """Each abstract by the hash of its text, in seed order; short lines and repeats become notes."""
+    arrivals: dict[str, tuple[SeedDocument, Paragraph]] = {}
+    for document in documents:
+        problems += document.problems
+        for paragraph in document.paragraphs:
+            source = Source(document.path, paragraph.line)
+            words = len(paragraph.text.split()) + len(CJK.findall(paragraph.text))
+            if words < MIN_WORDS:
+                problems.append(Problem(source, f"too short to be an abstract ({words} words); skipped"))
+                continue
+            pid = paper_id(paragraph.text)
+            if pid in arrivals:
+                first, earlier = arrivals[pid]
+                problems.append(Problem(source, f"same abstract as {Source(first.path, earlier.line)}; listed once"))
+                continue
+            arrivals[pid] = document, paragraph
+    return arrivals
+
+
+def continue_identities(arrivals: dict[str, tuple[SeedDocument, Paragraph]], existing: dict[str, tuple[Path, Paper]],
+                        state: dict, problems: list[Problem]) -> dict[str, str]:
+    """{new id: id of the paper it continues} for abstracts corrected in their seed file.
+
+    A new abstract (its id is in no content file) continues a paper that would otherwise leave
+    the lists when both come from the same seed file and their words are alike: difflib's
+    SequenceMatcher ratio (autojunk off) over the two lists of whitespace-separated words (the
+    new paragraph as ingest tidies it, the paper's abstract in content/) is at least
+    SAME_PAPER_SIMILARITY (see corrections.py). Best pairs first (ties by id), each paper and
+    each abstract in at most one pair, so the result is the same in any seed order. The change
+    is reported once: later runs find the new abstract in the paper's record.
+    """
+    leaving: dict[str, dict[str, list[str]]] = defaultdict(dict)  # by seed file
+    for pid, (_, paper) in existing.items():
+        if pid not in arrivals:
+            leaving[paper.source.path][pid] = paper.abstract.split()
+    new: dict[str, dict[str, list[str]]] = defaultdict(dict)
+    abstracts, taken = {}, set()
+    for pid, (document, paragraph) in arrivals.items():
+        if pid not in existing and document.path in leaving:
+            abstracts[pid], _ = clean_abstract(paragraph.text)
+            new[document.path][pid] = abstracts[pid].split()
+    pairs = sorted((pair for path in new for pair in alike_pairs(new[path], leaving[path], SAME_PAPER_SIMILARITY)),
+                   key=lambda pair: (-pair[0], pair[1], pair[2]))  # best first, then by id
+    continued: dict[str, str] = {}
+    for _, pid, old in pairs:
+        if pid not in continued and old not in taken:
+            continued[pid] = old
+            taken.add(old)
+            if state.get(old, {}).get("abstract") == value_hash(abstracts[pid]):
+                continue  # paired and reported before
+            document, paragraph = arrivals[pid]
+            problems.append(Problem(Source(document.path, paragraph.line), f"abstract changed slightly; kept as "
+                                    f"paper {existing[old][1].slug} (id {old})"))
+    return continued
+
+
+def refuse_removals(leaving: list[tuple[Path, Paper]], catalogue_size: int, prune: bool, seeds_dir: Path,
+                    seed_file_count: int, skipped: list[Problem]) -> None:
+    """A CatalogueError listing the papers when this ingest would prune any, or mark more than half as gone."""
+    if prune and leaving:
+        listed = leaving
+        headline = (f"ingest --prune would remove {len(leaving)} of {catalogue_size} papers (not in any seed file any "
+                    "more):")
+        advice = ("Nothing was written. To move them to .trash/ in the content folder (from where they can be "
+                  "moved back), run again with --allow-removals.")
+    else:
+        listed = [(path, paper) for path, paper in leaving if paper.in_seeds]
+        if len(listed) * 2 <= catalogue_size:
+            return
+        headline = (f"this ingest would mark {len(listed)} of {catalogue_size} papers as no longer in the seeds "
+                    "(in_seeds: false):")
+        advice = "\n".join([f"Nothing was written. Check --seeds: {printable(seeds_dir.as_posix())}/ holds "
+                            f"{seed_file_count} seed file(s)" + (", and these were skipped:" if skipped else "."),
+                            *(f"  {line}" for line in note_lines(skipped)),
+                            "If the papers did leave the lists, run again with --allow-removals."])
+    lines = [f"  {printable(path.as_posix())}" for path, _ in listed[:LISTED_REMOVALS]]
+    if len(listed) > LISTED_REMOVALS:
+        lines.append(f"  ... and {len(listed) - LISTED_REMOVALS} more")
+    raise CatalogueError("\n".join([headline, *lines, advice]))
 
 
 def derive_paper(pid: str, text: str, source: Source, document: SeedDocument, taxonomy: tuple[Topic, ...],
@@ -181,14 +284,6 @@ def settled_key(fresh: Paper, path: Path, record: dict | None) -> str:
     """What a paper's merge depends on: the derived fields, the file as it is on disk, the record."""
     info = path.stat()
     return digest(code_version(), fresh, path.as_posix(), info.st_size, info.st_mtime_ns, sorted((record or {}).items()))
-
-
-def source_path(seed_path: Path, project: Path) -> str:
-    """How a seed file is named in content/ and in messages: seeds/x.txt inside the project."""
-    try:
-        return seed_path.resolve().relative_to(project.resolve()).as_posix()
-    except ValueError:
-        return seed_path.as_posix()
 
 
 def merge(current: Paper, recorded: dict | None, fresh: Paper) -> tuple[Paper, list[str]]:

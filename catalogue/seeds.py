@@ -7,6 +7,7 @@ from pathlib import Path
 
 from .characters import UNSAFE, replace_unsafe, split_lines
 from .model import Paragraph, Problem, SeedDocument, Source
+from .seedfiles import decode_seed_bytes
 
 # "ICML 2026 论文列表", "ICLR 2025 Accepted Papers", "NeurIPS'24": a venue, then a year.
 HEADER = re.compile(r"^(?P<venue>[A-Za-z][A-Za-z0-9&+.\- ]*?)\s*(?:['’](?P<short_year>\d{2})|(?P<year>(?:19|20)\d{2}))\b")
@@ -16,7 +17,7 @@ MAX_HEADER_LENGTH = 120
 
 def parse_seed_document(text: str, path: str) -> SeedDocument:
     """Split a seed document into its header and its paragraphs (pure: no I/O)."""
-    lines = split_lines(text.removeprefix("\ufeff"))
+    lines = split_lines(text.lstrip("\ufeff"))  # a file converted twice can start with two marks
     problems = [Problem(Source(path, number), "control characters were replaced by '\ufffd'")
                 for number, line in enumerate(lines, 1) if UNSAFE.search(line)]
     paragraphs = split_paragraphs([replace_unsafe(line) for line in lines])
@@ -36,20 +37,21 @@ def parse_seed_document(text: str, path: str) -> SeedDocument:
 
 
 def read_seed_document(path: Path, display_path: str | None = None) -> SeedDocument:
-    """Read a seed file; bytes that are not UTF-8 are replaced and reported by line."""
-    shown = display_path or path.as_posix()
-    data = path.read_bytes()
-    try:
-        text = data.decode("utf-8-sig")
-        bad_lines: list[int] = []
-    except UnicodeDecodeError:
-        text = data.decode("utf-8-sig", errors="replace")
-        bad_lines = [number for number, line in enumerate(split_lines(text), 1) if "\ufffd" in line]
-    document = parse_seed_document(text, shown)
-    if not bad_lines:
+    """Read a seed file the caller trusts (ingest opens them through seedfiles.read_seed_bytes)."""
+    return parse_seed_bytes(path.read_bytes(), display_path or path.as_posix())
+
+
+def parse_seed_bytes(data: bytes, path: str) -> SeedDocument:
+    """A seed document from a file's bytes: one note and no paragraphs when they are not text;
+    bytes that are not UTF-8 are replaced and reported by line."""
+    decoded = decode_seed_bytes(data)
+    if decoded.text is None:
+        return SeedDocument(path, None, None, (), (Problem(Source(path), decoded.why_not),))
+    document = parse_seed_document(decoded.text, path)
+    if not decoded.replaced:
         return document
-    decoding = tuple(Problem(Source(shown, line), "bytes that are not UTF-8 were replaced by '\ufffd'")
-                     for line in bad_lines)
+    decoding = tuple(Problem(Source(path, number), "bytes that are not UTF-8 were replaced by '\ufffd'")
+                     for number, line in enumerate(split_lines(decoded.text), 1) if "\ufffd" in line)
     return SeedDocument(document.path, document.venue, document.year, document.paragraphs,
                         decoding + document.problems)
 

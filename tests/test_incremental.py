@@ -85,7 +85,7 @@ def test_template_edits_and_pruned_papers_reach_the_site(tmp_path):
     seed = sorted((project / "seeds").glob("*.txt"))[0]
     paragraphs = seed.read_text(encoding="utf-8").split("\n\n")
     seed.write_text("\n\n".join(paragraphs[:-1]) + "\n", encoding="utf-8")  # the last paper leaves the list
-    run_cli("ingest", "--seeds", str(project / "seeds"), "--content", str(project / "content"), "--prune")
+    run_cli("ingest", "--seeds", str(project / "seeds"), "--content", str(project / "content"), "--prune", "--allow-removals")
     rebuilt = build_project(project, "--templates", str(templates), "--no-search")
     pages = list(rebuilt.out.rglob("*.html"))
     assert all("Hosted by us" in page.read_text(encoding="utf-8") for page in pages)

@@ -144,7 +144,7 @@ def test_a_paper_gone_from_the_seeds_is_kept_and_marked_until_pruned(project):
     assert read_papers(project / "content")[path].in_seeds is True
 
     make_seeds(project / "seeds", ABSTRACTS[1:])
-    report = ingest(project / "seeds", project / "content", prune=True)
+    report = ingest(project / "seeds", project / "content", prune=True, allow_removals=True)
     assert not path.exists() and report.pruned == 1
     assert len(read_papers(project / "content")) == 3
 
