@@ -118,6 +118,11 @@ def test_urls_and_bare_domains_become_links(markup):
     assert html.count("<a ") == 2
 
 
-def test_text_that_looks_like_a_placeholder_is_kept_as_text(markup):
-    html = markup.abstract_html("see $x$ and \ue0000\ue001 here").html
-    assert html.count("<math") == 1 and "&#xe000;0&#xe001;" in html
+@pytest.mark.parametrize("written, shown", [
+    ("\ue0000\ue001", "\ue0000\ue001"),  # private-use characters, as PDFs carry them: text
+    ("\ufdd00\ufdd1", "\ufffd0\ufffd"),  # the noncharacters our placeholders use: replaced
+])
+def test_text_that_looks_like_a_placeholder_is_kept_as_text(markup, written, shown):
+    converted = markup.abstract_html(f"see $x$ and {written} here")
+    assert converted.html.count("<math") == 1 and f"</math> and {shown} here</p>" in converted.html
+    assert converted.plain == f"see x and {shown} here"
