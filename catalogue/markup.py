@@ -20,6 +20,7 @@ from typing import Literal
 from latex2mathml.converter import convert as latex_to_mathml
 from markdown_it import MarkdownIt
 from pylatexenc.latex2text import LatexNodes2Text
+from pylatexenc.latexwalker import get_default_latex_context_db
 
 from .cache import code_version, digest
 from .characters import replace_unsafe
@@ -330,6 +331,12 @@ def _latex_to_text() -> LatexNodes2Text:
     return LatexNodes2Text(math_mode="text")
 
 
+@functools.lru_cache(maxsize=1)
+def _latex_macros():
+    """pylatexenc's table of known macros, which its parser otherwise rebuilds for every formula."""
+    return get_default_latex_context_db()
+
+
 def math_to_text(latex: str) -> str:
     """A readable plain-text form of a formula: O(κ^3/2/Nϵ^3), LS²MC."""
     markdown_text = text_only_math(latex)
@@ -337,7 +344,8 @@ def math_to_text(latex: str) -> str:
         return markdown_text.strip("*")
     try:
         # \url would come out as <address>: plain text has no angle brackets of ours
-        text = _latex_to_text().latex_to_text(repair_math(latex).replace("\\url{", "\\texttt{"))
+        text = _latex_to_text().latex_to_text(repair_math(latex).replace("\\url{", "\\texttt{"),
+                                              latex_context=_latex_macros())
     except Exception:  # pylatexenc gives up on some malformed input: show it as written
         return latex
     return re.sub(r"\^([0-9n+\-=()])(?![0-9])", lambda m: m[1].translate(_SUPERSCRIPTS), text).strip()
