@@ -106,8 +106,9 @@ _MATHML_ATTRIBUTES = {
 # Letters, digits, spaces and punctuation that Markdown, LaTeX and typography leave alone,
 # one word at each end: such a text converts to itself.
 _NOTHING_TO_CONVERT = re.compile(r"[^\W_]+(?:[ ,.;:()?+=-]+[^\W_]+)*[.?)]?")
-_TAG = re.compile(r"<\s*/?\s*([A-Za-z][\w:-]*)([^>]*)>")
-_ATTRIBUTE = re.compile(r"([A-Za-z_:][\w:.-]*)\s*=")
+# A tag's attributes never hold '<', and a name starts where a name starts: both read once.
+_TAG = re.compile(r"<\s*/?\s*([A-Za-z][\w:-]*)([^<>]*)>")
+_ATTRIBUTE = re.compile(r"(?<![\w:.-])([A-Za-z_:][\w:.-]*)\s*=")
 
 
 def split_math(text: str) -> tuple[list[Segment], list[str]]:
