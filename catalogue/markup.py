@@ -437,4 +437,7 @@ def inline(paragraphs: str) -> str:
 def _abstract_markdown() -> MarkdownIt:
     """Markdown that knows paragraphs, emphasis, backslash escapes and smart quotes only: raw HTML,
     links, code, headings and lists stay text, escaped (dashes and ellipses are LaTeX's, above)."""
-    return MarkdownIt("zero", {"typographer": True}).enable(["emphasis", "escape", "smartquotes"])
+    converter = MarkdownIt("zero", {"typographer": True}).enable(["emphasis", "escape", "smartquotes"])
+    # A backslash at the end of a line is CommonMark's line break; abstracts have none: as written.
+    converter.add_render_rule("hardbreak", lambda *_: "\\\n")
+    return converter
