@@ -244,6 +244,7 @@ def braces_balance(latex: str) -> bool:
     return depth == 0
 
 
+@functools.lru_cache(maxsize=4096)  # abstracts repeat their formulas ($x$, $n$)
 def render_math(latex: str, display: bool) -> str | None:
     """MathML for latex, or None when it cannot be converted faithfully."""
     repaired = repair_math(latex)
@@ -338,6 +339,7 @@ def _latex_macros():
     return get_default_latex_context_db()
 
 
+@functools.lru_cache(maxsize=4096)
 def math_to_text(latex: str) -> str:
     """A readable plain-text form of a formula: O(κ^3/2/Nϵ^3), LS²MC."""
     markdown_text = text_only_math(latex)
