@@ -3,8 +3,8 @@
 Abstracts mix three notations: Markdown emphasis (**bold**, *italic*), LaTeX text macros
 (\\emph{}, \\%, ~, --, ``quotes'') and inline math ($...$). The text is split into math and
 prose first; the prose's LaTeX macros become Markdown, and a Markdown converter that knows
-only paragraphs, emphasis and typographic quotes turns it into HTML, escaping everything else. Math becomes MathML at build
-time, so pages need no script to show it. Anything that cannot be converted is shown as
+only paragraphs, emphasis and typographic quotes turns it into HTML, escaping everything else.
+Math becomes MathML at build time, so pages need no script to show it. Anything that cannot be converted is shown as
 written and reported, never dropped.
 """
 
@@ -21,6 +21,7 @@ from latex2mathml.converter import convert as latex_to_mathml
 from markdown_it import MarkdownIt
 from pylatexenc.latex2text import LatexNodes2Text
 from pylatexenc.latexwalker import get_default_latex_context_db
+from pylatexenc.macrospec import LatexContextDb
 
 from .cache import code_version, digest
 from .characters import replace_unsafe
@@ -120,7 +121,7 @@ def split_math(text: str) -> tuple[list[Segment], list[str]]:
     segments: list[Segment] = []
     problems: list[str] = []
     dollars = _Dollars.of(text)
-    missing: set[str] = set()  # closing delimiters that do not occur after some point, hence after any later one
+    missing: set[str] = set()  # closing delimiters absent after some point, hence after any later one
     prose_start = position = 0
     while candidate := _MATH_START.search(text, position):
         position = candidate.start()
@@ -300,7 +301,8 @@ def _replace_text_macros(text: str, problems: list[str]) -> str:
         position = token.end()
         if token[1] and len(groups) >= MAX_MACRO_DEPTH:
             problems.append(f"LaTeX commands nested more than {MAX_MACRO_DEPTH} deep in abstract; shown as written")
-            return _as_written_from(text, out, groups, token.start())
+            first = _first_open_macro(groups) or (None, token.start(), len(out))
+            return "".join(out[:first[2]]) + text[first[1]:]
         if token[1]:
             groups.append((_TEXT_MACROS[token[1]], token.start(), len(out)))
             out.append(_TEXT_MACROS[token[1]])
@@ -311,20 +313,17 @@ def _replace_text_macros(text: str, problems: list[str]) -> str:
             marker = groups.pop()[0] if groups else None
             out.append("}" if marker is None else marker)
     out.append(text[position:])
-    unclosed = next((group for group in groups if group[0] is not None), None)
-    if unclosed is None:
-        return "".join(out)
-    name = _TEXT_MACRO_OR_BRACE.match(text, unclosed[1])[1]
-    problems.append(f"unbalanced braces after '\\{name}' in abstract; shown as written")
-    return _as_written_from(text, out, groups, None)
-
-
-def _as_written_from(text: str, out: list[str], groups: list[tuple[str | None, int, int]], default: int | None) -> str:
-    """What was converted before the first macro still open (or before default), then text as written."""
-    first = next((group for group in groups if group[0] is not None), None)
+    first = _first_open_macro(groups)
     if first is None:
-        return "".join(out) + text[default:]
+        return "".join(out)
+    problems.append(f"unbalanced braces after '\\{_TEXT_MACRO_OR_BRACE.match(text, first[1])[1]}' in abstract; "
+                    "shown as written")
     return "".join(out[:first[2]]) + text[first[1]:]
+
+
+def _first_open_macro(groups: list[tuple[str | None, int, int]]) -> tuple[str | None, int, int] | None:
+    """The outermost macro still open: from there on, the text is shown as written."""
+    return next((group for group in groups if group[0] is not None), None)
 
 
 @functools.lru_cache(maxsize=1)
@@ -334,7 +333,7 @@ def _latex_to_text() -> LatexNodes2Text:
 
 
 @functools.lru_cache(maxsize=1)
-def _latex_macros():
+def _latex_macros() -> LatexContextDb:
     """pylatexenc's table of known macros, which its parser otherwise rebuilds for every formula."""
     return get_default_latex_context_db()
 
