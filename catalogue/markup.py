@@ -441,4 +441,6 @@ def _abstract_markdown() -> MarkdownIt:
     converter = MarkdownIt("zero", {"typographer": True}).enable(["emphasis", "escape", "smartquotes"])
     # A backslash at the end of a line is CommonMark's line break; abstracts have none: as written.
     converter.add_render_rule("hardbreak", lambda *_: "\\\n")
+    # Text is escaped as everywhere else in the site: quotes in text need no escaping.
+    converter.add_render_rule("text", lambda _, tokens, index, *__: html.escape(tokens[index].content, quote=False))
     return converter
