@@ -109,7 +109,7 @@ def plain_for_extraction(abstract: str) -> str:
     """The abstract with emphasis markers gone and $\\textbf{...}$ turned back into text."""
     text = re.sub(r"\$(\\text\w*\{[^$]*\})\$", lambda m: text_only_math(m[1]) or m[0], abstract)
     text = re.sub(r"\\(?:emph|textit|textbf)\{([^{}]*)\}", r"\1", text)
-    return re.sub(r"\*+|(?<!\w)_+|_+(?!\w)", "", text)
+    return re.sub(r"\*+|(?<!\w)_+|(?<!_)_++(?!\w)", "", text)
 
 
 def find_contributions(abstract: str) -> list[Contribution]:
@@ -377,10 +377,12 @@ _EVALUATION_WORDS = re.compile(r"benchmark|dataset|evaluat|experiment|outperform
                                r"state-of-the-art|result|improv|score|success", re.IGNORECASE)
 _ON_NAMES = re.compile(r"\b(?:on|across|using|in|including|from)\s+(?:the\s+)?((?:[A-Za-z0-9][\w+.\-]*"
                        r"(?:,\s*(?:and\s+)?|\s+and\s+)?)+)")
-_BEFORE_KIND = re.compile(r"\b((?:[A-Z0-9][\w+.\-]*\s+){0,2}[A-Za-z0-9][\w+.\-]*)\s+"
+# Names start where a token starts (not after a dot or hyphen inside one): each token is then read
+# from a bounded number of starting points, whatever its length.
+_BEFORE_KIND = re.compile(r"(?<![\w+.\-])((?:[A-Z0-9][\w+.\-]*+\s+){0,2}[A-Za-z0-9][\w+.\-]*+)\s+"
                           r"(?:benchmark|dataset|suite|corpus|leaderboard)s?\b")
 _BENCHMARK_SUFFIX = re.compile(r"(?:Bench|Eval|-Test|QA|Arena|Gym|-Set|Suite)(?:-\w+)?$")
-_MODEL_SIZE = re.compile(r"\d+(?:\.\d+)?[BMK]$")  # Llama-3.1-8B is a model, not a benchmark
+_MODEL_SIZE = re.compile(r"(?<!\d)\d++(?:\.\d++)?[BMK]$")  # Llama-3.1-8B is a model, not a benchmark
 # Acronyms of fields, model families and hardware: never a benchmark's name.
 _GENERIC_ACRONYMS = {"LLM", "LLMs", "VLM", "VLMs", "MLLM", "MLLMs", "LM", "LMs", "RL", "AI", "ML", "NLP", "GPU",
                      "GPUs", "CPU", "SOTA", "CNN", "CNNs", "RNN", "GNN", "GNNs", "MLP", "ViT", "API", "APIs",
@@ -420,10 +422,15 @@ _NOT_NAMES = {"the", "this", "that", "our", "new", "a", "an", "large", "public",
 
 # Headline results: a number with a percent sign or a multiplier, and what it measures, in
 # a sentence that reports an outcome.
-_NUMBER = r"\d+(?:\.\d+)?(?:\s*[-\u2013]\s*\d+(?:\.\d+)?)?\s*(?:%|×|x\b|-fold)"
+# A number starts where a run of digits starts, and its digits are never given back: a long run
+# is read once, not once from each of its digits.
+_NUMBER = r"(?<!\d)\d++(?:\.\d++)?(?:\s*[-\u2013]\s*\d++(?:\.\d++)?)?\s*(?:%|×|x\b|-fold)"
 _QUANTITY = re.compile(rf"(?:from\s+{_NUMBER}\s+to\s+{_NUMBER})|(?:(?:up to|over|nearly|about|by)\s+)?{_NUMBER}")
 _OUTCOME = re.compile(r"achiev|improv|outperform|reduc|speed|gain|reach|rise|rises|surpass|boost|cut|"
                       r"accelerat|increas|decreas|lower|yield|deliver|attain|faster", re.IGNORECASE)
+# How far around a number its phrase is looked for: seven words after it or six before fit easily,
+# and a bounded window keeps a sentence of many numbers linear.
+_RESULT_WINDOW = 300
 _RESULT_STOP = re.compile(r"[,;:()]|\.(?:\s|$)|\s(?:while|whereas|and|but|compared|outperforming|which|"
                           r"thereby|demonstrating|showing|when)\b")
 
@@ -435,19 +442,22 @@ def find_results(abstract: str) -> tuple[str, ...]:
         if not _OUTCOME.search(sentence):
             continue
         for match in _QUANTITY.finditer(sentence):
-            after = sentence[match.end():]
+            after = sentence[match.end():match.end() + _RESULT_WINDOW]
             stop = _RESULT_STOP.search(after)
             words = (after[:stop.start()] if stop else after).split()[:7]
             if words and re.match(r"[A-Za-z]", words[0]) and words[0].lower() not in _NOT_A_MEASURE:
                 phrase = [match[0], *words]
             else:  # the number closes its clause: "reduces memory by over 50%"
-                phrase = [*_RESULT_STOP.split(sentence[:match.start()])[-1].split()[-6:], match[0]]
+                before = sentence[max(0, match.start() - _RESULT_WINDOW):match.start()]
+                phrase = [*_RESULT_STOP.split(before)[-1].split()[-6:], match[0]]
             while phrase and phrase[-1].lower() in _NOT_A_MEASURE:
                 phrase.pop()
             text = " ".join(phrase).strip(" .,;:")
             if len(phrase) >= 2 and not any(text in r or r in text for r in results):
                 results.append(text)
-    return tuple(results[:3])
+                if len(results) == 3:
+                    return tuple(results)
+    return tuple(results)
 
 
 def plain_math(text: str) -> str:

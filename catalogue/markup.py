@@ -2,23 +2,26 @@
 
 Abstracts mix three notations: Markdown emphasis (**bold**, *italic*), LaTeX text macros
 (\\emph{}, \\%, ~, --, ``quotes'') and inline math ($...$). The text is split into math and
-prose first; prose is escaped, its LaTeX macros become Markdown, and a Markdown converter
-that knows only emphasis and paragraphs turns it into HTML. Math becomes MathML at build
-time, so pages need no script to show it. Anything that cannot be converted is shown as
+prose first; the prose's LaTeX macros become Markdown, and a Markdown converter that knows
+only paragraphs, emphasis and typographic quotes turns it into HTML, escaping everything else.
+Math becomes MathML at build time, so pages need no script to show it. Anything that cannot be converted is shown as
 written and reported, never dropped.
 """
 
 from __future__ import annotations
 
+import bisect
 import functools
 import html
 import re
 from dataclasses import dataclass
 from typing import Literal
 
-import markdown
 from latex2mathml.converter import convert as latex_to_mathml
+from markdown_it import MarkdownIt
 from pylatexenc.latex2text import LatexNodes2Text
+from pylatexenc.latexwalker import get_default_latex_context_db
+from pylatexenc.macrospec import LatexContextDb
 
 from .cache import code_version, digest
 from .characters import replace_unsafe
@@ -50,8 +53,10 @@ def conversion_key(text: str, links: bool) -> str:
 
 
 # Placeholders for finished HTML fragments (math, links) while the prose goes through Markdown.
-_HOLD = "\ue000{}\ue001"
-_HELD = re.compile("\ue000(\\d+)\ue001")
+# U+FDD0 and U+FDD1 are noncharacters, which replace_unsafe removes from every text first: a
+# placeholder can only be one of ours, and Markdown leaves them (and digits) untouched.
+_HOLD = "\ufdd0{}\ufdd1"
+_HELD = re.compile("\ufdd0(\\d+)\ufdd1")
 
 # LaTeX text macros and what they become in Markdown; their argument is kept.
 _TEXT_MACROS = {
@@ -61,15 +66,29 @@ _TEXT_MACROS = {
 }
 _DISPLAY_ENVIRONMENTS = ("equation", "equation*", "align", "align*", "gather", "gather*",
                          "displaymath", "multline", "multline*")
-# LaTeX quotes and spaces; dashes, straight quotes and "..." are left to Markdown's smarty.
+# LaTeX quotes and spaces; straight quotes are left to Markdown's smart quotes.
 _SYMBOLS = [("``", "\u201c"), ("''", "\u201d"), ("\\,", "\u202f"), ("\\ ", " ")]
+# Dashes and ellipses as LaTeX (and typography) mean them; a longer run of either stays as written.
+_DASHES_AND_ELLIPSES = re.compile(r"(?<!-)---?(?!-)|(?<!\.)\.\.\.(?!\.)")
+_TYPOGRAPHY = {"---": "\u2014", "--": "\u2013", "...": "\u2026"}
+# ``like this" and "like this'': quotes of two styles that pair (never across a third quote)
+_CURLY_THEN_STRAIGHT = re.compile("\u201c([^\"\u201c\u201d]*)\"")
+_STRAIGHT_THEN_CURLY = re.compile("\"([^\"\u201c\u201d]*)\u201d")
 _ESCAPED_CHAR = re.compile(r"\\\\?([%&#_$])")  # \% and the doubly escaped \\% both mean %
 _UNKNOWN_MACRO = re.compile(r"\\([A-Za-z]+)")
+_TEXT_MACRO_OR_BRACE = re.compile(r"\\(" + "|".join(sorted(_TEXT_MACROS, key=len, reverse=True)) + r")\s*\{"
+                                  r"|(?<!\\)[{}]")
+# Deeper nests of text macros are junk, not prose: shown as written rather than converted.
+MAX_MACRO_DEPTH = 50
 _TIE = re.compile(r"(?<=\S)~(?=\S)")
 # Words of prose: a "math" span containing these is really two dollar signs in a sentence.
-_PROSE = re.compile(r"[a-z]{3,} [a-z]{3,} [a-z]{3,}")
+_PROSE = re.compile(r"(?<![a-z])[a-z]{3,} [a-z]{3,} [a-z]{3,}")
+# Inline math longer than this is a stray dollar sign, not a formula: real abstracts' longest
+# inline formulas are a few hundred characters.
+MAX_INLINE_MATH = 1000
 _PRICE = re.compile(r"\$\d")
 _MATH_START = re.compile(r"\\\$|\$|\\[(\[]|\\begin\{")
+_ENVIRONMENT = re.compile(r"\\begin\{([A-Za-z*]{1,20})\}")
 _SUPERSCRIPTS = str.maketrans("0123456789+-=()n", "⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁼⁽⁾ⁿ")
 
 # What latex2mathml may emit; anything else (an href, say) sends the span back to text.
@@ -88,21 +107,28 @@ _MATHML_ATTRIBUTES = {
 # Letters, digits, spaces and punctuation that Markdown, LaTeX and typography leave alone,
 # one word at each end: such a text converts to itself.
 _NOTHING_TO_CONVERT = re.compile(r"[^\W_]+(?:[ ,.;:()?+=-]+[^\W_]+)*[.?)]?")
-_TAG = re.compile(r"<\s*/?\s*([A-Za-z][\w:-]*)([^>]*)>")
-_ATTRIBUTE = re.compile(r"([A-Za-z_:][\w:.-]*)\s*=")
+# A tag's attributes never hold '<', and a name starts where a name starts: both read once.
+_TAG = re.compile(r"<\s*/?\s*([A-Za-z][\w:-]*)([^<>]*)>")
+_ATTRIBUTE = re.compile(r"(?<![\w:.-])([A-Za-z_:][\w:.-]*)\s*=")
 
 
 def split_math(text: str) -> tuple[list[Segment], list[str]]:
-    """Cut text into prose and math segments; unclosed delimiters stay prose and are reported."""
+    """Cut text into prose and math segments; unclosed delimiters stay prose and are reported.
+
+    One pass: the dollar signs are found once, and a closing delimiter found missing is not
+    looked for again, so that no input takes more than linear time.
+    """
     segments: list[Segment] = []
     problems: list[str] = []
+    dollars = _Dollars.of(text)
+    missing: set[str] = set()  # closing delimiters absent after some point, hence after any later one
     prose_start = position = 0
     while candidate := _MATH_START.search(text, position):
         position = candidate.start()
         if candidate.group() == "\\$":  # an escaped dollar is prose
             position = candidate.end()
             continue
-        found = _match_math(text, position)
+        found = _match_math(text, position, dollars, missing)
         if isinstance(found, str):
             problems.append(found)
             found = None
@@ -116,31 +142,29 @@ def split_math(text: str) -> tuple[list[Segment], list[str]]:
         position = prose_start = end
     if prose_start < len(text):
         segments.append(Segment("text", text[prose_start:], text[prose_start:]))
-    return segments, problems
+    return segments, list(dict.fromkeys(problems))  # each kind of problem once
 
 
-def _match_math(text: str, i: int) -> tuple[Segment, int] | str | None:
+def _match_math(text: str, i: int, dollars: _Dollars, missing: set[str]) -> tuple[Segment, int] | str | None:
     """The math segment starting at i and the index after it; a message if it never closes."""
     for opening, closing, kind in (("$$", "$$", "display"), ("\\[", "\\]", "display"),
                                    ("\\(", "\\)", "math")):
         if text.startswith(opening, i):
-            end = text.find(closing, i + len(opening))
+            end = _find_closing(text, closing, i + len(opening), missing)
             if end < 0:
                 return f"unclosed '{opening}' in abstract; the text is shown as written"
             stop = end + len(closing)
             return Segment(kind, text[i + len(opening):end], text[i:stop]), stop
-    if text.startswith("\\begin{", i):
-        environment = text[i + 7:text.find("}", i)]
-        if environment in _DISPLAY_ENVIRONMENTS:
-            closing = f"\\end{{{environment}}}"
-            end = text.find(closing, i)
+    if environment := _ENVIRONMENT.match(text, i):
+        if environment[1] in _DISPLAY_ENVIRONMENTS:
+            end = _find_closing(text, f"\\end{{{environment[1]}}}", i, missing)
             if end < 0:
-                return f"unclosed '\\begin{{{environment}}}' in abstract; the text is shown as written"
-            stop = end + len(closing)
-            return Segment("display", text[i + 8 + len(environment):end], text[i:stop]), stop
+                return f"unclosed '\\begin{{{environment[1]}}}' in abstract; the text is shown as written"
+            stop = end + len(f"\\end{{{environment[1]}}}")
+            return Segment("display", text[environment.end():end], text[i:stop]), stop
     if text[i] != "$":
         return None
-    end = _closing_dollar(text, i)
+    end = dollars.closing(text, i)
     if end is None or _looks_like_prose(text[i + 1:end]):
         if _PRICE.match(text, i):
             return None
@@ -148,21 +172,38 @@ def _match_math(text: str, i: int) -> tuple[Segment, int] | str | None:
     return Segment("math", text[i + 1:end], text[i:end + 1]), end + 1
 
 
-def _closing_dollar(text: str, start: int) -> int | None:
-    """Index of the $ closing the inline math opened at start, or None.
+def _find_closing(text: str, closing: str, start: int, missing: set[str]) -> int:
+    """text.find(closing, start), remembering a closing that is missing."""
+    end = -1 if closing in missing else text.find(closing, start)
+    if end < 0:
+        missing.add(closing)
+    return end
 
-    A $ right before a digit closes only when the opening one was not a price ($<$2% is math).
-    """
-    if start + 1 >= len(text) or text[start + 1].isspace():
-        return None
-    j = start + 1
-    while (j := text.find("$", j)) >= 0:
-        escaped = text[j - 1] == "\\" and text[j - 2:j] != "\\\\"
-        next_price = j + 1 < len(text) and text[j + 1].isdigit() and _PRICE.match(text, start)
-        if not escaped and not next_price and j > start + 1:
-            return j
-        j += 1
-    return None
+
+@dataclass(frozen=True)
+class _Dollars:
+    """Where a text's unescaped dollar signs are, to find any formula's closing one at once."""
+    unescaped: tuple[int, ...]
+    not_before_digit: tuple[int, ...]
+
+    @classmethod
+    def of(cls, text: str) -> _Dollars:
+        unescaped = tuple(j for j in (m.start() for m in re.finditer(r"\$", text))
+                          if not (text[j - 1] == "\\" and text[j - 2:j] != "\\\\"))
+        return cls(unescaped, tuple(j for j in unescaped if not text[j + 1:j + 2].isdigit()))
+
+    def closing(self, text: str, start: int) -> int | None:
+        """Index of the $ closing the inline math opened at start, or None.
+
+        A $ right before a digit closes only when the opening one was not a price ($<$2% is math).
+        """
+        if start + 1 >= len(text) or text[start + 1].isspace():
+            return None
+        candidates = self.not_before_digit if _PRICE.match(text, start) else self.unescaped
+        index = bisect.bisect_right(candidates, start + 1)
+        if index == len(candidates) or candidates[index] - start > MAX_INLINE_MATH:
+            return None
+        return candidates[index]
 
 
 def _looks_like_prose(content: str) -> bool:
@@ -204,6 +245,7 @@ def braces_balance(latex: str) -> bool:
     return depth == 0
 
 
+@functools.lru_cache(maxsize=4096)  # abstracts repeat their formulas ($x$, $n$)
 def render_math(latex: str, display: bool) -> str | None:
     """MathML for latex, or None when it cannot be converted faithfully."""
     repaired = repair_math(latex)
@@ -234,7 +276,9 @@ def latex_text_to_markdown(text: str) -> tuple[str, list[str]]:
     text = _ESCAPED_CHAR.sub(r"\1", text)
     for written, symbol in _SYMBOLS:
         text = text.replace(written, symbol)
-    text = re.sub("\u201c([^\"\u201d]*)\"", "\u201c\\1\u201d", text)  # ``like this"
+    text = _CURLY_THEN_STRAIGHT.sub("\u201c\\1\u201d", text)
+    text = _STRAIGHT_THEN_CURLY.sub("\u201c\\1\u201d", text)
+    text = _DASHES_AND_ELLIPSES.sub(lambda m: _TYPOGRAPHY[m[0]], text)
     text = _TIE.sub("\u00a0", text)
     for name in sorted(set(_UNKNOWN_MACRO.findall(text))):
         problems.append(f"unknown LaTeX command '\\{name}' in abstract; shown as written")
@@ -242,32 +286,44 @@ def latex_text_to_markdown(text: str) -> tuple[str, list[str]]:
 
 
 def _replace_text_macros(text: str, problems: list[str]) -> str:
+    """\\emph{x} -> *x* and the like, nested ones too, in one pass over the braces.
+
+    A macro whose brace never closes, or that opens more than MAX_MACRO_DEPTH groups deep,
+    is left as written from there on, with a note.
+    """
     out: list[str] = []
-    i = 0
-    pattern = re.compile(r"\\(" + "|".join(sorted(_TEXT_MACROS, key=len, reverse=True)) + r")\s*\{")
-    while match := pattern.search(text, i):
-        end = _matching_brace(text, match.end() - 1)
-        if end is None:
-            problems.append(f"unbalanced braces after '\\{match[1]}' in abstract; shown as written")
-            break
-        marker = _TEXT_MACROS[match[1]]
-        inner = _replace_text_macros(text[match.end():end], problems)
-        out.append(text[i:match.start()] + f"{marker}{inner}{marker}")
-        i = end + 1
-    out.append(text[i:])
-    return "".join(out)
+    # The groups open at this point: (marker, or None for a bare brace; the macro's start in
+    # text and in out, to fall back to the text as written).
+    groups: list[tuple[str | None, int, int]] = []
+    position = 0
+    for token in _TEXT_MACRO_OR_BRACE.finditer(text):
+        out.append(text[position:token.start()])
+        position = token.end()
+        if token[1] and len(groups) >= MAX_MACRO_DEPTH:
+            problems.append(f"LaTeX commands nested more than {MAX_MACRO_DEPTH} deep in abstract; shown as written")
+            first = _first_open_macro(groups) or (None, token.start(), len(out))
+            return "".join(out[:first[2]]) + text[first[1]:]
+        if token[1]:
+            groups.append((_TEXT_MACROS[token[1]], token.start(), len(out)))
+            out.append(_TEXT_MACROS[token[1]])
+        elif token[0] == "{":
+            groups.append((None, token.start(), len(out)))
+            out.append("{")
+        else:
+            marker = groups.pop()[0] if groups else None
+            out.append("}" if marker is None else marker)
+    out.append(text[position:])
+    first = _first_open_macro(groups)
+    if first is None:
+        return "".join(out)
+    problems.append(f"unbalanced braces after '\\{_TEXT_MACRO_OR_BRACE.match(text, first[1])[1]}' in abstract; "
+                    "shown as written")
+    return "".join(out[:first[2]]) + text[first[1]:]
 
 
-def _matching_brace(text: str, opening: int) -> int | None:
-    depth = 0
-    for index in range(opening, len(text)):
-        if text[index] == "{" and text[index - 1] != "\\":
-            depth += 1
-        elif text[index] == "}" and text[index - 1] != "\\":
-            depth -= 1
-            if depth == 0:
-                return index
-    return None
+def _first_open_macro(groups: list[tuple[str | None, int, int]]) -> tuple[str | None, int, int] | None:
+    """The outermost macro still open: from there on, the text is shown as written."""
+    return next((group for group in groups if group[0] is not None), None)
 
 
 @functools.lru_cache(maxsize=1)
@@ -276,6 +332,13 @@ def _latex_to_text() -> LatexNodes2Text:
     return LatexNodes2Text(math_mode="text")
 
 
+@functools.lru_cache(maxsize=1)
+def _latex_macros() -> LatexContextDb:
+    """pylatexenc's table of known macros, which its parser otherwise rebuilds for every formula."""
+    return get_default_latex_context_db()
+
+
+@functools.lru_cache(maxsize=4096)
 def math_to_text(latex: str) -> str:
     """A readable plain-text form of a formula: O(κ^3/2/Nϵ^3), LS²MC."""
     markdown_text = text_only_math(latex)
@@ -283,7 +346,8 @@ def math_to_text(latex: str) -> str:
         return markdown_text.strip("*")
     try:
         # \url would come out as <address>: plain text has no angle brackets of ours
-        text = _latex_to_text().latex_to_text(repair_math(latex).replace("\\url{", "\\texttt{"))
+        text = _latex_to_text().latex_to_text(repair_math(latex).replace("\\url{", "\\texttt{"),
+                                              latex_context=_latex_macros())
     except Exception:  # pylatexenc gives up on some malformed input: show it as written
         return latex
     return re.sub(r"\^([0-9n+\-=()])(?![0-9])", lambda m: m[1].translate(_SUPERSCRIPTS), text).strip()
@@ -293,7 +357,7 @@ class Markup:
     """Converts abstracts, titles and names; build one per process (it holds a converter)."""
 
     def __init__(self) -> None:
-        self._markdown = _emphasis_only_markdown()
+        self._markdown = _abstract_markdown()
 
     def abstract_html(self, text: str) -> Converted:
         """Paragraphs of safe HTML with MathML and clickable links (and the same as plain text)."""
@@ -338,24 +402,24 @@ class Markup:
                 problems.append(f"math {segment.written!r} could not be converted; shown as written")
                 mathml = f'<code class="tex">{html.escape(segment.written)}</code>'
             pieces.append(hold(mathml, math_to_text(segment.content)))
-        converted = self._markdown.reset().convert("".join(pieces))
+        converted = self._markdown.render("".join(pieces)).removesuffix("\n")
         plain = _TAG.sub("", _HELD.sub(lambda m: held[int(m[1])][1], converted))
         return Converted(_HELD.sub(lambda m: held[int(m[1])][0], converted),
                          " ".join(html.unescape(plain).split()), tuple(problems))
 
     def _prose(self, text: str, links: bool, hold) -> tuple[str, list[str]]:
-        """Escaped Markdown for a prose segment; URLs become held links first."""
+        """Markdown for a prose segment; URLs become held links first."""
         pieces: list[str] = []
         problems: list[str] = []
         position = 0
         for start, end, href in (find_urls(text) if links else []):
             before, before_problems = latex_text_to_markdown(text[position:start])
-            pieces.append(_escape(before))
+            pieces.append(before)
             problems += before_problems
             pieces.append(hold(f'<a href="{html.escape(href)}">{html.escape(text[start:end])}</a>', text[start:end]))
             position = end
         rest, rest_problems = latex_text_to_markdown(text[position:])
-        pieces.append(_escape(rest))
+        pieces.append(rest)
         return "".join(pieces), problems + rest_problems
 
 
@@ -371,19 +435,12 @@ def inline(paragraphs: str) -> str:
     return re.sub(r"^<p>|</p>$", "", paragraphs).replace("</p>\n<p>", " ")
 
 
-def _escape(text: str) -> str:
-    """Text made safe for the Markdown stage; placeholder characters in it become entities."""
-    return html.escape(text, quote=False).replace("\ue000", "&#xe000;").replace("\ue001", "&#xe001;")
-
-
-def _emphasis_only_markdown() -> markdown.Markdown:
-    """Markdown that knows paragraphs, emphasis and typography only: no raw HTML, links, code or headings."""
-    converter = markdown.Markdown(extensions=["smarty"])  # typographic quotes, dashes, ellipses
-    for name in ("backtick", "reference", "link", "image_link", "image_reference", "short_reference",
-                 "short_image_ref", "autolink", "automail", "linebreak", "html"):
-        converter.inlinePatterns.deregister(name)
-    for name in ("indent", "code", "hashheader", "setextheader", "hr", "olist", "ulist", "quote",
-                 "reference"):
-        converter.parser.blockprocessors.deregister(name)
-    converter.preprocessors.deregister("html_block")
+def _abstract_markdown() -> MarkdownIt:
+    """Markdown that knows paragraphs, emphasis, backslash escapes and smart quotes only: raw HTML,
+    links, code, headings and lists stay text, escaped (dashes and ellipses are LaTeX's, above)."""
+    converter = MarkdownIt("zero", {"typographer": True}).enable(["emphasis", "escape", "smartquotes"])
+    # A backslash at the end of a line is CommonMark's line break; abstracts have none: as written.
+    converter.add_render_rule("hardbreak", lambda *_: "\\\n")
+    # Text is escaped as everywhere else in the site: quotes in text need no escaping.
+    converter.add_render_rule("text", lambda _, tokens, index, *__: html.escape(tokens[index].content, quote=False))
     return converter

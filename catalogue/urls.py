@@ -20,14 +20,12 @@ def find_urls(text: str) -> list[tuple[int, int, str]]:
     found = []
     for match in URL.finditer(text):
         start, end = match.span()
-        while end > start and text[end - 1] in _TRAILING and not _closes_own_paren(text[start:end]):
+        # A URL like .../Foo_(bar) keeps its closing parenthesis; the counts follow the cut.
+        opening, closing = match[0].count("("), match[0].count(")")
+        while end > start and text[end - 1] in _TRAILING and not (text[end - 1] == ")" and opening >= closing):
+            closing -= text[end - 1] == ")"
             end -= 1
         written = text[start:end]
         href = written if re.match(r"https?://", written, re.IGNORECASE) else f"https://{written}"
         found.append((start, end, href))
     return found
-
-
-def _closes_own_paren(candidate: str) -> bool:
-    """A URL like .../Foo_(bar) keeps its closing parenthesis."""
-    return candidate.endswith(")") and candidate.count("(") >= candidate.count(")")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import http.server
+import random
 import shutil
 import threading
 from collections.abc import Iterator
@@ -20,6 +21,28 @@ from catalogue.server import QuietHandler
 PROJECT = Path(__file__).resolve().parent.parent
 CHROMIUM = "/usr/bin/chromium"
 SUBPATH = "REPO"
+
+
+@pytest.hookimpl(tryfirst=True)  # before Hypothesis's plugin reads the option
+def pytest_configure(config: pytest.Config) -> None:
+    """Property tests draw fresh examples on every run, CI included, from one seed per run;
+    `pytest --hypothesis-seed=N` replays the run that printed N."""
+    if config.getoption("hypothesis_seed", None) is None:
+        config.option.hypothesis_seed = str(random.SystemRandom().randrange(2**32))
+
+
+def hypothesis_seed_line(config: pytest.Config) -> str:
+    seed = config.getoption("hypothesis_seed")
+    return f"hypothesis seed: {seed} (replay with: python -m pytest --hypothesis-seed={seed})"
+
+
+def pytest_report_header(config: pytest.Config) -> str:
+    return hypothesis_seed_line(config)
+
+
+def pytest_terminal_summary(terminalreporter, exitstatus: int, config: pytest.Config) -> None:
+    """The seed again at the end, where a failure is read (and -q hides the header)."""
+    terminalreporter.write_line(hypothesis_seed_line(config))
 
 
 @dataclass(frozen=True)

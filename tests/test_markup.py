@@ -118,6 +118,35 @@ def test_urls_and_bare_domains_become_links(markup):
     assert html.count("<a ") == 2
 
 
-def test_text_that_looks_like_a_placeholder_is_kept_as_text(markup):
-    html = markup.abstract_html("see $x$ and \ue0000\ue001 here").html
-    assert html.count("<math") == 1 and "&#xe000;0&#xe001;" in html
+@pytest.mark.parametrize("written, shown", [
+    ("\ue0000\ue001", "\ue0000\ue001"),  # private-use characters, as PDFs carry them: text
+    ("\ufdd00\ufdd1", "\ufffd0\ufffd"),  # the noncharacters our placeholders use: replaced
+])
+def test_text_that_looks_like_a_placeholder_is_kept_as_text(markup, written, shown):
+    converted = markup.abstract_html(f"see $x$ and {written} here")
+    assert converted.html.count("<math") == 1 and f"</math> and {shown} here</p>" in converted.html
+    assert converted.plain == f"see x and {shown} here"
+
+
+LEAKS = re.compile("klzzwxh|[\x02\x03\ufdd0\ufdd1]")  # Python-Markdown's placeholders and ours
+OUR_TAGS = re.compile(r"</?(?:p|em|strong)>|<a href=\"[^\"<>]*\">|</a>|<math.*?</math>", re.S)
+
+
+@pytest.mark.parametrize("text", [
+    r"*a \emph{b* } < *c*",  # leaked klzzwxh:0000 through Python-Markdown 3.11.3 (issue 17)
+    r"**a \textbf{b** } <b> **c**",
+    r"*a `b* } < `*c*",
+    r"_a \emph{b_ } <i>x</i> _c_ [d](e) <https://a.io>",
+    r"*$x$ \emph{<y>* } < *$z$*",
+    r"<!-- *a* --> <script>*b*</script> &lt;*c*&gt;",
+    "\\emph{a\\\n*b* }",
+])
+def test_emphasis_across_macros_and_html_never_leaks_a_placeholder(markup, text):
+    converted = markup.abstract_html(text)
+    title = markup.inline_html(text)
+    for output in (converted.html, converted.plain, title, markup.plain(text)):
+        assert not LEAKS.search(output), output
+    for fragment in (converted.html, title):
+        assert "<" not in OUR_TAGS.sub("", fragment), fragment  # every '<' of the text is escaped
+    if "<math" not in converted.html:  # the plain text is what a reader sees, markup aside
+        assert " ".join(html.unescape(visible_text(converted.html)).split()) == converted.plain

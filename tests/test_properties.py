@@ -8,7 +8,6 @@ HTML and CJK, mixed line endings and blank lines), whose expected paragraphs are
 
 from __future__ import annotations
 
-import os
 import re
 import shutil
 import string
@@ -32,19 +31,20 @@ from catalogue.seeds import parse_seed_document
 
 from conftest import PROJECT
 
-# Random examples locally (failures are replayed from .hypothesis/, which ignores itself in git),
-# the same examples on every CI run (CI=true) so that CI never flakes. Inputs that Hypothesis once
-# found failing are pinned with @example, so that they are tried on every run.
-COMMON = dict(derandomize=bool(os.environ.get("CI")))
+# Fresh random examples on every run, CI included: the run's seed is printed at the start and at
+# the end (tests/conftest.py), and `python -m pytest --hypothesis-seed=N` replays it; a failure also
+# prints the @reproduce_failure line that replays that one example. Locally, failures are replayed
+# from .hypothesis/ (which ignores itself in git). Inputs that Hypothesis once found failing are
+# pinned with @example, so that they are tried on every run.
+COMMON = dict(print_blob=True)
 
 # ---------------------------------------------------------------------------------------------
 # Strategies
 # ---------------------------------------------------------------------------------------------
 
 CJK = "论文列表机器学习模型方法数据图神经网络的研究我们提出一种新"
-# U+E000/U+E001 are the private-use characters markup.py uses for its placeholders; text copied
-# from PDFs does carry private-use characters.
-WORD_ALPHABET = string.ascii_letters + string.digits + "$\\{}*<>&\"~%" + CJK + "-.,;:()'^_/!?#[]=+|@" \
+# Text copied from PDFs carries private-use characters.
+WORD_ALPHABET = string.ascii_letters + string.digits + "$\\{}*<>&\"~%" + CJK + "-.,;:()'^_/!?#[]=+|@`" \
     + "\ue000\ue001"
 TOKENS = [
     "we", "We", "propose", "introduce", "present", "a", "an", "the", "novel", "framework", "method", "for",
@@ -58,7 +58,7 @@ TOKENS = [
     "https://github.com/a/b", "https://github.com/a/b.", "http://x.org/(a)", "causalgame.github.io",
     "HTTPS://EXAMPLE.COM/x", "javascript:alert(1)", "<script>alert(1)</script>", "<img src=x onerror=alert(1)>",
     "</p>", "<b>", "<!--", "-->", "&amp;", "&lt;", "&#60;", "{{", "}}", "{%", "[click](javascript:x)",
-    "***", "* * *", "#", "---", "1.", ">", "\ue0000\ue001", "\ue0001\ue001",
+    "***", "* * *", "#", "---", "1.", ">", "\ue0000\ue001", "\ue0001\ue001", "`code`", "klzzwxh:0000",
     "在无空格的长句子中我们提出了一种新的方法来解决这个问题",
 ]
 LONG_TOKENS = st.text(alphabet=CJK, min_size=60, max_size=250) | st.text(
@@ -233,6 +233,7 @@ def check_html(fragment: str, allowed: set[str]) -> None:
 def test_abstract_html_is_well_formed_and_safe(text):
     rendered = MARKUP.abstract_html(text)
     check_html(rendered.html, {"p", "em", "strong", "a", "code"})
+    assert not leaked_markers(text, rendered.html), f"placeholder in {rendered.html!r}"
     assert all(isinstance(problem, str) and problem for problem in rendered.problems)
 
 
@@ -267,6 +268,14 @@ def test_plain_titles_and_names_skip_the_converter():
     assert markup_module._as_written("Rate--Distortion") is None
 
 
+def leaked_markers(text: str, output: str) -> list[str]:
+    """Placeholders left in output: Python-Markdown's stash (klzzwxh:0000) and STX/ETX ones, and
+    markup.py's noncharacter ones. The input's own controls and noncharacters never reach output
+    (they become U+FFFD); the word klzzwxh may, when the input wrote it."""
+    found = re.findall("[\x02\x03\ufdd0\ufdd1]", output)
+    return found + (["klzzwxh"] if "klzzwxh" in output and "klzzwxh" not in text else [])
+
+
 def loosely(text: str) -> str:
     """The text without the characters that markup consumes ($, backslashes, braces, emphasis)."""
     return re.sub(r"[$\\{}*_\s]", "", text)
@@ -281,12 +290,33 @@ def test_plain_text_has_no_markup_of_ours_and_no_math_delimiters(text):
     # A tag-like '<x' in plain text is one the abstract itself wrote (and we escaped), never ours.
     for tag in re.findall(r"</?[A-Za-z]+", plain):
         assert tag in loosely(text), f"{tag!r} in plain text {plain!r}"
-    if not re.search("\ue000\\d+\ue001", text):
-        assert not re.search("\ue000\\d+\ue001", plain), f"a placeholder is left in {plain!r}"
+    assert not leaked_markers(text, plain), f"a placeholder is left in {plain!r}"
     # The '$' that delimit math are gone: only the abstract's other '$' can remain.
     segments, _ = split_math(text)
     delimiters = sum(s.written.count("$") - s.content.count("$") for s in segments if s.kind != "text")
     assert plain.count("$") <= text.count("$") - delimiters, f"math delimiters left in {plain!r}"
+
+
+# Text made of what Markdown, LaTeX and HTML give meaning to: emphasis, backquotes, macros,
+# angle brackets, dollars, brackets, escapes, quotes, links and paragraph breaks.
+MARKUP_SOUP = st.lists(st.sampled_from([
+    "*", "**", "_", "__", "`", "``", "''", "\\emph{", "\\textbf{", "{", "}", "<", "<b>", "</p>", ">", "&", "&lt;",
+    "$", "$$", "$5", "\\(", "\\)", "\\[", "\\]", "[", "]", "](", "(", ")", "\\", '"', "'", "~", "--", "...",
+    " ", " ", "a", "b c", "x_1", "https://a.io/x", "\n", "\n\n", "\ufdd00\ufdd1", "\x02"]), max_size=60).map("".join)
+
+
+@settings(max_examples=500, deadline=None, **COMMON)
+@example(text="*a \\emph{b* } < *c*")
+@given(text=st.one_of(MARKUP_SOUP, MARKUP_SOUP.map(lambda soup: f"We propose FooNet, a {soup} model."),
+                      ONE_LINE_ABSTRACTS, st.text()))
+def test_no_placeholder_and_no_stray_angle_bracket_reaches_html_plain_text_or_title(text):
+    converted = MARKUP.abstract_html(text)
+    title = extract(text, TAXONOMY, "general").title
+    outputs = [converted.html, converted.plain, MARKUP.inline_html(title), MARKUP.plain(title)]
+    for output in outputs:
+        assert not leaked_markers(text, output), f"placeholder in {output!r}"
+    check_html(converted.html, {"p", "em", "strong", "a", "code"})  # every '<' is a tag of ours
+    check_html(outputs[2], {"em", "strong", "code"})
 
 
 # ---------------------------------------------------------------------------------------------
