@@ -84,9 +84,14 @@ def render_bibtex(paper: Paper, url: str | None) -> str:
 
 
 def venue_label(paper: Paper) -> str:
-    if not paper.venue:
+    return venue_year_label(paper.venue, paper.year)
+
+
+def venue_year_label(venue: str | None, year: int | None) -> str:
+    """'ICML 2026': the name of a venue's page (and what a citation gives as the venue)."""
+    if not venue:
         return "Unknown venue"
-    return f"{paper.venue} {paper.year}" if paper.year else paper.venue
+    return f"{venue} {year}" if year else venue
 
 
 def render_plain_citation(paper: Paper, title: str, url: str | None) -> str:
