@@ -86,9 +86,6 @@ def parse_paper_markdown(text: str, path: str) -> Paper:
     slug = _check(path, "slug", data["slug"], str, SLUG.fullmatch, "lower-case letters, digits and single hyphens")
     old_slugs = tuple(_check(path, "old_slugs", old, str, SLUG.fullmatch, "a list of slugs")
                       for old in _strings(path, "old_slugs", data.get("old_slugs")))
-    if slug in old_slugs:
-        raise ContentFileError(path, f"old_slugs holds '{slug}', the paper's own slug: a page cannot redirect to "
-                                     "itself; remove it from old_slugs")
     return Paper(
         id=_check(path, "id", data["id"], str, PAPER_ID.fullmatch, "12 lower-case hex digits"),
         slug=slug,
@@ -366,12 +363,16 @@ def _one_spelling_per_venue(papers: dict[Path, Paper]) -> tuple[dict[Path, Paper
     for key, counts in sorted(spellings.items()):
         for spelling in sorted(set(counts) - {chosen[key]}):
             first = min(path for path, paper in papers.items() if paper.venue == spelling).as_posix()
-            notes.append(Problem(Source(first), f"venue {shown(spelling)} ({counts[spelling]} papers) is shown as "
-                                                f"{shown(chosen[key])} ({counts[chosen[key]]} papers): the same venue "
-                                                "written another way; edit the venue to keep them apart"))
+            notes.append(Problem(Source(first), f"venue {shown(spelling)} ({papers_count(counts[spelling])}) is shown "
+                                                f"as {shown(chosen[key])} ({papers_count(counts[chosen[key]])}): the "
+                                                "same venue written another way; edit the venue to keep them apart"))
     unified = {path: paper if paper.venue in (None, chosen[venue_key(paper.venue)])
                else replace(paper, venue=chosen[venue_key(paper.venue)]) for path, paper in papers.items()}
     return unified, tuple(notes)
+
+
+def papers_count(count: int) -> str:
+    return f"{count} paper{'s' if count != 1 else ''}"
 
 
 def venue_key(venue: str) -> str:

@@ -7,6 +7,7 @@ import re
 import uuid
 from collections.abc import Iterable
 from datetime import datetime, timezone
+from urllib.parse import quote
 from xml.sax import saxutils
 
 from .cite import venue_label
@@ -32,8 +33,8 @@ def feed_id(catalogue: Catalogue, config: SiteConfig) -> str:
     """The feed's id, an IRI that stays the same for this catalogue: its address when known, else a
     name-based UUID of its title, description and papers (two catalogues with the default title differ)."""
     if config.base_url:
-        return config.base_url
-    name = "\n".join([config.title, config.description, *sorted(paper.id for paper in catalogue.papers)])
+        return quote(config.base_url, safe=":/?#[]@!$&'()*+,;=%~")  # an IRI holds no spaces
+    name = json.dumps([config.title, config.description, sorted(paper.id for paper in catalogue.papers)])  # ASCII
     return uuid.uuid5(uuid.NAMESPACE_URL, name).urn
 
 
