@@ -29,7 +29,7 @@ from catalogue.cli import main
 from catalogue.config import SiteConfig
 from catalogue.content import parse_paper_markdown, read_papers
 from catalogue.errors import CatalogueError, ContentFileError
-from catalogue.feeds import render_atom, render_sitemap
+from catalogue.feeds import feed_id, render_atom, render_sitemap
 from catalogue.ingest import remember_renamed_slug
 from catalogue.lock import LOCK_FILE
 from catalogue.model import Catalogue, Paper, Source
@@ -112,7 +112,7 @@ def outside_braces(text: str) -> str:
 
 # --- BibTeX: no field can close its entry -------------------------------------------------------
 
-@pytest.mark.parametrize("field, value", [
+BIBTEX_CASES = [
     ("title", INJECTION),
     ("title", "Closing } early and { opening late"),
     ("title", "Ends in a backslash \\"),
@@ -121,20 +121,43 @@ def outside_braces(text: str) -> str:
     ("title", "Math $\\{x\\}$ and {nested {braces}}"),
     ("authors", [INJECTION, "Ada } Lovelace"]),
     ("venue", "ICML}} @preamble{x}"),
-])
-def test_a_bibtex_field_cannot_close_its_entry(tmp_path, field, value):
-    hostile = paper_fields(1, **{field: value})
-    site = rendered(tmp_path, [hostile, paper_fields(2)])
-    own = (site / "papers/paper-1/paper-1.bib").read_text(encoding="utf-8")
-    whole = parse_bibtex((site / "catalogue.bib").read_text(encoding="utf-8"))
-    assert len(whole.entries) == 2
+]
+PDF_CASES = ["https://example.org/a}}@preamble{x}.pdf", "https://example.org/a\\}.pdf", "https://example.org/{a}/b.pdf"]
+
+
+@pytest.fixture(scope="module")
+def bibtex_site(tmp_path_factory) -> Path:
+    """One site with a paper per case: BIBTEX_CASES first, then PDF_CASES, then a harmless paper."""
+    papers = [paper_fields(n, **{field: value}) for n, (field, value) in enumerate(BIBTEX_CASES)]
+    papers += [paper_fields(len(BIBTEX_CASES) + n, pdf=pdf) for n, pdf in enumerate(PDF_CASES)]
+    return rendered(tmp_path_factory.mktemp("bibtex"), [*papers, paper_fields(99)])
+
+
+def test_the_catalogue_bib_holds_one_entry_per_paper(bibtex_site):
+    library = parse_bibtex((bibtex_site / "catalogue.bib").read_text(encoding="utf-8"))
+    assert len(library.entries) == len(BIBTEX_CASES) + len(PDF_CASES) + 1
+    listed = json.loads((bibtex_site / "list-data.js").read_text(encoding="utf-8")
+                        .removeprefix("window.CATALOGUE_LIST = ").removesuffix(";\n"))
+    assert len(parse_bibtex("\n".join(item[3] for item in listed.values())).entries) == len(listed)  # list export
+
+
+@pytest.mark.parametrize("number", range(len(BIBTEX_CASES)), ids=[repr(case) for case in BIBTEX_CASES])
+def test_a_bibtex_field_cannot_close_its_entry(bibtex_site, number):
+    field, value = BIBTEX_CASES[number]
+    own = (bibtex_site / f"papers/paper-{number}/paper-{number}.bib").read_text(encoding="utf-8")
     [entry] = parse_bibtex(own).entries
     assert entry.entry_type == "inproceedings"
     bibtex_name = {"title": "title", "authors": "author", "venue": "booktitle"}[field]
     intended = " and ".join(value) if field == "authors" else value + (" 2026" if field == "venue" else "")
-    printable = re.sub(r"[\x00-\x1f\x7f]", "", intended)
-    assert outside_braces(entry[bibtex_name]) == outside_braces(printable)
+    assert outside_braces(entry[bibtex_name]) == outside_braces(intended)
     assert "@" not in own.replace(entry[bibtex_name], "").replace("@inproceedings", "")
+
+
+@pytest.mark.parametrize("number", range(len(PDF_CASES)), ids=PDF_CASES)
+def test_a_pdf_address_cannot_close_its_entry_and_stays_the_same_address(bibtex_site, number):
+    slug = f"paper-{len(BIBTEX_CASES) + number}"
+    [entry] = parse_bibtex((bibtex_site / f"papers/{slug}/{slug}.bib").read_text(encoding="utf-8")).entries
+    assert unquote(entry["pdf"]) == PDF_CASES[number]
 
 
 def test_a_bibtex_injection_in_a_seed_abstract_stays_in_its_field(tmp_path):
@@ -154,20 +177,6 @@ def test_a_bibtex_injection_in_a_seed_abstract_stays_in_its_field(tmp_path):
     for path in bib_files:
         assert len(parse_bibtex(path.read_text(encoding="utf-8")).entries) == 1
     assert len(parse_bibtex((site / "catalogue.bib").read_text(encoding="utf-8")).entries) == 2
-    listed = json.loads((site / "list-data.js").read_text(encoding="utf-8").removeprefix("window.CATALOGUE_LIST = ")
-                        .removesuffix(";\n"))
-    assert len(parse_bibtex("\n".join(item[3] for item in listed.values())).entries) == 2  # the list page's export
-
-
-@pytest.mark.parametrize("pdf", [
-    "https://example.org/a}}@preamble{x}.pdf",
-    "https://example.org/a\\}.pdf",
-    "https://example.org/{a}/b.pdf",
-])
-def test_a_pdf_address_cannot_close_its_entry_and_stays_the_same_address(tmp_path, pdf):
-    site = rendered(tmp_path, [paper_fields(1, pdf=pdf)])
-    [entry] = parse_bibtex((site / "papers/paper-1/paper-1.bib").read_text(encoding="utf-8")).entries
-    assert unquote(entry["pdf"]) == pdf
 
 
 # --- XML: well-formed whatever the text ---------------------------------------------------------
@@ -219,15 +228,25 @@ def feed_ids(site: Path) -> list[str]:
 
 
 def test_feed_ids_are_valid_iris_and_differ_between_catalogues(tmp_path):
-    first = rendered(tmp_path / "one", [paper_fields(1), paper_fields(2)])
-    second = rendered(tmp_path / "two", [paper_fields(3)])
-    addressed = rendered(tmp_path / "three", [paper_fields(1)], "--base-url", BASE_URL)
-    for ids in (feed_ids(first), feed_ids(second), feed_ids(addressed)):
+    first = feed_ids(rendered(tmp_path / "one", [paper_fields(1), paper_fields(2)]))
+    second = feed_ids(rendered(tmp_path / "two", [paper_fields(3)]))
+    catalogue = Catalogue((Paper(id="0123456789ab", slug="x", title="T", abstract="A", source=Source("s.txt", 1)),), ())
+    feed = render_atom(catalogue, {"0123456789ab": "T"}, {"0123456789ab": "A"}, SiteConfig(base_url=BASE_URL))
+    addressed = [element.text for element in ElementTree.fromstring(feed).iter("{http://www.w3.org/2005/Atom}id")]
+    for ids in (first, second, addressed):
         assert all(re.fullmatch(r"[a-z][a-z0-9+.-]*:\S+", value) for value in ids), ids
         assert len(set(ids)) == len(ids)
-    assert feed_ids(first)[0] != feed_ids(second)[0]  # both have the default title
-    assert feed_ids(addressed)[0] == BASE_URL
-    assert feed_ids(first) == feed_ids(rendered(tmp_path / "again", [paper_fields(2), paper_fields(1)]))
+    assert first[0] != second[0]  # both have the default title
+    assert addressed[0] == BASE_URL
+
+
+def test_the_feed_id_without_an_address_follows_the_catalogue_not_the_order():
+    papers = [Paper(id=f"{n:012x}", slug=f"p{n}", title="T", abstract="A", source=Source("s.txt", n)) for n in (1, 2)]
+    assert feed_id(Catalogue(tuple(papers), ()), SiteConfig()) == feed_id(Catalogue(tuple(papers[::-1]), ()),
+                                                                           SiteConfig())
+    assert feed_id(Catalogue(tuple(papers), ()), SiteConfig()) != feed_id(Catalogue(tuple(papers[:1]), ()),
+                                                                           SiteConfig())
+    assert feed_id(Catalogue((), ()), SiteConfig(base_url="https://e.org/a b/")) == "https://e.org/a%20b/"
 
 
 # --- Front matter: whole values only, one line, no control characters, no aliases ---------------
@@ -388,13 +407,18 @@ def test_an_old_slug_equal_to_the_slug_is_left_out_with_a_note(tmp_path):
     assert 'http-equiv="refresh"' not in (tmp_path / "site/papers/paper-1/index.html").read_text(encoding="utf-8")
 
 
+@pytest.fixture(scope="module")
+def redirecting_site(tmp_path_factory) -> Path:
+    return rendered(tmp_path_factory.mktemp("redirects"), [paper_fields(1, old_slugs=["before"])])
+
+
 @pytest.mark.parametrize("line, problem", [
     ("/papers/amd/*  /papers/amd/  301!", "/papers/amd/ redirects to itself (a loop)"),
     ("/papers/other/*  /papers/before/  301!", "/papers/other/ redirects to /papers/before/, which redirects"),
     ("/*  /papers/amd/  301!", "is not an old paper address"),
 ])
-def test_check_finds_redirect_loops_chains_and_stray_lines(tmp_path, line, problem):
-    site = rendered(tmp_path, [paper_fields(1, old_slugs=["before"])])
+def test_check_finds_redirect_loops_chains_and_stray_lines(redirecting_site, tmp_path, line, problem):
+    site = Path(shutil.copytree(redirecting_site, tmp_path / "site"))
     assert check_redirects(site) == []
     with (site / "_redirects").open("a", encoding="utf-8") as redirects:
         redirects.write(line + "\n")
