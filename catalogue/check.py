@@ -127,23 +127,23 @@ def check_reference(page: str, reference: str, files: set[str], base: str | None
     if parts.scheme in EXTERNAL_SCHEMES:
         return None
     if parts.scheme:  # javascript:, data:, file:, ...
-        return f"{reference[:60]!r} uses the {parts.scheme}: scheme; only http(s) and mailto links may leave the site"
+        return f"{shown(reference)} uses the {parts.scheme}: scheme; only http(s) and mailto links may leave the site"
     if parts.netloc:
-        return f"{reference!r} is protocol-relative; it fails from disk"
+        return f"{shown(reference)} is protocol-relative; it fails from disk"
     path = unquote(parts.path)
     if not path:  # '#fragment' or '?query': this page
         return None
     if base is None and path.startswith("/"):
-        return f"{reference!r} is root-absolute; it breaks from disk and under a subpath"
+        return f"{shown(reference)} is root-absolute; it breaks from disk and under a subpath"
     if base is not None and not path.startswith(base):
-        return f"{reference!r} does not start with the site's base path {base!r}; hosts serve this page at any depth"
+        return f"{shown(reference)} does not start with the site's base path {shown(base)}; hosts serve this page at any depth"
     target = posixpath.normpath(path[len(base):] if base is not None else posixpath.join(posixpath.dirname(page), path))
     if target == ".." or target.startswith("../"):
-        return f"{reference!r} points outside the site"
+        return f"{shown(reference)} points outside the site"
     if path.endswith("/"):
-        return f"{reference!r} names a folder; link to its index.html so it works from disk"
+        return f"{shown(reference)} names a folder; link to its index.html so it works from disk"
     if target not in files:
-        return f"{reference!r} is broken: there is no file {target}"
+        return f"{shown(reference)} is broken: there is no file {target}"
     return None
 
 

@@ -7,7 +7,6 @@ import re
 import uuid
 from collections.abc import Iterable
 from datetime import datetime, timezone
-from urllib.parse import quote
 from xml.sax import saxutils
 
 from .cite import venue_label
@@ -33,7 +32,7 @@ def feed_id(catalogue: Catalogue, config: SiteConfig) -> str:
     """The feed's id, an IRI that stays the same for this catalogue: its address when known, else a
     name-based UUID of its title, description and papers (two catalogues with the default title differ)."""
     if config.base_url:
-        return quote(config.base_url, safe=":/?#[]@!$&'()*+,;=%~")  # an IRI holds no spaces
+        return config.base_url
     name = json.dumps([config.title, config.description, sorted(paper.id for paper in catalogue.papers)])  # ASCII
     return uuid.uuid5(uuid.NAMESPACE_URL, name).urn
 

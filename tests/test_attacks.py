@@ -200,7 +200,7 @@ def test_the_feed_is_well_formed_for_any_text(text, base_url):
 
 
 def test_the_sitemap_is_well_formed_for_an_odd_base_url():
-    sitemap = render_sitemap(["papers/x/index.html", "index.html"], SiteConfig(base_url="https://e.org/a&b\x0b/"))
+    sitemap = render_sitemap(["papers/x/index.html", "index.html"], SiteConfig(base_url="https://e.org/a&b/"))
     locations = [element.text for element in ElementTree.fromstring(sitemap.encode("utf-8")).iter()
                  if element.tag.endswith("loc")]
     assert locations == ["https://e.org/a&b/", "https://e.org/a&b/papers/x/"]
@@ -246,7 +246,14 @@ def test_the_feed_id_without_an_address_follows_the_catalogue_not_the_order():
                                                                            SiteConfig())
     assert feed_id(Catalogue(tuple(papers), ()), SiteConfig()) != feed_id(Catalogue(tuple(papers[:1]), ()),
                                                                            SiteConfig())
-    assert feed_id(Catalogue((), ()), SiteConfig(base_url="https://e.org/a b/")) == "https://e.org/a%20b/"
+
+
+@pytest.mark.parametrize("base_url", ["https://example.org/\n", "https://example.org/ x/", "https://exa\tmple.org/"])
+def test_a_base_url_with_a_line_break_or_space_is_refused(tmp_path, base_url):
+    make_content(tmp_path, [paper_fields(1)])
+    result = render(tmp_path, "--base-url", base_url)
+    assert result.exit_code == 1 and "must be an absolute http(s) address without spaces" in result.output
+    assert not (tmp_path / "site").exists()
 
 
 # --- Front matter: whole values only, one line, no control characters, no aliases ---------------
