@@ -79,7 +79,7 @@ def parse_paper_markdown(text: str, path: str) -> Paper:
     abstract = match[2].strip()
     if not abstract:
         raise ContentFileError(path, "the abstract (the text after the front matter) is empty")
-    if bad := UNSAFE_IN_ABSTRACT.search(match[2]):
+    if not match[2].replace("\n", "").isprintable() and (bad := UNSAFE_IN_ABSTRACT.search(match[2])):
         line = text.count("\n", 0, match.start(2) + bad.start()) + 1
         raise ContentFileError(f"{path}:{line}", f"the abstract holds a control character "
                                                  f"(U+{ord(bad[0]):04X}); delete it")
@@ -146,7 +146,7 @@ def _no_control_characters(path: str, key, value) -> None:
     """Every text of the front matter is one line of printable characters: YAML escapes like
     "\\0" would otherwise carry NUL into pages, feeds and citations."""
     if isinstance(value, str):
-        if bad := UNSAFE_IN_FIELD.search(value):
+        if not value.isprintable() and (bad := UNSAFE_IN_FIELD.search(value)):  # (isprintable: a fast first look)
             what = "a line break" if bad[0] in "\n\r\u2028\u2029" else f"a control character (U+{ord(bad[0]):04X})"
             raise ContentFileError(path, f"front-matter key {shown(str(key))} holds {what}; remove it")
     elif isinstance(value, dict):
