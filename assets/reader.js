@@ -97,7 +97,7 @@
 
   // As cite.py writes Markdown: a title cannot end its link, an address cannot end its parentheses.
   function markdownText(text) {
-    return text.replace(/[\\`*_{}\[\]<>()#+!|~]/g, "\\$&");
+    return text.replace(/[\\`*_\[\]<]/g, "\\$&");
   }
 
   function markdownUrl(address) {

@@ -10,7 +10,9 @@ from .model import Paper
 
 # Characters BibTeX/LaTeX treat as commands outside math; written as escapes in fields.
 _LATEX_SPECIAL = re.compile(r"(?<!\\)([&%#_])")
-_MARKDOWN_PUNCTUATION = re.compile(r"[\\`*_{}\[\]<>()#+!|~]")
+# What makes Markdown text more than text inside a line: links and images ([ ]), raw HTML and
+# autolinks (<), code (`), emphasis (* _) and the escapes themselves (\).
+_MARKDOWN_PUNCTUATION = re.compile(r"[\\`*_\[\]<]")
 _URL_ESCAPES = str.maketrans({"{": "%7B", "}": "%7D", "\\": "%5C"})
 
 
@@ -110,7 +112,7 @@ def render_markdown_citation(paper: Paper, title: str, url: str | None) -> str:
 
 
 def markdown_text(text: str) -> str:
-    """Text that Markdown shows as it is: ASCII punctuation with a meaning gets a backslash (CommonMark)."""
+    """Text that Markdown shows as it is: punctuation with a meaning gets a backslash (CommonMark)."""
     return _MARKDOWN_PUNCTUATION.sub(r"\\\g<0>", _printable(text))
 
 

@@ -172,7 +172,8 @@ def _optional(path, key, value, kind, test=None, expected=""):
 
 def _text(path: str, key: str, value) -> str:
     """A text without spaces at its ends (which would make 'ICML ' a venue of its own)."""
-    return _check(path, key, value, str, lambda v: v == v.strip() and v != "", "text without spaces at its ends")
+    return _check(path, key, value, str, lambda v: v == v.strip() and v != "",
+                  "non-empty text without spaces at its ends")
 
 
 def _optional_text(path: str, key: str, value) -> str | None:

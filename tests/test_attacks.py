@@ -506,12 +506,14 @@ def test_check_finds_a_venue_page_shared_by_two_labels_or_missing_papers(tmp_pat
 
 @pytest.mark.parametrize("title", [
     "Title](javascript:alert(1))", "[x](javascript:alert(1))", "Back\\slash ] and [", "*Stars* and _lines_ `code`",
+    "<img src=x onerror=alert(1)> and <https://evil.example/>", "𝒪((2+ϵ)ⁿ) for ϵ> 0",
 ])
 @pytest.mark.parametrize("url", ["https://example.org/catalogue/papers/x/", "https://example.org/a b)(/papers/x/"])
 def test_a_markdown_citation_links_its_whole_title_to_its_address(title, url):
     paper = Paper(id="0123456789ab", slug="x", title=title, abstract="A", source=Source("s.txt", 1),
                   authors=("Ada [x](javascript:y)",), venue="ICML", year=2026)
     tokens = MarkdownIt("commonmark").parseInline(render_markdown_citation(paper, title, url))[0].children
+    assert not [token for token in tokens if token.type == "html_inline"]
     links = [token for token in tokens if token.type == "link_open"]
     assert [link.attrs["href"] for link in links] == [url.replace(" ", "%20").replace(")", "%29").replace("(", "%28")]
     inside = tokens[tokens.index(links[0]) + 1:]
