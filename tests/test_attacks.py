@@ -34,6 +34,7 @@ from catalogue.ingest import remember_renamed_slug
 from catalogue.lock import LOCK_FILE
 from catalogue.model import Catalogue, Paper, Source
 from catalogue.render import render_netlify_redirects
+from catalogue.search import VOCABULARY, read_shards
 
 from conftest import PROJECT
 
@@ -530,3 +531,15 @@ def test_a_script_end_tag_in_a_title_stays_in_the_json_ld(tmp_path):
     data = json.loads(html[start:end])
     assert data["name"] == title and data["author"] == [{"@type": "Person", "name": "</SCRIPT >"}]
     assert "<" not in html[start:end]
+
+
+@pytest.mark.parametrize("venues", [("A+B", "A B"), ("ICML", "Icml"), ("Other", ""), ("Vocabulary", "vocabulary")])
+def test_search_shards_of_two_venues_never_share_a_folder(tmp_path, venues):
+    for number, venue in enumerate(venues):
+        page = tmp_path / f"papers/p{number}/index.html"
+        page.parent.mkdir(parents=True)
+        page.write_text(f'<html><body><main data-pagefind-body><span data-pagefind-filter="venue">{venue}</span> '
+                        f'<span data-pagefind-filter="year">2026</span></main></body></html>', encoding="utf-8")
+    shards = read_shards(tmp_path)
+    assert sorted(shard.venue for shard in shards) == sorted(venues)
+    assert len({shard.name for shard in shards}) == 2 and VOCABULARY not in {shard.name for shard in shards}
