@@ -367,8 +367,9 @@ def _one_spelling_per_venue(papers: dict[Path, Paper]) -> tuple[dict[Path, Paper
             notes.append(Problem(Source(first), f"venue {shown(spelling)} ({papers_count(counts[spelling])}) is shown "
                                                 f"as {shown(chosen[key])} ({papers_count(counts[chosen[key]])}): the "
                                                 "same venue written another way; edit the venue to keep them apart"))
-    unified = {path: paper if paper.venue in (None, chosen[venue_key(paper.venue)])
-               else replace(paper, venue=chosen[venue_key(paper.venue)]) for path, paper in papers.items()}
+    unified = {path: replace(paper, venue=chosen[venue_key(paper.venue)])
+               if paper.venue and paper.venue != chosen[venue_key(paper.venue)] else paper
+               for path, paper in papers.items()}
     return unified, tuple(notes)
 
 

@@ -458,19 +458,20 @@ class Listing(HTMLParser):
 
 
 def test_case_variants_of_a_venue_are_one_venue_reported_once(tmp_path):
-    papers = [paper_fields(1), paper_fields(2), paper_fields(3, venue="Icml"), paper_fields(4, venue="icml")]
+    papers = [paper_fields(1), paper_fields(2), paper_fields(3, venue="Icml"), paper_fields(4, venue="icml"),
+              paper_fields(5, venue=None)]
     make_content(tmp_path, papers)
     result = render(tmp_path)
     assert result.exit_code == 0, result.output
     assert result.output.count("venue 'Icml' (1 paper) is shown as 'ICML' (2 papers)") == 1
     assert result.output.count("venue 'icml' (1 paper) is shown as 'ICML' (2 papers)") == 1
     site = tmp_path / "site"
-    assert sorted(path.parent.name for path in site.glob("venues/*/index.html")) == ["icml-2026"]
+    assert sorted(path.parent.name for path in site.glob("venues/*/index.html")) == ["icml-2026", "unknown-venue"]
     listing = Listing((site / "venues/icml-2026/index.html").read_text(encoding="utf-8"))
     assert listing.heading.strip() == "ICML 2026"
     assert sorted(set(listing.links)) == [f"papers/paper-{n}/index.html" for n in (1, 2, 3, 4)]
     records = json.loads((site / "papers.json").read_text(encoding="utf-8"))["papers"]
-    assert {record["venue"] for record in records} == {"ICML"}
+    assert [record["venue"] for record in records] == ["ICML"] * 4 + [None]
     assert check_collections(site, parsed_collections(site)) == []
 
 
