@@ -32,6 +32,10 @@ SOURCE = re.compile(r"\A(\S(?:.*\S)?):(\d+)\Z")  # a seed file and line; '.' sto
 # Characters no front-matter text may hold (HTML and XML forbid them, or they end a line), and
 # those the abstract may not (it may span lines).
 UNSAFE_IN_ABSTRACT = re.compile(f"{UNSAFE.pattern}|[\x0c\ud800-\udfff]")
+# Front matter that may hold an alias, an anchor or deep nesting: flow collections, compact
+# nested lists, deep indentation. What ingest writes has none of these.
+MAY_NEST_OR_ALIAS = re.compile(r"[*&\[{]|[-?][ \t]+[-?]|^[ \t]{8}", re.MULTILINE)
+MAX_DEPTH = 8  # the front matter needs 3: the mapping, 'links', a link
 UNSAFE_IN_FIELD = re.compile(f"{UNSAFE_IN_ABSTRACT.pattern}|[\t\n\r\u2028\u2029]")
 # Front-matter keys in the order they are written.
 KEYS = ("id", "slug", "name", "other_names", "title", "title_source", "venue", "year", "topics",
@@ -112,17 +116,11 @@ def parse_paper_markdown(text: str, path: str) -> Paper:
 
 
 def _load_front_matter(front: str, path: str, first_line: int):
-    """The front matter's YAML, without aliases: a few lines of them expand to gigabytes."""
+    """The front matter's YAML, without aliases (a few lines of them expand to gigabytes) and
+    nested at most MAX_DEPTH deep (deeper, the YAML library recurses until it crashes)."""
     try:
-        if "*" in front or "&" in front:  # only then can there be an alias or an anchor; the events cost little
-            events = list(yaml.parse(front, Loader=_Loader))
-            for kind, sign in ((yaml.AliasEvent, "*"), (yaml.NodeEvent, "&")):
-                for event in events:
-                    if isinstance(event, kind) and event.anchor is not None:
-                        name = "alias" if sign == "*" else "anchor"
-                        raise ContentFileError(f"{path}:{first_line + event.start_mark.line}",
-                                               f"front matter uses a YAML {name} ({sign}{shown(event.anchor)[1:-1]}); "
-                                               "write the value out")
+        if MAY_NEST_OR_ALIAS.search(front):  # the events cost a third of a load: looked at only when needed
+            _refuse_aliases_and_depth(yaml.parse(front, Loader=_Loader), path, first_line)
         return yaml.load(front, Loader=_Loader)
     except yaml.YAMLError as error:
         mark = getattr(error, "problem_mark", None)
@@ -131,6 +129,27 @@ def _load_front_matter(front: str, path: str, first_line: int):
         lines = front.split("\n")
         hint = _quoting_hint(lines[mark.line]) if mark and mark.line < len(lines) and "mapping values" in problem else ""
         raise ContentFileError(where, f"front matter is not valid YAML ({problem}){hint}")
+
+
+def _refuse_aliases_and_depth(events, path: str, first_line: int) -> None:
+    """Reads the events as they come, so that neither an alias nor a deep nest is ever expanded."""
+    depth, anchored = 0, None
+    for event in events:
+        if isinstance(event, yaml.AliasEvent):
+            raise ContentFileError(f"{path}:{first_line + event.start_mark.line}", f"front matter uses a YAML alias "
+                                   f"(*{shown(event.anchor)[1:-1]}); write the value out")
+        if isinstance(event, yaml.NodeEvent) and event.anchor is not None:
+            anchored = anchored or event
+        if isinstance(event, (yaml.SequenceStartEvent, yaml.MappingStartEvent)):
+            depth += 1
+            if depth > MAX_DEPTH:
+                raise ContentFileError(f"{path}:{first_line + event.start_mark.line}", f"front matter nests lists or "
+                                       f"mappings more than {MAX_DEPTH} deep; write plain values")
+        elif isinstance(event, (yaml.SequenceEndEvent, yaml.MappingEndEvent)):
+            depth -= 1
+    if anchored:
+        raise ContentFileError(f"{path}:{first_line + anchored.start_mark.line}", f"front matter uses a YAML anchor "
+                               f"(&{shown(anchored.anchor)[1:-1]}); write the value out")
 
 
 def _quoting_hint(line: str) -> str:

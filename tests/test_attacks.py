@@ -358,6 +358,19 @@ def test_yaml_aliases_and_anchors_are_refused(tmp_path, front, sign):
     assert len(output) < 400
 
 
+@pytest.mark.parametrize("front", [
+    "authors: " + "[" * 100_000 + "]" * 100_000 + "\n",
+    "authors: " + "{a: " * 100_000 + "}" * 100_000 + "\n",
+    "authors:\n" + "".join("  " * level + "-\n" for level in range(500)),
+    "authors:\n" + "- " * 100_000 + "x\n",
+    "authors:\n" + "? " * 100_000 + "x\n",
+])
+def test_deep_nesting_in_front_matter_is_refused_before_the_yaml_library_recurses(tmp_path, front):
+    text = paper_text(paper_fields(1)).replace("venue: ICML\n", front)
+    output = refused(tmp_path, [text])
+    assert "file-0.md:" in output and "front matter nests lists or mappings more than 8 deep" in output
+
+
 @pytest.mark.parametrize("paper", [
     paper_fields(1, title="t" * 1_000_000 + " "),
     paper_fields(1, **{"x" * 1_000_000: 1}),
