@@ -87,11 +87,23 @@
     var bibtex = ids.map(function (id) { return data[id][3]; }).join("\n");
     var markdown = ids.map(function (id) {
       var paper = data[id];
-      return "- [" + paper[1] + "](" + new URL(root + "papers/" + paper[0] + "/", document.baseURI).href + "). *" + paper[2] + "*.";
+      var address = new URL(root + "papers/" + paper[0] + "/", document.baseURI).href;
+      return "- [" + markdownText(paper[1]) + "](" + markdownUrl(address) + "). *" + markdownText(paper[2]) + "*.";
     }).join("\n") + "\n";
     setDownload("export-bibtex", bibtex, "application/x-bibtex");
     setDownload("export-markdown", markdown, "text/markdown");
     list.dataset.count = String(ids.length);
+  }
+
+  // As cite.py writes Markdown: a title cannot end its link, an address cannot end its parentheses.
+  function markdownText(text) {
+    return text.replace(/[\\`*_\[\]<]/g, "\\$&");
+  }
+
+  function markdownUrl(address) {
+    return address.replace(/[ ()<>\[\]]/g, function (character) {
+      return "%" + character.charCodeAt(0).toString(16).toUpperCase();
+    });
   }
 
   function setDownload(id, text, type) {

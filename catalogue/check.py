@@ -18,6 +18,9 @@ from html.parser import HTMLParser
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
+from .cite import venue_year_label
+from .errors import shown
+from .render import venue_path, venue_slug
 from .search import BUNDLE_DIR, SHARDS_FILE
 
 PROJECT = Path(__file__).resolve().parent.parent
@@ -26,6 +29,9 @@ VNU_JAR = PROJECT / "node_modules" / "vnu-jar" / "build" / "dist" / "vnu.jar"  #
 PAPER_PAGE = re.compile(r"papers/[^/]+/index\.html")  # render.paper_path's form
 FRAGMENT_SIGNATURE = b"pagefind_dcd"  # Pagefind 1.x puts this before each fragment's JSON
 EXTERNAL_SCHEMES = ("http", "https", "mailto")
+COLLECTIONS = ("venues/", "topics/")  # the pages that list a venue's or a topic's papers
+PAPERS_JSON = "papers.json"
+REDIRECTS = "_redirects"
 
 
 def check_site(site_dir: Path, *, validate_html: bool = True) -> list[str]:
@@ -35,9 +41,14 @@ def check_site(site_dir: Path, *, validate_html: bool = True) -> list[str]:
         return [f"index.html: missing; is {site_dir} a built site?"]
     files = {path.relative_to(site).as_posix() for path in site.rglob("*") if path.is_file()}
     pages = sorted(f for f in files if f.endswith(".html") and not f.startswith(f"{BUNDLE_DIR}/"))
-    problems = []
+    problems, parsed = [], {}
     for page in pages:
-        problems += check_page(page, (site / page).read_text(encoding="utf-8", errors="replace"), files)
+        parser = parse_page((site / page).read_text(encoding="utf-8", errors="replace"))
+        problems += page_problems(page, parser, files)
+        if page.startswith(COLLECTIONS):
+            parsed[page] = parser
+    problems += check_collections(site, parsed)
+    problems += check_redirects(site)
     problems += check_search_index(site, pages)
     if validate_html:
         problems += check_html(site)
@@ -50,8 +61,8 @@ class PageParser(HTMLParser):
     def __init__(self):
         super().__init__()
         self.references: list[str] = []
-        self.title = self.description = ""
-        self.in_title = False
+        self.title = self.description = self.heading = ""
+        self.in_title = self.in_heading = False
 
     def handle_starttag(self, tag, attrs):
         attrs = {name: value or "" for name, value in attrs}
@@ -62,21 +73,31 @@ class PageParser(HTMLParser):
             self.description = attrs.get("content", "")
         if tag == "title":
             self.in_title = True
+        if tag == "h1" and not self.heading:
+            self.in_heading = True
 
     def handle_endtag(self, tag):
         if tag == "title":
             self.in_title = False
+        if tag == "h1":
+            self.in_heading = False
 
     def handle_data(self, data):
         if self.in_title:
             self.title += data
+        if self.in_heading:
+            self.heading += data
 
 
-def check_page(page: str, html: str, files: set[str]) -> list[str]:
-    """The problems of one page (path from the site root) among the site's files."""
+def parse_page(html: str) -> PageParser:
     parser = PageParser()
     parser.feed(html)
     parser.close()
+    return parser
+
+
+def page_problems(page: str, parser: PageParser, files: set[str]) -> list[str]:
+    """The problems of one page (path from the site root) among the site's files."""
     problems = [f"{page}: no <title>"] if not parser.title.strip() else []
     problems += [f"{page}: no <meta name=\"description\">"] if not parser.description.strip() else []
     # Hosts serve the root 404.html at any depth, so its links start from the site's base path.
@@ -106,24 +127,86 @@ def check_reference(page: str, reference: str, files: set[str], base: str | None
     if parts.scheme in EXTERNAL_SCHEMES:
         return None
     if parts.scheme:  # javascript:, data:, file:, ...
-        return f"{reference[:60]!r} uses the {parts.scheme}: scheme; only http(s) and mailto links may leave the site"
+        return f"{shown(reference)} uses the {parts.scheme}: scheme; only http(s) and mailto links may leave the site"
     if parts.netloc:
-        return f"{reference!r} is protocol-relative; it fails from disk"
+        return f"{shown(reference)} is protocol-relative; it fails from disk"
     path = unquote(parts.path)
     if not path:  # '#fragment' or '?query': this page
         return None
     if base is None and path.startswith("/"):
-        return f"{reference!r} is root-absolute; it breaks from disk and under a subpath"
+        return f"{shown(reference)} is root-absolute; it breaks from disk and under a subpath"
     if base is not None and not path.startswith(base):
-        return f"{reference!r} does not start with the site's base path {base!r}; hosts serve this page at any depth"
+        return f"{shown(reference)} does not start with the site's base path {shown(base)}; hosts serve this page at any depth"
     target = posixpath.normpath(path[len(base):] if base is not None else posixpath.join(posixpath.dirname(page), path))
     if target == ".." or target.startswith("../"):
-        return f"{reference!r} points outside the site"
+        return f"{shown(reference)} points outside the site"
     if path.endswith("/"):
-        return f"{reference!r} names a folder; link to its index.html so it works from disk"
+        return f"{shown(reference)} names a folder; link to its index.html so it works from disk"
     if target not in files:
-        return f"{reference!r} is broken: there is no file {target}"
+        return f"{shown(reference)} is broken: there is no file {target}"
     return None
+
+
+def check_collections(site: Path, parsed: dict[str, PageParser]) -> list[str]:
+    """Each venue's and topic's page (by papers.json) is that venue's or topic's alone and lists
+    all its papers: two labels at one address would leave one of them without a page."""
+    try:
+        records = json.loads((site / PAPERS_JSON).read_text(encoding="utf-8"))["papers"]
+        groups: dict[str, dict[str, list[str]]] = {}  # page -> label -> paper pages
+        for record in records:
+            venue = venue_year_label(record["venue"], record["year"])
+            groups.setdefault(venue_path(venue_slug(venue)), {}).setdefault(venue, []).append(record["path"])
+            for topic in record["topics"]:
+                groups.setdefault(f"topics/{topic['slug']}/index.html", {}).setdefault(topic["label"], []).append(
+                    record["path"])
+    except (OSError, ValueError, KeyError, TypeError) as error:
+        return [f"{PAPERS_JSON}: missing or unreadable ({error})"]
+    problems = []
+    for page, labels in sorted(groups.items()):
+        if len(labels) > 1:
+            problems.append(f"{page}: the address of {len(labels)} labels in {PAPERS_JSON}: "
+                            f"{', '.join(map(shown, sorted(labels)))}; only one can have the page")
+        if page not in parsed:
+            problems.append(f"{page}: missing; the page of {shown(next(iter(labels)))} in {PAPERS_JSON}")
+            continue
+        linked = {posixpath.normpath(posixpath.join(posixpath.dirname(page), unquote(urlsplit(reference).path)))
+                  for reference in parsed[page].references}
+        for label, members in sorted(labels.items()):
+            heading = " ".join(parsed[page].heading.split())
+            missing = [member for member in members if member not in linked]
+            if heading != label:
+                problems.append(f"{page}: is headed {shown(heading)}, not {shown(label)} as {PAPERS_JSON} says")
+            if missing:
+                problems.append(f"{page}: does not list {len(missing)} of the {len(members)} papers of "
+                                f"{shown(label)} (first: {missing[0]})")
+    return problems
+
+
+def check_redirects(site: Path) -> list[str]:
+    """Netlify's _redirects: 'from to status' lines from old paper addresses, none to itself or to
+    another redirect (a loop, or a chain a browser follows twice)."""
+    try:
+        text = (site / REDIRECTS).read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return []  # a site for another host
+    rules = []
+    problems = []
+    for number, line in enumerate(text.split("\n"), 1):
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        fields = line.split()
+        if len(fields) != 3 or not fields[0].startswith("/papers/") or not fields[1].startswith("/papers/"):
+            problems.append(f"{REDIRECTS}:{number}: {shown(line)} is not an old paper address, its paper's "
+                            "address and a status")
+            continue
+        rules.append((number, fields[0].removesuffix("*").rstrip("/"), fields[1].rstrip("/")))
+    sources = {source for _, source, _ in rules}
+    for number, source, target in rules:
+        if source == target:
+            problems.append(f"{REDIRECTS}:{number}: {source}/ redirects to itself (a loop)")
+        elif target in sources:
+            problems.append(f"{REDIRECTS}:{number}: {source}/ redirects to {target}/, which redirects again")
+    return problems
 
 
 def check_search_index(site: Path, pages: list[str]) -> list[str]:

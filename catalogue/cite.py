@@ -3,11 +3,17 @@
 from __future__ import annotations
 
 import re
+from urllib.parse import quote
 
+from .characters import UNSAFE
 from .model import Paper
 
 # Characters BibTeX/LaTeX treat as commands outside math; written as escapes in fields.
 _LATEX_SPECIAL = re.compile(r"(?<!\\)([&%#_])")
+# What makes Markdown text more than text inside a line: links and images ([ ]), raw HTML and
+# autolinks (<), code (`), emphasis (* _) and the escapes themselves (\).
+_MARKDOWN_PUNCTUATION = re.compile(r"[\\`*_\[\]<]")
+_URL_ESCAPES = str.maketrans({"{": "%7B", "}": "%7D", "\\": "%5C"})
 
 
 def citation_key(paper: Paper) -> str:
@@ -16,12 +22,39 @@ def citation_key(paper: Paper) -> str:
 
 
 def bibtex_field(text: str) -> str:
-    """A field value for BibTeX: specials escaped outside math, capitals kept with braces."""
-    parts = re.split(r"(\$[^$]*\$)", text)
+    """A field value for BibTeX, braced: specials escaped outside math. The value cannot end its
+    entry: control characters go, braces are kept only in matched pairs, and no backslash stands
+    before a brace or at the end (BibTeX counts '\\}' as a brace, other readers as a character)."""
+    parts = re.split(r"(\$[^$]*\$)", _printable(text))
     escaped = "".join(part if part.startswith("$") else _LATEX_SPECIAL.sub(r"\\\1", part) for part in parts)
-    if escaped.count("{") != escaped.count("}"):  # unbalanced braces would break the whole file
-        escaped = escaped.replace("{", "").replace("}", "")
-    return "{" + escaped + "}"
+    return "{" + _balanced(escaped) + "}"
+
+
+def bibtex_url(url: str) -> str:
+    """An address as a braced field: the characters that could end the field are percent-encoded,
+    which leaves the address the same."""
+    return "{" + _printable(url).translate(_URL_ESCAPES) + "}"
+
+
+def _printable(text: str) -> str:
+    """Line breaks and tabs as spaces, other control characters (and noncharacters) removed."""
+    return UNSAFE.sub("", re.sub(r"[\t\n\r\x0c\u2028\u2029]", " ", text))
+
+
+def _balanced(text: str) -> str:
+    """Braces in matched pairs only (an unmatched one is dropped); no backslash before a brace or at the end."""
+    text = re.sub(r"(?<!\\)\\+(?=[{}]|\Z)", "", text)  # from a run's start only: linear
+    unmatched, opened = set(), []
+    for at, character in enumerate(text):
+        if character == "{":
+            opened.append(at)
+        elif character == "}":
+            if opened:
+                opened.pop()
+            else:
+                unmatched.add(at)
+    unmatched.update(opened)
+    return "".join(character for at, character in enumerate(text) if at not in unmatched)
 
 
 def protect_capitals(title: str) -> str:
@@ -43,9 +76,9 @@ def render_bibtex(paper: Paper, url: str | None) -> str:
     if paper.year:
         fields.append(("year", str(paper.year)))
     if url:
-        fields.append(("url", "{" + url + "}"))
+        fields.append(("url", bibtex_url(url)))
     if paper.pdf:
-        fields.append(("pdf", "{" + paper.pdf + "}"))
+        fields.append(("pdf", bibtex_url(paper.pdf)))
     if paper.title_source == "derived":
         fields.append(("note", "{Title derived from the abstract}"))
     body = ",\n".join(f"  {name} = {value}" for name, value in fields)
@@ -53,9 +86,14 @@ def render_bibtex(paper: Paper, url: str | None) -> str:
 
 
 def venue_label(paper: Paper) -> str:
-    if not paper.venue:
+    return venue_year_label(paper.venue, paper.year)
+
+
+def venue_year_label(venue: str | None, year: int | None) -> str:
+    """'ICML 2026': the name of a venue's page (and what a citation gives as the venue)."""
+    if not venue:
         return "Unknown venue"
-    return f"{paper.venue} {paper.year}" if paper.year else paper.venue
+    return f"{venue} {year}" if year else venue
 
 
 def render_plain_citation(paper: Paper, title: str, url: str | None) -> str:
@@ -66,6 +104,18 @@ def render_plain_citation(paper: Paper, title: str, url: str | None) -> str:
 
 
 def render_markdown_citation(paper: Paper, title: str, url: str | None) -> str:
-    linked = f"[{title}]({url})" if url else f"**{title}**"
-    authors = f"{', '.join(paper.authors)}. " if paper.authors else ""
-    return f"{authors}{linked}. *{venue_label(paper)}*."
+    """'Authors. [Title](url). *Venue*.': the texts with Markdown's punctuation escaped, so that a
+    title cannot end its link or start one, and the address percent-encoded where it could end it."""
+    linked = f"[{markdown_text(title)}]({markdown_url(url)})" if url else f"**{markdown_text(title)}**"
+    authors = f"{markdown_text(', '.join(paper.authors))}. " if paper.authors else ""
+    return f"{authors}{linked}. *{markdown_text(venue_label(paper))}*."
+
+
+def markdown_text(text: str) -> str:
+    """Text that Markdown shows as it is: punctuation with a meaning gets a backslash (CommonMark)."""
+    return _MARKDOWN_PUNCTUATION.sub(r"\\\g<0>", _printable(text))
+
+
+def markdown_url(url: str) -> str:
+    """An address for `[...](here)`: spaces, brackets, parentheses and '<>' percent-encoded (the same address)."""
+    return quote(_printable(url), safe="/:?#@!$&'*+,;=%~")

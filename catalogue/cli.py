@@ -192,6 +192,7 @@ def render_and_write(content: Path, out: Path, config: SiteConfig, templates: Pa
     with closing(Cache.beside(content)) as cache, SimilarityProcess(cache) as similarity, cycles_left_alone():
         with stage(f"Loading {display(content)}/"):
             catalogue = load_catalogue(content, cache)
+        report_problems(catalogue.notes)
         with stage(f"Preparing {len(catalogue.papers)} papers (text, what changed)"):
             batches = plan_site(catalogue, config, make_environment(templates), cache, similarity)
         if config.base_url is None:

@@ -8,7 +8,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from .errors import CatalogueError
+from .errors import CatalogueError, shown
 
 CONFIG_FILE = "site.toml"
 # The settings site.toml may hold (each a text), with an example of each for messages.
@@ -96,7 +96,8 @@ def host_base_url(environment: dict[str, str]) -> str | None:
 def normalise_base_url(url: str | None) -> str | None:
     if not url:
         return None
-    parts = urlsplit(url)
-    if parts.scheme not in ("http", "https") or not parts.netloc:
-        raise CatalogueError(f"base URL {url!r} must be an absolute http(s) address, like https://example.org/catalogue/")
+    parts = urlsplit(url)  # (which drops line breaks and tabs, hence the search for spaces and controls)
+    if parts.scheme not in ("http", "https") or not parts.netloc or re.search(r"[\s\x00-\x1f\x7f]", url):
+        raise CatalogueError(f"base URL {shown(url)} must be an absolute http(s) address without spaces, like "
+                             "https://example.org/catalogue/")
     return url if url.endswith("/") else url + "/"

@@ -6,23 +6,38 @@ ill-typed front-matter key is an error naming the file and the key, never silent
 
 from __future__ import annotations
 
+import json
 import os
 import re
+from collections import Counter
 from contextlib import nullcontext
+from dataclasses import replace
 from pathlib import Path
 
 import yaml
 
 from .cache import Cache, code_version, digest
-from .errors import CatalogueError, ContentFileError
-from .model import Catalogue, Link, Paper, Source, Topic
+from .characters import UNSAFE
+from .errors import SHOWN_LENGTH, CatalogueError, ContentFileError, shown
+from .model import Catalogue, Link, Paper, Problem, Source, Topic
 
 PAPERS_DIR = "papers"
 CONTENT = "content"  # cache entries: a content file's Paper, by content_key
 TOPICS_FILE = "topics.yaml"
 DEFAULT_TAXONOMY = Path(__file__).parent / "defaults" / TOPICS_FILE  # what a new catalogue starts with
-SLUG = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
-PAPER_ID = re.compile(r"^[0-9a-f]{12}$")
+# \A and \Z (not ^ and $, which allow a final line break): match, fullmatch and search alike test the whole value.
+SLUG = re.compile(r"\A[a-z0-9]+(?:-[a-z0-9]+)*\Z")
+PAPER_ID = re.compile(r"\A[0-9a-f]{12}\Z")
+WEB_ADDRESS = re.compile(r"\Ahttps?://[^\s<>\"/?#]+[^\s<>\"]*\Z", re.IGNORECASE)
+SOURCE = re.compile(r"\A(\S(?:.*\S)?):(\d+)\Z")  # a seed file and line; '.' stops at line breaks
+# Characters no front-matter text may hold (HTML and XML forbid them, or they end a line), and
+# those the abstract may not (it may span lines).
+UNSAFE_IN_ABSTRACT = re.compile(f"{UNSAFE.pattern}|[\x0c\ud800-\udfff]")
+# Front matter that may hold an alias, an anchor or deep nesting: flow collections, compact
+# nested lists, deep indentation. What ingest writes has none of these.
+MAY_NEST_OR_ALIAS = re.compile(r"[*&\[{]|[-?][ \t]+[-?]|^[ \t]{8}", re.MULTILINE)
+MAX_DEPTH = 8  # the front matter needs 3: the mapping, 'links', a link
+UNSAFE_IN_FIELD = re.compile(f"{UNSAFE_IN_ABSTRACT.pattern}|[\t\n\r\u2028\u2029]")
 # Front-matter keys in the order they are written.
 KEYS = ("id", "slug", "name", "other_names", "title", "title_source", "venue", "year", "topics",
         "links", "benchmarks", "results", "authors", "pdf", "source", "cleaned", "in_seeds", "old_slugs")
@@ -51,56 +66,123 @@ def render_paper_markdown(paper: Paper) -> str:
 
 def parse_paper_markdown(text: str, path: str) -> Paper:
     """A Paper from a content file's text; ContentFileError names the file and the field."""
-    match = re.match(r"\A\ufeff?---\s*\n(.*?)\n---\s*(?:\n|\Z)(.*)\Z", text, re.S)
+    match = re.match(r"\A\ufeff?---[ \t\r]*\n(.*?)\n---[ \t\r]*(?:\n|\Z)(.*)\Z", text, re.S)
     if not match:
         raise ContentFileError(path, "no front matter: the file must start with '---', the fields, then '---'")
-    try:
-        data = yaml.load(match[1], Loader=_Loader)
-    except yaml.YAMLError as error:
-        mark = getattr(error, "problem_mark", None)
-        where = f" (front-matter line {mark.line + 1})" if mark else ""
-        raise ContentFileError(path, f"front matter is not valid YAML{where}: {getattr(error, 'problem', error)}")
+    first_line = text.count("\n", 0, match.start(1)) + 1  # the file's line where the front matter starts
+    data = _load_front_matter(match[1], path, first_line)
     if not isinstance(data, dict):
         raise ContentFileError(path, "front matter must be a set of 'key: value' lines")
     unknown = sorted(set(map(str, data)) - set(KEYS))
     if unknown:
-        raise ContentFileError(path, f"unknown front-matter key '{unknown[0]}' (known keys: {', '.join(KEYS)})")
+        raise ContentFileError(path, f"unknown front-matter key {shown(unknown[0])} (known keys: {', '.join(KEYS)})")
     for key in REQUIRED:
         if data.get(key) in (None, ""):
             raise ContentFileError(path, f"front-matter key '{key}' is missing")
+    for key, value in data.items():
+        _no_control_characters(path, key, value)
     abstract = match[2].strip()
     if not abstract:
         raise ContentFileError(path, "the abstract (the text after the front matter) is empty")
+    if not match[2].replace("\n", "").isprintable() and (bad := UNSAFE_IN_ABSTRACT.search(match[2])):
+        line = text.count("\n", 0, match.start(2) + bad.start()) + 1
+        raise ContentFileError(f"{path}:{line}", f"the abstract holds a control character "
+                                                 f"(U+{ord(bad[0]):04X}); delete it")
+    slug = _check(path, "slug", data["slug"], str, SLUG.fullmatch, "lower-case letters, digits and single hyphens")
+    old_slugs = tuple(_check(path, "old_slugs", old, str, SLUG.fullmatch, "a list of slugs")
+                      for old in _strings(path, "old_slugs", data.get("old_slugs")))
     return Paper(
-        id=_check(path, "id", data["id"], str, PAPER_ID.match, "12 lower-case hex digits"),
-        slug=_check(path, "slug", data["slug"], str, SLUG.match, "lower-case letters, digits and single hyphens"),
-        title=_check(path, "title", data["title"], str),
+        id=_check(path, "id", data["id"], str, PAPER_ID.fullmatch, "12 lower-case hex digits"),
+        slug=slug,
+        title=_text(path, "title", data["title"]),
         abstract=abstract,
         source=_parse_source(path, data["source"]),
-        name=_optional(path, "name", data.get("name"), str),
-        other_names=_strings(path, "other_names", data.get("other_names")),
+        name=_optional_text(path, "name", data.get("name")),
+        other_names=_texts(path, "other_names", data.get("other_names")),
         title_source=_check(path, "title_source", data.get("title_source", "derived"), str,
                             lambda v: v in ("derived", "edited"), "'derived' or 'edited'"),
-        venue=_optional(path, "venue", data.get("venue"), str),
-        year=_optional(path, "year", data.get("year"), int),
-        topics=_strings(path, "topics", data.get("topics")),
+        venue=_optional_text(path, "venue", data.get("venue")),
+        year=_optional(path, "year", data.get("year"), int, lambda v: 0 < v < 10000, "a year like 2026"),
+        topics=tuple(_check(path, "topics", topic, str, SLUG.fullmatch, "a list of topic slugs")
+                     for topic in _strings(path, "topics", data.get("topics"))),
         links=_links(path, data.get("links")),
-        benchmarks=_strings(path, "benchmarks", data.get("benchmarks")),
-        results=_strings(path, "results", data.get("results")),
-        cleaned=_strings(path, "cleaned", data.get("cleaned")),
-        authors=_strings(path, "authors", data.get("authors")),
-        pdf=_optional(path, "pdf", data.get("pdf"), str, _is_web_address, "an http(s) address"),
+        benchmarks=_texts(path, "benchmarks", data.get("benchmarks")),
+        results=_texts(path, "results", data.get("results")),
+        cleaned=_texts(path, "cleaned", data.get("cleaned")),
+        authors=_texts(path, "authors", data.get("authors")),
+        pdf=_optional(path, "pdf", data.get("pdf"), str, WEB_ADDRESS.fullmatch, "an http(s) address"),
         in_seeds=_check(path, "in_seeds", data.get("in_seeds", True), bool, None, "true or false"),
-        old_slugs=tuple(_check(path, "old_slugs", slug, str, SLUG.match, "a list of slugs")
-                        for slug in _strings(path, "old_slugs", data.get("old_slugs"))),
+        old_slugs=old_slugs,
     )
+
+
+def _load_front_matter(front: str, path: str, first_line: int):
+    """The front matter's YAML, without aliases (a few lines of them expand to gigabytes) and
+    nested at most MAX_DEPTH deep (deeper, the YAML library recurses until it crashes)."""
+    try:
+        if MAY_NEST_OR_ALIAS.search(front):  # the events cost a third of a load: looked at only when needed
+            _refuse_aliases_and_depth(yaml.parse(front, Loader=_Loader), path, first_line)
+        return yaml.load(front, Loader=_Loader)
+    except yaml.YAMLError as error:
+        mark = getattr(error, "problem_mark", None)
+        where = f"{path}:{first_line + mark.line}" if mark else path
+        problem = getattr(error, "problem", None) or str(error)
+        lines = front.split("\n")
+        hint = _quoting_hint(lines[mark.line]) if mark and mark.line < len(lines) and "mapping values" in problem else ""
+        raise ContentFileError(where, f"front matter is not valid YAML ({problem}){hint}")
+
+
+def _refuse_aliases_and_depth(events, path: str, first_line: int) -> None:
+    """Reads the events as they come, so that neither an alias nor a deep nest is ever expanded."""
+    depth, anchored = 0, None
+    for event in events:
+        if isinstance(event, yaml.AliasEvent):
+            raise ContentFileError(f"{path}:{first_line + event.start_mark.line}", f"front matter uses a YAML alias "
+                                   f"(*{shown(event.anchor)[1:-1]}); write the value out")
+        if isinstance(event, yaml.NodeEvent) and event.anchor is not None:
+            anchored = anchored or event
+        if isinstance(event, (yaml.SequenceStartEvent, yaml.MappingStartEvent)):
+            depth += 1
+            if depth > MAX_DEPTH:
+                raise ContentFileError(f"{path}:{first_line + event.start_mark.line}", f"front matter nests lists or "
+                                       f"mappings more than {MAX_DEPTH} deep; write plain values")
+        elif isinstance(event, (yaml.SequenceEndEvent, yaml.MappingEndEvent)):
+            depth -= 1
+    if anchored:
+        raise ContentFileError(f"{path}:{first_line + anchored.start_mark.line}", f"front matter uses a YAML anchor "
+                               f"(&{shown(anchored.anchor)[1:-1]}); write the value out")
+
+
+def _quoting_hint(line: str) -> str:
+    """For `title: Foo: a bar`, the line as it must be written."""
+    key, _, value = line.partition(":")
+    quoted = json.dumps(value.strip(), ensure_ascii=False)  # a JSON string is a YAML double-quoted one
+    if not key.strip() or ": " not in value or len(quoted) > SHOWN_LENGTH:
+        return "; a value holding ': ' must be quoted, like title: \"Foo: a bar\""
+    return f"; a value holding ': ' must be quoted, like {key.strip()}: {quoted}"
+
+
+def _no_control_characters(path: str, key, value) -> None:
+    """Every text of the front matter is one line of printable characters: YAML escapes like
+    "\\0" would otherwise carry NUL into pages, feeds and citations."""
+    if isinstance(value, str):
+        if not value.isprintable() and (bad := UNSAFE_IN_FIELD.search(value)):  # (isprintable: a fast first look)
+            what = "a line break" if bad[0] in "\n\r\u2028\u2029" else f"a control character (U+{ord(bad[0]):04X})"
+            raise ContentFileError(path, f"front-matter key {shown(str(key))} holds {what}; remove it")
+    elif isinstance(value, dict):
+        for inner_key, item in value.items():
+            _no_control_characters(path, key, inner_key)
+            _no_control_characters(path, key, item)
+    elif isinstance(value, list):
+        for item in value:
+            _no_control_characters(path, key, item)
 
 
 def _check(path, key, value, kind, test=None, expected=""):
     wrong_bool = isinstance(value, bool) and kind is not bool  # YAML's yes/no are not numbers or text
     if not isinstance(value, kind) or wrong_bool or (test and not test(value)):
         wanted = expected or f"a {kind.__name__}"
-        raise ContentFileError(path, f"front-matter key '{key}' must be {wanted}, not {value!r}")
+        raise ContentFileError(path, f"front-matter key '{key}' must be {wanted}, not {shown(value)}")
     return value
 
 
@@ -108,31 +190,46 @@ def _optional(path, key, value, kind, test=None, expected=""):
     return None if value is None else _check(path, key, value, kind, test, expected)
 
 
+def _text(path: str, key: str, value) -> str:
+    """A text without spaces at its ends (which would make 'ICML ' a venue of its own)."""
+    return _check(path, key, value, str, lambda v: v == v.strip() and v != "",
+                  "non-empty text without spaces at its ends")
+
+
+def _optional_text(path: str, key: str, value) -> str | None:
+    return None if value is None else _text(path, key, value)
+
+
 def _strings(path: str, key: str, value) -> tuple[str, ...]:
     if value is None:
         return ()
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        raise ContentFileError(path, f"front-matter key '{key}' must be a list of strings, not {value!r}")
+        raise ContentFileError(path, f"front-matter key '{key}' must be a list of strings, not {shown(value)}")
     return tuple(value)
 
 
+def _texts(path: str, key: str, value) -> tuple[str, ...]:
+    return tuple(_text(path, key, item) for item in _strings(path, key, value))
+
+
 def _links(path: str, value) -> tuple[Link, ...]:
+    if value is not None and not isinstance(value, list):
+        raise ContentFileError(path, f"front-matter key 'links' must be a list of 'url' and 'label', not {shown(value)}")
     links = []
     for item in value or []:
-        if not isinstance(item, dict) or set(item) != {"url", "label"} or not _is_web_address(item["url"]):
-            raise ContentFileError(path, f"each of 'links' needs a 'url' (http or https) and a 'label', not {item!r}")
-        links.append(Link(str(item["url"]), str(item["label"])))
+        if (not isinstance(item, dict) or set(item) != {"url", "label"} or not isinstance(item["url"], str)
+                or not WEB_ADDRESS.fullmatch(item["url"]) or not isinstance(item["label"], str)
+                or item["label"] != item["label"].strip() or not item["label"]):
+            raise ContentFileError(path, f"each of 'links' needs a 'url' (http or https) and a 'label', "
+                                         f"not {shown(item)}")
+        links.append(Link(item["url"], item["label"]))
     return tuple(links)
 
 
-def _is_web_address(value) -> bool:
-    return isinstance(value, str) and re.match(r"https?://[^\s<>\"]+$", value, re.IGNORECASE) is not None
-
-
 def _parse_source(path: str, value) -> Source:
-    match = re.fullmatch(r"(.+):(\d+)", str(value))
+    match = SOURCE.fullmatch(value) if isinstance(value, str) else None
     if not match:
-        raise ContentFileError(path, f"front-matter key 'source' must be 'file:line', not {value!r}")
+        raise ContentFileError(path, f"front-matter key 'source' must be 'file:line', not {shown(value)}")
     return Source(match[1], int(match[2]))
 
 
@@ -378,6 +475,48 @@ def load_catalogue(content_dir: Path, cache: Cache | None = None) -> Catalogue:
         raise CatalogueError("content/ has problems:\n  " + "\n  ".join(errors))
     if not papers:
         raise CatalogueError(f"{(content_dir / PAPERS_DIR).as_posix()}: no papers; run 'python build.py ingest' first")
+    papers, notes = _without_self_redirects(papers)
+    papers, venue_notes = _one_spelling_per_venue(papers)
     ordered = sorted(papers.values(), key=lambda p: (p.venue or "~", -(p.year or 0), p.source, p.id))
-    return Catalogue(tuple(ordered), topics)
+    return Catalogue(tuple(ordered), topics, notes + venue_notes)
 
+
+def _without_self_redirects(papers: dict[Path, Paper]) -> tuple[dict[Path, Paper], tuple[Problem, ...]]:
+    """A slug renamed and renamed back is in its own old_slugs: left out (ingest removes it from the file)."""
+    notes = []
+    for path, paper in papers.items():
+        if paper.slug in paper.old_slugs:
+            papers[path] = replace(paper, old_slugs=tuple(s for s in paper.old_slugs if s != paper.slug))
+            notes.append(Problem(Source(path.as_posix()), f"old_slugs holds '{paper.slug}', the paper's own slug; "
+                                                          "left out (a page cannot redirect to itself)"))
+    return papers, tuple(notes)
+
+
+def _one_spelling_per_venue(papers: dict[Path, Paper]) -> tuple[dict[Path, Paper], tuple[Problem, ...]]:
+    """Venues written with other capitals or spaces ('Icml', 'ICML') are one venue, shown in its
+    most common spelling (the first in sorted order on a tie): two would share one venue page."""
+    spellings: dict[str, Counter] = {}
+    for paper in papers.values():
+        if paper.venue:
+            spellings.setdefault(venue_key(paper.venue), Counter())[paper.venue] += 1
+    chosen = {key: min(counts, key=lambda spelling: (-counts[spelling], spelling)) for key, counts in spellings.items()}
+    notes = []
+    for key, counts in sorted(spellings.items()):
+        for spelling in sorted(set(counts) - {chosen[key]}):
+            first = min(path for path, paper in papers.items() if paper.venue == spelling).as_posix()
+            notes.append(Problem(Source(first), f"venue {shown(spelling)} ({papers_count(counts[spelling])}) is shown "
+                                                f"as {shown(chosen[key])} ({papers_count(counts[chosen[key]])}): the "
+                                                "same venue written another way; edit the venue to keep them apart"))
+    unified = {path: replace(paper, venue=chosen[venue_key(paper.venue)])
+               if paper.venue and paper.venue != chosen[venue_key(paper.venue)] else paper
+               for path, paper in papers.items()}
+    return unified, tuple(notes)
+
+
+def papers_count(count: int) -> str:
+    return f"{count} paper{'s' if count != 1 else ''}"
+
+
+def venue_key(venue: str) -> str:
+    """What makes two spellings of a venue one venue: the letters, whatever their case and spacing."""
+    return " ".join(venue.split()).casefold()

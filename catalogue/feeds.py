@@ -3,13 +3,38 @@
 from __future__ import annotations
 
 import json
+import re
+import uuid
 from collections.abc import Iterable
 from datetime import datetime, timezone
-from xml.sax.saxutils import escape, quoteattr
+from xml.sax import saxutils
 
 from .cite import venue_label
 from .config import SiteConfig
 from .model import Catalogue, Paper
+
+# What XML 1.0 forbids in a document: most C0 controls, surrogates, U+FFFE and U+FFFF. Removed,
+# whatever the text: a single one makes the whole feed unreadable.
+NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+
+
+def escape(text: str) -> str:
+    """Text for an XML element."""
+    return saxutils.escape(NOT_XML.sub("", text))
+
+
+def quoteattr(text: str) -> str:
+    """Text for an XML attribute, quotes included."""
+    return saxutils.quoteattr(NOT_XML.sub("", text))
+
+
+def feed_id(catalogue: Catalogue, config: SiteConfig) -> str:
+    """The feed's id, an IRI that stays the same for this catalogue: its address when known, else a
+    name-based UUID of its title, description and papers (two catalogues with the default title differ)."""
+    if config.base_url:
+        return config.base_url
+    name = json.dumps([config.title, config.description, sorted(paper.id for paper in catalogue.papers)])  # ASCII
+    return uuid.uuid5(uuid.NAMESPACE_URL, name).urn
 
 
 def feed_date(catalogue: Catalogue, config: SiteConfig) -> str:
@@ -56,7 +81,7 @@ def render_atom(catalogue: Catalogue, titles: dict[str, str], summaries: dict[st
     self_link = f'  <link rel="self" href={quoteattr(base + "feed.xml")}/>\n' if base else ""
     return ('<?xml version="1.0" encoding="utf-8"?>\n<feed xmlns="http://www.w3.org/2005/Atom">\n'
             f"  <title>{escape(config.title)}</title>\n  <subtitle>{escape(config.description)}</subtitle>\n"
-            f"  <id>urn:paper-catalogue:{escape(config.title)}</id>\n  <updated>{updated}</updated>\n"
+            f"  <id>{escape(feed_id(catalogue, config))}</id>\n  <updated>{updated}</updated>\n"
             f"  <link href={quoteattr(base or 'index.html')}/>\n{self_link}{''.join(entries)}</feed>\n")
 
 

@@ -309,10 +309,12 @@ def merge(current: Paper, recorded: dict | None, fresh: Paper) -> tuple[Paper, l
 
 
 def remember_renamed_slug(paper: Paper, last_slug: str | None) -> Paper:
-    """A person renamed the slug: the old address goes to old_slugs, to be kept as a redirect."""
-    if not last_slug or last_slug == paper.slug or last_slug in paper.old_slugs:
-        return paper
-    return replace(paper, old_slugs=(*paper.old_slugs, last_slug))
+    """A person renamed the slug: the old address goes to old_slugs, to be kept as a redirect.
+    A slug renamed back to an old one is no longer old: it leaves old_slugs (no page redirects to itself)."""
+    old_slugs = tuple(slug for slug in paper.old_slugs if slug != paper.slug)
+    if last_slug and last_slug != paper.slug and last_slug not in old_slugs:
+        old_slugs += (last_slug,)
+    return paper if old_slugs == paper.old_slugs else replace(paper, old_slugs=old_slugs)
 
 
 def value_hash(value) -> str:

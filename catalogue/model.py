@@ -99,3 +99,4 @@ class Catalogue:
 
     papers: tuple[Paper, ...]
     topics: tuple[Topic, ...]
+    notes: tuple[Problem, ...] = ()  # what loading the content set right, for the maintainer

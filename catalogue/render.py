@@ -28,7 +28,8 @@ from slugify import slugify
 
 from .cache import Cache, code_version, digest
 from .config import SiteConfig
-from .errors import CatalogueError
+from .content import SLUG
+from .errors import CatalogueError, shown
 from .markup import CONVERTED, Converted, Markup, conversion_key, inline
 from .charts import MapPoint, render_bar_chart, render_map
 from .cite import render_bibtex, render_markdown_citation, render_plain_citation, venue_label
@@ -469,7 +470,20 @@ def venue_groups(views: tuple[PaperView, ...]) -> list[tuple[str, str, tuple[Pap
     for view in views:
         groups.setdefault(venue_label(view.paper), []).append(view)
     ordered = sorted(groups.items(), key=lambda item: (-(item[1][0].paper.year or 0), item[0]))
-    return [(slugify(label) or "unknown-venue", label, tuple(members)) for label, members in ordered]
+    owners: dict[str, str] = {}
+    for label, members in ordered:
+        other = owners.setdefault(venue_slug(label), label)
+        if other != label:
+            raise CatalogueError(
+                f"{venue_path(venue_slug(label))}: would be the page of two venues, {shown(other)} "
+                f"({groups[other][0].paper.source}) and {shown(label)} ({members[0].paper.source}); "
+                "write one venue the same way in both, or make them differ in letters or digits")
+    return [(venue_slug(label), label, tuple(members)) for label, members in ordered]
+
+
+def venue_slug(label: str) -> str:
+    """The folder of a venue's page: 'ICML 2026' -> 'icml-2026'."""
+    return slugify(label) or "unknown-venue"
 
 
 def script_json(data) -> SafeHtml:
@@ -559,6 +573,9 @@ def render_netlify_redirects(catalogue: Catalogue) -> str:
     lines = ["# Old paper addresses, kept when a slug is renamed in content/ (see old_slugs)."]
     for paper in catalogue.papers:
         for old_slug in paper.old_slugs:
+            if not (SLUG.fullmatch(paper.slug) and SLUG.fullmatch(old_slug)) or old_slug == paper.slug:
+                raise CatalogueError(f"{paper.source}: cannot redirect {shown(old_slug)} to {shown(paper.slug)}: "
+                                     "both must be distinct slugs")  # load_catalogue lets no such paper through
             lines += [f"/papers/{old_slug}/*  /papers/{paper.slug}/  301!", f"/papers/{old_slug}  /papers/{paper.slug}/  301!"]
     return "\n".join(lines) + "\n"
 
