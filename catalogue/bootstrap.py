@@ -28,7 +28,7 @@ PROJECT = Path(__file__).resolve().parent.parent
 ENVIRONMENT = PROJECT / ".venv"
 REQUIREMENTS = PROJECT / "requirements.txt"
 # Modules that requirements.txt provides; one of them missing means the requirements are not installed.
-NEEDED_MODULES = ("click", "jinja2", "markdown", "yaml", "latex2mathml", "pagefind", "pylatexenc", "slugify",
+NEEDED_MODULES = ("click", "jinja2", "markdown_it", "yaml", "latex2mathml", "pagefind", "pylatexenc", "slugify",
                   "PIL", "numpy", "scipy", "sklearn", "threadpoolctl")
 # Used only when the Python at hand has no ensurepip (Debian without python3-venv).
 PIP_VERSION = "26.3"

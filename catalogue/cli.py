@@ -52,7 +52,7 @@ class Interrupted(CatalogueError):
 
 
 class BuildByDefault(click.Group):
-    """`python build.py [--build-options]` means `python build.py build [--build-options]`.
+    """`python3 build.py [--build-options]` means `python3 build.py build [--build-options]`.
 
     What the user or the system can cause ends in one line, not a traceback: Ctrl-C, and any
     OSError (a read-only folder, a full disk, a missing folder). Other exceptions are bugs and
@@ -77,7 +77,7 @@ def main() -> None:
     """Build a static, searchable catalogue of papers from plain lists of abstracts.
 
     Without a command, runs `build`: seeds/ -> content/ -> site/ with Pagefind search.
-    Options given without a command are build's (`python build.py --no-search`).
+    Options given without a command are build's (`python3 build.py --no-search`).
     """
 
 
@@ -151,7 +151,7 @@ def index_command(out: Path) -> None:
     """Index a built site for search with Pagefind (the last stage of build)."""
     from .search import index_site
     if check_site_folder(out, display(out), protected_inputs(), PROJECT) is not Holds.OUR_SITE:
-        raise CatalogueError(f"{display(out)}/ is not a built site; run 'python build.py render' first")
+        raise CatalogueError(f"{display(out)}/ is not a built site; run 'python3 build.py render' first")
     with site_lock(out, display(out)), stage("Indexing for search (Pagefind)"):
         summary = index_site(out)
     say(f"  {summary}")
@@ -337,7 +337,7 @@ def clean(out: Path) -> None:
 
 def require_index(out: Path) -> None:
     if not (out / "index.html").is_file():
-        raise CatalogueError(f"{display(out)}/index.html does not exist; run 'python build.py' first")
+        raise CatalogueError(f"{display(out)}/index.html does not exist; run 'python3 build.py' first")
 
 
 def source_date_epoch(value: str | None) -> int | None:

@@ -338,7 +338,7 @@ def read_taxonomy(content_dir: Path) -> tuple[tuple[Topic, ...], str]:
     path = content_dir / TOPICS_FILE
     if not path.is_file():
         raise CatalogueError(f"{path.as_posix()}: the topic taxonomy is missing (or not a file); "
-                             "'python build.py ingest' writes the default one")
+                             "'python3 build.py ingest' writes the default one")
     return parse_taxonomy(path.read_text(encoding="utf-8"), path.as_posix())
 
 
@@ -474,7 +474,7 @@ def load_catalogue(content_dir: Path, cache: Cache | None = None) -> Catalogue:
     if errors:
         raise CatalogueError("content/ has problems:\n  " + "\n  ".join(errors))
     if not papers:
-        raise CatalogueError(f"{(content_dir / PAPERS_DIR).as_posix()}: no papers; run 'python build.py ingest' first")
+        raise CatalogueError(f"{(content_dir / PAPERS_DIR).as_posix()}: no papers; run 'python3 build.py ingest' first")
     papers, notes = _without_self_redirects(papers)
     papers, venue_notes = _one_spelling_per_venue(papers)
     ordered = sorted(papers.values(), key=lambda p: (p.venue or "~", -(p.year or 0), p.source, p.id))

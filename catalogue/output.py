@@ -33,7 +33,7 @@ from .progress import Progress
 STAGING_PREFIX = ".site-staging-"
 MANIFEST = ".build-manifest.json"
 MARKER = ".paper-catalogue-site"  # in every site this tool builds: build and clean replace only such a folder
-MARKER_TEXT = "A site built by paper-catalogue (python build.py); build and clean replace this folder whole.\n"
+MARKER_TEXT = "A site built by paper-catalogue (python3 build.py); build and clean replace this folder whole.\n"
 MANAGED_ELSEWHERE = ("assets/", "pagefind/")  # written by copy_assets and the search stage
 PARALLEL_FROM = 200  # fewer files than this render faster in one process than in a pool
 WORKERS = max(1, min(2, os.cpu_count() or 1))
