@@ -186,13 +186,15 @@ def render_and_write(content: Path, out: Path, config: SiteConfig, templates: Pa
     `fingerprint` (build_fingerprint) is taken before content/ is read: a file edited during the
     build makes the next build's fingerprint differ, so that build is not skipped."""
     from .content import load_catalogue
+    from .notes import note_lines
     from .related import SimilarityProcess
     from .render import make_environment, plan_site
     from .search import BUNDLE_DIR, index_site
     with closing(Cache.beside(content)) as cache, SimilarityProcess(cache) as similarity, cycles_left_alone():
         with stage(f"Loading {display(content)}/"):
             catalogue = load_catalogue(content, cache)
-        report_problems(catalogue.notes)
+        for line in note_lines(catalogue.notes):
+            say(line)
         with stage(f"Preparing {len(catalogue.papers)} papers (text, what changed)"):
             batches = plan_site(catalogue, config, make_environment(templates), cache, similarity)
         if config.base_url is None:
