@@ -33,6 +33,7 @@ from catalogue.feeds import feed_id, render_atom, render_sitemap
 from catalogue.ingest import remember_renamed_slug
 from catalogue.lock import LOCK_FILE
 from catalogue.model import Catalogue, Paper, Source
+from catalogue.output import write_manifest
 from catalogue.render import render_netlify_redirects
 from catalogue.search import VOCABULARY, read_shards
 
@@ -210,7 +211,8 @@ def test_the_sitemap_is_well_formed_for_an_odd_base_url():
 def test_control_characters_from_a_seed_never_reach_feed_or_sitemap(tmp_path):
     (tmp_path / "seeds").mkdir()
     (tmp_path / "seeds" / "a.txt").write_text(
-        f"ICML 2026\n\n{ABSTRACT.format(what='graphs' + CONTROLS)}\n", encoding="utf-8")
+        # No NUL: a seed file holding one is refused whole as binary (tests/test_ingest_safety.py).
+        f"ICML 2026\n\n{ABSTRACT.format(what='graphs' + CONTROLS.replace(chr(0), ''))}\n", encoding="utf-8")
     make_content(tmp_path, [])
     assert CliRunner().invoke(main, ["ingest", "--seeds", str(tmp_path / "seeds"),
                                      "--content", str(tmp_path / "content")]).exit_code == 0
@@ -296,6 +298,7 @@ def test_a_value_with_a_line_break_or_outer_space_is_refused_naming_file_and_key
 def test_an_old_slug_with_a_newline_never_reaches_redirects(tmp_path):
     (tmp_path / "site").mkdir()
     (tmp_path / "site" / "_redirects").write_text("# the last good site\n", encoding="utf-8")
+    write_manifest(tmp_path / "site", None, {"_redirects": "last"})  # a site this tool built
     make_content(tmp_path, [paper_fields(1, old_slugs=["gone\n"])])
     result = render(tmp_path)
     assert result.exit_code == 1

@@ -203,9 +203,9 @@ def request_paths(site: Path) -> dict[str, Path]:
 def test_netlify_builds_with_the_readme_command_and_publishes_site():
     build = netlify_config()["build"]
     command = shlex.split(build["command"])
-    assert command[:2] == ["python", "build.py"], build["command"]
+    assert command[:2] == ["python3", "build.py"], build["command"]
     assert "pip" not in command, "Netlify installs requirements.txt by itself"
-    assert "python build.py" in (PROJECT / "README.md").read_text(encoding="utf-8")
+    assert "python3 build.py" in (PROJECT / "README.md").read_text(encoding="utf-8")
     assert build["publish"].strip("/") == "site"
     assert re.fullmatch(r"3\.\d+", build["environment"]["PYTHON_VERSION"])
     assert (PROJECT / "requirements.txt").is_file()  # what Netlify installs

@@ -182,7 +182,7 @@ def test_a_venue_that_disappears_takes_its_bundle_along(tmp_path):
     project = make_sharded_project(tmp_path / "project")
     build_project(project)
     (project / "seeds" / "002_iclr.txt").unlink()
-    run_cli("ingest", "--seeds", str(project / "seeds"), "--content", str(project / "content"), "--prune")
+    run_cli("ingest", "--seeds", str(project / "seeds"), "--content", str(project / "content"), "--prune", "--allow-removals")
     rebuilt = build_project(project)
     assert "Indexed 32 pages in 2 shards: 2 unchanged, 0 indexed" in rebuilt.output
     assert not (rebuilt.out / "pagefind" / "iclr-2024").exists()
