@@ -19,10 +19,12 @@ def clean_abstract(text: str) -> tuple[str, tuple[str, ...]]:
         notes.append("collapsed runs of whitespace")
     sentences = split_sentences(collapsed)
     kept: list[str] = []
+    first: dict[str, int] = {}  # each sentence's first number: a lookup, not a scan (hostile input has thousands)
     for number, sentence in enumerate(sentences, 1):
-        if sentence in kept and len(sentence.split()) >= 4:  # "Yes. Yes." is not worth a note
-            notes.append(f"removed sentence {number}, an exact repeat of sentence {sentences.index(sentence) + 1}")
+        if sentence in first and len(sentence.split()) >= 4:  # "Yes. Yes." is not worth a note
+            notes.append(f"removed sentence {number}, an exact repeat of sentence {first[sentence]}")
             continue
+        first.setdefault(sentence, number)
         kept.append(sentence)
     if len(kept) == len(sentences):
         return collapsed, tuple(notes)

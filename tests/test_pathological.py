@@ -57,6 +57,7 @@ PATHOLOGICAL = {
     "5,000 numbered sentences": " ".join(f"A{number}." for number in range(5_000)),
     "evaluated on 6,000 names": "We evaluate on " + "A1 " * 6_000 + "benchmark.",
     "10,000 straight quotes": '"a ' * 10_000,
+    "10,000 numbered sentences": " ".join(f"A{number}." for number in range(10_000)),
 }
 
 
