@@ -20,7 +20,7 @@ import click
 
 from .cache import CACHE_DIR, Cache, code_version, digest, tree_state
 from .config import CONFIG_FILE, SiteConfig, host_base_url, read_config
-from .errors import CatalogueError
+from .errors import CatalogueError, shown
 from .faults import fault_message
 from .guard import Holds, check_site_folder, read_folder
 from .i18n import available_languages, load_strings
@@ -347,7 +347,7 @@ def source_date_epoch(value: str | None) -> int | None:
     if not value:
         return None
     if not value.isdigit():
-        raise click.ClickException(f"SOURCE_DATE_EPOCH must be a number of seconds, not {value!r}")
+        raise click.ClickException(f"SOURCE_DATE_EPOCH must be a number of seconds, not {shown(value)}")
     return int(value)
 
 

@@ -16,7 +16,7 @@ from pathlib import Path
 import yaml
 from markupsafe import Markup, escape
 
-from .errors import CatalogueError
+from .errors import CatalogueError, shown
 from .model import Topic
 
 LOCALES_DIR = Path(__file__).resolve().parent / "locales"
@@ -81,7 +81,7 @@ def find_language(language: str) -> str:
     available = available_languages()
     found = match_language(language, available)
     if found is None:
-        raise CatalogueError(f"no interface strings for language {language!r}; available: {', '.join(available)} "
+        raise CatalogueError(f"no interface strings for language {shown(language)}; available: {', '.join(available)} "
                              f"(add catalogue/locales/{language}.yaml, translated from en.yaml)")
     return found
 
@@ -128,7 +128,7 @@ def read_table(language: str) -> dict[str, str | dict[str, str]]:
             elif isinstance(value, str):
                 table[name] = value
             else:
-                raise CatalogueError(f"{path}: '{name}' must be text, not {value!r}")
+                raise CatalogueError(f"{path}: '{name}' must be text, not {shown(value)}")
 
     walk("", data or {})
     return table

@@ -25,6 +25,7 @@ from pylatexenc.macrospec import LatexContextDb
 
 from .cache import code_version, digest
 from .characters import replace_unsafe
+from .errors import shown
 from .urls import find_urls
 
 Kind = Literal["text", "math", "display"]
@@ -399,7 +400,7 @@ class Markup:
                 continue
             mathml = render_math(segment.content, display=segment.kind == "display")
             if mathml is None:
-                problems.append(f"math {segment.written!r} could not be converted; shown as written")
+                problems.append(f"math {shown(segment.written)} could not be converted; shown as written")
                 mathml = f'<code class="tex">{html.escape(segment.written)}</code>'
             pieces.append(hold(mathml, math_to_text(segment.content)))
         converted = self._markdown.render("".join(pieces)).removesuffix("\n")

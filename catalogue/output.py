@@ -26,7 +26,7 @@ from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
 
-from .errors import CatalogueError
+from .errors import CatalogueError, shown
 from .lock import holding
 from .progress import Progress
 
@@ -319,7 +319,7 @@ def check_relative(relative: str, site_dir: Path) -> None:
     """A path that stays inside the site, by its form alone (cheap enough for every file of a build)."""
     parts = relative.split("/")
     if "\\" in relative or ":" in parts[0] or any(part in ("", ".", "..") for part in parts):  # "" also: "/x", "x/"
-        raise CatalogueError(f"refusing to write {relative!r}: not a plain path inside {site_dir}")
+        raise CatalogueError(f"refusing to write {shown(relative)}: not a plain path inside {site_dir}")
 
 
 def write_file(site_dir: Path, relative: str, content: str | bytes) -> int:
