@@ -24,7 +24,7 @@ from .characters import printable
 from .cleanup import clean_abstract
 from .content import PAPERS_DIR, read_papers, read_taxonomy, remember_as_read, render_paper_markdown, write_text_atomic
 from .corrections import alike_pairs
-from .errors import CatalogueError
+from .errors import CatalogueError, shown
 from .extract import extract
 from .markup import CONVERTED, Converted, Markup, conversion_key
 from .model import Paper, Paragraph, Problem, SeedDocument, Source, Topic
@@ -79,7 +79,7 @@ def ingest(seeds_dir: Path, content_dir: Path, prune: bool = False, cache: Cache
     taxonomy, fallback = read_taxonomy(content_dir)
     existing = {paper.id: (path, paper) for path, paper in read_papers(content_dir, cache).items()}
     state_path = content_dir / STATE_FILE
-    state = json.loads(state_path.read_text(encoding="utf-8")) if state_path.exists() else {}
+    state = read_state(state_path)
     markup = Markup()
     documents = []
     for seed in seed_files:
@@ -263,6 +263,23 @@ def refuse_removals(leaving: list[tuple[Path, Paper]], catalogue_size: int, prun
     if len(listed) > LISTED_REMOVALS:
         lines.append(f"  ... and {len(listed) - LISTED_REMOVALS} more")
     raise CatalogueError("\n".join([headline, *lines, advice]))
+
+
+def read_state(path: Path) -> dict:
+    """content/.derived.json, or {} when there is none; anything but a regular file holding a JSON
+    object is refused (a FIFO would make the read wait forever)."""
+    if not path.exists() and not path.is_symlink():
+        return {}
+    if path.is_symlink() or not path.is_file():
+        raise CatalogueError(f"{path.as_posix()}: not a regular file; remove it (ingest writes it anew)")
+    try:
+        state = json.loads(path.read_text(encoding="utf-8"))
+    except (UnicodeDecodeError, ValueError) as error:
+        raise CatalogueError(f"{path.as_posix()}: not valid JSON ({shown(str(error))}); remove it (ingest writes it "
+                             "anew, and takes differing fields for hand edits)")
+    if not isinstance(state, dict):
+        raise CatalogueError(f"{path.as_posix()}: not a JSON object; remove it (ingest writes it anew)")
+    return state
 
 
 def derive_paper(pid: str, text: str, source: Source, document: SeedDocument, taxonomy: tuple[Topic, ...],

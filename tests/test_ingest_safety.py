@@ -536,3 +536,19 @@ def test_a_refusal_names_the_seed_files_that_were_skipped(project):
            "  seeds/list.txt: not a text file (looks like a PDF); skipped\n" \
            "If the papers did leave the lists, run again with --allow-removals.\n" in result.output
     assert snapshot(project / "content") == before
+
+
+@pytest.mark.parametrize("make, message", [
+    (lambda path: os.mkfifo(path), "not a regular file; remove it (ingest writes it anew)"),
+    (lambda path: path.write_text("[1, 2]"), "not a JSON object; remove it (ingest writes it anew)"),
+    (lambda path: path.write_text("{"), "not valid JSON"),
+], ids=["fifo", "list", "broken"])
+def test_a_strange_derived_record_is_refused_not_waited_on(project, make, message):
+    state = project / "content" / ".derived.json"
+    state.unlink()
+    make(state)
+    before = {path: value for path, value in snapshot(project / "content").items() if path != ".derived.json"}
+    result = ingest(project)
+    assert result.exit_code == 1
+    assert f"{state.as_posix()}: {message}" in result.output
+    assert {path: value for path, value in snapshot(project / "content").items() if path != ".derived.json"} == before
