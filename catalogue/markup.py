@@ -20,6 +20,7 @@ from typing import Literal
 from latex2mathml.converter import convert as latex_to_mathml
 from markdown_it import MarkdownIt
 from pylatexenc.latex2text import LatexNodes2Text
+from pylatexenc.latex2text import get_default_latex_context_db as get_default_text_context_db
 from pylatexenc.latexwalker import get_default_latex_context_db
 from pylatexenc.macrospec import LatexContextDb
 
@@ -59,16 +60,21 @@ def conversion_key(text: str, links: bool) -> str:
 _HOLD = "\ufdd0{}\ufdd1"
 _HELD = re.compile("\ufdd0(\\d+)\ufdd1")
 
-# LaTeX text macros and what they become in Markdown; their argument is kept.
+# LaTeX text macros and what they become in Markdown (before and after their argument, which is kept).
+_EMPHASIS, _STRONG, _BARE = ("*", "*"), ("**", "**"), ("", "")
 _TEXT_MACROS = {
-    "emph": "*", "textit": "*", "textsl": "*", "textbf": "**",
-    "text": "", "textrm": "", "textsf": "", "texttt": "", "textsc": "", "textnormal": "",
-    "mathrm": "", "underline": "", "url": "", "mbox": "",
+    "emph": _EMPHASIS, "textit": _EMPHASIS, "textsl": _EMPHASIS, "textbf": _STRONG,
+    "text": _BARE, "textrm": _BARE, "textsf": _BARE, "texttt": _BARE, "textsc": _BARE, "textnormal": _BARE,
+    "mathrm": _BARE, "underline": _BARE, "url": _BARE, "mbox": _BARE,
+    "cite": ("[", "]"), "citep": ("[", "]"), "citet": ("[", "]"), "footnote": (" (", ")"),
 }
+# Font switches, {\em words} in a brace group; without braces (a venue dropped them) they are dropped.
+_SWITCHES = {"em": _EMPHASIS, "it": _EMPHASIS, "sl": _EMPHASIS, "itshape": _EMPHASIS, "bf": _STRONG,
+             "bfseries": _STRONG, "rm": _BARE, "sf": _BARE, "tt": _BARE, "sc": _BARE, "normalfont": _BARE}
 _DISPLAY_ENVIRONMENTS = ("equation", "equation*", "align", "align*", "gather", "gather*",
                          "displaymath", "multline", "multline*")
 # LaTeX quotes and spaces; straight quotes are left to Markdown's smart quotes.
-_SYMBOLS = [("``", "\u201c"), ("''", "\u201d"), ("\\,", "\u202f"), ("\\ ", " ")]
+_SYMBOLS = [("``", "\u201c"), ("''", "\u201d"), ("\\,", "\u202f"), ("\\ ", " "), ("\\|", "\u2016")]
 # Dashes and ellipses as LaTeX (and typography) mean them; a longer run of either stays as written.
 _DASHES_AND_ELLIPSES = re.compile(r"(?<!-)---?(?!-)|(?<!\.)\.\.\.(?!\.)")
 _TYPOGRAPHY = {"---": "\u2014", "--": "\u2013", "...": "\u2026"}
@@ -76,9 +82,9 @@ _TYPOGRAPHY = {"---": "\u2014", "--": "\u2013", "...": "\u2026"}
 _CURLY_THEN_STRAIGHT = re.compile("\u201c([^\"\u201c\u201d]*)\"")
 _STRAIGHT_THEN_CURLY = re.compile("\"([^\"\u201c\u201d]*)\u201d")
 _ESCAPED_CHAR = re.compile(r"\\\\?([%&#_$])")  # \% and the doubly escaped \\% both mean %
-_UNKNOWN_MACRO = re.compile(r"\\([A-Za-z]+)")
+_UNKNOWN_MACRO = re.compile(r"\\([A-Za-z]+)( ?)")
 _TEXT_MACRO_OR_BRACE = re.compile(r"\\(" + "|".join(sorted(_TEXT_MACROS, key=len, reverse=True)) + r")\s*\{"
-                                  r"|(?<!\\)[{}]")
+                                  r"|\{\s*\\(" + "|".join(_SWITCHES) + r")(?![A-Za-z])\s*|(?<!\\)[{}]")
 # Deeper nests of text macros are junk, not prose: shown as written rather than converted.
 MAX_MACRO_DEPTH = 50
 _TIE = re.compile(r"(?<=\S)~(?=\S)")
@@ -281,44 +287,67 @@ def latex_text_to_markdown(text: str) -> tuple[str, list[str]]:
     text = _STRAIGHT_THEN_CURLY.sub("\u201c\\1\u201d", text)
     text = _DASHES_AND_ELLIPSES.sub(lambda m: _TYPOGRAPHY[m[0]], text)
     text = _TIE.sub("\u00a0", text)
-    for name in sorted(set(_UNKNOWN_MACRO.findall(text))):
+    text = _UNKNOWN_MACRO.sub(_text_symbol, text)
+    for name in sorted({macro[1] for macro in _UNKNOWN_MACRO.finditer(text)}):
         problems.append(f"unknown LaTeX command '\\{name}' in abstract; shown as written")
     return text, problems
 
 
+def _text_symbol(macro: re.Match) -> str:
+    """A symbol macro written outside math (\\cdot, \\geq, \\log) as its character; a font switch
+    whose braces are lost (\\em words) as nothing; any other macro as written."""
+    if macro[1] in _SWITCHES:
+        return ""
+    symbol = _symbol_of(macro[1])
+    return macro[0] if symbol is None else symbol + macro[2]
+
+
+@functools.lru_cache(maxsize=1024)
+def _symbol_of(name: str) -> str | None:
+    """pylatexenc's text for a macro that takes no argument; None for others and unknown ones."""
+    if _latex_macros().get_macro_spec(name) is not None:
+        return None  # it takes arguments: \\sqrt without braces is not a symbol
+    spec = _latex_text_macros().get_macro_spec(name)
+    replacement = getattr(spec, "simplify_repl", None)
+    if not isinstance(replacement, str) or not replacement.strip() or "%" in replacement:
+        return None
+    return replacement
+
+
 def _replace_text_macros(text: str, problems: list[str]) -> str:
-    """\\emph{x} -> *x* and the like, nested ones too, in one pass over the braces.
+    """\\emph{x} -> *x*, {\\em x} -> *x* and the like, nested ones too, in one pass over the braces.
 
     A macro whose brace never closes, or that opens more than MAX_MACRO_DEPTH groups deep,
     is left as written from there on, with a note.
     """
     out: list[str] = []
-    # The groups open at this point: (marker, or None for a bare brace; the macro's start in
-    # text and in out, to fall back to the text as written).
+    # The groups open at this point: (what closes it, or None for a bare brace; the macro's start
+    # in text and in out, to fall back to the text as written).
     groups: list[tuple[str | None, int, int]] = []
     position = 0
     for token in _TEXT_MACRO_OR_BRACE.finditer(text):
         out.append(text[position:token.start()])
         position = token.end()
-        if token[1] and len(groups) >= MAX_MACRO_DEPTH:
+        macro = _TEXT_MACROS.get(token[1]) or _SWITCHES.get(token[2])
+        if macro and len(groups) >= MAX_MACRO_DEPTH:
             problems.append(f"LaTeX commands nested more than {MAX_MACRO_DEPTH} deep in abstract; shown as written")
             first = _first_open_macro(groups) or (None, token.start(), len(out))
             return "".join(out[:first[2]]) + text[first[1]:]
-        if token[1]:
-            groups.append((_TEXT_MACROS[token[1]], token.start(), len(out)))
-            out.append(_TEXT_MACROS[token[1]])
+        if macro:
+            groups.append((macro[1], token.start(), len(out)))
+            out.append(macro[0])
         elif token[0] == "{":
             groups.append((None, token.start(), len(out)))
             out.append("{")
         else:
-            marker = groups.pop()[0] if groups else None
-            out.append("}" if marker is None else marker)
+            closing = groups.pop()[0] if groups else None
+            out.append("}" if closing is None else closing)
     out.append(text[position:])
     first = _first_open_macro(groups)
     if first is None:
         return "".join(out)
-    problems.append(f"unbalanced braces after '\\{_TEXT_MACRO_OR_BRACE.match(text, first[1])[1]}' in abstract; "
-                    "shown as written")
+    opened = _TEXT_MACRO_OR_BRACE.match(text, first[1])
+    problems.append(f"unbalanced braces after '\\{opened[1] or opened[2]}' in abstract; shown as written")
     return "".join(out[:first[2]]) + text[first[1]:]
 
 
@@ -337,6 +366,12 @@ def _latex_to_text() -> LatexNodes2Text:
 def _latex_macros() -> LatexContextDb:
     """pylatexenc's table of known macros, which its parser otherwise rebuilds for every formula."""
     return get_default_latex_context_db()
+
+
+@functools.lru_cache(maxsize=1)
+def _latex_text_macros() -> LatexContextDb:
+    """pylatexenc's table of what macros stand for in text."""
+    return get_default_text_context_db()
 
 
 @functools.lru_cache(maxsize=4096)
