@@ -118,6 +118,22 @@ _NOTHING_TO_CONVERT = re.compile(r"[^\W_]+(?:[ ,.;:()?+=-]+[^\W_]+)*[.?)]?")
 _TAG = re.compile(r"<\s*/?\s*([A-Za-z][\w:-]*)([^<>]*)>")
 _ATTRIBUTE = re.compile(r"(?<![\w:.-])([A-Za-z_:][\w:.-]*)\s*=")
 
+# Inline HTML as venues publish it: these tags are rendered as what they mean (without their
+# attributes, but for a link's http(s) address); any other tag is shown as text.
+INLINE_TAGS = frozenset({"b", "strong", "i", "em", "u", "sub", "sup", "br", "code", "tt", "small", "a"})
+# A tag: its name, then attributes (bare, or with a quoted or bare value); it never crosses a '<',
+# so that each '<' is read once.
+_HTML_TAG = (r"<(?P<end>/?)(?P<tag>[A-Za-z][A-Za-z0-9]*+)(?P<attributes>(?:\s++[A-Za-z_:][\w:.-]*+"
+             r"(?:\s*+=\s*+(?:\"[^\"<>]*+\"|'[^'<>]*+'|[^\s\"'=<>`]++))?+)*+)\s*+/?>")
+_INLINE_TAG = re.compile(_HTML_TAG.replace("[A-Za-z][A-Za-z0-9]*+", "(?i:" + "|".join(sorted(INLINE_TAGS)) + r")\b"))
+_HREF = re.compile(r"(?:^|\s)href\s*=\s*(?:\"([^\"]*)\"|'([^']*)'|([^\s\"'=<>`]+))", re.IGNORECASE)
+_WEB_ADDRESS = re.compile(r"https?://[^\s<>\"'`\\]+", re.IGNORECASE)
+# Links as LaTeX (\url{address}, \href{address}{text}) and Markdown ([text](address)) write them.
+_INLINE_PARTS = re.compile(_HTML_TAG + r"|\\url\{(?P<url>[^{}\s]++)\}"
+                           r"|\\href\{(?P<href>[^{}\s]++)\}\{(?P<label>(?:[^{}]|\{[^{}]*+\})*+)\}"
+                           r"|\[(?P<text>[^\[\]]{1,300}+)\]\((?P<target>[^()\s]++)\)")
+_ENTITY = re.compile(r"&(?:[A-Za-z][A-Za-z0-9]{1,31}|#[0-9]{1,7}|#[xX][0-9A-Fa-f]{1,6});")
+
 
 def split_math(text: str) -> tuple[list[Segment], list[str]]:
     """Cut text into prose and math segments; unclosed delimiters stay prose and are reported.
@@ -408,16 +424,16 @@ class Markup:
         return self.convert(text, links=False).plain
 
     def convert(self, text: str, links: bool) -> Converted:
-        """Both forms of a text from one Markdown pass: math and links wait in placeholders, as
-        HTML for one form and as text for the other."""
+        """Both forms of a text from one Markdown pass: math, links and tags wait in placeholders,
+        as HTML for one form and as text for the other."""
         as_written = _as_written(text)
         if as_written:
             return as_written
-        held: list[tuple[str, str]] = []  # (html, plain text) of each placeholder
+        held: list[_Held] = []
         problems: list[str] = []
 
-        def hold(fragment: str, as_text: str) -> str:
-            held.append((fragment, html.escape(as_text, quote=False)))
+        def hold(fragment: str, as_text: str, kind: str = "fragment") -> str:
+            held.append(_Held(fragment, html.escape(as_text, quote=False), kind))
             return _HOLD.format(len(held) - 1)
 
         segments, split_problems = split_math(replace_unsafe(text))
@@ -439,24 +455,144 @@ class Markup:
                 mathml = f'<code class="tex">{html.escape(segment.written)}</code>'
             pieces.append(hold(mathml, math_to_text(segment.content)))
         converted = self._markdown.render("".join(pieces)).removesuffix("\n")
-        plain = _TAG.sub("", _HELD.sub(lambda m: held[int(m[1])][1], converted))
-        return Converted(_HELD.sub(lambda m: held[int(m[1])][0], converted),
-                         " ".join(html.unescape(plain).split()), tuple(problems))
+        plain = _TAG.sub("", _HELD.sub(lambda m: held[int(m[1])].text, converted))
+        return Converted(_place(converted, held), " ".join(html.unescape(plain).split()), tuple(problems))
 
     def _prose(self, text: str, links: bool, hold) -> tuple[str, list[str]]:
-        """Markdown for a prose segment; URLs become held links first."""
+        """Markdown for a prose segment: its links and allowlisted tags held, entities decoded."""
         pieces: list[str] = []
-        problems: list[str] = []
         position = 0
-        for start, end, href in (find_urls(text) if links else []):
-            before, before_problems = latex_text_to_markdown(text[position:start])
-            pieces.append(before)
-            problems += before_problems
-            pieces.append(hold(f'<a href="{html.escape(href)}">{html.escape(text[start:end])}</a>', text[start:end]))
+        for start, end, fragment in self._inline_parts(text, links, hold):
+            pieces.append(_decode_entities(text[position:start]))
+            pieces.append(fragment)
             position = end
-        rest, rest_problems = latex_text_to_markdown(text[position:])
-        pieces.append(rest)
-        return "".join(pieces), problems + rest_problems
+        pieces.append(_decode_entities(text[position:]))
+        return latex_text_to_markdown("".join(pieces))
+
+    def _inline_parts(self, text: str, links: bool, hold) -> list[tuple[int, int, str]]:
+        """(start, end, placeholder) of the allowlisted tags, link macros and addresses in text, in order."""
+        parts = []
+        for part in _INLINE_PARTS.finditer(text):
+            held = self._hold_part(part, links, hold)
+            if held is not None:
+                parts.append((part.start(), part.end(), held))
+        if links:
+            starts = [start for start, _, _ in parts]
+            for start, end, href in find_urls(text):
+                before = bisect.bisect_right(starts, start) - 1  # the part starting last before the address
+                inside = before >= 0 and parts[before][1] > start
+                if not inside and (before + 1 == len(parts) or parts[before + 1][0] >= end):
+                    link = hold(f'<a href="{html.escape(href)}">{html.escape(text[start:end])}</a>',
+                                text[start:end], "link")
+                    parts.insert(before + 1, (start, end, link))
+                    starts.insert(before + 1, start)
+        return parts
+
+    def _hold_part(self, part: re.Match, links: bool, hold) -> str | None:
+        """The placeholder of a tag or link macro, or None for a tag outside the allowlist (it stays text)."""
+        if part["tag"]:
+            name = part["tag"].lower()
+            if name not in INLINE_TAGS:
+                return None
+            if name == "br":
+                return hold("<br>", " ")
+            if part["end"]:
+                return hold(f"</{name}>", "", "close")
+            if name != "a":
+                return hold(f"<{name}>", "", "open")
+            href = _tag_href(part["attributes"])
+            if href is None:
+                return None
+            return hold(f'<a href="{html.escape(href)}">' if links else "", "", "open" if links else "fragment")
+        address = part["url"] or part["href"] or part["target"]
+        href = _link_address(address)
+        if href is None:
+            return None if part["target"] else hold(html.escape(address), address)
+        label = part["label"] if part["href"] else part["text"]
+        if not label:
+            label_html, label_text = html.escape(address, quote=False), address
+        else:
+            converted = self.convert(label, links=False)
+            label_html, label_text = inline(converted.html), converted.plain
+        if not links:
+            return hold(label_html, label_text)
+        return hold(f'<a href="{html.escape(href)}">{label_html}</a>', label_text, "link")
+
+
+@dataclass(frozen=True)
+class _Held:
+    """A finished piece of HTML waiting in a placeholder while the prose goes through Markdown."""
+    html: str
+    text: str  # the same as plain text, escaped
+    kind: str  # "fragment"; "link" (shown as text inside another link); "open" or "close" (a tag, balanced)
+
+
+# Markdown's own tags among the held ones, balanced together: an allowlisted tag closed out of turn
+# closes the ones opened inside it, a tag that closes nothing is dropped, a paragraph closes all.
+_PLACES = re.compile("\ufdd0(\\d+)\ufdd1|<(/?)(p|em|strong)>")
+
+
+def _place(converted: str, held: list[_Held]) -> str:
+    """The converted HTML with its held fragments put back, every tag closed in the order it opened."""
+    out: list[str] = []
+    opened: list[str] = []
+    position = 0
+    for found in _PLACES.finditer(converted):
+        out.append(converted[position:found.start()])
+        position = found.end()
+        if found[1] is None:
+            tag, closing, name = found[0], bool(found[2]), found[3]
+        else:
+            fragment = held[int(found[1])]
+            if fragment.kind in ("fragment", "link"):
+                out.append(fragment.text if fragment.kind == "link" and "a" in opened else fragment.html)
+                continue
+            tag, closing, name = fragment.html, fragment.kind == "close", re.match(r"</?(\w+)", fragment.html)[1]
+        if name == "p" and closing:
+            out.extend(f"</{inner}>" for inner in reversed(opened))
+            opened.clear()
+        if name == "p":
+            out.append(tag)
+        elif not closing and not (name == "a" and "a" in opened):
+            opened.append(name)
+            out.append(tag)
+        elif closing and name in opened:
+            while opened:
+                inner = opened.pop()
+                out.append(f"</{inner}>")
+                if inner == name:
+                    break
+    out.append(converted[position:])
+    out.extend(f"</{inner}>" for inner in reversed(opened))
+    return "".join(out)
+
+
+def _tag_href(attributes: str) -> str | None:
+    """The http(s) address of an <a> tag's href, decoded; None without one."""
+    found = _HREF.search(attributes)
+    if not found:
+        return None
+    href = html.unescape(found[1] or found[2] or found[3] or "").strip()
+    return href if _WEB_ADDRESS.fullmatch(href) else None
+
+
+def _link_address(written: str) -> str | None:
+    """The href of an address a link macro gives (a URL or a bare domain); None for anything else."""
+    found = find_urls(written)
+    return found[0][2] if len(found) == 1 and found[0][:2] == (0, len(written)) else None
+
+
+def _decode_entities(text: str) -> str:
+    """HTML entities (&amp;, &lt;, &#39;) as the characters they stand for, once."""
+    return _ENTITY.sub(lambda entity: html.unescape(entity[0]), text) if "&" in text else text
+
+
+def without_inline_html(text: str) -> str:
+    """The text as a reader reads its words, for rules that read them (names, titles, citations):
+    allowlisted tags gone (a line break as a space), HTML entities decoded once."""
+    if "<" in text:
+        text = _INLINE_TAG.sub(lambda tag: " " if tag["tag"].lower() == "br" else "", text)
+    return _decode_entities(text)
 
 
 def _as_written(text: str) -> Converted | None:
