@@ -17,7 +17,9 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
+from latex2mathml import commands as latex_commands
 from latex2mathml.converter import convert as latex_to_mathml
+from latex2mathml.symbols_parser import SYMBOLS as latex_symbols
 from markdown_it import MarkdownIt
 from pylatexenc.latex2text import LatexNodes2Text
 from pylatexenc.latex2text import get_default_latex_context_db as get_default_text_context_db
@@ -239,13 +241,67 @@ def repair_math(latex: str) -> str:
     """Fix what copy-pasting does to inline math, before conversion.
 
     `\\\\%` (a doubled escape) means `\\%`, and a bare `%` is never a TeX comment in an
-    abstract: converters that read it as one silently drop the rest of the formula.
+    abstract: converters that read it as one silently drop the rest of the formula. A formula
+    whose every backslash is doubled (`\\\\boldsymbol{\\\\mu}`) was escaped twice. Macros the
+    paper defined for itself become what such macros stand for (see resolve_macro).
     """
-    latex = re.sub(r"\\\\(?=[%$&#_{}])", r"\\", latex.strip())
+    latex = latex.strip()
+    if _DOUBLED_MACRO.search(latex) and not _SINGLE_MACRO.search(latex):
+        latex = latex.replace("\\\\", "\\")
+    latex = re.sub(r"\\\\(?=[%$&#_{}])", r"\\", latex)
     latex = re.sub(r"(?<!\\)%", r"\\%", latex)
     if latex.startswith(("^", "_")):
         latex = "{}" + latex  # LS$^2$MC: a superscript attached to the text before it
-    return latex
+    return _MACRO.sub(lambda macro: resolve_macro(macro[1], bool(macro[2])) + macro[2], latex) if "\\" in latex else latex
+
+
+_DOUBLED_MACRO = re.compile(r"\\\\[A-Za-z]")
+_SINGLE_MACRO = re.compile(r"(?<!\\)\\[A-Za-z]")
+_MACRO = re.compile(r"(?<!\\)\\([A-Za-z]+)(\s*\{|)")
+# Shorthands that papers define in their preambles, as nearly all of them define them.
+_SHORTHANDS = {
+    "eps": r"\epsilon", "R": r"\mathbb{R}", "RR": r"\mathbb{R}", "Real": r"\mathbb{R}", "Reals": r"\mathbb{R}",
+    "real": r"\mathbb{R}", "reals": r"\mathbb{R}", "N": r"\mathbb{N}", "Z": r"\mathbb{Z}", "E": r"\mathbb{E}",
+    "EE": r"\mathbb{E}", "O": r"\mathcal{O}", "Tilde": r"\tilde", "nicefrac": r"\frac", "textsc": r"\text",
+    "mat": r"\mathbf", "bs": r"\boldsymbol",
+}
+# A style written into a shorthand's name, before one letter or symbol (\\cO, \\bbR, \\bx, \\vectheta),
+# and \\sqrtT or \\mathbbR, whose braces a venue dropped; the longest style first.
+_STYLES = {"mathcal": r"\mathcal", "cal": r"\mathcal", "mc": r"\mathcal", "c": r"\mathcal",
+           "mathbb": r"\mathbb", "bb": r"\mathbb", "mb": r"\mathbb", "mathbf": r"\boldsymbol", "vec": r"\boldsymbol",
+           "bf": r"\boldsymbol", "bm": r"\boldsymbol", "b": r"\boldsymbol", "v": r"\boldsymbol", "sqrt": r"\sqrt",
+           "widehat": r"\widehat", "hat": r"\hat", "wh": r"\widehat", "widetilde": r"\widetilde", "tilde": r"\tilde",
+           "wt": r"\widetilde", "bar": r"\bar"}
+
+
+@functools.lru_cache(maxsize=1024)
+def resolve_macro(name: str, before_brace: bool) -> str:
+    """A macro as latex2mathml can convert it. A paper's own macro (which its abstract cannot
+    define) becomes what such shorthands stand for: a conventional one (\\eps, \\R), a style and a
+    letter (\\cO, \\bx), else its name as an operator (\\poly, \\OPT) or a letter in bold (\\x)."""
+    if f"\\{name}" in _mathml_macros():
+        return f"\\{name}"
+    if name in _SHORTHANDS:
+        return _SHORTHANDS[name]
+    if before_brace and len(name) > 1 and name in _STYLES:  # \\wt{O}, \\mb{R}
+        return _STYLES[name]
+    for style, command in _STYLES.items():
+        rest = name.removeprefix(style)
+        if rest != name and len(rest) == 1:
+            return f"{command}{{{rest}}}"
+        if rest != name and len(rest) > 1 and f"\\{rest}" in _mathml_macros():
+            return f"{command}{{\\{rest}}}"
+    return f"\\mathbf{{{name}}}" if len(name) == 1 else f"\\operatorname{{{name}}}"
+
+
+@functools.lru_cache(maxsize=1)
+def _mathml_macros() -> frozenset[str]:
+    """Every macro latex2mathml knows: its symbols and the commands it names."""
+    names = set(latex_symbols)
+    for value in vars(latex_commands).values():
+        values = [value] if isinstance(value, str) else value if isinstance(value, (set, frozenset, list, tuple, dict)) else ()
+        names.update(item for item in values if isinstance(item, str))
+    return frozenset(name for name in names if name.startswith("\\"))
 
 
 def text_only_math(latex: str) -> str | None:
