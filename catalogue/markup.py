@@ -96,6 +96,9 @@ _PROSE = re.compile(r"(?<![a-z])[a-z]{3,} [a-z]{3,} [a-z]{3,}")
 # inline formulas are a few hundred characters.
 MAX_INLINE_MATH = 1000
 _PRICE = re.compile(r"\$\d")
+# What makes "$ ... $" with spaces inside a formula: a macro or an operator, or a lone symbol.
+_MATH_SIGN = re.compile(r"[\\^_=<>|]")
+_ONE_SYMBOL = re.compile(r"\s*[^\W_]{1,2}\s*")
 _MATH_START = re.compile(r"\\\$|\$|\\[(\[]|\\begin\{")
 _ENVIRONMENT = re.compile(r"\\begin\{([A-Za-z*]{1,20})\}")
 _SUPERSCRIPTS = str.maketrans("0123456789+-=()n", "⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁼⁽⁾ⁿ")
@@ -222,13 +225,16 @@ class _Dollars:
 
         A $ right before a digit closes only when the opening one was not a price ($<$2% is math).
         """
-        if start + 1 >= len(text) or text[start + 1].isspace():
+        if start + 1 >= len(text):
             return None
         candidates = self.not_before_digit if _PRICE.match(text, start) else self.unescaped
         index = bisect.bisect_right(candidates, start + 1)
         if index == len(candidates) or candidates[index] - start > MAX_INLINE_MATH:
             return None
-        return candidates[index]
+        end = candidates[index]
+        if text[start + 1].isspace() and not (_MATH_SIGN.search(text, start, end) or _ONE_SYMBOL.fullmatch(text, start + 1, end)):
+            return None  # "$ 5 and $ 10" is prices; "$ k \\ge 2 $" and "$ x $" are formulas
+        return end
 
 
 def _looks_like_prose(content: str) -> bool:
@@ -359,19 +365,63 @@ def latex_text_to_markdown(text: str) -> tuple[str, list[str]]:
     text = _STRAIGHT_THEN_CURLY.sub("\u201c\\1\u201d", text)
     text = _DASHES_AND_ELLIPSES.sub(lambda m: _TYPOGRAPHY[m[0]], text)
     text = _TIE.sub("\u00a0", text)
-    text = _UNKNOWN_MACRO.sub(_text_symbol, text)
+    text = _prose_macros(text)
     for name in sorted({macro[1] for macro in _UNKNOWN_MACRO.finditer(text)}):
         problems.append(f"unknown LaTeX command '\\{name}' in abstract; shown as written")
     return text, problems
 
 
-def _text_symbol(macro: re.Match) -> str:
-    """A symbol macro written outside math (\\cdot, \\geq, \\log) as its character; a font switch
-    whose braces are lost (\\em words) as nothing; any other macro as written."""
-    if macro[1] in _SWITCHES:
-        return ""
-    symbol = _symbol_of(macro[1])
-    return macro[0] if symbol is None else symbol + macro[2]
+def _prose_macros(text: str) -> str:
+    """Macros left in prose, as what they print: a symbol (\\cdot, \\geq, \\log) as its character, a
+    font switch whose braces are lost (\\em words) or a delimiter's size (\\left) as nothing, a formula
+    a venue printed without its dollars (\\sqrt T, \\frac12, \\mathbbR) as text; any other as written."""
+    out: list[str] = []
+    position = 0
+    for macro in _UNKNOWN_MACRO.finditer(text):
+        if macro.start() < position:
+            continue  # inside the arguments of the formula before
+        name = macro[1]
+        if name in _SWITCHES or name in _SIZES:
+            replacement, end = "", macro.end()
+        elif (symbol := _symbol_of(name)) is not None:
+            replacement, end = symbol + macro[2], macro.end()
+        elif name == "item":
+            replacement, end = "\u2022" + macro[2], macro.end()  # a list's \\begin and \\end are dropped below
+        elif name in ("begin", "end") and (environment := _ENVIRONMENT_NAME.match(text, macro.end() - len(macro[2]))):
+            replacement, end = "", environment.end()
+        elif (end := _formula_end(text, macro)) is not None:
+            arguments = _ARGUMENT.findall(text, macro.start() + 1 + len(name), end)
+            replacement = math_to_text(f"\\{name}" + "".join("{" + a.strip().strip("{}") + "}" for a in arguments))
+        else:
+            continue
+        out.append(text[position:macro.start()])
+        out.append(replacement)
+        position = end
+    out.append(text[position:])
+    return "".join(out)
+
+
+_ENVIRONMENT_NAME = re.compile(r"\{[A-Za-z*]{1,20}\}\s?")
+_SIZES = {"left", "right", "middle", "big", "Big", "bigg", "Bigg", "bigl", "bigr", "Bigl", "Bigr"}
+# One argument of a macro: a brace group, a macro or one character.
+_ARGUMENT = re.compile(r"\s*+(?:\{[^{}]*+\}|\\[A-Za-z]++|[^\s{}\\$\ufdd0\ufdd1])")
+
+
+def _formula_end(text: str, macro: re.Match) -> int | None:
+    """Where a math macro written in prose ends with its arguments; None for a macro that is not math."""
+    name = macro[1]
+    if f"\\{name}" not in _mathml_macros():
+        resolved = resolve_macro(name, False)
+        known = not resolved.startswith(("\\operatorname{", "\\mathbf{"))
+        return macro.start() + 1 + len(name) if known else None  # \\eps, \\sqrtT: their argument is in the name
+    spec = _latex_macros().get_macro_spec(name)
+    end = macro.start() + 1 + len(name)
+    for _ in range(spec.args_parser.argspec.count("{") if spec is not None else 0):  # optional ones are not looked for
+        found = _ARGUMENT.match(text, end)
+        if not found:
+            return None
+        end = found.end()
+    return end
 
 
 @functools.lru_cache(maxsize=1024)
@@ -496,26 +546,24 @@ class Markup:
         problems += split_problems
         pieces: list[str] = []
         for segment in segments:
-            if segment.kind != "text":
-                as_text = text_only_math(segment.content)
-                if as_text is not None:
-                    segment = Segment("text", as_text, segment.written)
-            if segment.kind == "text":
-                prose, prose_problems = self._prose(segment.content, links, hold)
-                pieces.append(prose)
-                problems += prose_problems
+            as_text = segment.content if segment.kind == "text" else text_only_math(segment.content)
+            if as_text is not None:
+                pieces.append(as_text)
                 continue
             mathml = render_math(segment.content, display=segment.kind == "display")
             if mathml is None:
                 problems.append(f"math {shown(segment.written)} could not be converted; shown as written")
                 mathml = f'<code class="tex">{html.escape(segment.written)}</code>'
             pieces.append(hold(mathml, math_to_text(segment.content)))
-        converted = self._markdown.render("".join(pieces)).removesuffix("\n")
+        # The prose in one piece, its formulas held: \\emph{a $x$ b} and <b>a $x$</b> span them.
+        prose, prose_problems = self._prose("".join(pieces), links, hold)
+        problems += prose_problems
+        converted = self._markdown.render(prose).removesuffix("\n")
         plain = _TAG.sub("", _HELD.sub(lambda m: held[int(m[1])].text, converted))
         return Converted(_place(converted, held), " ".join(html.unescape(plain).split()), tuple(problems))
 
     def _prose(self, text: str, links: bool, hold) -> tuple[str, list[str]]:
-        """Markdown for a prose segment: its links and allowlisted tags held, entities decoded."""
+        """Markdown for the prose (its formulas held): its links and allowlisted tags held too, entities decoded."""
         pieces: list[str] = []
         position = 0
         for start, end, fragment in self._inline_parts(text, links, hold):
@@ -535,6 +583,8 @@ class Markup:
         if links:
             starts = [start for start, _, _ in parts]
             for start, end, href in find_urls(text):
+                if _HOLD[0] in text[start:end]:
+                    continue  # an address running into a formula: where it ends is unclear
                 before = bisect.bisect_right(starts, start) - 1  # the part starting last before the address
                 inside = before >= 0 and parts[before][1] > start
                 if not inside and (before + 1 == len(parts) or parts[before + 1][0] >= end):
