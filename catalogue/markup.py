@@ -61,6 +61,7 @@ def conversion_key(text: str, links: bool) -> str:
 # placeholder can only be one of ours, and Markdown leaves them (and digits) untouched.
 _HOLD = "\ufdd0{}\ufdd1"
 _HELD = re.compile("\ufdd0(\\d+)\ufdd1")
+_GROUPED_PLACEHOLDER = re.compile("(?<!\\\\)\\{(\ufdd0\\d+\ufdd1)\\}")  # {\\url{...}}, {$x$}: LaTeX's grouping, unseen
 
 # LaTeX text macros and what they become in Markdown (before and after their argument, which is kept).
 _EMPHASIS, _STRONG, _BARE = ("*", "*"), ("**", "**"), ("", "")
@@ -68,8 +69,11 @@ _TEXT_MACROS = {
     "emph": _EMPHASIS, "textit": _EMPHASIS, "textsl": _EMPHASIS, "textbf": _STRONG,
     "text": _BARE, "textrm": _BARE, "textsf": _BARE, "texttt": _BARE, "textsc": _BARE, "textnormal": _BARE,
     "mathrm": _BARE, "underline": _BARE, "url": _BARE, "mbox": _BARE,
+    "ensuremath": _BARE, "textsuperscript": _BARE, "textsubscript": _BARE, "enquote": ("\u201c", "\u201d"),
     "cite": ("[", "]"), "citep": ("[", "]"), "citet": ("[", "]"), "footnote": (" (", ")"),
 }
+# Abbreviations papers define as macros, as nearly all of them define them.
+_PROSE_SHORTHANDS = {"eg": "e.g.", "ie": "i.e.", "etc": "etc.", "wrt": "w.r.t.", "cf": "cf.", "etal": "et al."}
 # Font switches, {\em words} in a brace group; without braces (a venue dropped them) they are dropped.
 _SWITCHES = {"em": _EMPHASIS, "it": _EMPHASIS, "sl": _EMPHASIS, "itshape": _EMPHASIS, "bf": _STRONG,
              "bfseries": _STRONG, "rm": _BARE, "sf": _BARE, "tt": _BARE, "sc": _BARE, "normalfont": _BARE}
@@ -357,6 +361,7 @@ def _is_plain_mathml(mathml: str) -> bool:
 def latex_text_to_markdown(text: str) -> tuple[str, list[str]]:
     """Prose with LaTeX text macros -> Markdown text (not yet escaped)."""
     problems: list[str] = []
+    text = _GROUPED_PLACEHOLDER.sub(r"\1", text)
     text = _replace_text_macros(text, problems)
     text = _ESCAPED_CHAR.sub(r"\1", text)
     for written, symbol in _SYMBOLS:
@@ -383,7 +388,7 @@ def _prose_macros(text: str) -> str:
         name = macro[1]
         if name in _SWITCHES or name in _SIZES:
             replacement, end = "", macro.end()
-        elif (symbol := _symbol_of(name)) is not None:
+        elif (symbol := _PROSE_SHORTHANDS.get(name) or _symbol_of(name)) is not None:
             replacement, end = symbol + macro[2], macro.end()
         elif name == "item":
             replacement, end = "\u2022" + macro[2], macro.end()  # a list's \\begin and \\end are dropped below
