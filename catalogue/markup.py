@@ -280,8 +280,8 @@ _SHORTHANDS = {
 _STYLES = {"mathcal": r"\mathcal", "cal": r"\mathcal", "mc": r"\mathcal", "c": r"\mathcal",
            "mathbb": r"\mathbb", "bb": r"\mathbb", "mb": r"\mathbb", "mathbf": r"\boldsymbol", "vec": r"\boldsymbol",
            "bf": r"\boldsymbol", "bm": r"\boldsymbol", "b": r"\boldsymbol", "v": r"\boldsymbol", "sqrt": r"\sqrt",
-           "widehat": r"\widehat", "hat": r"\hat", "wh": r"\widehat", "widetilde": r"\widetilde", "tilde": r"\tilde",
-           "wt": r"\widetilde", "bar": r"\bar"}
+           "widehat": r"\widehat", "hat": r"\hat", "wh": r"\hat", "widetilde": r"\widetilde", "tilde": r"\tilde",
+           "wt": r"\tilde", "bar": r"\bar"}
 
 
 @functools.lru_cache(maxsize=1024)
