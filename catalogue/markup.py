@@ -304,6 +304,11 @@ def resolve_macro(name: str, before_brace: bool) -> str:
     return f"\\mathbf{{{name}}}" if len(name) == 1 else f"\\operatorname{{{name}}}"
 
 
+def is_latex_macro(name: str) -> bool:
+    """Whether \\name is a LaTeX command that abstracts use (in math or in text)."""
+    return f"\\{name}" in _mathml_macros() or name in _TEXT_MACROS or name in _SWITCHES
+
+
 @functools.lru_cache(maxsize=1)
 def _mathml_macros() -> frozenset[str]:
     """Every macro latex2mathml knows: its symbols and the commands it names."""
