@@ -89,7 +89,7 @@ def main() -> None:
     markup = Markup()
     plains = [markup.plain(abstract) for abstract in abstracts]
     print(f"{len(abstracts)} abstracts ({CORPUS.name}, every {args.every}), catalogue from {args.project}\n")
-    print(f"| construct | abstracts writing it | plain text still showing it |\n|---|---:|---:|")
+    print("| construct | abstracts writing it | plain text still showing it |\n|---|---:|---:|")
     for construct in CONSTRUCTS:
         writing = [i for i, abstract in enumerate(abstracts) if construct.written.search(abstract)]
         left = sum(1 for i in writing if construct.left.search(plains[i]))

@@ -236,7 +236,8 @@ class _Dollars:
         if index == len(candidates) or candidates[index] - start > MAX_INLINE_MATH:
             return None
         end = candidates[index]
-        if text[start + 1].isspace() and not (_MATH_SIGN.search(text, start, end) or _ONE_SYMBOL.fullmatch(text, start + 1, end)):
+        spaced = text[start + 1].isspace()
+        if spaced and not (_MATH_SIGN.search(text, start, end) or _ONE_SYMBOL.fullmatch(text, start + 1, end)):
             return None  # "$ 5 and $ 10" is prices; "$ k \\ge 2 $" and "$ x $" are formulas
         return end
 
@@ -262,7 +263,9 @@ def repair_math(latex: str) -> str:
     latex = re.sub(r"(?<!\\)%", r"\\%", latex)
     if latex.startswith(("^", "_")):
         latex = "{}" + latex  # LS$^2$MC: a superscript attached to the text before it
-    return _MACRO.sub(lambda macro: resolve_macro(macro[1], bool(macro[2])) + macro[2], latex) if "\\" in latex else latex
+    if "\\" not in latex:
+        return latex
+    return _MACRO.sub(lambda macro: resolve_macro(macro[1], bool(macro[2])) + macro[2], latex)
 
 
 _DOUBLED_MACRO = re.compile(r"\\\\[A-Za-z]")
@@ -314,8 +317,10 @@ def _mathml_macros() -> frozenset[str]:
     """Every macro latex2mathml knows: its symbols and the commands it names."""
     names = set(latex_symbols)
     for value in vars(latex_commands).values():
-        values = [value] if isinstance(value, str) else value if isinstance(value, (set, frozenset, list, tuple, dict)) else ()
-        names.update(item for item in values if isinstance(item, str))
+        if isinstance(value, str):
+            names.add(value)
+        elif isinstance(value, (set, frozenset, list, tuple, dict)):
+            names.update(item for item in value if isinstance(item, str))
     return frozenset(name for name in names if name.startswith("\\"))
 
 

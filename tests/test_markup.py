@@ -7,7 +7,8 @@ from html.parser import HTMLParser
 
 import pytest
 
-from catalogue.markup import INLINE_TAGS, Markup, math_to_text, render_math, repair_math, split_math, without_inline_html
+from catalogue.markup import Markup, math_to_text, render_math, repair_math, split_math, without_inline_html
+from catalogue.urls import find_urls
 
 from conftest import PROJECT, run_cli
 from tag_leaks import find_tag_leaks
@@ -289,6 +290,13 @@ def test_latex_and_markdown_in_text(markup, text, expected):
     shown = re.sub(r"<math.*?</math>", "\u2060x\u2060", converted.html, flags=re.S)
     assert shown == f"<p>{expected}</p>"
     assert converted.problems == ()
+
+
+@pytest.mark.parametrize("text", [
+    "[https://github.com/a/b](https://github.com/a/b)", "[code](https://github.com/a/b)", "(https://github.com/a/b)",
+])
+def test_a_markdown_link_holds_no_broken_address(text):
+    assert {href for _, _, href in find_urls(text)} == {"https://github.com/a/b"}
 
 
 @pytest.mark.parametrize("latex, text", [
