@@ -110,7 +110,8 @@ def plain_for_extraction(abstract: str) -> str:
     $\\textbf{...}$ turned back into text."""
     text = re.sub(r"\$(\\text\w*\{[^$]*\})\$", lambda m: text_only_math(m[1]) or m[0], without_inline_html(abstract))
     text = re.sub(r"\\(?:emph|textit|textbf)\{([^{}]*)\}", r"\1", text)
-    return re.sub(r"\*+|(?<!\w)_+|(?<!_)_++(?!\w)", "", text)
+    # Markdown's emphasis markers go; a formula's subscripts ($x_{t+1}$) stay as written.
+    return re.sub(r"(\$[^$]*+\$)|\*+|(?<!\w)_+|(?<!_)_++(?!\w)", lambda found: found[1] or "", text)
 
 
 def find_contributions(abstract: str) -> list[Contribution]:

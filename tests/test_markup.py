@@ -7,6 +7,7 @@ from html.parser import HTMLParser
 
 import pytest
 
+from catalogue.extract import plain_for_extraction
 from catalogue.markup import Markup, math_to_text, render_math, repair_math, split_math, without_inline_html
 from catalogue.urls import find_urls
 
@@ -255,6 +256,16 @@ def test_a_link_inside_a_link_is_text(markup):
 ])
 def test_without_inline_html_is_what_the_extractor_reads(text, expected):
     assert without_inline_html(text) == expected
+
+
+@pytest.mark.parametrize("abstract, read", [
+    ("called Training with Annotations (<b>TWA</b>).", "called Training with Annotations (TWA)."),
+    ("<b>N</b>euron <b>A</b>ware <b>T</b>raining", "Neuron Aware Training"),
+    ("We propose **FooNet** and _BarNet_.", "We propose FooNet and BarNet."),
+    ("the system $x_{t+1} = A x_t + w_t$ and $a^*$", "the system $x_{t+1} = A x_t + w_t$ and $a^*$"),
+])
+def test_the_extractor_reads_words_not_tags_and_formulas_as_written(abstract, read):
+    assert plain_for_extraction(abstract) == read
 
 
 @pytest.mark.parametrize("text, plain", [
