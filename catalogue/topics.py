@@ -2,7 +2,7 @@
 
 A topic is right when the paper is about it, not when one of its words occurs once. So:
 - a keyword (or the topic's label) counts where the text writes it as whole words, in any case,
-  with a hyphen, a space or nothing between its words and an optional plural "s"/"es";
+  with a hyphen, a space or nothing between its words, and in the plural ("-s", "-es", "-ies");
 - at each word the longest keyword wins, so a phrase hides the words inside it: "doubly robust"
   is causal inference, not robustness, when the taxonomy lists it under causality;
 - a phrase, or an acronym written in capitals (RL, LLMs), is stronger evidence than one word;
@@ -48,9 +48,13 @@ def _keyword_index(taxonomy: tuple[Topic, ...]) -> _Index:
             if words:
                 slugs = topics.setdefault("".join(words), {})
                 slugs[topic.slug] = max(PHRASE_WEIGHT if len(words) > 1 else 1, slugs.get(topic.slug, 0))
-    forms = {plural: key for key in topics for plural in (key + "s", key + "es")} | {key: key for key in topics}
+    forms = {plural: key for key in topics for plural in _plurals(key)} | {key: key for key in topics}
     prefixes = frozenset(form[:end] for form in forms for end in range(1, len(form) + 1))
     return _Index({key: tuple(slugs.items()) for key, slugs in topics.items()}, forms, prefixes)
+
+
+def _plurals(word: str) -> tuple[str, ...]:
+    return (word + "s", word + "es", word[:-1] + "ies") if word.endswith("y") else (word + "s", word + "es")
 
 
 def keyword_evidence(text: str, taxonomy: tuple[Topic, ...], weight: int = 1) -> dict[str, int]:
@@ -83,9 +87,9 @@ def keyword_evidence(text: str, taxonomy: tuple[Topic, ...], weight: int = 1) ->
 
 
 def _is_acronym(word: str) -> bool:
-    """RL, LLMs, GNNs: a word in capitals stands for a phrase ("reinforcement learning")."""
+    """RL, LLMs, GNNs: a short word in capitals stands for a phrase ("reinforcement learning")."""
     letters = word[:-1] if word.endswith("s") else word
-    return len(letters) >= 2 and letters.isupper()
+    return 2 <= len(letters) <= 4 and letters.isupper()
 
 
 def rank_topics(title: str, abstract: str, taxonomy: tuple[Topic, ...], fallback: str) -> tuple[str, ...]:
