@@ -89,10 +89,9 @@ def topic_scores(records: list[dict], taxonomy: tuple[tuple[Topic, ...], str],
     }
 
 
-def report(label: str, scores: dict) -> str:
-    lines = [f"{label}: coverage {scores['coverage']:.3f} of {scores['named_pairs']} named topics "
-             f"({scores['named_papers']} of {scores['papers']} papers name one; target >= {TARGET})"]
-    return "\n".join(lines)
+def coverage_line(label: str, scores: dict) -> str:
+    return (f"{label}: coverage {scores['coverage']:.3f} of {scores['named_pairs']} named topics "
+            f"({scores['named_papers']} of {scores['papers']} papers name one; target >= {TARGET})")
 
 
 def main() -> None:
@@ -107,7 +106,7 @@ def main() -> None:
     for label, chosen in (("keyword-bearing papers", keyworded),
                           ("  study half", [i for i in keyworded if study_half(records[i])]),
                           ("  check half", [i for i in keyworded if not study_half(records[i])])):
-        print(report(label, topic_scores([records[i] for i in chosen], taxonomy, [predicted[i] for i in chosen])))
+        print(coverage_line(label, topic_scores([records[i] for i in chosen], taxonomy, [predicted[i] for i in chosen])))
     everything = topic_scores(records, taxonomy, predicted)
     print(f"\nall {everything['papers']} papers: topics per paper {everything['topics_per_paper']}, "
           f"fallback only {everything['fallback_share']:.3f}")
