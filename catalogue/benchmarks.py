@@ -1,0 +1,319 @@
+"""The named datasets and benchmarks an abstract evaluates on or introduces, and its headline results.
+
+A dataset is recognised by how the text places it, never by a list of known datasets:
+- next to a kind word: "the GLUE benchmark", "on ScanNetV2 and S3DIS datasets", "datasets such as
+  A, B and C", "a dataset called X", "X, a new dataset of videos";
+- or as a coined name (CIFAR-10, TriviaQA) after "on"/"across" in a sentence about evaluation.
+The second, weaker reading drops what the abstract shows to be something else: the paper's own
+method, an acronym it defines for a method or task, a model ("the X model", "X outperforms"), a
+measure ("2.1 BLEU", "X score") and the acronyms of fields, model families, hardware and metrics.
+"""
+
+from __future__ import annotations
+
+import re
+
+# Sentences are read as tokens: words (with inner - . + # / ' kept: CIFAR-10, v2.0, MSMARCO's) and
+# the punctuation that separates list items.
+_TOKEN = re.compile(r"#?\w(?:[\w+#/]|[.\-'’](?=\w))*|[(),;:.]")
+_KIND = re.compile(r"(?:data[\s-]?sets?|benchmarks?|corpus|corpora|challenges?|leaderboards?|treebanks?)",
+                   re.IGNORECASE)
+_EVALUATION = re.compile(r"benchmark|dataset|evaluat|experiment|outperform|achiev|accuracy|state[\s-]of[\s-]the[\s-]art|"
+                         r"results|improv|score|perform|surpass|test", re.IGNORECASE)
+_CALLED = {"called", "named", "termed", "dubbed", "coined", "name", "call"}
+_LIST_MARKERS = {":", "(", "such", "as", "including", "like", "namely", "e.g", "i.e", "viz"}
+_SEPARATORS = {",", "and", "or", "the"}
+_ABBREVIATIONS = {"e.g", "i.e", "al", "vs", "cf", "viz", "etc"}
+_NOT_NAME_WORDS = {"the", "a", "an", "this", "that", "these", "those", "our", "we", "its", "their", "in", "on", "for",
+                   "to", "of", "with", "from", "by", "at", "as", "and", "or", "both", "all", "each", "every", "new",
+                   "existing", "several", "many", "extensive", "experiments", "experimental", "results", "empirical",
+                   "finally", "moreover", "furthermore", "additionally", "specifically", "besides", "then", "also",
+                   "here", "there", "it", "they", "most", "some", "such", "using", "compared", "unlike"}
+# Acronyms of fields, model families, hardware and metrics: never a dataset's name.
+_GENERIC = {"LLM", "LLMs", "VLM", "VLMs", "MLLM", "MLLMs", "LM", "LMs", "RL", "AI", "ML", "NLP", "CV", "GPU", "GPUs",
+            "CPU", "CPUs", "TPU", "SOTA", "CNN", "CNNs", "RNN", "RNNs", "GNN", "GNNs", "MLP", "MLPs", "ViT", "ViTs",
+            "GAN", "GANs", "VAE", "VAEs", "API", "APIs", "OCR", "IO", "PDE", "PDEs", "ODE", "ODEs", "SGD", "KL",
+            "RAG", "VLA", "VLAs", "RGB", "RGB-D", "EEG", "MRI", "CT", "BLEU", "ROUGE", "METEOR", "CIDEr", "PSNR",
+            "SSIM", "LPIPS", "FID", "AUC", "AUROC", "mAP", "AP", "IoU", "mIoU", "F1", "EM", "MRR", "NDCG", "WER",
+            "FLOPs", "FLOP", "FPS", "CoT", "RLHF", "SFT", "QA", "VQA", "NER", "MT", "NMT", "ASR", "TTS", "NLI", "US"}
+# What only a method or model is said to be or do ("the X model", "X outperforms").
+_AGENT_AFTER = re.compile(r"\s+(?:models?|networks?|architectures?|backbones?|encoders?|decoders?|embeddings?|"
+                          r"agents?|polic(?:y|ies)|baselines?|algorithms?|methods?|frameworks?|detectors?|trackers?|"
+                          r"classifiers?|solvers?|optimi[sz]ers?|features|family|variants?|outperforms|achieves|"
+                          r"learns|generates|predicts|surpasses|obtains|improves|performs|uses)\b|-(?:based|like|style)\b")
+# A measure reads as a unit after a number ("2.1 BLEU", "5.4% AUC") or names itself ("X score").
+_MEASURE_BEFORE = re.compile(r"\d(?:%|\s*points?)?\s+$")
+_MEASURE_AFTER = re.compile(r"\s+(?:scores?|metrics?|points?|gains?)\b")
+_MODEL_SIZE = re.compile(r"\d(?:\.\d+)?[BMK]$")  # Llama-3.1-8B is a model
+_QUANTITY = re.compile(r"[\d.,]+(?:[A-Za-z]{1,2}|-[a-z]+)?|top-\d+")  # 2D, 150x, 65GB, 1-shot: sizes, not names
+_MAX_NAMES = 8
+_MAX_RUN = 5
+_MAX_DESCRIPTORS = 2  # "the KITTI BEV object detection benchmark"
+_MAX_GAP = 12  # "datasets for fine-grained, object, scene and texture classification: A, B"
+
+
+def find_benchmarks(sentences: list[str], own_names: tuple[str, ...] = ()) -> tuple[str, ...]:
+    """Named benchmarks and datasets, in order of mention, each once."""
+    abstract = " ".join(sentences)
+    found: dict[str, str] = {}
+    for sentence in sentences:
+        tokens = _tokens(sentence)
+        strong = _beside_kind_words(tokens)
+        weak = _after_on(tokens) if _EVALUATION.search(sentence) else []
+        for position, name, is_strong in sorted([(p, n, True) for p, n in strong] + [(p, n, False) for p, n in weak]):
+            if _is_dataset_name(name, position, abstract, own_names, is_strong):
+                found.setdefault(_key(name), name)
+    names = list(found.values())
+    # "a Multi-modal ... Emotional Dialogue dataset, M3ED": the acronym is the name the text goes on using
+    return tuple(name for name in names if not any(initials_match(other, name.split()) for other in names
+                                                   if other != name))[:_MAX_NAMES]
+
+
+def _tokens(sentence: str) -> list[str]:
+    """Words without a possessive "'s"; a full stop only where it ends a clause (not after e.g or et al)."""
+    tokens: list[str] = []
+    for token in _TOKEN.findall(sentence):
+        if token == "." and tokens and tokens[-1].lower() in _ABBREVIATIONS:
+            continue
+        tokens.append(re.sub(r"['’]s$", "", token))
+    return tokens
+
+
+def _key(name: str) -> str:
+    return " ".join(re.findall(r"\w+", name.lower()))
+
+
+def _is_name_token(token: str) -> bool:
+    """Part of a proper name: capitalised (Sintel), a coinage (bAbI, nuScenes), a number or a version."""
+    return (token[0].isupper() or token[0].isdigit() or token[0] == "#" or re.search(r"[A-Z]", token) is not None
+            or re.fullmatch(r"v\d[\d.]*", token) is not None)
+
+
+def _coined(words: list[str]) -> bool:
+    """Written as no English word is: several capitals (MNIST), inner capitals (GeoQuery), letters with
+    digits (S3DIS), or a name with a number (KITTI 2015, Friedman #2)."""
+    for word in words:
+        letters = re.sub(r"[^A-Za-z]", "", word)
+        if sum(c.isupper() for c in letters) >= 2 or re.search(r"[a-z][A-Z]", word) or (
+                letters and re.search(r"\d", word)):
+            return True
+    return len(words) >= 2 and any(re.fullmatch(r"#?\d[\d.]*", word) for word in words)
+
+
+def _run_before(tokens: list[str], end: int) -> tuple[int, list[str]]:
+    """The name tokens ending just before index end: (start, words)."""
+    start = end
+    while start > 0 and end - start < _MAX_RUN and _is_name_token(tokens[start - 1]) and not _KIND.fullmatch(
+            tokens[start - 1]):
+        start -= 1
+    words = tokens[start:end]
+    while words and words[0].lower() in _NOT_NAME_WORDS:  # "The GLUE benchmark", "We ..."
+        words, start = words[1:], start + 1
+    return start, words
+
+
+def _run_after(tokens: list[str], start: int) -> list[str]:
+    end = start
+    while end < len(tokens) and end - start < _MAX_RUN and _is_name_token(tokens[end]):
+        end += 1
+    words = tokens[start:end]
+    return [] if words and words[0].lower() in _NOT_NAME_WORDS else words
+
+
+def _skip_parenthesis_before(tokens: list[str], end: int) -> tuple[int, list[str]]:
+    """'Multi-category Pose (MP-100) dataset': the index before the parenthesis and what it holds."""
+    if end > 0 and tokens[end - 1] == ")":
+        for opening in range(end - 2, max(-1, end - 12), -1):
+            if tokens[opening] == "(":
+                return opening, tokens[opening + 1:end - 1]
+            if tokens[opening] in ")(":
+                break
+    return end, []
+
+
+def _names_before(tokens: list[str], kind: int) -> list[tuple[int, str]]:
+    """'on CIHP (Crowd ...), MHP v2.0 and DensePose-COCO datasets': every name of the list."""
+    end, inside = _skip_parenthesis_before(tokens, kind)
+    if len(inside) == 1 and _coined(inside):  # the acronym is the name the text goes on using
+        names = [(end + 1, inside[0])]
+        end, _ = _run_before(tokens, end)
+    else:
+        descriptors = 0
+        while descriptors < _MAX_DESCRIPTORS and end > 0 and _is_descriptor(tokens[end - 1]):
+            end, descriptors = end - 1, descriptors + 1
+        start, words = _run_before(tokens, end)
+        if not words or (descriptors and not _coined(words)):
+            return []
+        name = " ".join(words + [tokens[kind]] if tokens[kind][0].isupper() and not descriptors else words)
+        names, end = [(start, name)], start
+    in_a_list = end > 0 and tokens[end - 1] in {",", "and", "or"}
+    while end > 0 and tokens[end - 1] in _SEPARATORS and len(names) < _MAX_NAMES:  # more items, leftwards
+        while end > 0 and tokens[end - 1] in _SEPARATORS:
+            end -= 1
+        end, inside = _skip_parenthesis_before(tokens, end)
+        start, words = _run_before(tokens, end)
+        if not words:
+            break
+        names.append((start, " ".join(words)))
+        end = start
+    if len(names) == 1 and not in_a_list and tokens[kind].lower().endswith(("s", "corpora")) \
+            and not tokens[kind][0].isupper():
+        return []  # "existing MWP datasets": one word before a plural names a kind, not a dataset
+    return names
+
+
+def _names_after(tokens: list[str], kind: int) -> list[tuple[int, str]]:
+    """'datasets such as A, B and C', 'benchmarks: A, B', 'a dataset called X', 'the benchmark FetchBench'."""
+    nxt = kind + 1
+    if nxt < len(tokens) and _is_name_token(tokens[nxt]) and not _KIND.fullmatch(tokens[nxt]):
+        words = _run_after(tokens, nxt)  # "the benchmark FetchBench, featuring", not "benchmark Bayesian networks"
+        follows = tokens[nxt + len(words)] if nxt + len(words) < len(tokens) else "."
+        if tokens[kind][0].isupper() or not words or re.fullmatch(r"[a-z]\w*", follows):
+            return []
+        return [(nxt, " ".join(words))]
+    for position in range(nxt, min(len(tokens), nxt + _MAX_GAP)):
+        token = tokens[position]
+        if token == ";" or _KIND.fullmatch(token):
+            return []
+        if token.lower() in _CALLED:
+            words = _run_after(tokens, position + 1)
+            return [(position + 1, " ".join(words))] if words else []
+        if token in _LIST_MARKERS or (token == "," and position == nxt):
+            names = _list_after(tokens, position)
+            plural = tokens[kind].lower().endswith(("s", "corpora"))
+            if token == "(" and _defines_acronym(tokens, position):
+                return []
+            if token == "," and (len(names) < 2 if plural else not _closed_by_comma(tokens, names)):
+                return []  # "On benchmarks, ZetaNet wins": a comma alone opens a list only of several names
+            return names
+    return []
+
+
+def _closed_by_comma(tokens: list[str], names: list[tuple[int, str]]) -> bool:
+    """'Our dataset, ActivityNet-Entities, augments': one name set off by commas."""
+    if len(names) != 1:
+        return False
+    after = names[0][0] + len(names[0][1].split())
+    return after < len(tokens) and tokens[after] == ","
+
+
+def _list_after(tokens: list[str], marker: int) -> list[tuple[int, str]]:
+    """'A (Expansion), B v2 and C test': the names of a list, each possibly followed by its expansion
+    or a word or two saying what it holds."""
+    names: list[tuple[int, str]] = []
+    position = marker + 1
+    while position < len(tokens) and len(names) < _MAX_NAMES:
+        while position < len(tokens) and tokens[position] in _SEPARATORS | _LIST_MARKERS:
+            position += 1
+        words = _run_after(tokens, position) if position < len(tokens) else []
+        end = position + len(words)
+        if not words or (end < len(tokens) and tokens[end] == "et"):  # a citation: "(Hahn et al. 2021)"
+            break
+        names.append((position, " ".join(words)))
+        position = end
+        if position < len(tokens) and tokens[position] == "(":
+            closing = next((i for i in range(position + 1, min(len(tokens), position + 12)) if tokens[i] == ")"), None)
+            position = closing + 1 if closing is not None else position
+        trailing = position
+        while trailing - position < _MAX_DESCRIPTORS and trailing < len(tokens) and _is_descriptor(tokens[trailing]):
+            trailing += 1
+        if trailing < len(tokens) and tokens[trailing] in _SEPARATORS:
+            position = trailing
+        if position >= len(tokens) or tokens[position] not in _SEPARATORS:
+            break
+    return names
+
+
+def _is_descriptor(token: str) -> bool:
+    """A lower-case word that can stand between a name and its kind: 'KITTI object detection benchmark'."""
+    return (re.fullmatch(r"[a-z][a-z\-]*", token) is not None and not token.endswith("ed")
+            and token not in _NOT_NAME_WORDS and not _KIND.fullmatch(token))
+
+
+def _defines_acronym(tokens: list[str], opening: int) -> bool:
+    """'Chinese Grammatical Error Correction (CGEC)': a parenthesis that defines an acronym, not a list."""
+    inside = tokens[opening + 1:opening + 3]
+    if len(inside) != 2 or inside[1] != ")":
+        return False
+    before = tokens[max(0, opening - 8):opening]
+    return any(initials_match(inside[0], before[start:]) for start in range(len(before)))
+
+
+def initials_match(acronym: str, words: list[str]) -> bool:
+    """True when the words' initials spell the acronym's capitals: M3ED, 'Multi-modal ... Emotional Dialogue'."""
+    initials = "".join(part[0] for word in words for part in re.split(r"-", word) if part and part[0].isupper())
+    capitals = re.sub(r"[^A-Z]", "", acronym)
+    return len(capitals) >= 2 and len(words) >= 2 and initials.startswith(capitals[0]) and _in_order(capitals,
+                                                                                                      initials)
+
+
+def _in_order(letters: str, text: str) -> bool:
+    position = 0
+    for letter in letters:
+        position = text.find(letter, position) + 1
+        if position == 0:
+            return False
+    return True
+
+
+def _appositive(tokens: list[str], kind: int) -> list[tuple[int, str]]:
+    """'MuCGEC, a multi-reference multi-source evaluation dataset': the name before ', a ... dataset'."""
+    for article in range(kind - 1, max(-1, kind - 8), -1):
+        token = tokens[article]
+        if token.lower() in {"a", "an"}:
+            if article >= 2 and tokens[article - 1] == ",":
+                start, words = _run_before(tokens, article - 1)
+                if words and _coined(words):
+                    return [(start, " ".join(words))]
+            return []
+        if token in "(),;:":
+            return []
+    return []
+
+
+def _beside_kind_words(tokens: list[str]) -> list[tuple[int, str]]:
+    names = []
+    for position, token in enumerate(tokens):
+        if _KIND.fullmatch(token):
+            names += _names_before(tokens, position) + _names_after(tokens, position) + _appositive(tokens, position)
+    return names
+
+
+def _after_on(tokens: list[str]) -> list[tuple[int, str]]:
+    """'... outperforms the state of the art on CIFAR-10, CIFAR-100, and SVHN.'"""
+    names = []
+    for position, token in enumerate(tokens):
+        if token.lower() in {"on", "across"}:
+            start = position + 1
+            while start < len(tokens) and tokens[start].lower() in {"the", "both", "all"}:
+                start += 1
+            names += [(p, n) for p, n in _list_after(tokens, start - 1) if _coined(n.split())]
+    return names
+
+
+def _is_dataset_name(name: str, position: int, abstract: str, own_names: tuple[str, ...], strong: bool) -> bool:
+    name = re.sub(r"['’]s$", "", name)
+    words = name.split()
+    if not words or all(_QUANTITY.fullmatch(word) for word in words) or name in _GENERIC or _MODEL_SIZE.search(name):
+        return False
+    if any(word in _GENERIC for word in words) and len(words) == 1:
+        return False
+    if not strong and (name in own_names or _defined_for_something_else(name, abstract) or _used_as_other(name, abstract)):
+        return False
+    return not (strong and len(words) == 1 and not _coined(words) and position == 0)
+
+
+def _defined_for_something_else(name: str, abstract: str) -> bool:
+    """'Joint Goal Accuracy (JGA)': an acronym the abstract defines, for anything but data."""
+    match = re.search(rf"([^().;]{{0,80}})\(\s*{re.escape(name)}\s*\)|{re.escape(name)}\s*\(([^()]{{0,80}})\)", abstract)
+    return match is not None and not _KIND.search(match[1] or match[2] or "")
+
+
+def _used_as_other(name: str, abstract: str) -> bool:
+    """Somewhere the abstract calls it a model or method, makes it act, or measures with it."""
+    for match in re.finditer(rf"(?<![\w\-]){re.escape(name)}(?![\w\-])", abstract):
+        after = abstract[match.end():match.end() + 40]
+        before = abstract[max(0, match.start() - 12):match.start()]
+        if _AGENT_AFTER.match(after) or _MEASURE_AFTER.match(after) or _MEASURE_BEFORE.search(before):
+            return True
+    return False
