@@ -16,10 +16,20 @@ import re
 # Sentences are read as tokens: words (with inner - . + # / ' kept: CIFAR-10, v2.0, MSMARCO's) and
 # the punctuation that separates list items.
 _TOKEN = re.compile(r"#?\w(?:[\w+#/]|[.\-'’](?=\w))*|[(),;:.]")
+_URL = re.compile(r"\S+\.[a-z]{2,}/\S*|https?://\S+")  # github.com/x/DataSet-Net is an address
 _KIND = re.compile(r"(?:data[\s-]?sets?|benchmarks?|corpus|corpora|challenges?|leaderboards?|treebanks?)",
                    re.IGNORECASE)
 _EVALUATION = re.compile(r"benchmark|dataset|evaluat|experiment|outperform|achiev|accuracy|state[\s-]of[\s-]the[\s-]art|"
                          r"results|improv|score|perform|surpass|test", re.IGNORECASE)
+_AFTER_KIND_GAP = {",", "e.g", "i.e"}
+# Heads that make a phrase about something other than data: "methods such as A, B", "MRC tasks".
+_OTHER_HEADS = re.compile(r"(?:models?|networks?|architectures?|backbones?|methods?|algorithms?|approach(?:es)?|"
+                          r"baselines?|techniques?|frameworks?|systems?|solvers?|tools?|metrics?|measures?|"
+                          r"tasks?|problems?|settings?|languages?|than|when|while|where|whereas)$")
+# "We improve on X", "based on X": X is earlier work, not data.
+_NOT_EVALUATED_ON = {"improve", "improves", "improving", "build", "builds", "building", "built", "based", "rely",
+                     "relies", "relying", "focus", "focuses", "focusing", "depend", "depends", "conditioned", "act",
+                     "acts", "operate", "operates", "draw", "draws", "elaborate", "expand", "expands"}
 _CALLED = {"called", "named", "termed", "dubbed", "coined", "name", "call"}
 _LIST_MARKERS = {":", "(", "such", "as", "including", "like", "namely", "e.g", "i.e", "viz"}
 _SEPARATORS = {",", "and", "or", "the"}
@@ -40,7 +50,7 @@ _GENERIC = {"LLM", "LLMs", "VLM", "VLMs", "MLLM", "MLLMs", "LM", "LMs", "RL", "A
 _AGENT_AFTER = re.compile(r"\s+(?:models?|networks?|architectures?|backbones?|encoders?|decoders?|embeddings?|"
                           r"agents?|polic(?:y|ies)|baselines?|algorithms?|methods?|frameworks?|detectors?|trackers?|"
                           r"classifiers?|solvers?|optimi[sz]ers?|features|family|variants?|outperforms|achieves|"
-                          r"learns|generates|predicts|surpasses|obtains|improves|performs|uses)\b|-(?:based|like|style)\b")
+                          r"learns|generates|predicts|surpasses|obtains|improves|performs|uses)\b|[\s-](?:based|like|style)\b")
 # A measure reads as a unit after a number ("2.1 BLEU", "5.4% AUC") or names itself ("X score").
 _MEASURE_BEFORE = re.compile(r"\d(?:%|\s*points?)?\s+$")
 _MEASURE_AFTER = re.compile(r"\s+(?:scores?|metrics?|points?|gains?)\b")
@@ -72,7 +82,7 @@ def find_benchmarks(sentences: list[str], own_names: tuple[str, ...] = ()) -> tu
 def _tokens(sentence: str) -> list[str]:
     """Words without a possessive "'s"; a full stop only where it ends a clause (not after e.g or et al)."""
     tokens: list[str] = []
-    for token in _TOKEN.findall(sentence):
+    for token in _TOKEN.findall(_URL.sub(" ", sentence)):
         if token == "." and tokens and tokens[-1].lower() in _ABBREVIATIONS:
             continue
         tokens.append(re.sub(r"['’]s$", "", token))
@@ -83,8 +93,16 @@ def _key(name: str) -> str:
     return " ".join(re.findall(r"\w+", name.lower()))
 
 
+def _is_kind(token: str) -> bool:
+    """'dataset', 'benchmarks', 'corpus'; a challenge only when it is part of a name ('AI City Challenge')."""
+    return _KIND.fullmatch(token) is not None and (token[0].isupper() or not token.lower().startswith("challenge"))
+
+
 def _is_name_token(token: str) -> bool:
-    """Part of a proper name: capitalised (Sintel), a coinage (bAbI, nuScenes), a number or a version."""
+    """Part of a proper name: capitalised (Sintel), a coinage (bAbI, nuScenes), a number or a version;
+    not an adjective made from a name (L1-regularized, English-language)."""
+    if re.search(r"-[a-z]{3,}$", token):
+        return False
     return (token[0].isupper() or token[0].isdigit() or token[0] == "#" or re.search(r"[A-Z]", token) is not None
             or re.fullmatch(r"v\d[\d.]*", token) is not None)
 
@@ -165,7 +183,7 @@ def _names_before(tokens: list[str], kind: int) -> list[tuple[int, str]]:
 def _names_after(tokens: list[str], kind: int) -> list[tuple[int, str]]:
     """'datasets such as A, B and C', 'benchmarks: A, B', 'a dataset called X', 'the benchmark FetchBench'."""
     nxt = kind + 1
-    if nxt < len(tokens) and _is_name_token(tokens[nxt]) and not _KIND.fullmatch(tokens[nxt]):
+    if nxt < len(tokens) and _is_name_token(tokens[nxt]) and not _is_kind(tokens[nxt]):
         words = _run_after(tokens, nxt)  # "the benchmark FetchBench, featuring", not "benchmark Bayesian networks"
         follows = tokens[nxt + len(words)] if nxt + len(words) < len(tokens) else "."
         if tokens[kind][0].isupper() or not words or re.fullmatch(r"[a-z]\w*", follows):
@@ -173,8 +191,6 @@ def _names_after(tokens: list[str], kind: int) -> list[tuple[int, str]]:
         return [(nxt, " ".join(words))]
     for position in range(nxt, min(len(tokens), nxt + _MAX_GAP)):
         token = tokens[position]
-        if token == ";" or _KIND.fullmatch(token):
-            return []
         if token.lower() in _CALLED:
             words = _run_after(tokens, position + 1)
             return [(position + 1, " ".join(words))] if words else []
@@ -186,6 +202,8 @@ def _names_after(tokens: list[str], kind: int) -> list[tuple[int, str]]:
             if token == "," and (len(names) < 2 if plural else not _closed_by_comma(tokens, names)):
                 return []  # "On benchmarks, ZetaNet wins": a comma alone opens a list only of several names
             return names
+        if not (token in _AFTER_KIND_GAP or re.fullmatch(r"[a-z][a-z\-]*", token)) or _OTHER_HEADS.match(token):
+            return []  # the list must follow the kind's own phrase: "datasets in the public domain (A and B)"
     return []
 
 
@@ -227,16 +245,13 @@ def _list_after(tokens: list[str], marker: int) -> list[tuple[int, str]]:
 def _is_descriptor(token: str) -> bool:
     """A lower-case word that can stand between a name and its kind: 'KITTI object detection benchmark'."""
     return (re.fullmatch(r"[a-z][a-z\-]*", token) is not None and not token.endswith("ed")
-            and token not in _NOT_NAME_WORDS and not _KIND.fullmatch(token))
+            and token not in _NOT_NAME_WORDS and not _is_kind(token) and not _OTHER_HEADS.match(token))
 
 
 def _defines_acronym(tokens: list[str], opening: int) -> bool:
     """'Chinese Grammatical Error Correction (CGEC)': a parenthesis that defines an acronym, not a list."""
     inside = tokens[opening + 1:opening + 3]
-    if len(inside) != 2 or inside[1] != ")":
-        return False
-    before = tokens[max(0, opening - 8):opening]
-    return any(initials_match(inside[0], before[start:]) for start in range(len(before)))
+    return len(inside) == 2 and inside[1] == ")" and _spelling(inside[0], tokens[max(0, opening - 8):opening]) is not None
 
 
 def initials_match(acronym: str, words: list[str]) -> bool:
@@ -274,39 +289,78 @@ def _appositive(tokens: list[str], kind: int) -> list[tuple[int, str]]:
 def _beside_kind_words(tokens: list[str]) -> list[tuple[int, str]]:
     names = []
     for position, token in enumerate(tokens):
-        if _KIND.fullmatch(token):
-            names += _names_before(tokens, position) + _names_after(tokens, position) + _appositive(tokens, position)
+        if _is_kind(token):
+            after = _names_after(tokens, position)
+            before = _names_before(tokens, position)
+            if after and len(before) == 1:  # "the EAE dataset RAMS": the word before says what the data is for
+                before = []
+            names += before + after + _appositive(tokens, position)
     return names
 
 
 def _after_on(tokens: list[str]) -> list[tuple[int, str]]:
-    """'... outperforms the state of the art on CIFAR-10, CIFAR-100, and SVHN.'"""
+    """'... outperforms the state of the art on CIFAR-10, CIFAR-100, and SVHN.': a list with a coined name."""
     names = []
     for position, token in enumerate(tokens):
-        if token.lower() in {"on", "across"}:
-            start = position + 1
-            while start < len(tokens) and tokens[start].lower() in {"the", "both", "all"}:
-                start += 1
-            names += [(p, n) for p, n in _list_after(tokens, start - 1) if _coined(n.split())]
+        if token.lower() not in {"on", "across"} or (position and tokens[position - 1].lower() in _NOT_EVALUATED_ON):
+            continue
+        start = position + 1
+        while start < len(tokens) and tokens[start].lower() in {"the", "both", "all"}:
+            start += 1
+        listed = _list_after(tokens, start - 1)
+        if not any(_coined(name.split()) for _, name in listed):
+            continue
+        for name_start, name in listed:
+            end = name_start + len(name.split())
+            follows = tokens[end] if end < len(tokens) else "."
+            counted = re.fullmatch(r"#?\d[\d.,]*", name.split()[0]) is not None  # "on 10 NLU datasets"
+            if not counted and not _OTHER_HEADS.match(follows):  # "on MRC tasks"
+                names.append((name_start, name))
     return names
 
 
 def _is_dataset_name(name: str, position: int, abstract: str, own_names: tuple[str, ...], strong: bool) -> bool:
-    name = re.sub(r"['’]s$", "", name)
     words = name.split()
-    if not words or all(_QUANTITY.fullmatch(word) for word in words) or name in _GENERIC or _MODEL_SIZE.search(name):
-        return False
-    if any(word in _GENERIC for word in words) and len(words) == 1:
-        return False
-    if not strong and (name in own_names or _defined_for_something_else(name, abstract) or _used_as_other(name, abstract)):
-        return False
-    return not (strong and len(words) == 1 and not _coined(words) and position == 0)
+    if (not words or all(_QUANTITY.fullmatch(word) for word in words) or name in _GENERIC
+            or _MODEL_SIZE.search(name) or any(re.fullmatch(r"[\d.]*\.\d{2,}", word) for word in words)):
+        return False  # a size, a field, a model, a measured value ("FID 22.18")
+    expansion = _spelled_out_in(name, abstract)
+    if strong:
+        # "the ECoG dataset" after "electrocorticographic (ECoG)": an acronym for a common phrase names a kind of data
+        lower_case_phrase = expansion is not None and all(not word[0].isupper() for word in expansion[1:] or expansion)
+        return not lower_case_phrase and not (len(words) == 1 and not _coined(words) and position == 0)
+    defined_for_other = expansion is not None and not any(_is_kind(word) for word in expansion)
+    return not (name in own_names or defined_for_other or _used_as_other(name, abstract))
 
 
-def _defined_for_something_else(name: str, abstract: str) -> bool:
-    """'Joint Goal Accuracy (JGA)': an acronym the abstract defines, for anything but data."""
-    match = re.search(rf"([^().;]{{0,80}})\(\s*{re.escape(name)}\s*\)|{re.escape(name)}\s*\(([^()]{{0,80}})\)", abstract)
-    return match is not None and not _KIND.search(match[1] or match[2] or "")
+def _spelled_out_in(acronym: str, abstract: str) -> list[str] | None:
+    """The words an acronym stands for where the abstract defines it: 'Joint Goal Accuracy (JGA)',
+    'CIHP (Crowd Instance-level Human Parsing)'."""
+    if len(acronym.split()) != 1:
+        return None
+    for match in re.finditer(re.escape(acronym), abstract):
+        before, after = abstract[:match.start()].rstrip(), abstract[match.end():].lstrip()
+        if before.endswith("(") and after.startswith(")"):
+            words = re.split(r"\s+", before[-120:-1].strip())
+            spelled = _spelling(acronym, words[-8:])
+        elif after.startswith("(") and ")" in after[:120]:
+            spelled = _spelling(acronym, after[1:after.index(")")].split())
+        else:
+            continue
+        if spelled:
+            return spelled
+    return None
+
+
+def _spelling(acronym: str, words: list[str]) -> list[str] | None:
+    """The longest tail of words starting with the acronym's first letter and holding all its letters in order."""
+    letters = [c.lower() for c in acronym if c.isalpha()]
+    if not letters:
+        return None
+    for start, word in enumerate(words):
+        if word[:1].lower() == letters[0] and _in_order("".join(letters), " ".join(words[start:]).lower()):
+            return words[start:]
+    return None
 
 
 def _used_as_other(name: str, abstract: str) -> bool:
