@@ -16,7 +16,6 @@ import re
 # Sentences are read as tokens: words (with inner - . + # / ' kept: CIFAR-10, v2.0, MSMARCO's) and
 # the punctuation that separates list items.
 _TOKEN = re.compile(r"#?\w(?:[\w+#/]|[.\-'’](?=\w))*|[(),;:.]")
-_URL = re.compile(r"\S+\.[a-z]{2,}/\S*|https?://\S+")  # github.com/x/DataSet-Net is an address
 _KIND = re.compile(r"(?:data[\s-]?sets?|benchmarks?|corpus|corpora|challenges?|leaderboards?|treebanks?)",
                    re.IGNORECASE)
 _EVALUATION = re.compile(r"benchmark|dataset|evaluat|experiment|outperform|achiev|accuracy|state[\s-]of[\s-]the[\s-]art|"
@@ -57,6 +56,7 @@ _MEASURE_AFTER = re.compile(r"\s+(?:scores?|metrics?|points?|gains?)\b")
 _MODEL_SIZE = re.compile(r"\d(?:\.\d+)?[BMK]$")  # Llama-3.1-8B is a model
 _QUANTITY = re.compile(r"[\d.,]+(?:[A-Za-z]{1,2}|-[a-z]+)?|top-\d+")  # 2D, 150x, 65GB, 1-shot: sizes, not names
 _MAX_NAMES = 8
+_MAX_WEIGHED = 40  # names weighed per abstract: each reads the whole abstract, so hostile lists are cut short
 _MAX_RUN = 5
 _MAX_DESCRIPTORS = 2  # "the KITTI BEV object detection benchmark"
 _MAX_GAP = 12  # "datasets for fine-grained, object, scene and texture classification: A, B"
@@ -66,13 +66,20 @@ def find_benchmarks(sentences: list[str], own_names: tuple[str, ...] = ()) -> tu
     """Named benchmarks and datasets, in order of mention, each once."""
     abstract = " ".join(sentences)
     found: dict[str, str] = {}
+    weighed: set[tuple[str, bool]] = set()
     for sentence in sentences:
         tokens = _tokens(sentence)
         strong = _beside_kind_words(tokens)
         weak = _after_on(tokens) if _EVALUATION.search(sentence) else []
         for position, name, is_strong in sorted([(p, n, True) for p, n in strong] + [(p, n, False) for p, n in weak]):
+            key = _key(name)
+            if key in found or (key, is_strong) in weighed:
+                continue
+            if len(weighed) == _MAX_WEIGHED or len(found) == _MAX_NAMES:
+                break
+            weighed.add((key, is_strong))
             if _is_dataset_name(name, position, abstract, own_names, is_strong):
-                found.setdefault(_key(name), name)
+                found[key] = name
     names = list(found.values())
     # "a Multi-modal ... Emotional Dialogue dataset, M3ED": the acronym is the name the text goes on using
     return tuple(name for name in names if not any(initials_match(other, name.split()) for other in names
@@ -82,11 +89,16 @@ def find_benchmarks(sentences: list[str], own_names: tuple[str, ...] = ()) -> tu
 def _tokens(sentence: str) -> list[str]:
     """Words without a possessive "'s"; a full stop only where it ends a clause (not after e.g or et al)."""
     tokens: list[str] = []
-    for token in _TOKEN.findall(_URL.sub(" ", sentence)):
+    for token in _TOKEN.findall(re.sub(r"\S+", _without_address, sentence)):
         if token == "." and tokens and tokens[-1].lower() in _ABBREVIATIONS:
             continue
         tokens.append(re.sub(r"['’]s$", "", token))
     return tokens
+
+
+def _without_address(chunk: re.Match) -> str:
+    """github.com/x/DataSet-Net is an address, not a name."""
+    return " " if "://" in chunk[0] or re.search(r"\.[a-z]{2,}/", chunk[0]) else chunk[0]
 
 
 def _key(name: str) -> str:
@@ -339,7 +351,8 @@ def _spelled_out_in(acronym: str, abstract: str) -> list[str] | None:
     if len(acronym.split()) != 1:
         return None
     for match in re.finditer(re.escape(acronym), abstract):
-        before, after = abstract[:match.start()].rstrip(), abstract[match.end():].lstrip()
+        before = abstract[max(0, match.start() - 130):match.start()].rstrip()
+        after = abstract[match.end():match.end() + 130].lstrip()
         if before.endswith("(") and after.startswith(")"):
             words = re.split(r"\s+", before[-120:-1].strip())
             spelled = _spelling(acronym, words[-8:])
