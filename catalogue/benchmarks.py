@@ -15,7 +15,7 @@ import re
 
 # Sentences are read as tokens: words (with inner - . + # / ' kept: CIFAR-10, v2.0, MSMARCO's) and
 # the punctuation that separates list items.
-_TOKEN = re.compile(r"#?\w(?:[\w+#/]|[.\-'’](?=\w))*|[(),;:.]")
+_TOKEN = re.compile(r"#?\w(?:[\w+#/]|[\-'’](?=\w)|\.(?=[a-z0-9]))*|[(),;:.\[\]]")
 _KIND = re.compile(r"(?:data[\s-]?sets?|benchmarks?|corpus|corpora|challenges?|leaderboards?|treebanks?)",
                    re.IGNORECASE)
 _EVALUATION = re.compile(r"benchmark|dataset|evaluat|experiment|outperform|achiev|accuracy|state[\s-]of[\s-]the[\s-]art|"
@@ -44,7 +44,7 @@ _GENERIC = {"LLM", "LLMs", "VLM", "VLMs", "MLLM", "MLLMs", "LM", "LMs", "RL", "A
             "GAN", "GANs", "VAE", "VAEs", "API", "APIs", "OCR", "IO", "PDE", "PDEs", "ODE", "ODEs", "SGD", "KL",
             "RAG", "VLA", "VLAs", "RGB", "RGB-D", "EEG", "MRI", "CT", "BLEU", "ROUGE", "METEOR", "CIDEr", "PSNR",
             "SSIM", "LPIPS", "FID", "AUC", "AUROC", "mAP", "AP", "IoU", "mIoU", "F1", "EM", "MRR", "NDCG", "WER",
-            "FLOPs", "FLOP", "FPS", "CoT", "RLHF", "SFT", "QA", "VQA", "NER", "MT", "NMT", "ASR", "TTS", "NLI", "US"}
+            "FLOPs", "FLOP", "FPS", "VR", "AR", "CoT", "RLHF", "SFT", "QA", "VQA", "NER", "MT", "NMT", "ASR", "TTS", "NLI", "US"}
 # What only a method or model is said to be or do ("the X model", "X outperforms").
 _AGENT_AFTER = re.compile(r"\s+(?:models?|networks?|architectures?|backbones?|encoders?|decoders?|embeddings?|"
                           r"agents?|polic(?:y|ies)|baselines?|algorithms?|methods?|frameworks?|detectors?|trackers?|"
@@ -186,8 +186,10 @@ def _names_before(tokens: list[str], kind: int) -> list[tuple[int, str]]:
             break
         names.append((start, " ".join(words)))
         end = start
-    if len(names) == 1 and not in_a_list and tokens[kind].lower().endswith(("s", "corpora")) \
-            and not tokens[kind][0].isupper():
+    head = kind  # "English benchmark datasets": the last kind word is the head
+    while head + 1 < len(tokens) and _is_kind(tokens[head + 1]):
+        head += 1
+    if len(names) == 1 and not in_a_list and _is_plural(tokens[head]) and not tokens[kind][0].isupper():
         return []  # "existing MWP datasets": one word before a plural names a kind, not a dataset
     return names
 
@@ -208,7 +210,7 @@ def _names_after(tokens: list[str], kind: int) -> list[tuple[int, str]]:
             return [(position + 1, " ".join(words))] if words else []
         if token in _LIST_MARKERS or (token == "," and position == nxt):
             names = _list_after(tokens, position)
-            plural = tokens[kind].lower().endswith(("s", "corpora"))
+            plural = _is_plural(tokens[kind])
             if token == "(" and _defines_acronym(tokens, position):
                 return []
             if token == "," and (len(names) < 2 if plural else not _closed_by_comma(tokens, names)):
@@ -219,12 +221,17 @@ def _names_after(tokens: list[str], kind: int) -> list[tuple[int, str]]:
     return []
 
 
+def _is_plural(kind: str) -> bool:
+    return kind.lower().endswith(("s", "corpora"))
+
+
 def _closed_by_comma(tokens: list[str], names: list[tuple[int, str]]) -> bool:
-    """'Our dataset, ActivityNet-Entities, augments': one name set off by commas."""
+    """'Our dataset, ActivityNet-Entities, augments', '... dataset, RWTH-PHOENIX-Weather 2014T.': one name set
+    off by commas."""
     if len(names) != 1:
         return False
     after = names[0][0] + len(names[0][1].split())
-    return after < len(tokens) and tokens[after] == ","
+    return after >= len(tokens) or tokens[after] in {",", "."}
 
 
 def _list_after(tokens: list[str], marker: int) -> list[tuple[int, str]]:
@@ -293,8 +300,8 @@ def _appositive(tokens: list[str], kind: int) -> list[tuple[int, str]]:
                 if words and _coined(words):
                     return [(start, " ".join(words))]
             return []
-        if token in "(),;:":
-            return []
+        if token in "(),;:.[]" or _is_kind(token):
+            return []  # only the kind's own words stand between: "X, a new Dark Web dataset"
     return []
 
 
@@ -304,9 +311,10 @@ def _beside_kind_words(tokens: list[str]) -> list[tuple[int, str]]:
         if _is_kind(token):
             after = _names_after(tokens, position)
             before = _names_before(tokens, position)
-            if after and len(before) == 1:  # "the EAE dataset RAMS": the word before says what the data is for
-                before = []
-            names += before + after + _appositive(tokens, position)
+            appositive = _appositive(tokens, position)
+            if (after or appositive) and len(before) == 1:  # "the EAE dataset RAMS", "CoDA, a Dark Web dataset":
+                before = []  # the word before the kind says what the data is about
+            names += before + after + appositive
     return names
 
 
@@ -325,7 +333,8 @@ def _after_on(tokens: list[str]) -> list[tuple[int, str]]:
         for name_start, name in listed:
             end = name_start + len(name.split())
             follows = tokens[end] if end < len(tokens) else "."
-            counted = re.fullmatch(r"#?\d[\d.,]*", name.split()[0]) is not None  # "on 10 NLU datasets"
+            counted = re.fullmatch(r"#?\d[\d.,]*", name.split()[0]) or _QUANTITY.fullmatch(name.split()[0])
+            # "on 10 NLU datasets", "on 2D Euclidean graphs": a count or a size, then what is counted
             if not counted and not _OTHER_HEADS.match(follows):  # "on MRC tasks"
                 names.append((name_start, name))
     return names
