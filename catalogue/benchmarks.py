@@ -1,5 +1,7 @@
 """The named datasets and benchmarks an abstract evaluates on or introduces, and its headline results.
 
+Both read the abstract's sentences as plain text (catalogue.extract splits and cleans them).
+
 A dataset is recognised by how the text places it, never by a list of known datasets:
 - next to a kind word: "the GLUE benchmark", "on ScanNetV2 and S3DIS datasets", "datasets such as
   A, B and C", "a dataset called X", "X, a new dataset of videos";
@@ -12,6 +14,8 @@ measure ("2.1 BLEU", "X score") and the acronyms of fields, model families, hard
 from __future__ import annotations
 
 import re
+
+from .markup import math_to_text
 
 # Sentences are read as tokens: words (with inner - . + # / ' kept: CIFAR-10, v2.0, MSMARCO's) and
 # the punctuation that separates list items.
@@ -54,7 +58,7 @@ _AGENT_AFTER = re.compile(r"\s+(?:models?|networks?|architectures?|backbones?|en
 _MEASURE_BEFORE = re.compile(r"\d(?:%|\s*points?)?\s+$")
 _MEASURE_AFTER = re.compile(r"\s+(?:scores?|metrics?|points?|gains?)\b")
 _MODEL_SIZE = re.compile(r"\d(?:\.\d+)?[BMK]$")  # Llama-3.1-8B is a model
-_QUANTITY = re.compile(r"[\d.,]+(?:[A-Za-z]{1,2}|-[a-z]+)?|top-\d+")  # 2D, 150x, 65GB, 1-shot: sizes, not names
+_SIZE = re.compile(r"[\d.,]+(?:[A-Za-z]{1,2}|-[a-z]+)?|top-\d+")  # 2D, 150x, 65GB, 1-shot: sizes, not names
 _MAX_NAMES = 8
 _MAX_WEIGHED = 40  # names weighed per abstract: each reads the whole abstract, so hostile lists are cut short
 _MAX_RUN = 5
@@ -333,7 +337,7 @@ def _after_on(tokens: list[str]) -> list[tuple[int, str]]:
         for name_start, name in listed:
             end = name_start + len(name.split())
             follows = tokens[end] if end < len(tokens) else "."
-            counted = re.fullmatch(r"#?\d[\d.,]*", name.split()[0]) or _QUANTITY.fullmatch(name.split()[0])
+            counted = re.fullmatch(r"#?\d[\d.,]*", name.split()[0]) or _SIZE.fullmatch(name.split()[0])
             # "on 10 NLU datasets", "on 2D Euclidean graphs": a count or a size, then what is counted
             if not counted and not _OTHER_HEADS.match(follows):  # "on MRC tasks"
                 names.append((name_start, name))
@@ -342,7 +346,7 @@ def _after_on(tokens: list[str]) -> list[tuple[int, str]]:
 
 def _is_dataset_name(name: str, position: int, abstract: str, own_names: tuple[str, ...], strong: bool) -> bool:
     words = name.split()
-    if (not words or all(_QUANTITY.fullmatch(word) for word in words) or name in _GENERIC
+    if (not words or all(_SIZE.fullmatch(word) for word in words) or name in _GENERIC
             or _MODEL_SIZE.search(name) or any(re.fullmatch(r"[\d.]*\.\d{2,}", word) for word in words)):
         return False  # a size, a field, a model, a measured value ("FID 22.18")
     expansion = _spelled_out_in(name, abstract)
@@ -393,3 +397,73 @@ def _used_as_other(name: str, abstract: str) -> bool:
         if _AGENT_AFTER.match(after) or _MEASURE_AFTER.match(after) or _MEASURE_BEFORE.search(before):
             return True
     return False
+
+
+# Headline results: a number with a percent sign or a multiplier, and what it measures, in
+# a sentence that reports an outcome.
+# A number starts where a run of digits starts, and its digits are never given back: a long run
+# is read once, not once from each of its digits. A range may carry its unit twice ("4x-11.6x").
+_NUMBER = (r"(?<!\d)\d++(?:\.\d++)?(?:\s*(?:%|×|x\b))?(?:\s*[-\u2013]\s*\d++(?:\.\d++)?)?"
+           r"(?:\s*(?:%|×|x\b|-fold)|\s+times\b)")
+_PLAIN = r"(?<![\d.])\d++(?:\.\d++)?"
+_HEADLINE_NUMBER = re.compile(rf"(?:from\s+{_NUMBER}\s+to\s+{_NUMBER})|(?:(?:up to|over|nearly|about|by)\s+)?{_NUMBER}"
+                              rf"|{_PLAIN}\s*(?:→|->)\s*{_PLAIN}%?")  # "from 61.0 → 88.9 average accuracy"
+_OUTCOME = re.compile(r"achiev|improv|outperform|reduc|speed|gain|reach|rise|rises|surpass|boost|cut|"
+                      r"accelerat|increas|decreas|lower|yield|deliver|attain|faster", re.IGNORECASE)
+# What a number can measure. A phrase without one ("outperforms them by 11.1%", "99.9% reduction")
+# does not say what it measures, and is not shown.
+_MEASURE = re.compile(r"\b(?:accura|error|speed|faster|slower|laten|throughput|time|runtime|memory|cost|comput|flop|"
+                      r"energy|power|param|size|smaller|compress|bleu|rouge|meteor|cider|f1|f-?score|score|rates?\b|"
+                      r"precision|recall|auc|map\b|ap\b|iou|miou|psnr|ssim|lpips|fid\b|perplexit|reward|return|"
+                      r"success|win|bits?\b|bandwidth|storage|coverage|correlat|mse|rmse|mae\b|loss|regret|sample|"
+                      r"label|annotation|quer|token|exact match|em\b|top-\d|hits?\b|ndcg|mrr|wer\b|cer\b|"
+                      r"performance|quality|efficien|robust|agreement|fps\b|frames|data\b|gpu|metric)", re.IGNORECASE)
+# How far around a number its phrase is looked for: seven words after it or six before fit easily,
+# and a bounded window keeps a sentence of many numbers linear.
+_RESULT_WINDOW = 300
+_RESULT_STOP = re.compile(r"[,;:()]|\.(?:\s|$)|\s(?:while|whereas|and|but|compared|outperforming|which|"
+                          r"thereby|demonstrating|showing|when|respectively)\b")
+_NOT_A_MEASURE = {"of", "in", "on", "to", "and", "or", "the", "a", "an", "while", "with", "for", "from", "at",
+                  "over", "than", "by", "when", "respectively"}
+_MAX_RESULTS = 3
+
+
+def find_results(sentences: list[str]) -> tuple[str, ...]:
+    """Up to three short phrases with headline numbers: '34% proof success rate on LCI-Test'."""
+    results: list[str] = []
+    for sentence in sentences:
+        if not _OUTCOME.search(sentence):
+            continue
+        for match in _HEADLINE_NUMBER.finditer(sentence):
+            text = _result_phrase(sentence, match)
+            # what is compared with is not what is measured: "30% higher than methods for efficient inference"
+            if text and _MEASURE.search(re.split(r"\sthan\s", text)[0]) and not any(
+                    text in r or r in text for r in results):
+                results.append(text)
+                if len(results) == _MAX_RESULTS:
+                    return tuple(results)
+    return tuple(results)
+
+
+def _result_phrase(sentence: str, match: re.Match) -> str | None:
+    """The number with the words after it ('34% success rate'), or before it when it closes its clause
+    ('reduces memory by over 50%')."""
+    after = sentence[match.end():match.end() + _RESULT_WINDOW]
+    stop = _RESULT_STOP.search(after)
+    words = (after[:stop.start()] if stop else after).split()[:7]
+    if words and re.match(r"[A-Za-z]", words[0]) and words[0].lower() not in _NOT_A_MEASURE:
+        phrase = [match[0], *words]
+    else:
+        before = sentence[max(0, match.start() - _RESULT_WINDOW):match.start()]
+        phrase = [*_RESULT_STOP.split(before)[-1].split()[-6:], match[0]]
+        if _HEADLINE_NUMBER.search(" ".join(phrase[:-1])):
+            return None  # "achieves 80% accuracy using only 20%": the phrase belongs to the first number
+    while phrase and phrase[-1].lower() in _NOT_A_MEASURE:
+        phrase.pop()
+    return " ".join(phrase).strip(" .,;:") if len(phrase) >= 2 else None
+
+
+def plain_math(text: str) -> str:
+    """Inline math as readable text ($32\\times$ -> 32×, $69\\\\%$ -> 69%), and \\% as %."""
+    text = re.sub(r"\$([^$]{1,80})\$", lambda m: math_to_text(m[1]), text)
+    return re.sub(r"\\{1,2}%", "%", text)

@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass, replace
 
 from . import benchmarks
-from .markup import math_to_text, text_only_math
+from .markup import text_only_math
 from .model import Link, Topic
 from .urls import find_urls
 
@@ -382,51 +382,6 @@ _NOT_NAMES = {"the", "this", "that", "our", "new", "a", "an", "large", "public",
               "existing", "several", "each", "every", "these", "those", "its", "their"}
 
 
-# Headline results: a number with a percent sign or a multiplier, and what it measures, in
-# a sentence that reports an outcome.
-# A number starts where a run of digits starts, and its digits are never given back: a long run
-# is read once, not once from each of its digits.
-_NUMBER = r"(?<!\d)\d++(?:\.\d++)?(?:\s*[-\u2013]\s*\d++(?:\.\d++)?)?\s*(?:%|×|x\b|-fold)"
-_QUANTITY = re.compile(rf"(?:from\s+{_NUMBER}\s+to\s+{_NUMBER})|(?:(?:up to|over|nearly|about|by)\s+)?{_NUMBER}")
-_OUTCOME = re.compile(r"achiev|improv|outperform|reduc|speed|gain|reach|rise|rises|surpass|boost|cut|"
-                      r"accelerat|increas|decreas|lower|yield|deliver|attain|faster", re.IGNORECASE)
-# How far around a number its phrase is looked for: seven words after it or six before fit easily,
-# and a bounded window keeps a sentence of many numbers linear.
-_RESULT_WINDOW = 300
-_RESULT_STOP = re.compile(r"[,;:()]|\.(?:\s|$)|\s(?:while|whereas|and|but|compared|outperforming|which|"
-                          r"thereby|demonstrating|showing|when)\b")
-
-
 def find_results(abstract: str) -> tuple[str, ...]:
-    """Up to three short phrases with headline numbers: '34% proof success rate on LCI-Test'."""
-    results: list[str] = []
-    for sentence in split_sentences(plain_math(plain_for_extraction(abstract))):
-        if not _OUTCOME.search(sentence):
-            continue
-        for match in _QUANTITY.finditer(sentence):
-            after = sentence[match.end():match.end() + _RESULT_WINDOW]
-            stop = _RESULT_STOP.search(after)
-            words = (after[:stop.start()] if stop else after).split()[:7]
-            if words and re.match(r"[A-Za-z]", words[0]) and words[0].lower() not in _NOT_A_MEASURE:
-                phrase = [match[0], *words]
-            else:  # the number closes its clause: "reduces memory by over 50%"
-                before = sentence[max(0, match.start() - _RESULT_WINDOW):match.start()]
-                phrase = [*_RESULT_STOP.split(before)[-1].split()[-6:], match[0]]
-            while phrase and phrase[-1].lower() in _NOT_A_MEASURE:
-                phrase.pop()
-            text = " ".join(phrase).strip(" .,;:")
-            if len(phrase) >= 2 and not any(text in r or r in text for r in results):
-                results.append(text)
-                if len(results) == 3:
-                    return tuple(results)
-    return tuple(results)
-
-
-def plain_math(text: str) -> str:
-    """Inline math as readable text ($32\\times$ -> 32×, $69\\\\%$ -> 69%), and \\% as %."""
-    text = re.sub(r"\$([^$]{1,80})\$", lambda m: math_to_text(m[1]), text)
-    return re.sub(r"\\{1,2}%", "%", text)
-
-
-_NOT_A_MEASURE = {"of", "in", "on", "to", "and", "or", "the", "a", "an", "while", "with", "for", "from", "at",
-                  "over", "than", "by", "when"}
+    """Up to three short phrases with headline numbers, each saying what it measures."""
+    return benchmarks.find_results(split_sentences(benchmarks.plain_math(plain_for_extraction(abstract))))
