@@ -57,7 +57,7 @@ _AGENT_AFTER = re.compile(r"\s+(?:models?|networks?|architectures?|backbones?|en
 # A measure reads as a unit after a number ("2.1 BLEU", "5.4% AUC") or names itself ("X score").
 _MEASURE_BEFORE = re.compile(r"\d(?:%|\s*points?)?\s+$")
 _MEASURE_AFTER = re.compile(r"\s+(?:scores?|metrics?|points?|gains?)\b")
-_MODEL_SIZE = re.compile(r"\d(?:\.\d+)?[BMK]$")  # Llama-3.1-8B is a model
+_MODEL_SIZE = re.compile(r"(?:^|[-\s])\d+(?:\.\d+)?[BMK]$")  # Llama-3.1-8B is a model; Human3.6M is data
 _SIZE = re.compile(r"[\d.,]+(?:[A-Za-z]{1,2}|-[a-z]+)?|top-\d+")  # 2D, 150x, 65GB, 1-shot: sizes, not names
 _MAX_NAMES = 8
 _MAX_WEIGHED = 40  # names weighed per abstract: each reads the whole abstract, so hostile lists are cut short
@@ -168,9 +168,12 @@ def _skip_parenthesis_before(tokens: list[str], end: int) -> tuple[int, list[str
 def _names_before(tokens: list[str], kind: int) -> list[tuple[int, str]]:
     """'on CIHP (Crowd ...), MHP v2.0 and DensePose-COCO datasets': every name of the list."""
     end, inside = _skip_parenthesis_before(tokens, kind)
+    listed = _list_after(tokens, end) if inside else []
     if len(inside) == 1 and _coined(inside):  # the acronym is the name the text goes on using
         names = [(end + 1, inside[0])]
         end, _ = _run_before(tokens, end)
+    elif len(listed) > 1 and sum(len(name.split()) for _, name in listed) + len(listed) - 1 == len(inside):
+        return listed  # "real-world (PEMS-SF, CMU-MOSI) datasets"
     else:
         descriptors = 0
         while descriptors < _MAX_DESCRIPTORS and end > 0 and _is_descriptor(tokens[end - 1]):
