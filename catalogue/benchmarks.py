@@ -56,8 +56,11 @@ _AGENT_AFTER = re.compile(r"\s+(?:models?|networks?|architectures?|backbones?|en
                           r"learns|generates|predicts|surpasses|obtains|improves|performs|uses)\b|[\s-](?:based|like|style)\b")
 # A measure reads as a unit after a number ("2.1 BLEU", "5.4% AUC") or names itself ("X score").
 _MEASURE_BEFORE = re.compile(r"\d(?:%|\s*points?)?\s+$")
+# ... and then ends its phrase: "+6.7 BLEU over", not "+1% ImageNet top-1 accuracy"
+_UNIT_END = re.compile(r"\s*(?:[,.;:)]|$)|\s+(?:on|in|over|and|or|points?|higher|lower|better|worse|improvements?|"
+                       r"gains?|increase|drop)\b")
 _MEASURE_AFTER = re.compile(r"\s+(?:scores?|metrics?|points?|gains?)\b")
-_MODEL_SIZE = re.compile(r"(?:^|[-\s])\d+(?:\.\d+)?[BMK]$")  # Llama-3.1-8B is a model; Human3.6M is data
+_MODEL_SIZE = re.compile(r"(?:^|[-\s])\d+(?:\.\d+)?[BM]$")  # Llama-3.1-8B is a model; Human3.6M is data
 _SIZE = re.compile(r"[\d.,]+(?:[A-Za-z]{1,2}|-[a-z]+)?|top-\d+")  # 2D, 150x, 65GB, 1-shot: sizes, not names
 _MAX_NAMES = 8
 _MAX_WEIGHED = 40  # names weighed per abstract: each reads the whole abstract, so hostile lists are cut short
@@ -397,7 +400,8 @@ def _used_as_other(name: str, abstract: str) -> bool:
     for match in re.finditer(rf"(?<![\w\-]){re.escape(name)}(?![\w\-])", abstract):
         after = abstract[match.end():match.end() + 40]
         before = abstract[max(0, match.start() - 12):match.start()]
-        if _AGENT_AFTER.match(after) or _MEASURE_AFTER.match(after) or _MEASURE_BEFORE.search(before):
+        if (_AGENT_AFTER.match(after) or _MEASURE_AFTER.match(after)
+                or (_MEASURE_BEFORE.search(before) and _UNIT_END.match(after))):
             return True
     return False
 
@@ -420,7 +424,9 @@ _MEASURE = re.compile(r"\b(?:accura|error|speed|faster|slower|laten|throughput|t
                       r"precision|recall|auc|map\b|ap\b|iou|miou|psnr|ssim|lpips|fid\b|perplexit|reward|return|"
                       r"success|win|bits?\b|bandwidth|storage|coverage|correlat|mse|rmse|mae\b|loss|regret|sample|"
                       r"label|annotation|quer|token|exact match|em\b|top-\d|hits?\b|ndcg|mrr|wer\b|cer\b|"
-                      r"performance|quality|efficien|robust|agreement|fps\b|frames|data\b|gpu|metric)", re.IGNORECASE)
+                      r"performance|quality|efficien|robust|agreement|fps\b|frames|data\b|gpu|metric|acc\b|acc@"
+                      # or says it in so many words: "40% improvements in empirical safety"
+                      r"|(?:improvement|gain|reduction|increase|decrease|drop|boost)s?\s+(?:in|of)\s+(?!up\b|about\b|over\b|around\b|nearly\b)[a-z])", re.IGNORECASE)
 # How far around a number its phrase is looked for: seven words after it or six before fit easily,
 # and a bounded window keeps a sentence of many numbers linear.
 _RESULT_WINDOW = 300
