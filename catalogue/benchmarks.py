@@ -186,7 +186,7 @@ def _names_before(tokens: list[str], kind: int) -> list[tuple[int, str]]:
             return []
         name = " ".join(words + [tokens[kind]] if tokens[kind][0].isupper() and not descriptors else words)
         names, end = [(start, name)], start
-    in_a_list = end > 0 and tokens[end - 1] in {",", "and", "or"}
+    in_a_list = end > 0 and tokens[end - 1] in {",", "and", "or", "the"}  # "the Visual Decathlon datasets"
     while end > 0 and tokens[end - 1] in _SEPARATORS and len(names) < _MAX_NAMES:  # more items, leftwards
         while end > 0 and tokens[end - 1] in _SEPARATORS:
             end -= 1
@@ -200,7 +200,7 @@ def _names_before(tokens: list[str], kind: int) -> list[tuple[int, str]]:
     while head + 1 < len(tokens) and _is_kind(tokens[head + 1]):
         head += 1
     if len(names) == 1 and not in_a_list and _is_plural(tokens[head]) and not tokens[kind][0].isupper():
-        return []  # "existing MWP datasets": one word before a plural names a kind, not a dataset
+        return []  # "existing MWP datasets": one name before a plural, without "the", names a kind of data
     return names
 
 
