@@ -20,6 +20,10 @@ from .markup import math_to_text
 # Sentences are read as tokens: words (with inner - . + # / ' kept: CIFAR-10, v2.0, MSMARCO's) and
 # the punctuation that separates list items.
 _TOKEN = re.compile(r"#?\w(?:[\w+#/]|[\-'’](?=\w)|\.(?=[a-z0-9]))*|[(),;:.\[\]]")
+_ADDRESS = re.compile(r"\.[a-z]{2,}/")
+_POSSESSIVE = re.compile(r"['’]s$")
+_KIND_STARTS = ("data", "bench", "corp", "chall", "leader", "treeb", "Data", "Bench", "Corp", "Chall", "Leader",
+                "Treeb")
 _KIND = re.compile(r"(?:data[\s-]?sets?|benchmarks?|corpus|corpora|challenges?|leaderboards?|treebanks?)",
                    re.IGNORECASE)
 _EVALUATION = re.compile(r"benchmark|dataset|evaluat|experiment|outperform|achiev|accuracy|state[\s-]of[\s-]the[\s-]art|"
@@ -94,18 +98,16 @@ def find_benchmarks(sentences: list[str], own_names: tuple[str, ...] = ()) -> tu
 
 
 def _tokens(sentence: str) -> list[str]:
-    """Words without a possessive "'s"; a full stop only where it ends a clause (not after e.g or et al)."""
+    """Words without a possessive "'s"; a full stop only where it ends a clause (not after e.g or et al);
+    no web addresses (github.com/x/DataSet-Net is not a name)."""
+    if "/" in sentence:
+        sentence = " ".join(word for word in sentence.split() if "://" not in word and not _ADDRESS.search(word))
     tokens: list[str] = []
-    for token in _TOKEN.findall(re.sub(r"\S+", _without_address, sentence)):
+    for token in _TOKEN.findall(sentence):
         if token == "." and tokens and tokens[-1].lower() in _ABBREVIATIONS:
             continue
-        tokens.append(re.sub(r"['’]s$", "", token))
+        tokens.append(_POSSESSIVE.sub("", token) if "s" in token[-1:] else token)
     return tokens
-
-
-def _without_address(chunk: re.Match) -> str:
-    """github.com/x/DataSet-Net is an address, not a name."""
-    return " " if "://" in chunk[0] or re.search(r"\.[a-z]{2,}/", chunk[0]) else chunk[0]
 
 
 def _key(name: str) -> str:
@@ -114,7 +116,8 @@ def _key(name: str) -> str:
 
 def _is_kind(token: str) -> bool:
     """'dataset', 'benchmarks', 'corpus'; a challenge only when it is part of a name ('AI City Challenge')."""
-    return _KIND.fullmatch(token) is not None and (token[0].isupper() or not token.lower().startswith("challenge"))
+    return (token.startswith(_KIND_STARTS) and _KIND.fullmatch(token) is not None
+            and (token[0].isupper() or not token.startswith("challenge")))
 
 
 def _is_name_token(token: str) -> bool:
