@@ -32,7 +32,8 @@ _AFTER_KIND_GAP = {",", "e.g", "i.e"}
 # Heads that make a phrase about something other than data: "methods such as A, B", "MRC tasks".
 _OTHER_HEADS = re.compile(r"(?:models?|networks?|architectures?|backbones?|methods?|algorithms?|approach(?:es)?|"
                           r"baselines?|techniques?|frameworks?|systems?|solvers?|tools?|metrics?|measures?|"
-                          r"tasks?|problems?|settings?|languages?|than|when|while|where|whereas)$")
+                          r"tasks?|problems?|settings?|languages?)$")
+_CLAUSE_WORDS = {"than", "when", "while", "where", "whereas"}
 # "We improve on X", "based on X": X is earlier work, not data.
 _NOT_EVALUATED_ON = {"improve", "improves", "improving", "build", "builds", "building", "built", "based", "rely",
                      "relies", "relying", "focus", "focuses", "focusing", "depend", "depends", "conditioned", "act",
@@ -42,7 +43,7 @@ _LIST_MARKERS = {":", "(", "such", "as", "including", "like", "namely", "e.g", "
 _SEPARATORS = {",", "and", "or", "the"}
 _ABBREVIATIONS = {"e.g", "i.e", "al", "vs", "cf", "viz", "etc"}
 _NOT_NAME_WORDS = {"the", "a", "an", "this", "that", "these", "those", "our", "we", "its", "their", "in", "on", "for",
-                   "to", "of", "with", "from", "by", "at", "as", "and", "or", "both", "all", "each", "every", "new",
+                   "to", "of", "with", "from", "by", "at", "as", "and", "or", "both", "all", "each", "every",
                    "existing", "several", "many", "extensive", "experiments", "experimental", "results", "empirical",
                    "finally", "moreover", "furthermore", "additionally", "specifically", "besides", "then", "also",
                    "here", "there", "it", "they", "most", "some", "such", "using", "compared", "unlike"}
@@ -202,8 +203,11 @@ def _names_before(tokens: list[str], kind: int) -> list[tuple[int, str]]:
     head = kind  # "English benchmark datasets": the last kind word is the head
     while head + 1 < len(tokens) and _is_kind(tokens[head + 1]):
         head += 1
-    if len(names) == 1 and not in_a_list and _is_plural(tokens[head]) and not tokens[kind][0].isupper():
-        return []  # "existing MWP datasets": one name before a plural, without "the", names a kind of data
+    if (len(names) == 1 and not in_a_list and _is_plural(tokens[head]) and not tokens[kind][0].isupper()
+            and (re.fullmatch(r"[A-Z]+", names[0][1]) or not _coined(names[0][1].split())
+                 or names[0][1][0].isdigit())):
+        return []  # "existing MWP datasets", "English datasets", "142 NLP datasets": without "the", a plain word,
+        # an acronym or a count before a plural names a kind of data (but "two MovieLens datasets" names one)
     return names
 
 
@@ -229,7 +233,8 @@ def _names_after(tokens: list[str], kind: int) -> list[tuple[int, str]]:
             if token == "," and (len(names) < 2 if plural else not _closed_by_comma(tokens, names)):
                 return []  # "On benchmarks, ZetaNet wins": a comma alone opens a list only of several names
             return names
-        if not (token in _AFTER_KIND_GAP or re.fullmatch(r"[a-z][a-z\-]*", token)) or _OTHER_HEADS.match(token):
+        if (not (token in _AFTER_KIND_GAP or re.fullmatch(r"[a-z][a-z\-]*", token)) or _OTHER_HEADS.match(token)
+                or token in _CLAUSE_WORDS):
             return []  # the list must follow the kind's own phrase: "datasets in the public domain (A and B)"
     return []
 
