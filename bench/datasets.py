@@ -1,6 +1,6 @@
 """Benchmarks and headline results the extractor lists, against hand labels of real papers.
 
-    python bench/datasets.py [--misses]
+    python bench/datasets.py [--misses] [--corpus ../shared/corpus/papers.jsonl.gz]
 
 The labels (tests/data/labelled_benchmarks.yaml) were written by reading 100 abstracts of
 tests/data/corpus_sample.jsonl before any rule was run on them. Figures:
@@ -16,6 +16,7 @@ tests/data/corpus_sample.jsonl before any rule was run on them. Figures:
 from __future__ import annotations
 
 import argparse
+import gzip
 import json
 import re
 import sys
@@ -133,10 +134,31 @@ def benchmark_scores(records: list[dict], labels: list[dict]) -> dict:
     return score(records, labels)[0]
 
 
+def corpus_counts(records: list[dict]) -> dict:
+    """What a reader of the whole corpus would see: how many papers list benchmarks, and how much."""
+    predicted = [predict(record["abstract"]) for record in records]
+    return {"papers": len(records), "papers with benchmarks": sum(bool(p.benchmarks) for p in predicted),
+            "benchmarks listed": sum(len(p.benchmarks) for p in predicted),
+            "papers with results": sum(bool(p.results) for p in predicted),
+            "results shown": sum(len(p.results) for p in predicted)}
+
+
+def read_corpus(path: Path) -> list[dict]:
+    with gzip.open(path, "rt", encoding="utf-8") as lines:
+        return [json.loads(line) for line in lines]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--misses", action="store_true", help="also list every wrong, missed and vague item")
+    parser.add_argument("--corpus", type=Path, default=None,
+                        help="also count what is listed over a corpus file (../shared/corpus/papers.jsonl.gz)")
     args = parser.parse_args()
+    if args.corpus is not None:
+        if not args.corpus.is_file():
+            sys.exit(f"{args.corpus}: no such corpus file")
+        for key, value in corpus_counts(read_corpus(args.corpus)).items():
+            print(f"corpus {key:20} {value}")
     scores, misses = score(read_records(), read_labels())
     for key, value in scores.items():
         print(f"{key:20} {value:.3f}" if isinstance(value, float) else f"{key:20} {value}")
