@@ -38,6 +38,8 @@ _CLAUSE_WORDS = {"than", "when", "while", "where", "whereas"}
 _NOT_EVALUATED_ON = {"improve", "improves", "improving", "build", "builds", "building", "built", "based", "rely",
                      "relies", "relying", "focus", "focuses", "focusing", "depend", "depends", "conditioned", "act",
                      "acts", "operate", "operates", "draw", "draws", "elaborate", "expand", "expands"}
+# Before a single name and its kind, words that make the phrase a description of unnamed data.
+_DESCRIBING = {"our", "their", "its", "first", "largest", "new"}
 _CALLED = {"called", "named", "termed", "dubbed", "coined", "name", "call"}
 _LIST_MARKERS = {":", "(", "such", "as", "including", "like", "namely", "e.g", "i.e", "viz"}
 _SEPARATORS = {",", "and", "or", "the"}
@@ -200,6 +202,9 @@ def _names_before(tokens: list[str], kind: int) -> list[tuple[int, str]]:
             break
         names.append((start, " ".join(words)))
         end = start
+    before = tokens[end - 1].lower() if end > 0 else ""
+    if len(names) == 1 and (before in {"a", "an"} or (before in _DESCRIBING and not _coined(names[0][1].split()))):
+        return []  # "an English ToD dataset", "our Thai dataset" describe data; "our Swords benchmark" names it
     head = kind  # "English benchmark datasets": the last kind word is the head
     while head + 1 < len(tokens) and _is_kind(tokens[head + 1]):
         head += 1
@@ -363,6 +368,8 @@ def _is_dataset_name(name: str, position: int, abstract: str, own_names: tuple[s
     if (not words or all(_SIZE.fullmatch(word) for word in words) or name in _GENERIC
             or _MODEL_SIZE.search(name) or any(re.fullmatch(r"[\d.]*\.\d{2,}", word) for word in words)):
         return False  # a size, a field, a model, a measured value ("FID 22.18")
+    if any(len(word) == 1 and word.isalpha() for word in words):
+        return False  # "Expressions A and B", "dataset B": a variable, not a name
     expansion = _spelled_out_in(name, abstract)
     if strong:
         # "the ECoG dataset" after "electrocorticographic (ECoG)": an acronym for a common phrase names a kind of data
