@@ -208,6 +208,9 @@ def _names_before(tokens: list[str], kind: int) -> list[tuple[int, str]]:
     head = kind  # "English benchmark datasets": the last kind word is the head
     while head + 1 < len(tokens) and _is_kind(tokens[head + 1]):
         head += 1
+    if (_is_plural(tokens[head]) and not any(_coined(name.split()) for _, name in names)
+            and (names[-1][0] == 0 or tokens[names[-1][0] - 1] != "the")):
+        return []  # "on English and Chinese datasets": plain words before a plural, without "the", are kinds
     if (len(names) == 1 and not in_a_list and _is_plural(tokens[head]) and not tokens[kind][0].isupper()
             and (re.fullmatch(r"[A-Z]+", names[0][1]) or not _coined(names[0][1].split())
                  or names[0][1][0].isdigit())):
@@ -245,7 +248,8 @@ def _names_after(tokens: list[str], kind: int) -> list[tuple[int, str]]:
 
 
 def _is_plural(kind: str) -> bool:
-    return kind.lower().endswith(("s", "corpora"))
+    kind = kind.lower()
+    return kind == "corpora" or (kind.endswith("s") and not kind.endswith("us"))
 
 
 def _closed_by_comma(tokens: list[str], names: list[tuple[int, str]]) -> bool:
@@ -263,13 +267,17 @@ def _list_after(tokens: list[str], marker: int) -> list[tuple[int, str]]:
     names: list[tuple[int, str]] = []
     position = marker + 1
     while position < len(tokens) and len(names) < _MAX_NAMES:
+        last_item = False
         while position < len(tokens) and tokens[position] in _SEPARATORS | _LIST_MARKERS:
+            last_item = last_item or tokens[position] in {"and", "or"}
             position += 1
         words = _run_after(tokens, position) if position < len(tokens) else []
         end = position + len(words)
         if not words or (end < len(tokens) and tokens[end] == "et"):  # a citation: "(Hahn et al. 2021)"
             break
         names.append((position, " ".join(words)))
+        if last_item:  # "On COCO and VOC, Dense Teacher shows": the list ended with "and VOC"
+            break
         position = end
         if position < len(tokens) and tokens[position] == "(":
             closing = next((i for i in range(position + 1, min(len(tokens), position + 12)) if tokens[i] == ")"), None)
@@ -368,13 +376,15 @@ def _is_dataset_name(name: str, position: int, abstract: str, own_names: tuple[s
     if (not words or all(_SIZE.fullmatch(word) for word in words) or name in _GENERIC
             or _MODEL_SIZE.search(name) or any(re.fullmatch(r"[\d.]*\.\d{2,}", word) for word in words)):
         return False  # a size, a field, a model, a measured value ("FID 22.18")
-    if any(len(word) == 1 and word.isalpha() for word in words):
-        return False  # "Expressions A and B", "dataset B": a variable, not a name
+    if any((len(word) == 1 and word.isalpha()) or re.fullmatch(r"[A-Za-z]_\w+", word) for word in words):
+        return False  # "Expressions A and B", "dataset B", "L_2 norm": a variable, not a name
     expansion = _spelled_out_in(name, abstract)
     if strong:
         # "the ECoG dataset" after "electrocorticographic (ECoG)": an acronym for a common phrase names a kind of data
         lower_case_phrase = expansion is not None and all(not word[0].isupper() for word in expansion[1:] or expansion)
-        return not lower_case_phrase and not (len(words) == 1 and not _coined(words) and position == 0)
+        # "a standard LJP dataset" after "Legal Judgment Prediction (LJP)" and "LJP models": a task's acronym
+        task_acronym = expansion is not None and _used_as_other(name, abstract)
+        return not (lower_case_phrase or task_acronym or (len(words) == 1 and not _coined(words) and position == 0))
     defined_for_other = expansion is not None and not any(_is_kind(word) for word in expansion)
     return not (name in own_names or defined_for_other or _used_as_other(name, abstract))
 
