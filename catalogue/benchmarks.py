@@ -444,14 +444,19 @@ _OUTCOME = re.compile(r"achiev|improv|outperform|reduc|speed|gain|reach|rise|ris
                       r"accelerat|increas|decreas|lower|yield|deliver|attain|faster", re.IGNORECASE)
 # What a number can measure. A phrase without one ("outperforms them by 11.1%", "99.9% reduction")
 # does not say what it measures, and is not shown.
-_MEASURE = re.compile(r"\b(?:accura|error|speed|faster|slower|laten|throughput|time|runtime|memory|cost|comput|flop|"
-                      r"energy|power|param|size|smaller|compress|bleu|rouge|meteor|cider|f1|f-?score|score|rates?\b|"
-                      r"precision|recall|auc|map\b|ap\b|iou|miou|psnr|ssim|lpips|fid\b|perplexit|reward|return|"
-                      r"success|win|bits?\b|bandwidth|storage|coverage|correlat|mse|rmse|mae\b|loss|regret|sample|"
-                      r"label|annotation|quer|token|exact match|em\b|top-\d|hits?\b|ndcg|mrr|wer\b|cer\b|"
-                      r"performance|quality|efficien|robust|agreement|fps\b|frames|data\b|gpu|metric|acc\b|acc@"
+# Words are matched in lower case (a capitalised "Faster R-CNN" is a model), acronyms as written.
+_MEASURE = re.compile(r"\b(?:accura|error|speed|faster|slower|laten|throughput|time\b|runtime|memory|cost|comput|"
+                      r"flop|energy|power|param|size|smaller|compress|score|rates?\b|precision|recall|perplexit|"
+                      r"reward|return|success|win|bits?\b|bandwidth|storage|coverage|correlat|loss|regret|sample|"
+                      r"label|annotation|quer|token|exact match|top-\d|hits?\b|performance|quality|efficien|robust|"
+                      r"agreement|fps\b|frames|data\b|metric|f-?measure|f-?score|"
+                      r"BLEU|ROUGE|METEOR|CIDEr|F1|AUC|mAP|AP\b|IoU|mIoU|PSNR|SSIM|LPIPS|FID\b|MSE|RMSE|MAE\b|EM\b|"
+                      r"NDCG|MRR|WER\b|CER\b|FLOPs|GPU|Acc\b|Acc@"
                       # or says it in so many words: "40% improvements in empirical safety"
-                      r"|(?:improvement|gain|reduction|increase|decrease|drop|boost)s?\s+(?:in|of)\s+(?!up\b|about\b|over\b|around\b|nearly\b)[a-z])", re.IGNORECASE)
+                      r"|(?:improvement|gain|reduction|increase|decrease|drop|boost)s?\s+(?:in|of)\s+"
+                      r"(?!up\b|about\b|over\b|around\b|nearly\b|the\b|a\b)[a-z])")
+# What follows these is what a number is compared with, not what it measures.
+_COMPARED_WITH = re.compile(r"\s(?:than|over|versus|vs\.?|compared)\s")
 # How far around a number its phrase is looked for: seven words after it or six before fit easily,
 # and a bounded window keeps a sentence of many numbers linear.
 _RESULT_WINDOW = 300
@@ -466,7 +471,8 @@ _COMPARATIVES = {"higher", "lower", "better", "worse", "more", "less", "fewer", 
 # Words that say a number changed, not what it measures ("10% absolute improvement over the best prior result").
 _VAGUE_HEADS = _NOT_A_MEASURE | {"than", "improvement", "improvements", "gain", "gains", "increase", "increases",
                                  "reduction", "reductions", "boost", "drop", "decrease", "margin", "respectively",
-                                 "times", "fold", "overall", "compared", "relative", "absolute", "points"}
+                                 "times", "fold", "overall", "compared", "relative", "absolute", "points", "vs",
+                                 "versus"}
 
 
 def find_results(sentences: list[str]) -> tuple[str, ...]:
@@ -485,9 +491,10 @@ def find_results(sentences: list[str]) -> tuple[str, ...]:
 
 
 def _says_what_it_measures(text: str, number: str) -> bool:
-    """A measure word before any "than" (what is compared with is not what is measured: "30% higher than
-    methods for efficient inference"), or a noun right after the number: "46.5% PQ", "17% more formulas"."""
-    if _MEASURE.search(re.split(r"\sthan\s", text)[0]):
+    """A measure word before any "than" or "over" (what is compared with is not what is measured: "30% higher
+    than methods for efficient inference"), or a noun right after the number: "46.5% PQ", "17% more formulas"."""
+    measured = _COMPARED_WITH.split(text)[0]
+    if _MEASURE.search(measured) or _MEASURE.match(measured[:12].lower()):  # "Accuracy improves from 69% to 96%"
         return True
     words = text[len(number):].split() if text.startswith(number) else []
     while words and words[0].lower() in _COMPARATIVES:
