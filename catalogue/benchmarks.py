@@ -56,6 +56,9 @@ _GENERIC = {"LLM", "LLMs", "VLM", "VLMs", "MLLM", "MLLMs", "LM", "LMs", "RL", "A
             "RAG", "VLA", "VLAs", "RGB", "RGB-D", "EEG", "MRI", "CT", "BLEU", "ROUGE", "METEOR", "CIDEr", "PSNR",
             "SSIM", "LPIPS", "FID", "AUC", "AUROC", "mAP", "AP", "IoU", "mIoU", "F1", "EM", "MRR", "NDCG", "WER",
             "FLOPs", "FLOP", "FPS", "VR", "AR", "CoT", "RLHF", "SFT", "QA", "VQA", "NER", "MT", "NMT", "ASR", "TTS", "NLI", "US"}
+# Widely used model families: "on ResNet-50", "GPT-2 outperforms" name the model trained, not the data.
+_MODEL_FAMILY = re.compile(r"(?:ResNet|ResNeXt|VGG|AlexNet|GoogLeNet|Inception|MobileNet|EfficientNet|DenseNet|BERT|"
+                           r"RoBERTa|GPT|LLaMA|Llama|ViT|DeiT|Swin|CLIP|T5)(?:[-.]?\d[\w.\-]*|-\w+)?")
 # What only a method or model is said to be or do ("the X model", "X outperforms").
 _AGENT_AFTER = re.compile(r"\s+(?:models?|networks?|architectures?|backbones?|encoders?|decoders?|embeddings?|"
                           r"agents?|polic(?:y|ies)|baselines?|algorithms?|methods?|frameworks?|detectors?|trackers?|"
@@ -374,7 +377,8 @@ def _after_on(tokens: list[str]) -> list[tuple[int, str]]:
 def _is_dataset_name(name: str, position: int, abstract: str, own_names: tuple[str, ...], strong: bool) -> bool:
     words = name.split()
     if (not words or all(_SIZE.fullmatch(word) for word in words) or name in _GENERIC
-            or _MODEL_SIZE.search(name) or any(re.fullmatch(r"[\d.]*\.\d{2,}", word) for word in words)):
+            or _MODEL_SIZE.search(name) or _MODEL_FAMILY.fullmatch(words[0])
+            or any(re.fullmatch(r"[\d.]*\.\d{2,}", word) for word in words)):
         return False  # a size, a field, a model, a measured value ("FID 22.18")
     if any((len(word) == 1 and word.isalpha()) or re.fullmatch(r"[A-Za-z]_\w+", word) for word in words):
         return False  # "Expressions A and B", "dataset B", "L_2 norm": a variable, not a name
