@@ -24,10 +24,9 @@ _ADDRESS = re.compile(r"\.[a-z]{2,}/")
 _POSSESSIVE = re.compile(r"['’]s$")
 _KIND_STARTS = ("data", "bench", "corp", "chall", "leader", "treeb", "Data", "Bench", "Corp", "Chall", "Leader",
                 "Treeb")
-_KIND = re.compile(r"(?:data[\s-]?sets?|benchmarks?|corpus|corpora|challenges?|leaderboards?|treebanks?)",
-                   re.IGNORECASE)
-_EVALUATION = re.compile(r"benchmark|dataset|evaluat|experiment|outperform|achiev|accuracy|state[\s-]of[\s-]the[\s-]art|"
-                         r"results|improv|score|perform|surpass|test", re.IGNORECASE)
+_KIND = re.compile(r"(?:data-?sets?|benchmarks?|corpus|corpora|challenges?|leaderboards?|treebanks?)", re.IGNORECASE)
+_EVALUATION = re.compile(r"benchmark|dataset|evaluat|experiment|outperform|achiev|accuracy|results|improv|score|"
+                         r"perform|surpass|test|state[\s-]of[\s-]the[\s-]art", re.IGNORECASE)
 _AFTER_KIND_GAP = {",", "e.g", "i.e"}
 # Heads that make a phrase about something other than data: "methods such as A, B", "MRC tasks".
 _OTHER_HEADS = re.compile(r"(?:models?|networks?|architectures?|backbones?|methods?|algorithms?|approach(?:es)?|"
@@ -55,7 +54,8 @@ _GENERIC = {"LLM", "LLMs", "VLM", "VLMs", "MLLM", "MLLMs", "LM", "LMs", "RL", "A
             "GAN", "GANs", "VAE", "VAEs", "API", "APIs", "OCR", "IO", "PDE", "PDEs", "ODE", "ODEs", "SGD", "KL",
             "RAG", "VLA", "VLAs", "RGB", "RGB-D", "EEG", "MRI", "CT", "BLEU", "ROUGE", "METEOR", "CIDEr", "PSNR",
             "SSIM", "LPIPS", "FID", "AUC", "AUROC", "mAP", "AP", "IoU", "mIoU", "F1", "EM", "MRR", "NDCG", "WER",
-            "FLOPs", "FLOP", "FPS", "VR", "AR", "CoT", "RLHF", "SFT", "QA", "VQA", "NER", "MT", "NMT", "ASR", "TTS", "NLI", "US"}
+            "FLOPs", "FLOP", "FPS", "VR", "AR", "CoT", "RLHF", "SFT", "QA", "VQA", "NER", "MT", "NMT", "ASR", "TTS",
+            "NLI", "US"}
 # Widely used model families: "on ResNet-50", "GPT-2 outperforms" name the model trained, not the data.
 _MODEL_FAMILY = re.compile(r"(?:ResNet|ResNeXt|VGG|AlexNet|GoogLeNet|Inception|MobileNet|EfficientNet|DenseNet|BERT|"
                            r"RoBERTa|GPT|LLaMA|Llama|ViT|DeiT|Swin|CLIP|T5)(?:[-.]?\d[\w.\-]*|-\w+)?")
@@ -63,7 +63,8 @@ _MODEL_FAMILY = re.compile(r"(?:ResNet|ResNeXt|VGG|AlexNet|GoogLeNet|Inception|M
 _AGENT_AFTER = re.compile(r"\s+(?:models?|networks?|architectures?|backbones?|encoders?|decoders?|embeddings?|"
                           r"agents?|polic(?:y|ies)|baselines?|algorithms?|methods?|frameworks?|detectors?|trackers?|"
                           r"classifiers?|solvers?|optimi[sz]ers?|features|family|variants?|outperforms|achieves|"
-                          r"learns|generates|predicts|surpasses|obtains|improves|performs|uses)\b|[\s-](?:based|like|style)\b")
+                          r"learns|generates|predicts|surpasses|obtains|improves|performs|uses)\b"
+                          r"|[\s-](?:based|like|style)\b")
 # A measure reads as a unit after a number ("2.1 BLEU", "5.4% AUC") or names itself ("X score").
 _MEASURE_BEFORE = re.compile(r"\d(?:%|\s*points?)?\s+$")
 # ... and then ends its phrase: "+6.7 BLEU over", not "+1% ImageNet top-1 accuracy"
@@ -99,7 +100,7 @@ def find_benchmarks(sentences: list[str], own_names: tuple[str, ...] = ()) -> tu
                 found[key] = name
     names = list(found.values())
     # "a Multi-modal ... Emotional Dialogue dataset, M3ED": the acronym is the name the text goes on using
-    return tuple(name for name in names if not any(initials_match(other, name.split()) for other in names
+    return tuple(name for name in names if not any(_initials_match(other, name.split()) for other in names
                                                    if other != name))[:_MAX_NAMES]
 
 
@@ -304,10 +305,11 @@ def _is_descriptor(token: str) -> bool:
 def _defines_acronym(tokens: list[str], opening: int) -> bool:
     """'Chinese Grammatical Error Correction (CGEC)': a parenthesis that defines an acronym, not a list."""
     inside = tokens[opening + 1:opening + 3]
-    return len(inside) == 2 and inside[1] == ")" and _spelling(inside[0], tokens[max(0, opening - 8):opening]) is not None
+    before = tokens[max(0, opening - 8):opening]
+    return len(inside) == 2 and inside[1] == ")" and _spelling(inside[0], before) is not None
 
 
-def initials_match(acronym: str, words: list[str]) -> bool:
+def _initials_match(acronym: str, words: list[str]) -> bool:
     """True when the words' initials spell the acronym's capitals: M3ED, 'Multi-modal ... Emotional Dialogue'."""
     initials = "".join(part[0] for word in words for part in re.split(r"-", word) if part and part[0].isupper())
     capitals = re.sub(r"[^A-Z]", "", acronym)
