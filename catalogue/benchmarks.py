@@ -196,31 +196,38 @@ def _names_before(tokens: list[str], kind: int) -> list[tuple[int, str]]:
             return []
         name = " ".join(words + [tokens[kind]] if tokens[kind][0].isupper() and not descriptors else words)
         names, end = [(start, name)], start
-    in_a_list = end > 0 and tokens[end - 1] in {",", "and", "or", "the"}  # "the Visual Decathlon datasets"
-    while end > 0 and tokens[end - 1] in _SEPARATORS and len(names) < _MAX_NAMES:  # more items, leftwards
-        while end > 0 and tokens[end - 1] in _SEPARATORS:
-            end -= 1
-        end, inside = _skip_parenthesis_before(tokens, end)
-        start, words = _run_before(tokens, end)
+    while len(names) < _MAX_NAMES:  # more items of the list, leftwards
+        gap = end
+        while gap > 0 and tokens[gap - 1] in _SEPARATORS:
+            gap -= 1
+        if gap == end:
+            break
+        gap, _ = _skip_parenthesis_before(tokens, gap)
+        start, words = _run_before(tokens, gap)
         if not words:
             break
         names.append((start, " ".join(words)))
         end = start
-    before = tokens[end - 1].lower() if end > 0 else ""
-    if len(names) == 1 and (before in {"a", "an"} or (before in _DESCRIBING and not _coined(names[0][1].split()))):
-        return []  # "an English ToD dataset", "our Thai dataset" describe data; "our Swords benchmark" names it
+    return [] if _describes_data(tokens, names, end, kind) else names
+
+
+def _describes_data(tokens: list[str], names: list[tuple[int, str]], first: int, kind: int) -> bool:
+    """Words before a kind that say what the data is, not which: 'an English ToD dataset', 'our Thai
+    dataset', 'on English and Chinese datasets', 'existing MWP datasets', '142 NLP datasets' (but 'our
+    Swords benchmark', 'two MovieLens datasets' and 'the Visual Decathlon datasets' name it)."""
+    determiner = tokens[first - 1].lower() if first > 0 else ""
+    single = names[0][1] if len(names) == 1 else None
+    if single and (determiner in {"a", "an"} or (determiner in _DESCRIBING and not _coined(single.split()))):
+        return True
     head = kind  # "English benchmark datasets": the last kind word is the head
     while head + 1 < len(tokens) and _is_kind(tokens[head + 1]):
         head += 1
-    if (_is_plural(tokens[head]) and not any(_coined(name.split()) for _, name in names)
-            and (names[-1][0] == 0 or tokens[names[-1][0] - 1] != "the")):
-        return []  # "on English and Chinese datasets": plain words before a plural, without "the", are kinds
-    if (len(names) == 1 and not in_a_list and _is_plural(tokens[head]) and not tokens[kind][0].isupper()
-            and (re.fullmatch(r"[A-Z]+", names[0][1]) or not _coined(names[0][1].split())
-                 or names[0][1][0].isdigit())):
-        return []  # "existing MWP datasets", "English datasets", "142 NLP datasets": without "the", a plain word,
-        # an acronym or a count before a plural names a kind of data (but "two MovieLens datasets" names one)
-    return names
+    if not _is_plural(tokens[head]) or tokens[kind][0].isupper() or determiner == "the":
+        return False
+    if not any(_coined(name.split()) for _, name in names):
+        return True
+    in_a_list = determiner in {",", "and", "or"}  # "... final pass and KITTI 2015 benchmarks"
+    return bool(single and not in_a_list and (re.fullmatch(r"[A-Z]+", single) or single[0].isdigit()))
 
 
 def _names_after(tokens: list[str], kind: int) -> list[tuple[int, str]]:
