@@ -5,8 +5,9 @@ Both read the abstract's sentences as plain text (catalogue.extract splits and c
 A dataset is recognised by how the text places it, never by a list of known datasets:
 - next to a kind word: "the GLUE benchmark", "on ScanNetV2 and S3DIS datasets", "datasets such as
   A, B and C", "a dataset called X", "X, a new dataset of videos";
+- in its own name: VBench, HumanEval, CoqGym;
 - or as a coined name (CIFAR-10, TriviaQA) after "on"/"across" in a sentence about evaluation.
-The second, weaker reading drops what the abstract shows to be something else: the paper's own
+The last, weaker reading drops what the abstract shows to be something else: the paper's own
 method, an acronym it defines for a method or task, a model ("the X model", "X outperforms"), a
 measure ("2.1 BLEU", "X score") and the acronyms of fields, model families, hardware and metrics.
 """
@@ -71,6 +72,8 @@ _MEASURE_BEFORE = re.compile(r"\d(?:%|\s*points?)?\s+$")
 _UNIT_END = re.compile(r"\s*(?:[,.;:)]|$)|\s+(?:on|in|over|and|or|points?|higher|lower|better|worse|improvements?|"
                        r"gains?|increase|drop)\b")
 _MEASURE_AFTER = re.compile(r"\s+(?:scores?|metrics?|points?|gains?)\b")
+_BENCHMARK_SHAPED = re.compile(r"(?:[a-z0-9\-]Bench|[a-z0-9\-]Eval|[a-z0-9\-]Arena|[a-z]Gym)(?:-\w+)?$")
+_HARDWARE = {"GPU", "GPUs", "CPU", "CPUs", "TPU", "TPUs"}  # "on A100 GPUs"
 _MODEL_SIZE = re.compile(r"(?:^|[-\s])\d+(?:\.\d+)?[BM]$")  # Llama-3.1-8B is a model; Human3.6M is data
 _SIZE = re.compile(r"[\d.,]+(?:[A-Za-z]{1,2}|-[a-z]+)?|top-\d+")  # 2D, 150x, 65GB, 1-shot: sizes, not names
 _MAX_NAMES = 8
@@ -87,7 +90,7 @@ def find_benchmarks(sentences: list[str], own_names: tuple[str, ...] = ()) -> tu
     weighed: set[tuple[str, bool]] = set()
     for sentence in sentences:
         tokens = _tokens(sentence)
-        strong = _beside_kind_words(tokens)
+        strong = _beside_kind_words(tokens) + _named_as_benchmarks(tokens)
         weak = _after_on(tokens) if _EVALUATION.search(sentence) else []
         for position, name, is_strong in sorted([(p, n, True) for p, n in strong] + [(p, n, False) for p, n in weak]):
             key = _key(name)
@@ -361,6 +364,12 @@ def _beside_kind_words(tokens: list[str]) -> list[tuple[int, str]]:
     return names
 
 
+def _named_as_benchmarks(tokens: list[str]) -> list[tuple[int, str]]:
+    """Names coined as benchmarks wherever they stand: VBench, HumanEval, CoqGym, MT-Bench."""
+    return [(position, " ".join(_run_after(tokens, position))) for position, token in enumerate(tokens)
+            if _BENCHMARK_SHAPED.search(token) and _run_after(tokens, position)]  # "SemEval 2014 Task 4" whole
+
+
 def _after_on(tokens: list[str]) -> list[tuple[int, str]]:
     """'... outperforms the state of the art on CIFAR-10, CIFAR-100, and SVHN.': a list with a coined name."""
     names = []
@@ -386,7 +395,7 @@ def _after_on(tokens: list[str]) -> list[tuple[int, str]]:
 def _is_dataset_name(name: str, position: int, abstract: str, own_names: tuple[str, ...], strong: bool) -> bool:
     words = name.split()
     if (not words or all(_SIZE.fullmatch(word) for word in words) or name in _GENERIC
-            or _MODEL_SIZE.search(name) or _MODEL_FAMILY.fullmatch(words[0])
+            or _MODEL_SIZE.search(name) or _MODEL_FAMILY.fullmatch(words[0]) or words[-1] in _HARDWARE
             or any(re.fullmatch(r"[\d.]*\.\d{2,}", word) for word in words)):
         return False  # a size, a field, a model, a measured value ("FID 22.18")
     if any((len(word) == 1 and word.isalpha()) or re.fullmatch(r"[A-Za-z]_\w+", word) for word in words):
