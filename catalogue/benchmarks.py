@@ -90,7 +90,9 @@ def find_benchmarks(sentences: list[str], own_names: tuple[str, ...] = ()) -> tu
     weighed: set[tuple[str, bool]] = set()
     for sentence in sentences:
         tokens = _tokens(sentence)
-        strong = _beside_kind_words(tokens) + _named_as_benchmarks(tokens)
+        strong = _beside_kind_words(tokens)
+        if "Bench" in sentence or "Eval" in sentence or "Arena" in sentence or "Gym" in sentence:
+            strong += _named_as_benchmarks(tokens)
         weak = _after_on(tokens) if _EVALUATION.search(sentence) else []
         for position, name, is_strong in sorted([(p, n, True) for p, n in strong] + [(p, n, False) for p, n in weak]):
             key = _key(name)
