@@ -28,6 +28,7 @@ import yaml
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from catalogue.cleanup import clean_abstract  # noqa: E402
+from catalogue.errors import CatalogueError  # noqa: E402
 from catalogue.extract import extract  # noqa: E402
 
 PROJECT = Path(__file__).resolve().parent.parent
@@ -96,6 +97,8 @@ def score(records: list[dict], labels: list[dict]) -> tuple[dict, Misses]:
     listed = right = labelled = found = shown = meaningful = labelled_results = 0
     wrong, missed, vague = [], [], []
     for label in labels:
+        if label["title"] not in by_title:
+            raise CatalogueError(f"{LABELS.name}: no record titled {label['title']!r} among the records given")
         predicted = predict(by_title[label["title"]]["abstract"])
         entries = [_spellings(entry) for entry in label["benchmarks"]]
         for name in predicted.benchmarks:

@@ -13,6 +13,7 @@ from conftest import PROJECT
 sys.path.insert(0, str(PROJECT))
 
 from bench.datasets import benchmark_scores, read_labels, read_records, same_dataset_key  # noqa: E402
+from catalogue.errors import CatalogueError  # noqa: E402
 
 PRECISION_TARGET = 0.9  # issue 18: benchmarks list only datasets and benchmarks
 RECALL_FLOOR = 0.7  # an empty list would be precise and useless
@@ -54,3 +55,9 @@ def test_headline_results_say_what_they_measure():
 ])
 def test_names_are_compared_without_case_punctuation_or_kind_word(listed, labelled, same):
     assert (same_dataset_key(listed) == same_dataset_key(labelled)) is same
+
+
+def test_a_label_without_its_record_is_an_error_that_names_it():
+    label = read_labels()[1]
+    with pytest.raises(CatalogueError, match="Span-based Semantic Parsing"):
+        benchmark_scores([], [label])
