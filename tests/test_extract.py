@@ -1,8 +1,9 @@
 import pytest
 
-from catalogue.extract import (acronym_matches, derive_title, extract, find_benchmarks, find_contributions,
+from catalogue.extract import (derive_title, extract, find_benchmarks, find_contributions,
                                find_links, find_results,
-                               is_name_like, rank_topics, title_case)
+                               rank_topics, title_case)
+from catalogue.names import acronym_matches, is_name_like
 from catalogue.model import Topic
 
 TAXONOMY = (

@@ -1,0 +1,297 @@
+"""The names an abstract gives to what it introduces: 'we propose EgoTSR, a ...', 'called Long Name (LN)'.
+
+A name counts only where the authors introduce it: after 'we propose', 'this paper presents',
+'is proposed', 'by introducing', 'called', 'we call ...' or 'our <kind of thing>'. An acronym is
+read with the words it stands for, found as Schwartz and Hearst do (the shortest run of words
+before the parenthesis that holds its letters in order, the first at the start of a word). The
+rules prefer no name to a wrong one: an acronym for an existing field ("Deep Reinforcement
+Learning (DRL) has emerged") or a name in a phrase that qualifies the object ("a scheme enhanced
+by Model-Agnostic Meta-Learning (MAML)") is not the paper's.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Contribution:
+    name: str
+    description: str | None  # the words the abstract describes it with, untrimmed
+    secondary: bool = False  # released alongside the work ("We release X, a toolkit"), not the work itself
+
+
+# A name is one token: letters, digits, hyphens, inline math (LS$^2$MC-GDA).
+_MATH = r"\$[^$\s]{1,12}\$"
+NAME = rf"(?P<name>(?:[A-Za-z0-9]|{_MATH})(?:[A-Za-z0-9+\-.]|{_MATH})*(?:[A-Za-z0-9+]|{_MATH}))"
+_TOKEN = re.compile(NAME.replace("?P<name>", ""))
+
+_VERBS = (r"propos|introduc|present|describ|develop|design|build|built|construct|releas|contribut|devis|creat|"
+          r"curat|assembl|collect|formulat|suggest|offer")
+_ADVERBS = r"(?:(?:\w+ly|also|further|then|first|thus|hence|therefore|here|now|instead|next|hereby|finally)\s+){0,2}"
+# Where the authors introduce something; the name follows (active) or precedes (passive) the cue.
+_INTRODUCE = re.compile(
+    rf"\b(?:we|this\s+(?:paper|work|study|article|note)|the\s+(?:present\s+)?paper|and)\s+{_ADVERBS}"
+    rf"(?:{_VERBS})(?:e|es|ed|s|d)?\b|\bby\s+(?:{_VERBS})(?:ing)\b",
+    re.IGNORECASE)
+_PASSIVE = re.compile(rf"\b(?:is|are|was|were)\s+{_ADVERBS}(?:{_VERBS})(?:ed|d)\b", re.IGNORECASE)
+_PROPOSED = re.compile(r"\b(?:the|our)\s+(?:proposed|resulting|new)\b", re.IGNORECASE)
+# Words that name what follows: 'called X', 'which we call X', 'we refer to this method as X'.
+_NAMING = re.compile(
+    r"(?<!so-)(?<!so\s)\b(?:called|named|dubbed|termed|coined|codenamed|entitled|nicknamed|namely)(?:\s+as)?\b"
+    r"|\brefer(?:red)?\s+to\s+(?:[^,.;]{1,50}?\s+)?as\b",
+    re.IGNORECASE)
+# 'We call the resulting sampler X', 'which we term X': the name follows a few words of object.
+_WE_CALL = re.compile(r"\bwe\s+(?:call|name|term|dub|coin)\b", re.IGNORECASE)
+# A prior work's name ('A recent work, named PRover (Saha et al., 2020)') is not the paper's.
+_PRIOR_WORK = re.compile(r"\bet\s+al\b|\(\s*\d{4}\s*\)|\b(?:recent|previous|prior|existing|earlier)\s+(?:work|method|approach|study)",
+                         re.IGNORECASE)
+_OUR_THING = re.compile(
+    r"\bour\s+(?:[\w-]+\s+){0,2}?(?:method|framework|model|system|approach|implementation|tool|toolkit|library|"
+    r"algorithm|benchmark|dataset|corpus|pipeline|agent|architecture|contribution|technique|platform|suite|network)"
+    rf"(?:\s*,\s*{NAME}\s*,|\s*\(\s*{NAME.replace('?P<name>', '?P<name2>')}\s*\)"
+    rf"|\s+is\s+{NAME.replace('?P<name>', '?P<name3>')}\s*,\s*(?:an?|the)\s)", re.IGNORECASE)
+# The object ends where a clause or a qualifying phrase starts ('a scheme enhanced by ...').
+_OBJECT_END = re.compile(
+    r"[,;:.!?()\u2014\u2013]|\s-{1,3}\s|---|\s(?:that|which|who|whose|where|to|for|with|by|based|in|on|of|from|using|"
+    r"via|as|and|or|but|under|through|into|over|at|against|than|while|when|enhanced|trained|built|inspired|"
+    r"guided|driven|designed|combined)\b", re.IGNORECASE)
+_LEAD = re.compile(r"^\s*(?:(?:a|an|the|our|two|three)\s+)?(?:(?:novel|new|simple|general|unified|generic|first)\s+)?",
+                   re.IGNORECASE)
+# A Title Case phrase after a naming word or before ', a ...': 'Augmented CycleGAN', 'Split LBI'.
+_TITLE_WORD = r"(?:[A-Z]|\$)[\w$^{}+'\u2019.-]*"
+_TITLE_PHRASE = re.compile(rf"{_TITLE_WORD}(?:\s+(?:(?:of|for|with|and|the|to|via|in|on|as|then)\s+)?{_TITLE_WORD}){{0,5}}")
+_QUOTES = "\"'\u201c\u201d\u2018\u2019`"
+_NOT_NAMES = {"the", "this", "that", "our", "new", "a", "an", "large", "public", "standard", "synthetic", "real",
+              "existing", "several", "each", "every", "these", "those", "its", "their", "it", "we", "in", "to",
+              "for", "and", "first", "one", "two", "specifically", "here", "there", "then", "thus", "finally",
+              "moreover", "furthermore", "however", "experiments", "results"}
+
+
+def find_names(sentences: Sequence[str]) -> list[Contribution]:
+    """Named contributions in the order the abstract introduces them (first = primary)."""
+    found: list[Contribution] = []
+    for number, sentence in enumerate(sentences, 1):
+        contribution = contribution_in(sentence)
+        if contribution and all(c.name != contribution.name for c in found):
+            released = re.search(rf"\brelease[sd]?\s+(?:the\s+|our\s+)?{re.escape(contribution.name)}", sentence)
+            if number == len(sentences) > 2 and released:
+                contribution = Contribution(contribution.name, contribution.description, secondary=True)
+            found.append(contribution)
+    if not found and sentences:
+        subject = re.match(rf"^{NAME}\s+is\s+(?:an?|the)\s+(?P<description>.+)", sentences[0])
+        coined = subject and re.search(r"\d|-|[a-z][A-Z]", subject["name"]) and is_name_like(subject["name"])
+        if coined and " ".join(sentences[1:]).count(subject["name"]) >= 1:  # and the abstract returns to it
+            found.append(Contribution(subject["name"], subject["description"]))
+    return found
+
+
+def contribution_in(sentence: str) -> Contribution | None:
+    """The name a sentence introduces, if it introduces one."""
+    for pattern in (_NAMING, _WE_CALL):
+        naming = pattern.search(sentence)
+        if naming and not _PRIOR_WORK.search(sentence):
+            verb = _INTRODUCE.search(sentence, 0, naming.start())
+            description = sentence[verb.end():naming.start()] if verb else None
+            after = sentence[naming.end():]
+            if pattern is _WE_CALL:  # past the object: 'we call the resulting model a Sinkformer'
+                after = re.sub(r"^\s*(?:(?:it|this|these|them|the|our|an?|[a-z]+)\s+){0,4}?(?=[A-Z$\"\u201c'])",
+                               "", after)
+            named = _named_after(after, description)
+            if named:
+                return named
+    verb = _INTRODUCE.search(sentence)
+    if verb:
+        named = _object_name(sentence[verb.end():])
+        if named:
+            return named
+    passive = _PASSIVE.search(sentence)
+    if passive:
+        named = _object_name(_LEAD.sub("", sentence[:passive.start()]), whole=True)
+        if named:
+            return named
+    proposed = _PROPOSED.search(sentence)
+    if proposed:
+        named = _object_name(sentence[proposed.end():])
+        if named:
+            return named
+    ours = _OUR_THING.search(sentence)
+    if ours:
+        name = ours["name"] or ours["name2"] or ours["name3"]
+        if is_explicit_name(name):
+            return Contribution(name, None)
+    return None
+
+
+def _named_after(text: str, description: str | None) -> Contribution | None:
+    """The name right after a naming word: 'Long Name (LN)', 'LN (Long Name)', 'Split LBI', 'TRIX'."""
+    text = text.lstrip(" " + _QUOTES)
+    text = re.sub(r"^(?:as|an?|the)\s+", "", text, flags=re.IGNORECASE)
+    defined = _definition_at_start(text)
+    if defined:
+        return defined
+    phrase = _TITLE_PHRASE.match(text)
+    if phrase:
+        words = phrase[0].rstrip(".").split()
+        rest = text[phrase.start() + len(" ".join(words)):]
+        alias = re.match(rf"\s*,?\s+or\s+{NAME}", rest)  # 'Dynamic Recurrent ... Networks, or DRAGNN'
+        if alias and is_name_like(alias["name"]) and acronym_matches(alias["name"], " ".join(words)):
+            return Contribution(alias["name"], " ".join(words))
+        while len(words) > 1 and words[-1].lower() in {"of", "for", "with", "and", "the", "to", "via", "in", "on"}:
+            words.pop()
+        ends = re.match(rf"[{_QUOTES}]?\s*(?:[,.;:()]|$|\s(?:and|or|but|is|as|which|that|for|to|in|on|with|"
+                        r"to|outperforms|achieves|can|to)\b)", rest)
+        if ends and (len(words) > 1 and words[0].lower() not in _NOT_NAMES or is_explicit_name(words[0])):
+            return Contribution(" ".join(words).strip(_QUOTES), description)
+    token = _TOKEN.match(text)
+    if token and is_explicit_name(token[0]) and re.match(rf"[{_QUOTES}]?\s*(?:[,.;:()]|$|\s)", text[token.end():]):
+        return Contribution(token[0], description)
+    return None
+
+
+def _object_name(rest: str, whole: bool = False) -> Contribution | None:
+    """The name in the object of 'we propose ...' (or, passive, the subject of '... is proposed')."""
+    lead = _LEAD.match(rest)
+    start = lead.end() if lead else 0
+    defined = _definition_at_start(rest[start:])
+    if defined:
+        return defined
+    phrase = _TITLE_PHRASE.match(rest, start)
+    if phrase and not whole:
+        words = phrase[0].split()
+        appositive = re.match(r"\s*,\s*((?:an?|the)\s.*)", rest[phrase.end():])
+        if appositive and words[0].lower() not in _NOT_NAMES and (len(words) > 1 or is_explicit_name(words[0])):
+            return Contribution(phrase[0], appositive[1])
+    token = _TOKEN.match(rest, start)
+    if token and is_name_like(token[0]) and not _is_compound_adjective(token[0]):
+        after = rest[token.end():]
+        expansion = re.match(r"\s*\(([^()]{3,120})\)", after)
+        if expansion and acronym_matches(token[0], expansion[1]):
+            return Contribution(token[0], normalise_expansion(expansion[1]))
+        if re.match(r"\s*(?:[,.;:(\u2014\u2013]|\s-{1,3}\s|$|\s(?:is|as|which|that|for|to|and)\b)", after):
+            description = re.match(r"\s*(?:,|\s-{1,3}|\u2014|\u2013)\s*((?:an?|the)\s.*)", after)
+            return Contribution(token[0], description[1] if description else None)
+    end = _OBJECT_END.search(rest, start)
+    head = rest[start:end.start() if end else len(rest)]
+    if end and rest[end.start()] == "(":  # 'a lightweight top-down attention module (TDAM)'
+        defined = _definition_before(rest[start:], end.start() - start)
+        if defined:
+            return defined
+    coined = [t for t in _TOKEN.finditer(head) if is_name_like(t[0]) and not _is_compound_adjective(t[0])]
+    if coined and len(head.split()) <= 8:  # 'a variational inference framework OCEAN'
+        return Contribution(coined[-1][0], head[:coined[-1].start()] or None)
+    if end and rest[end.start()] == "," and not whole:  # 'a new algorithm, LEADER (...), that ...'
+        return _appositive(rest[start:], head)
+    return None
+
+
+def _appositive(rest: str, description: str) -> Contribution | None:
+    after = rest[len(description):]
+    apposed = re.match(rf",\s*[{_QUOTES}]?(?:the\s+)?(?P<phrase>{_TITLE_PHRASE.pattern}|{NAME})[{_QUOTES}]?"
+                       r"\s*(?:,|\(|\)|\.|;|:|$|\s(?:which|that|for|to|is|as)\b)", after)
+    if not apposed:
+        return None
+    phrase = apposed["phrase"]
+    defined = _definition_at_start(after[apposed.start("phrase"):])
+    if defined:
+        return Contribution(defined.name, description)
+    if is_explicit_name(phrase) or (len(phrase.split()) > 1 and phrase.split()[0].lower() not in _NOT_NAMES):
+        return Contribution(phrase, description)
+    return None
+
+
+def _definition_at_start(text: str) -> Contribution | None:
+    """'Long Name (LN)' or 'LN (Long Name)' at the start of text."""
+    paren = re.match(r"([^()]{1,160}?)\s*\(\s*([^()]{1,120}?)\s*\)", text)
+    if not paren:
+        return None
+    before, inside = paren[1].strip(_QUOTES + " -"), paren[2].strip(_QUOTES + " ")
+    if _TOKEN.fullmatch(inside) and is_name_like(inside):
+        expansion = expansion_before(inside, before)
+        if expansion and expansion == before:
+            return Contribution(inside, normalise_expansion(expansion))
+    if _TOKEN.fullmatch(before) and is_name_like(before) and len(inside.split()) > 1 \
+            and acronym_matches(before, inside):
+        return Contribution(before, normalise_expansion(inside))
+    return None
+
+
+def _definition_before(text: str, paren: int) -> Contribution | None:
+    """'... a lightweight top-down attention module (TDAM)': the acronym, if its words end the object."""
+    inside = re.match(r"\(\s*([^()]{1,40}?)\s*\)", text[paren:])
+    if not inside or not _TOKEN.fullmatch(inside[1]) or not is_name_like(inside[1]):
+        return None
+    expansion = expansion_before(inside[1], text[:paren])
+    if not expansion or len(text[:paren].split()) - len(expansion.split()) > 4:
+        return None
+    return Contribution(inside[1], normalise_expansion(expansion))
+
+
+def expansion_before(short: str, before: str) -> str | None:
+    """The words before '(short)' that it abbreviates, after Schwartz and Hearst (2003)."""
+    letters = [c.lower() for c in re.sub(r"\$[^$]*\$", "", short) if c.isalnum()]
+    if not letters or not letters[0].isalpha():
+        return None
+    words = before.split()
+    text = " ".join(words[-min(len(letters) + 5, 2 * len(letters)):])
+    position = len(text) - 1
+    for index in range(len(letters) - 1, -1, -1):
+        while position >= 0 and (text[position].lower() != letters[index]
+                                 or (index == 0 and position > 0 and text[position - 1].isalnum())):
+            position -= 1
+        if position < 0:
+            return None
+        position -= 1
+    expansion = text[text.rfind(" ", 0, position + 1) + 1:]
+    return expansion if short not in expansion.split() else None
+
+
+def _is_compound_adjective(token: str) -> bool:
+    """'GPU-friendly', 'LLM-based', 'IO-aware': a qualifier, not a name."""
+    return re.search(r"-[a-z]{3,}$", token) is not None
+
+
+def is_name_like(token: str) -> bool:
+    """A coined name: mixed case (EgoTSR), several capitals (ASAP), or letters with digits."""
+    letters = re.sub(r"\$[^$]*\$", "", token)
+    capitals = sum(c.isupper() for c in letters)
+    camel = re.search(r"[a-z][A-Z]", letters) is not None
+    digits_and_letters = re.search(r"\d", letters) and re.search(r"[A-Za-z]", letters)
+    math_and_letters = "$" in token and re.search(r"[A-Za-z]{2}", letters)  # $\alpha$-Balance, DPM-$\lambda$
+    distinctive = capitals >= 2 or camel or bool(digits_and_letters) or bool(math_and_letters)
+    return 2 <= len(letters.strip("-")) <= 40 and distinctive and not letters.endswith(("-based", "-like"))
+
+
+def is_explicit_name(token: str) -> bool:
+    """After 'named', 'we call ...' or 'Our framework, X,': also plain words (Tessera, snapshot-rs)."""
+    plain_word = re.fullmatch(r"[A-Z][a-z]{2,}|[a-z][a-z0-9]*(?:[-_][a-z0-9]+)+", token) is not None
+    return is_name_like(token) or (plain_word and token.lower() not in _NOT_NAMES)
+
+
+def acronym_matches(acronym: str, expansion: str) -> bool:
+    """True when the acronym's letters appear, in order, in the expansion, starting with its first word."""
+    letters = [c.lower() for c in re.sub(r"\$[^$]*\$", "", acronym) if c.isalpha()]
+    words = expansion.lower()
+    if not letters or not words or words[0] != letters[0]:
+        return False
+    position = 0
+    for letter in letters:
+        position = words.find(letter, position)
+        if position < 0:
+            return False
+        position += 1
+    return True
+
+
+def normalise_expansion(expansion: str) -> str:
+    """Undo capitals that mark an acronym's letters: 'REconstruction' -> 'Reconstruction'."""
+    words = []
+    for word in expansion.split():
+        if re.fullmatch(r"[A-Z]{2}[a-z]{3,}", word):
+            word = word.capitalize()
+        elif re.fullmatch(r"[a-z]+[A-Z][a-z]+", word):
+            word = word.lower()
+        words.append(word)
+    return " ".join(words)
