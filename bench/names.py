@@ -27,7 +27,7 @@ PROJECT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(PROJECT))
 
 from catalogue.cleanup import clean_abstract  # noqa: E402
-from catalogue.extract import find_contributions  # noqa: E402
+from catalogue.extract import find_contributions, plain_for_extraction  # noqa: E402
 
 CORPUS = PROJECT.parent.parent / "shared" / "corpus" / "papers.jsonl.gz"
 SAMPLE = PROJECT / "tests" / "data" / "corpus_sample.jsonl"
@@ -65,10 +65,12 @@ def predicted_name(abstract: str) -> str | None:
     return primary.name if primary else None
 
 
-def _one_expands_the_other(name: str, other: str, text: str) -> bool:
-    flat = " ".join(re.sub(r"[*_]|</?\w+>", "", text).split())
+def _one_expands_the_other(name: str, other: str, abstract: str) -> bool:
+    """'Long Name (LN)' written in the abstract, as published or as the extractor reads it."""
+    texts = (abstract, plain_for_extraction(clean_abstract(abstract)[0]))
+    flats = [" ".join(re.sub(r"[*_]|</?\w+>", "", text).split()) for text in texts]
     return any(f"{long} ({short})" in flat or f"{long}({short})" in flat
-               for long, short in ((name, other), (other, name)))
+               for flat in flats for long, short in ((name, other), (other, name)))
 
 
 def is_right(predicted: str, silver: str, abstract: str) -> bool:

@@ -39,10 +39,9 @@ _INTRODUCE = re.compile(
 _PASSIVE = re.compile(rf"\b(?:is|are|was|were)\s+{_ADVERBS}(?:{_VERBS})(?:ed|d)\b", re.IGNORECASE)
 _PROPOSED = re.compile(r"\b(?:the|our)\s+(?:proposed|resulting|new)\b", re.IGNORECASE)
 # Words that name what follows: 'called X', 'which we call X', 'we refer to this method as X'.
-_NAMING = re.compile(
+_NAMING = re.compile(  # lower case: 'Named Entity Recognition' names nothing
     r"(?<!so-)(?<!so\s)\b(?:called|named|dubbed|termed|coined|codenamed|entitled|nicknamed|namely)(?:\s+as)?\b"
-    r"|\brefer(?:red)?\s+to\s+(?:[^,.;]{1,50}?\s+)?as\b",
-    re.IGNORECASE)
+    r"|\brefer(?:red)?\s+to\s+(?:[^,.;]{1,50}?\s+)?as\b")
 # 'We call the resulting sampler X', 'which we term X': the name follows a few words of object.
 _WE_CALL = re.compile(r"\bwe\s+(?:call|name|term|dub|coin)\b", re.IGNORECASE)
 # A prior work's name ('A recent work, named PRover (Saha et al., 2020)') is not the paper's.
@@ -61,7 +60,7 @@ _OBJECT_END = re.compile(
 _LEAD = re.compile(r"^\s*(?:(?:a|an|the|our|two|three)\s+)?(?:(?:novel|new|simple|general|unified|generic|first)\s+)?",
                    re.IGNORECASE)
 # A Title Case phrase after a naming word or before ', a ...': 'Augmented CycleGAN', 'Split LBI'.
-_TITLE_WORD = r"(?:[A-Z]|\$)[\w$^{}+'\u2019.-]*"
+_TITLE_WORD = r"(?:[A-Z]|\$)(?:[\w$^{}+'\u2019-]|\.(?=\w))*"
 _TITLE_PHRASE = re.compile(rf"{_TITLE_WORD}(?:\s+(?:(?:of|for|with|and|the|to|via|in|on|as|then)\s+)?{_TITLE_WORD}){{0,5}}")
 _QUOTES = "\"'\u201c\u201d\u2018\u2019`"
 _NOT_NAMES = {"the", "this", "that", "our", "new", "a", "an", "large", "public", "standard", "synthetic", "real",
@@ -73,19 +72,32 @@ _NOT_NAMES = {"the", "this", "that", "our", "new", "a", "an", "large", "public",
 def find_names(sentences: Sequence[str]) -> list[Contribution]:
     """Named contributions in the order the abstract introduces them (first = primary)."""
     found: list[Contribution] = []
+    sentences = [re.sub(r"\s*-{2,3}\s*", " \u2014 ", sentence) for sentence in sentences]
     for number, sentence in enumerate(sentences, 1):
         contribution = contribution_in(sentence)
-        if contribution and all(c.name != contribution.name for c in found):
-            released = re.search(rf"\brelease[sd]?\s+(?:the\s+|our\s+)?{re.escape(contribution.name)}", sentence)
-            if number == len(sentences) > 2 and released:
-                contribution = Contribution(contribution.name, contribution.description, secondary=True)
-            found.append(contribution)
+        if not contribution or any(c.name == contribution.name for c in found):
+            continue
+        if _mentioned(contribution.name, sentences[:number - 1]):
+            continue  # named before it is introduced: something that exists already
+        released = re.search(rf"\brelease[sd]?\s+(?:the\s+|our\s+)?{re.escape(contribution.name)}", sentence)
+        found.append(Contribution(_singular(contribution.name), contribution.description,
+                                  secondary=number == len(sentences) > 2 and released is not None))
     if not found and sentences:
         subject = re.match(rf"^{NAME}\s+is\s+(?:an?|the)\s+(?P<description>.+)", sentences[0])
         coined = subject and re.search(r"\d|-|[a-z][A-Z]", subject["name"]) and is_name_like(subject["name"])
         if coined and " ".join(sentences[1:]).count(subject["name"]) >= 1:  # and the abstract returns to it
             found.append(Contribution(subject["name"], subject["description"]))
     return found
+
+
+def _mentioned(name: str, sentences: Sequence[str]) -> bool:
+    pattern = re.compile(rf"(?<![\w-]){re.escape(name)}(?![\w-])")
+    return any(pattern.search(sentence) for sentence in sentences)
+
+
+def _singular(name: str) -> str:
+    """An acronym's plural names the same thing: 'ST-GANs' -> 'ST-GAN'."""
+    return name[:-1] if re.search(r"[A-Z]{2}s$", name) else name
 
 
 def contribution_in(sentence: str) -> Contribution | None:
@@ -146,7 +158,9 @@ def _named_after(text: str, description: str | None) -> Contribution | None:
         if ends and (len(words) > 1 and words[0].lower() not in _NOT_NAMES or is_explicit_name(words[0])):
             return Contribution(" ".join(words).strip(_QUOTES), description)
     token = _TOKEN.match(text)
-    if token and is_explicit_name(token[0]) and re.match(rf"[{_QUOTES}]?\s*(?:[,.;:()]|$|\s)", text[token.end():]):
+    ends = rf"[{_QUOTES}]?\s*(?:[,.;:()]|$|\s(?:and|or|is|are|as|which|that|to|for|in|on|with)\b)"
+    if token and is_explicit_name(token[0]) and re.match(ends if token[0].islower() else r"\S*(?:\s|$)",
+                                                         text[token.end():]):
         return Contribution(token[0], description)
     return None
 
@@ -154,37 +168,56 @@ def _named_after(text: str, description: str | None) -> Contribution | None:
 def _object_name(rest: str, whole: bool = False) -> Contribution | None:
     """The name in the object of 'we propose ...' (or, passive, the subject of '... is proposed')."""
     lead = _LEAD.match(rest)
-    start = lead.end() if lead else 0
-    defined = _definition_at_start(rest[start:])
+    obj = rest[lead.end() if lead else 0:]
+    defined = _definition_in(obj)
     if defined:
         return defined
-    phrase = _TITLE_PHRASE.match(rest, start)
-    if phrase and not whole:
+    phrase = _TITLE_PHRASE.match(obj)
+    if phrase and not whole:  # 'Contrastive Preference Distillation, a ...', 'Lantern, an ...'
         words = phrase[0].split()
-        appositive = re.match(r"\s*,\s*((?:an?|the)\s.*)", rest[phrase.end():])
+        appositive = re.match(r"\s*,\s*((?:an?|the)\s.*)", obj[phrase.end():])
         if appositive and words[0].lower() not in _NOT_NAMES and (len(words) > 1 or is_explicit_name(words[0])):
             return Contribution(phrase[0], appositive[1])
-    token = _TOKEN.match(rest, start)
-    if token and is_name_like(token[0]) and not _is_compound_adjective(token[0]):
-        after = rest[token.end():]
+    token = _TOKEN.match(obj)
+    if token and (is_coined(token[0]) or _repeated_lower_case_name(token[0], obj)):
+        after = obj[token.end():]
         expansion = re.match(r"\s*\(([^()]{3,120})\)", after)
         if expansion and acronym_matches(token[0], expansion[1]):
             return Contribution(token[0], normalise_expansion(expansion[1]))
-        if re.match(r"\s*(?:[,.;:(\u2014\u2013]|\s-{1,3}\s|$|\s(?:is|as|which|that|for|to|and)\b)", after):
-            description = re.match(r"\s*(?:,|\s-{1,3}|\u2014|\u2013)\s*((?:an?|the)\s.*)", after)
+        if re.match(r"\s*(?:[,.;:(\u2014\u2013]|$|\s(?:is|as|which|that|for|to|and)\b)", after):
+            description = re.match(r"\s*(?:,|\u2014|\u2013)\s*((?:an?|the)\s.*)", after)
             return Contribution(token[0], description[1] if description else None)
-    end = _OBJECT_END.search(rest, start)
-    head = rest[start:end.start() if end else len(rest)]
-    if end and rest[end.start()] == "(":  # 'a lightweight top-down attention module (TDAM)'
-        defined = _definition_before(rest[start:], end.start() - start)
-        if defined:
-            return defined
-    coined = [t for t in _TOKEN.finditer(head) if is_name_like(t[0]) and not _is_compound_adjective(t[0])]
-    if coined and len(head.split()) <= 8:  # 'a variational inference framework OCEAN'
-        return Contribution(coined[-1][0], head[:coined[-1].start()] or None)
-    if end and rest[end.start()] == "," and not whole:  # 'a new algorithm, LEADER (...), that ...'
-        return _appositive(rest[start:], head)
+    end = _OBJECT_END.search(obj)
+    head = obj[:end.start() if end else len(obj)]
+    if end and obj[end.start()] == "," and not whole:  # 'a new algorithm, LEADER (...), that ...'
+        apposed = _appositive(obj, head)
+        if apposed:
+            return apposed
+    if len(head.split()) <= 8:  # 'a variational inference framework OCEAN', 'Social ODE'
+        run = _coined_run(head)
+        if run:
+            return Contribution(run, head[:head.index(run)] or None)
     return None
+
+
+def _coined_run(head: str) -> str | None:
+    """The last coined word of a phrase with the capitalised words and version numbers around it."""
+    words = head.split()
+    coined = [i for i, word in enumerate(words) if is_coined(word.strip(_QUOTES))]
+    if not coined:
+        return None
+    first = last = coined[-1]
+    while first > 0 and last - first < 3 and re.match(r"[A-Z]", words[first - 1]):
+        first -= 1
+    while last + 1 < len(words) and last - first < 3 and re.match(r"[A-Z]|\d+(?:\.\d+)*$", words[last + 1]):
+        last += 1
+    return " ".join(words[first:last + 1]).strip(_QUOTES)
+
+
+def _repeated_lower_case_name(token: str, text: str) -> bool:
+    """'We present pagelet, a cache manager ... pagelet keeps ...'."""
+    return (re.fullmatch(r"[a-z][a-z0-9]{3,}", token) is not None and token not in _NOT_NAMES
+            and re.match(r"\s*,\s*(?:an?|the)\s", text[len(token):]) is not None and text.count(token) >= 2)
 
 
 def _appositive(rest: str, description: str) -> Contribution | None:
@@ -208,31 +241,37 @@ def _definition_at_start(text: str) -> Contribution | None:
     if not paren:
         return None
     before, inside = paren[1].strip(_QUOTES + " -"), paren[2].strip(_QUOTES + " ")
-    if _TOKEN.fullmatch(inside) and is_name_like(inside):
-        expansion = expansion_before(inside, before)
-        if expansion and expansion == before:
-            return Contribution(inside, normalise_expansion(expansion))
     if _TOKEN.fullmatch(before) and is_name_like(before) and len(inside.split()) > 1 \
             and acronym_matches(before, inside):
         return Contribution(before, normalise_expansion(inside))
+    return _definition_in(text)
+
+
+def _definition_in(text: str) -> Contribution | None:
+    """'(LN)' whose expansion starts the text, give or take a few words: 'augmenting Long Name (LN)'."""
+    position = 0
+    for _ in range(3):  # the first parentheses only: '(RGB-D) panorama synthesis (BIPS)'
+        paren = re.compile(r"\(\s*([^()]{1,40}?)\s*\)").search(text, position, position + 300)
+        if not paren or re.search(r"[;:.]\s", text[position:paren.start()]):
+            return None
+        inside = paren[1].strip(_QUOTES + " ")
+        before = text[:paren.start()].rstrip(_QUOTES + " -\u2014")
+        if _TOKEN.fullmatch(inside) and is_name_like(inside):
+            expansion = expansion_before(inside, before)
+            if expansion is None:
+                return None
+            gap = before[:len(before) - len(expansion)]
+            if len(gap.split()) <= 3 and not _OBJECT_END.search(gap):
+                return Contribution(inside, normalise_expansion(expansion))
+            return None
+        position = paren.end()
     return None
-
-
-def _definition_before(text: str, paren: int) -> Contribution | None:
-    """'... a lightweight top-down attention module (TDAM)': the acronym, if its words end the object."""
-    inside = re.match(r"\(\s*([^()]{1,40}?)\s*\)", text[paren:])
-    if not inside or not _TOKEN.fullmatch(inside[1]) or not is_name_like(inside[1]):
-        return None
-    expansion = expansion_before(inside[1], text[:paren])
-    if not expansion or len(text[:paren].split()) - len(expansion.split()) > 4:
-        return None
-    return Contribution(inside[1], normalise_expansion(expansion))
 
 
 def expansion_before(short: str, before: str) -> str | None:
     """The words before '(short)' that it abbreviates, after Schwartz and Hearst (2003)."""
     letters = [c.lower() for c in re.sub(r"\$[^$]*\$", "", short) if c.isalnum()]
-    if not letters or not letters[0].isalpha():
+    if not letters:
         return None
     words = before.split()
     text = " ".join(words[-min(len(letters) + 5, 2 * len(letters)):])
@@ -248,9 +287,11 @@ def expansion_before(short: str, before: str) -> str | None:
     return expansion if short not in expansion.split() else None
 
 
-def _is_compound_adjective(token: str) -> bool:
-    """'GPU-friendly', 'LLM-based', 'IO-aware': a qualifier, not a name."""
-    return re.search(r"-[a-z]{3,}$", token) is not None
+def is_coined(token: str) -> bool:
+    """A name-like token that is not a qualifier ('GPU-friendly', 'Event-Aware') or a spelled-out acronym
+    letter ('TExt' of 'TExt Generation (TegTok)')."""
+    return (is_name_like(token) and re.search(r"-[a-z]{3,}$", token) is None
+            and not re.fullmatch(r"[A-Z][a-z]+(?:-[A-Za-z][a-z]+)+|[A-Z]{2}[a-z]{3,}", token))
 
 
 def is_name_like(token: str) -> bool:
