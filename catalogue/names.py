@@ -56,12 +56,15 @@ _OUR_THING = re.compile(
 _OBJECT_END = re.compile(
     r"[,;:.!?()\u2014\u2013]|\s-{1,3}\s|---|\s(?:that|which|who|whose|where|to|for|with|by|based|in|on|of|from|using|"
     r"via|as|and|or|but|under|through|into|over|at|against|than|while|when|enhanced|trained|built|inspired|"
-    r"guided|driven|designed|combined)\b", re.IGNORECASE)
+    r"guided|driven|designed|combined|is|are|was|were|has|have|can|will|outperform\w*|achiev\w*|show\w*|"
+    r"yield\w*)\b", re.IGNORECASE)
 _LEAD = re.compile(r"^\s*(?:(?:a|an|the|our|two|three)\s+)?(?:(?:novel|new|simple|general|unified|generic|first)\s+)?",
                    re.IGNORECASE)
 # A Title Case phrase after a naming word or before ', a ...': 'Augmented CycleGAN', 'Split LBI'.
 _TITLE_WORD = r"(?:[A-Z]|\$)(?:[\w$^{}+'\u2019-]|\.(?=\w))*"
-_TITLE_PHRASE = re.compile(rf"{_TITLE_WORD}(?:\s+(?:(?:of|for|with|and|the|to|via|in|on|as|then)\s+)?{_TITLE_WORD}){{0,5}}")
+# A small word joins plain capitalised words only: 'Learning to Imagine', not 'MTFormer for MTL'.
+_TITLE_PHRASE = re.compile(rf"{_TITLE_WORD}(?:\s+(?:(?:of|for|with|and|the|to|via|in|on|as|then)\s+"
+                           rf"(?=[A-Z][a-z]+(?![\w$-])))?{_TITLE_WORD}){{0,5}}")
 _QUOTES = "\"'\u201c\u201d\u2018\u2019`"
 _NOT_NAMES = {"the", "this", "that", "our", "new", "a", "an", "large", "public", "standard", "synthetic", "real",
               "existing", "several", "each", "every", "these", "those", "its", "their", "it", "we", "in", "to",
@@ -72,7 +75,9 @@ _NOT_NAMES = {"the", "this", "that", "our", "new", "a", "an", "large", "public",
 def find_names(sentences: Sequence[str]) -> list[Contribution]:
     """Named contributions in the order the abstract introduces them (first = primary)."""
     found: list[Contribution] = []
-    sentences = [re.sub(r"\s*-{2,3}\s*", " \u2014 ", sentence) for sentence in sentences]
+    # 'X--a ...', 'X-a novel ...' are dashes; '$i$-RevNet' is written i-RevNet
+    sentences = [re.sub(r"\$([A-Za-z])\$(?=-)", r"\1", re.sub(r"\s*-{2,3}\s*|(?<=\w)-(?=(?:a|an|the)\s)", " \u2014 ", s))
+                 for s in sentences]
     for number, sentence in enumerate(sentences, 1):
         contribution = contribution_in(sentence)
         if not contribution or any(c.name == contribution.name for c in found):
@@ -80,7 +85,7 @@ def find_names(sentences: Sequence[str]) -> list[Contribution]:
         if _mentioned(contribution.name, sentences[:number - 1]):
             continue  # named before it is introduced: something that exists already
         released = re.search(rf"\brelease[sd]?\s+(?:the\s+|our\s+)?{re.escape(contribution.name)}", sentence)
-        found.append(Contribution(_singular(contribution.name), contribution.description,
+        found.append(Contribution(contribution.name, contribution.description,
                                   secondary=number == len(sentences) > 2 and released is not None))
     if not found and sentences:
         subject = re.match(rf"^{NAME}\s+is\s+(?:an?|the)\s+(?P<description>.+)", sentences[0])
@@ -91,13 +96,8 @@ def find_names(sentences: Sequence[str]) -> list[Contribution]:
 
 
 def _mentioned(name: str, sentences: Sequence[str]) -> bool:
-    pattern = re.compile(rf"(?<![\w-]){re.escape(name)}(?![\w-])")
+    pattern = re.compile(rf"(?<![\w-]){re.escape(name)}s?(?![\w-])")  # 'CNNs' before 'a CNN architecture'
     return any(pattern.search(sentence) for sentence in sentences)
-
-
-def _singular(name: str) -> str:
-    """An acronym's plural names the same thing: 'ST-GANs' -> 'ST-GAN'."""
-    return name[:-1] if re.search(r"[A-Z]{2}s$", name) else name
 
 
 def contribution_in(sentence: str) -> Contribution | None:
@@ -126,7 +126,7 @@ def contribution_in(sentence: str) -> Contribution | None:
             return named
     proposed = _PROPOSED.search(sentence)
     if proposed:
-        named = _object_name(sentence[proposed.end():])
+        named = _object_name(sentence[proposed.end():], longest=3)
         if named:
             return named
     ours = _OUR_THING.search(sentence)
@@ -165,7 +165,7 @@ def _named_after(text: str, description: str | None) -> Contribution | None:
     return None
 
 
-def _object_name(rest: str, whole: bool = False) -> Contribution | None:
+def _object_name(rest: str, whole: bool = False, longest: int = 8) -> Contribution | None:
     """The name in the object of 'we propose ...' (or, passive, the subject of '... is proposed')."""
     lead = _LEAD.match(rest)
     obj = rest[lead.end() if lead else 0:]
@@ -193,7 +193,7 @@ def _object_name(rest: str, whole: bool = False) -> Contribution | None:
         apposed = _appositive(obj, head)
         if apposed:
             return apposed
-    if len(head.split()) <= 8:  # 'a variational inference framework OCEAN', 'Social ODE'
+    if len(head.split()) <= longest:  # 'a variational inference framework OCEAN', 'Social ODE'
         run = _coined_run(head)
         if run:
             return Contribution(run, head[:head.index(run)] or None)
@@ -291,7 +291,7 @@ def is_coined(token: str) -> bool:
     """A name-like token that is not a qualifier ('GPU-friendly', 'Event-Aware') or a spelled-out acronym
     letter ('TExt' of 'TExt Generation (TegTok)')."""
     return (is_name_like(token) and re.search(r"-[a-z]{3,}$", token) is None
-            and not re.fullmatch(r"[A-Z][a-z]+(?:-[A-Za-z][a-z]+)+|[A-Z]{2}[a-z]{3,}", token))
+            and not re.fullmatch(r"[A-Z][a-z]+(?:-[A-Za-z][a-z]+)+|[A-Z]{2}[a-z]{3,}|\d+[A-Za-z]{1,2}", token))
 
 
 def is_name_like(token: str) -> bool:
