@@ -29,7 +29,7 @@ NAME = rf"(?P<name>(?:[A-Za-z0-9]|{_MATH})(?:[A-Za-z0-9+\-.]|{_MATH})*(?:[A-Za-z
 _TOKEN = re.compile(NAME.replace("?P<name>", ""))
 
 _VERBS = (r"propos|introduc|present|describ|develop|design|build|built|construct|releas|contribut|devis|creat|"
-          r"curat|assembl|collect|formulat|suggest|offer")
+          r"curat|assembl|collect|formulat|suggest|offer|provid|deriv|implement")
 _ADVERBS = r"(?:(?:\w+ly|also|further|then|first|thus|hence|therefore|here|now|instead|next|hereby|finally)\s+){0,2}"
 # Where the authors introduce something; the name follows (active) or precedes (passive) the cue.
 _INTRODUCE = re.compile(
@@ -37,7 +37,7 @@ _INTRODUCE = re.compile(
     rf"(?:{_VERBS})(?:e|es|ed|s|d)?\b|\bby\s+(?:{_VERBS})(?:ing)\b",
     re.IGNORECASE)
 _PASSIVE = re.compile(rf"\b(?:is|are|was|were)\s+{_ADVERBS}(?:{_VERBS})(?:ed|d)\b", re.IGNORECASE)
-_PROPOSED = re.compile(r"\b(?:the|our)\s+(?:proposed|resulting|new)\b", re.IGNORECASE)
+_PROPOSED = re.compile(r"\b(?:the\s+(?:proposed|resulting|new)|our(?:\s+(?:proposed|resulting|new))?)\b", re.IGNORECASE)
 # Words that name what follows: 'called X', 'which we call X', 'we refer to this method as X'.
 _NAMING = re.compile(  # lower case: 'Named Entity Recognition' names nothing
     r"(?<!so-)(?<!so\s)\b(?:called|named|dubbed|termed|coined|codenamed|entitled|nicknamed|namely)(?:\s+as)?\b"
@@ -58,7 +58,8 @@ _OBJECT_END = re.compile(
     r"via|as|and|or|but|under|through|into|over|at|against|than|while|when|enhanced|trained|built|inspired|"
     r"guided|driven|designed|combined|is|are|was|were|has|have|can|will|outperform\w*|achiev\w*|show\w*|"
     r"yield\w*)\b", re.IGNORECASE)
-_LEAD = re.compile(r"^\s*(?:(?:a|an|the|our|two|three)\s+)?(?:(?:novel|new|simple|general|unified|generic|first)\s+)?",
+_LEAD = re.compile(r"^\s*(?:(?:a|an|the|our|two|three)\s+)?(?:(?:family|set|class|suite|series|pair)\s+of\s+)?"
+                   r"(?:(?:novel|new|simple|general|unified|generic|first)\s+)?",
                    re.IGNORECASE)
 # A Title Case phrase after a naming word or before ', a ...': 'Augmented CycleGAN', 'Split LBI'.
 _TITLE_WORD = r"(?:[A-Z]|\$)(?:[\w$^{}+'\u2019-]|\.(?=\w))*"
@@ -121,7 +122,8 @@ def contribution_in(sentence: str) -> Contribution | None:
             return named
     passive = _PASSIVE.search(sentence)
     if passive:
-        named = _object_name(_LEAD.sub("", sentence[:passive.start()]), whole=True)
+        subject = [part for part in sentence[:passive.start()].split(", ") if part.strip()]
+        named = _object_name(subject[-1], whole=True) if subject else None
         if named:
             return named
     proposed = _PROPOSED.search(sentence)
@@ -256,11 +258,12 @@ def _definition_in(text: str) -> Contribution | None:
             return None
         inside = paren[1].strip(_QUOTES + " ")
         before = text[:paren.start()].rstrip(_QUOTES + " -\u2014")
-        if _TOKEN.fullmatch(inside) and is_name_like(inside):
+        if _TOKEN.fullmatch(inside) and is_coined(inside):
             expansion = expansion_before(inside, before)
-            if expansion is None:
-                return None
-            gap = before[:len(before) - len(expansion)]
+            if expansion is None:  # 'a large-scale dataset (RELiC)': the object's own name
+                plain = len(before.split()) <= 6 and not _OBJECT_END.search(before)
+                return Contribution(inside, None) if plain and not _mentioned(inside, [before]) else None
+            gap = before[:len(before) - len(expansion)].rstrip(", ")
             if len(gap.split()) <= 3 and not _OBJECT_END.search(gap):
                 return Contribution(inside, normalise_expansion(expansion))
             return None
@@ -270,7 +273,7 @@ def _definition_in(text: str) -> Contribution | None:
 
 def expansion_before(short: str, before: str) -> str | None:
     """The words before '(short)' that it abbreviates, after Schwartz and Hearst (2003)."""
-    letters = [c.lower() for c in re.sub(r"\$[^$]*\$", "", short) if c.isalnum()]
+    letters = [c.lower() for c in re.sub(r"\$[^$]*\$", "", short) if c.isalpha()]  # C3AE: C, A, E
     if not letters:
         return None
     words = before.split()
