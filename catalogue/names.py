@@ -12,7 +12,7 @@ by Model-Agnostic Meta-Learning (MAML)") is not the paper's.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 
@@ -80,11 +80,11 @@ def find_names(sentences: Sequence[str]) -> list[Contribution]:
     sentences = [re.sub(r"\$([A-Za-z])\$(?=-)", r"\1", re.sub(r"\s*-{2,3}\s*|(?<=\w)-(?=(?:a|an|the)\s)", " \u2014 ", s))
                  for s in sentences]
     for number, sentence in enumerate(sentences, 1):
-        contribution = contribution_in(sentence)
+        earlier = sentences[:number - 1]
+        # a name written before it is introduced is something that exists already
+        contribution = next((c for c in candidates_in(sentence) if not _mentioned(c.name, earlier)), None)
         if not contribution or any(c.name == contribution.name for c in found):
             continue
-        if _mentioned(contribution.name, sentences[:number - 1]):
-            continue  # named before it is introduced: something that exists already
         released = re.search(rf"\brelease[sd]?\s+(?:the\s+|our\s+)?{re.escape(contribution.name)}", sentence)
         found.append(Contribution(contribution.name, contribution.description,
                                   secondary=number == len(sentences) > 2 and released is not None))
@@ -101,8 +101,8 @@ def _mentioned(name: str, sentences: Sequence[str]) -> bool:
     return any(pattern.search(sentence) for sentence in sentences)
 
 
-def contribution_in(sentence: str) -> Contribution | None:
-    """The name a sentence introduces, if it introduces one."""
+def candidates_in(sentence: str) -> Iterator[Contribution]:
+    """The names a sentence may introduce, the likeliest first."""
     for pattern in (_NAMING, _WE_CALL):
         naming = pattern.search(sentence)
         if naming and not _PRIOR_WORK.search(sentence):
@@ -114,29 +114,23 @@ def contribution_in(sentence: str) -> Contribution | None:
                                "", after)
             named = _named_after(after, description)
             if named:
-                return named
+                yield named
     verb = _INTRODUCE.search(sentence)
     if verb:
-        named = _object_name(sentence[verb.end():])
-        if named:
-            return named
+        yield from _object_names(sentence[verb.end():])
     passive = _PASSIVE.search(sentence)
     if passive:
         subject = [part for part in sentence[:passive.start()].split(", ") if part.strip()]
-        named = _object_name(subject[-1], whole=True) if subject else None
-        if named:
-            return named
+        if subject:
+            yield from _object_names(subject[-1], whole=True)
     proposed = _PROPOSED.search(sentence)
     if proposed:
-        named = _object_name(sentence[proposed.end():], longest=3)
-        if named:
-            return named
+        yield from _object_names(sentence[proposed.end():], longest=3)
     ours = _OUR_THING.search(sentence)
     if ours:
         name = ours["name"] or ours["name2"] or ours["name3"]
         if is_explicit_name(name):
-            return Contribution(name, None)
-    return None
+            yield Contribution(name, None)
 
 
 def _named_after(text: str, description: str | None) -> Contribution | None:
@@ -167,39 +161,40 @@ def _named_after(text: str, description: str | None) -> Contribution | None:
     return None
 
 
-def _object_name(rest: str, whole: bool = False, longest: int = 8) -> Contribution | None:
-    """The name in the object of 'we propose ...' (or, passive, the subject of '... is proposed')."""
+def _object_names(rest: str, whole: bool = False, longest: int = 8) -> Iterator[Contribution]:
+    """Names in the object of 'we propose ...' (or, passive, the subject of '... is proposed')."""
     lead = _LEAD.match(rest)
     obj = rest[lead.end() if lead else 0:]
     defined = _definition_in(obj)
     if defined:
-        return defined
+        yield defined
     phrase = _TITLE_PHRASE.match(obj)
     if phrase and not whole:  # 'Contrastive Preference Distillation, a ...', 'Lantern, an ...'
         words = phrase[0].split()
         appositive = re.match(r"\s*,\s*((?:an?|the)\s.*)", obj[phrase.end():])
         if appositive and words[0].lower() not in _NOT_NAMES and (len(words) > 1 or is_explicit_name(words[0])):
-            return Contribution(phrase[0], appositive[1])
+            yield Contribution(phrase[0], appositive[1])
     token = _TOKEN.match(obj)
     if token and (is_coined(token[0]) or _repeated_lower_case_name(token[0], obj)):
         after = obj[token.end():]
         expansion = re.match(r"\s*\(([^()]{3,120})\)", after)
         if expansion and acronym_matches(token[0], expansion[1]):
-            return Contribution(token[0], normalise_expansion(expansion[1]))
-        if re.match(r"\s*(?:[,.;:(\u2014\u2013]|$|\s(?:is|as|which|that|for|to|and)\b)", after):
+            yield Contribution(token[0], normalise_expansion(expansion[1]))
+        elif re.match(r"\s*(?:[,.;:(\u2014\u2013]|$|\s(?:is|as|which|that|for|to|and)\b)", after):
             description = re.match(r"\s*(?:,|\u2014|\u2013)\s*((?:an?|the)\s.*)", after)
-            return Contribution(token[0], description[1] if description else None)
+            yield Contribution(token[0], description[1] if description else None)
     end = _OBJECT_END.search(obj)
     head = obj[:end.start() if end else len(obj)]
-    if end and obj[end.start()] == "," and not whole:  # 'a new algorithm, LEADER (...), that ...'
-        apposed = _appositive(obj, head)
-        if apposed:
-            return apposed
     if len(head.split()) <= longest:  # 'a variational inference framework OCEAN', 'Social ODE'
         run = _coined_run(head)
         if run:
-            return Contribution(run, head[:head.index(run)] or None)
-    return None
+            yield Contribution(run, head[:head.index(run)] or None)
+    punctuation = re.search(r"[,:;\u2014\u2013]|\.(?:\s|$)", obj)
+    if punctuation and obj[punctuation.start()] in ",:\u2014\u2013" and not whole \
+            and len(obj[:punctuation.start()].split()) <= 16:  # 'a new method for MARL, QTRAN, which ...'
+        apposed = _appositive(obj, obj[:punctuation.start()])
+        if apposed:
+            yield apposed
 
 
 def _coined_run(head: str) -> str | None:
@@ -224,7 +219,7 @@ def _repeated_lower_case_name(token: str, text: str) -> bool:
 
 def _appositive(rest: str, description: str) -> Contribution | None:
     after = rest[len(description):]
-    apposed = re.match(rf",\s*[{_QUOTES}]?(?:the\s+)?(?P<phrase>{_TITLE_PHRASE.pattern}|{NAME})[{_QUOTES}]?"
+    apposed = re.match(rf"[,:\u2014\u2013]\s*[{_QUOTES}]?(?:the\s+)?(?P<phrase>{_TITLE_PHRASE.pattern}|{NAME})[{_QUOTES}]?"
                        r"\s*(?:,|\(|\)|\.|;|:|$|\s(?:which|that|for|to|is|as)\b)", after)
     if not apposed:
         return None
