@@ -33,8 +33,9 @@ _VERBS = (r"propos|introduc|present|describ|develop|design|build|built|construct
 _ADVERBS = r"(?:(?:\w+ly|also|further|then|first|thus|hence|therefore|here|now|instead|next|hereby|finally)\s+){0,2}"
 # Where the authors introduce something; the name follows (active) or precedes (passive) the cue.
 _INTRODUCE = re.compile(
-    rf"\b(?:we|this\s+(?:paper|work|study|article|note)|the\s+(?:present\s+)?paper|and)\s+{_ADVERBS}"
-    rf"(?:{_VERBS})(?:e|es|ed|s|d)?\b|\bby\s+(?:{_VERBS})(?:ing)\b",
+    rf"\b(?:we|this\s+(?:paper|work|study|article|note)|the\s+(?:present\s+)?paper|and|to)\s+"
+    rf"(?:(?:have|has|are|will)\s+)?{_ADVERBS}(?:{_VERBS})(?:e|es|ed|s|d|ing)?\b"
+    rf"|(?:\bby|,)\s+(?:{_VERBS})ing\b|\bwe\s+{_ADVERBS}put\s+forward\b",
     re.IGNORECASE)
 _PASSIVE = re.compile(rf"\b(?:is|are|was|were)\s+{_ADVERBS}(?:{_VERBS})(?:ed|d)\b", re.IGNORECASE)
 _PROPOSED = re.compile(r"\b(?:the\s+(?:proposed|resulting|new)|our(?:\s+(?:proposed|resulting|new))?)\b", re.IGNORECASE)
