@@ -80,6 +80,7 @@ def find_names(sentences: Sequence[str]) -> list[Contribution]:
     # 'X--a ...', 'X-a novel ...' are dashes; '$i$-RevNet' is written i-RevNet
     sentences = [re.sub(r"\$([A-Za-z])\$(?=-)", r"\1", re.sub(r"\s*-{2,3}\s*|(?<=\w)-(?=(?:a|an|the)\s)", " \u2014 ", s))
                  for s in sentences]
+    sentences = [re.sub(r"(?<![\w^_\\])\{([A-Za-z0-9][\w+.-]*)\}", r"\1", s) for s in sentences]  # '({ReasoNet})'
     for number, sentence in enumerate(sentences, 1):
         earlier = sentences[:number - 1]
         # a name written before it is introduced is something that exists already
@@ -89,12 +90,22 @@ def find_names(sentences: Sequence[str]) -> list[Contribution]:
         released = re.search(rf"\brelease[sd]?\s+(?:the\s+|our\s+)?{re.escape(contribution.name)}", sentence)
         found.append(Contribution(contribution.name, contribution.description,
                                   secondary=number == len(sentences) > 2 and released is not None))
+    if len(found) > 1:  # the abstract's own subject is the name it returns to most (first on a tie)
+        text = " ".join(sentences)
+        primary = max((c for c in found if not c.secondary), key=lambda c: _mentions(c.name, text), default=None)
+        if primary is not None:
+            found.remove(primary)
+            found.insert(0, primary)
     if not found and sentences:
         subject = re.match(rf"^{NAME}\s+is\s+(?:an?|the)\s+(?P<description>.+)", sentences[0])
         coined = subject and re.search(r"\d|-|[a-z][A-Z]", subject["name"]) and is_name_like(subject["name"])
         if coined and " ".join(sentences[1:]).count(subject["name"]) >= 1:  # and the abstract returns to it
             found.append(Contribution(subject["name"], subject["description"]))
     return found
+
+
+def _mentions(name: str, text: str) -> int:
+    return len(re.findall(rf"(?<![\w-]){re.escape(name)}(?![\w-])", text))
 
 
 def _mentioned(name: str, sentences: Sequence[str]) -> bool:
@@ -126,7 +137,7 @@ def candidates_in(sentence: str) -> Iterator[Contribution]:
             yield from _object_names(subject[-1], whole=True)
     proposed = _PROPOSED.search(sentence)
     if proposed:
-        yield from _object_names(sentence[proposed.end():], longest=3)
+        yield from _object_names(sentence[proposed.end():], longest=3, apposed=False)
     ours = _OUR_THING.search(sentence)
     if ours:
         name = ours["name"] or ours["name2"] or ours["name3"]
@@ -150,10 +161,12 @@ def _named_after(text: str, description: str | None) -> Contribution | None:
             return Contribution(alias["name"], " ".join(words))
         while len(words) > 1 and words[-1].lower() in {"of", "for", "with", "and", "the", "to", "via", "in", "on"}:
             words.pop()
-        ends = re.match(rf"[{_QUOTES}]?\s*(?:[,.;:()]|$|\s(?:and|or|but|is|as|which|that|for|to|in|on|with|"
-                        r"to|outperforms|achieves|can|to)\b)", rest)
+        ends = re.match(rf"[{_QUOTES}]?\s*(?:[,.;:()\u2014\u2013]|$|\s(?:and|or|but|is|as|which|that|for|to|in|on|"
+                        r"with|outperforms|achieves|can)\b)", rest)
         if ends and (len(words) > 1 and words[0].lower() not in _NOT_NAMES or is_explicit_name(words[0])):
             return Contribution(" ".join(words).strip(_QUOTES), description)
+        if len(words) > 1:
+            return None
     token = _TOKEN.match(text)
     ends = rf"[{_QUOTES}]?\s*(?:[,.;:()]|$|\s(?:and|or|is|are|as|which|that|to|for|in|on|with)\b)"
     if token and is_explicit_name(token[0]) and re.match(ends if token[0].islower() else r"\S*(?:\s|$)",
@@ -162,7 +175,7 @@ def _named_after(text: str, description: str | None) -> Contribution | None:
     return None
 
 
-def _object_names(rest: str, whole: bool = False, longest: int = 8) -> Iterator[Contribution]:
+def _object_names(rest: str, whole: bool = False, longest: int = 8, apposed: bool = True) -> Iterator[Contribution]:
     """Names in the object of 'we propose ...' (or, passive, the subject of '... is proposed')."""
     lead = _LEAD.match(rest)
     obj = rest[lead.end() if lead else 0:]
@@ -191,11 +204,11 @@ def _object_names(rest: str, whole: bool = False, longest: int = 8) -> Iterator[
         if run:
             yield Contribution(run, head[:head.index(run)] or None)
     punctuation = re.search(r"[,:;\u2014\u2013]|\.(?:\s|$)", obj)
-    if punctuation and obj[punctuation.start()] in ",:\u2014\u2013" and not whole \
+    if apposed and punctuation and obj[punctuation.start()] in ",:\u2014\u2013" and not whole \
             and len(obj[:punctuation.start()].split()) <= 16:  # 'a new method for MARL, QTRAN, which ...'
-        apposed = _appositive(obj, obj[:punctuation.start()])
-        if apposed:
-            yield apposed
+        appositive = _appositive(obj, obj[:punctuation.start()])
+        if appositive:
+            yield appositive
 
 
 def _coined_run(head: str) -> str | None:
@@ -205,7 +218,8 @@ def _coined_run(head: str) -> str | None:
     if not coined:
         return None
     first = last = coined[-1]
-    while first > 0 and last - first < 3 and re.match(r"[A-Z]", words[first - 1]):
+    while first > 0 and last - first < 3 and (re.fullmatch(r"[A-Z][a-z]+", words[first - 1])
+                                              or is_coined(words[first - 1])):
         first -= 1
     while last + 1 < len(words) and last - first < 3 and re.match(r"[A-Z]|\d+(?:\.\d+)*$", words[last + 1]):
         last += 1
@@ -228,7 +242,7 @@ def _appositive(rest: str, description: str) -> Contribution | None:
     defined = _definition_at_start(after[apposed.start("phrase"):])
     if defined:
         return Contribution(defined.name, description)
-    if is_explicit_name(phrase) or (len(phrase.split()) > 1 and phrase.split()[0].lower() not in _NOT_NAMES):
+    if is_coined(phrase) or (len(phrase.split()) > 1 and phrase.split()[0].lower() not in _NOT_NAMES):
         return Contribution(phrase, description)
     return None
 
@@ -257,7 +271,7 @@ def _definition_in(text: str) -> Contribution | None:
         if _TOKEN.fullmatch(inside) and is_coined(inside):
             expansion = expansion_before(inside, before)
             if expansion is None:  # 'a large-scale dataset (RELiC)': the object's own name
-                plain = len(before.split()) <= 6 and not _OBJECT_END.search(before)
+                plain = len(before.split()) <= 6 and not _OBJECT_END.search(before) and before[-1:].islower()
                 return Contribution(inside, None) if plain and not _mentioned(inside, [before]) else None
             gap = before[:len(before) - len(expansion)].rstrip(", ")
             if len(gap.split()) <= 3 and not _OBJECT_END.search(gap):
@@ -289,7 +303,8 @@ def expansion_before(short: str, before: str) -> str | None:
 def is_coined(token: str) -> bool:
     """A name-like token that is not a qualifier ('GPU-friendly', 'Event-Aware') or a spelled-out acronym
     letter ('TExt' of 'TExt Generation (TegTok)')."""
-    return (is_name_like(token) and re.search(r"-[a-z]{3,}$", token) is None
+    return (is_name_like(token) and re.search(r"-[a-z]{3,}$", token) is None and token.count("$") % 2 == 0
+            and len(re.findall(r"[A-Za-z]", re.sub(r"\$[^$]*\$", "", token))) >= 2
             and not re.fullmatch(r"[A-Z][a-z]+(?:-[A-Za-z][a-z]+)+|[A-Z]{2}[a-z]{3,}|\d+[A-Za-z]{1,2}", token))
 
 
