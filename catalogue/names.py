@@ -117,8 +117,8 @@ def candidates_in(sentence: str) -> Iterator[Contribution]:
     """The names a sentence may introduce, the likeliest first."""
     for pattern in (_NAMING, _WE_CALL):
         naming = pattern.search(sentence)
-        if naming and not _PRIOR_WORK.search(sentence):
-            verb = _INTRODUCE.search(sentence, 0, naming.start())
+        verb = naming and _INTRODUCE.search(sentence, 0, naming.start())
+        if naming and not _PRIOR_WORK.search(sentence) and (verb or naming[0] != "namely"):  # 'namely' also means 'i.e.'
             description = sentence[verb.end():naming.start()] if verb else None
             after = sentence[naming.end():]
             if pattern is _WE_CALL:  # past the object: 'we call the resulting model a Sinkformer'
