@@ -38,7 +38,9 @@ _INTRODUCE = re.compile(
     rf"|(?:\bby|,)\s+(?:{_VERBS})ing\b|\bwe\s+{_ADVERBS}put\s+forward\b",
     re.IGNORECASE)
 _PASSIVE = re.compile(rf"\b(?:is|are|was|were)\s+{_ADVERBS}(?:{_VERBS})(?:ed|d)\b", re.IGNORECASE)
-_PROPOSED = re.compile(r"\b(?:the\s+(?:proposed|resulting|new)|our(?:\s+(?:proposed|resulting|new))?)\b", re.IGNORECASE)
+_PROPOSED = re.compile(r"\b(?:(?:the|this)\s+(?:proposed|resulting|new)|our(?:\s+(?:proposed|resulting|new))?|"
+                       r"this(?=\s+(?:method|technique|approach|framework|model|algorithm|system|architecture)\s*,))\b",
+                       re.IGNORECASE)
 # Words that name what follows: 'called X', 'which we call X', 'we refer to this method as X'.
 _NAMING = re.compile(  # lower case: 'Named Entity Recognition' names nothing
     r"(?<!so-)(?<!so\s)\b(?:called|named|dubbed|termed|coined|codenamed|entitled|nicknamed|namely)(?:\s+as)?\b"
@@ -137,7 +139,7 @@ def candidates_in(sentence: str) -> Iterator[Contribution]:
             yield from _object_names(subject[-1], whole=True)
     proposed = _PROPOSED.search(sentence)
     if proposed:
-        yield from _object_names(sentence[proposed.end():], longest=3, apposed=False)
+        yield from _object_names(sentence[proposed.end():], longest=3, apposed=2)
     ours = _OUR_THING.search(sentence)
     if ours:
         name = ours["name"] or ours["name2"] or ours["name3"]
@@ -154,8 +156,8 @@ def _named_after(text: str, description: str | None) -> Contribution | None:
         return defined
     phrase = _TITLE_PHRASE.match(text)
     if phrase:
-        words = phrase[0].rstrip(".").split()
-        rest = text[phrase.start() + len(" ".join(words)):]
+        words = phrase[0].rstrip("." + _QUOTES).split()
+        rest = text[phrase.start() + len(" ".join(words)):].lstrip(_QUOTES)
         alias = re.match(rf"\s*,?\s+or\s+{NAME}", rest)  # 'Dynamic Recurrent ... Networks, or DRAGNN'
         if alias and is_name_like(alias["name"]) and acronym_matches(alias["name"], " ".join(words)):
             return Contribution(alias["name"], " ".join(words))
@@ -175,7 +177,7 @@ def _named_after(text: str, description: str | None) -> Contribution | None:
     return None
 
 
-def _object_names(rest: str, whole: bool = False, longest: int = 8, apposed: bool = True) -> Iterator[Contribution]:
+def _object_names(rest: str, whole: bool = False, longest: int = 8, apposed: int = 16) -> Iterator[Contribution]:
     """Names in the object of 'we propose ...' (or, passive, the subject of '... is proposed')."""
     lead = _LEAD.match(rest)
     obj = rest[lead.end() if lead else 0:]
@@ -205,7 +207,7 @@ def _object_names(rest: str, whole: bool = False, longest: int = 8, apposed: boo
             yield Contribution(run, head[:head.index(run)] or None)
     punctuation = re.search(r"[,:;\u2014\u2013]|\.(?:\s|$)", obj)
     if apposed and punctuation and obj[punctuation.start()] in ",:\u2014\u2013" and not whole \
-            and len(obj[:punctuation.start()].split()) <= 16:  # 'a new method for MARL, QTRAN, which ...'
+            and len(obj[:punctuation.start()].split()) <= apposed:  # 'a new method for MARL, QTRAN, which ...'
         appositive = _appositive(obj, obj[:punctuation.start()])
         if appositive:
             yield appositive
@@ -268,9 +270,9 @@ def _definition_in(text: str) -> Contribution | None:
             return None
         inside = paren[1].strip(_QUOTES + " ")
         before = text[:paren.start()].rstrip(_QUOTES + " -\u2014")
-        if _TOKEN.fullmatch(inside) and is_coined(inside):
-            expansion = expansion_before(inside, before)
-            if expansion is None:  # 'a large-scale dataset (RELiC)': the object's own name
+        if _TOKEN.fullmatch(inside) and (is_name_like(inside) or is_explicit_name(inside)) and inside.count("$") % 2 == 0:
+            expansion = expansion_before(inside, before) if is_name_like(inside) else None
+            if expansion is None:  # 'a large-scale dataset (RELiC)', 'a primal-dual method (Quartz)'
                 plain = len(before.split()) <= 6 and not _OBJECT_END.search(before) and before[-1:].islower()
                 return Contribution(inside, None) if plain and not _mentioned(inside, [before]) else None
             gap = before[:len(before) - len(expansion)].rstrip(", ")
@@ -321,7 +323,7 @@ def is_name_like(token: str) -> bool:
 
 def is_explicit_name(token: str) -> bool:
     """After 'named', 'we call ...' or 'Our framework, X,': also plain words (Tessera, snapshot-rs)."""
-    plain_word = re.fullmatch(r"[A-Z][a-z]{2,}|[a-z][a-z0-9]*(?:[-_][a-z0-9]+)+", token) is not None
+    plain_word = re.fullmatch(r"[A-Z][a-z]{2,}\+*|[a-z][a-z0-9]*(?:[-_][a-z0-9]+)+", token) is not None
     return is_name_like(token) or (plain_word and token.lower() not in _NOT_NAMES)
 
 
