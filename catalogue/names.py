@@ -55,6 +55,8 @@ _OUR_THING = re.compile(
     r"algorithm|benchmark|dataset|corpus|pipeline|agent|architecture|contribution|technique|platform|suite|network)"
     rf"(?:\s*,\s*{NAME}\s*,|\s*\(\s*{NAME.replace('?P<name>', '?P<name2>')}\s*\)"
     rf"|\s+is\s+{NAME.replace('?P<name>', '?P<name3>')}\s*,\s*(?:an?|the)\s)", re.IGNORECASE)
+_KINDS = (r"algorithm|method|framework|model|system|approach|library|toolkit|dataset|benchmark|corpus|architecture|"
+          r"network|format|technique|procedure|estimator|module|paradigm|scheme|strategy|mechanism|simulator|platform")
 # The object ends where a clause or a qualifying phrase starts ('a scheme enhanced by ...').
 _OBJECT_END = re.compile(
     r"[,;:.!?()\u2014\u2013]|\s-{1,3}\s|---|\s(?:that|which|who|whose|where|to|for|with|by|based|in|on|of|from|using|"
@@ -79,6 +81,7 @@ _NOT_NAMES = {"the", "this", "that", "our", "new", "a", "an", "large", "public",
 def find_names(sentences: Sequence[str]) -> list[Contribution]:
     """Named contributions in the order the abstract introduces them (first = primary)."""
     found: list[Contribution] = []
+    text = " ".join(sentences)
     # 'X--a ...', 'X-a novel ...' are dashes; '$i$-RevNet' is written i-RevNet
     sentences = [re.sub(r"\$([A-Za-z])\$(?=-)", r"\1", re.sub(r"\s*-{2,3}\s*|(?<=\w)-(?=(?:a|an|the)\s)", " \u2014 ", s))
                  for s in sentences]
@@ -86,14 +89,13 @@ def find_names(sentences: Sequence[str]) -> list[Contribution]:
     for number, sentence in enumerate(sentences, 1):
         earlier = sentences[:number - 1]
         # a name written before it is introduced is something that exists already
-        contribution = next((c for c in candidates_in(sentence) if not _mentioned(c.name, earlier)), None)
+        contribution = next((c for c in candidates_in(sentence, text) if not _mentioned(c.name, earlier)), None)
         if not contribution or any(c.name == contribution.name for c in found):
             continue
         released = re.search(rf"\brelease[sd]?\s+(?:the\s+|our\s+)?{re.escape(contribution.name)}", sentence)
         found.append(Contribution(contribution.name, contribution.description,
                                   secondary=number == len(sentences) > 2 and released is not None))
     if len(found) > 1:  # the abstract's own subject is the name it returns to most (first on a tie)
-        text = " ".join(sentences)
         primary = max((c for c in found if not c.secondary), key=lambda c: _mentions(c.name, text), default=None)
         if primary is not None:
             found.remove(primary)
@@ -115,8 +117,8 @@ def _mentioned(name: str, sentences: Sequence[str]) -> bool:
     return any(pattern.search(sentence) for sentence in sentences)
 
 
-def candidates_in(sentence: str) -> Iterator[Contribution]:
-    """The names a sentence may introduce, the likeliest first."""
+def candidates_in(sentence: str, abstract: str = "") -> Iterator[Contribution]:
+    """The names a sentence may introduce, the likeliest first (abstract: the whole text it is part of)."""
     for pattern in (_NAMING, _WE_CALL):
         naming = pattern.search(sentence)
         verb = naming and _INTRODUCE.search(sentence, 0, naming.start())
@@ -131,7 +133,7 @@ def candidates_in(sentence: str) -> Iterator[Contribution]:
                 yield named
     verb = _INTRODUCE.search(sentence)
     if verb:
-        yield from _object_names(sentence[verb.end():])
+        yield from _object_names(sentence[verb.end():], abstract=abstract)
     passive = _PASSIVE.search(sentence)
     if passive:
         subject = [part for part in sentence[:passive.start()].split(", ") if part.strip()]
@@ -177,7 +179,8 @@ def _named_after(text: str, description: str | None) -> Contribution | None:
     return None
 
 
-def _object_names(rest: str, whole: bool = False, longest: int = 8, apposed: int = 16) -> Iterator[Contribution]:
+def _object_names(rest: str, whole: bool = False, longest: int = 8, apposed: int = 16,
+                  abstract: str = "") -> Iterator[Contribution]:
     """Names in the object of 'we propose ...' (or, passive, the subject of '... is proposed')."""
     lead = _LEAD.match(rest)
     obj = rest[lead.end() if lead else 0:]
@@ -190,6 +193,15 @@ def _object_names(rest: str, whole: bool = False, longest: int = 8, apposed: int
         appositive = re.match(r"\s*,\s*((?:an?|the)\s.*)", obj[phrase.end():])
         if appositive and words[0].lower() not in _NOT_NAMES and (len(words) > 1 or is_explicit_name(words[0])):
             yield Contribution(phrase[0], appositive[1])
+        # 'We introduce Deep Voice 2, which', 'the Softstar algorithm': a Title Case name the abstract returns to
+        version = re.match(r"\s+\d+(?:\.\d+)*\b", obj[phrase.end():])
+        name = phrase[0] + (version[0] if version else "")
+        after = obj[len(name):]
+        kind = re.match(rf"\s+(?:{_KINDS})\b", after)
+        ends = re.match(r"\s*(?:[,(]|\s(?:which|that|to)\b)", after)
+        if (kind or ends and len(name.split()) > 1) and words[0].lower() not in _NOT_NAMES \
+                and _mentions(name, abstract) >= 2:
+            yield Contribution(name, None)
     token = _TOKEN.match(obj)
     if token and (is_coined(token[0]) or _repeated_lower_case_name(token[0], obj)):
         after = obj[token.end():]
