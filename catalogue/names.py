@@ -137,7 +137,7 @@ def candidates_in(sentence: str, abstract: str = "") -> Iterator[Contribution]:
     passive = _PASSIVE.search(sentence)
     if passive:
         subject = [part for part in sentence[:passive.start()].split(", ") if part.strip()]
-        if subject:
+        if subject and re.match(r"\s*(?:an?|the)\s", subject[-1], re.IGNORECASE):  # 'a X (X) is proposed'
             yield from _object_names(subject[-1], whole=True)
     proposed = _PROPOSED.search(sentence)
     if proposed:
