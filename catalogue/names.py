@@ -59,7 +59,7 @@ _KINDS = (r"algorithm|method|framework|model|system|approach|library|toolkit|dat
           r"network|format|technique|procedure|estimator|module|paradigm|scheme|strategy|mechanism|simulator|platform")
 # The object ends where a clause or a qualifying phrase starts ('a scheme enhanced by ...').
 _OBJECT_END = re.compile(
-    r"[,;:.!?()\u2014\u2013]|\s-{1,3}\s|---|\s(?:that|which|who|whose|where|to|for|with|by|based|in|on|of|from|using|"
+    r"[,;:!?()\u2014\u2013]|\.(?!\d)|\s-{1,3}\s|---|\s(?:that|which|who|whose|where|to|for|with|by|based|in|on|of|from|using|"
     r"via|as|and|or|but|under|through|into|over|at|against|than|while|when|enhanced|trained|built|inspired|"
     r"guided|driven|designed|combined|is|are|was|were|has|have|can|will|outperform\w*|achiev\w*|show\w*|"
     r"yield\w*)\b", re.IGNORECASE)
