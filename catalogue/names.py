@@ -132,8 +132,9 @@ def candidates_in(sentence: str, abstract: str = "") -> Iterator[Contribution]:
             if named:
                 yield named
     verb = _INTRODUCE.search(sentence)
-    if verb:
-        yield from _object_names(sentence[verb.end():], abstract=abstract)
+    if verb:  # not a name the sentence wrote before its verb: 'Networks (CNNs) inspire us to introduce CNNs'
+        yield from (c for c in _object_names(sentence[verb.end():], abstract=abstract)
+                    if not _mentioned(c.name, [sentence[:verb.start()]]))
     passive = _PASSIVE.search(sentence)
     if passive:
         subject = [part for part in sentence[:passive.start()].split(", ") if part.strip()]
@@ -243,6 +244,7 @@ def _coined_run(head: str) -> str | None:
 def _repeated_lower_case_name(token: str, text: str) -> bool:
     """'We present pagelet, a cache manager ... pagelet keeps ...'."""
     return (re.fullmatch(r"[a-z][a-z0-9]{3,}", token) is not None and token not in _NOT_NAMES
+            and re.fullmatch(_KINDS, token) is None
             and re.match(r"\s*,\s*(?:an?|the)\s", text[len(token):]) is not None and text.count(token) >= 2)
 
 
