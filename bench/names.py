@@ -29,7 +29,10 @@ sys.path.insert(0, str(PROJECT))
 from catalogue.cleanup import clean_abstract  # noqa: E402
 from catalogue.extract import find_contributions, plain_for_extraction  # noqa: E402
 
-CORPUS = PROJECT.parent.parent / "shared" / "corpus" / "papers.jsonl.gz"
+# ../shared/corpus beside the checkout (a git worktree under ../wt/ has it one level further up)
+CORPUS = next((folder / "shared" / "corpus" / "papers.jsonl.gz" for folder in (PROJECT.parent, PROJECT.parent.parent)
+               if (folder / "shared" / "corpus" / "papers.jsonl.gz").exists()),
+              PROJECT.parent / "shared" / "corpus" / "papers.jsonl.gz")
 SAMPLE = PROJECT / "tests" / "data" / "corpus_sample.jsonl"
 COMMON_SHARE = 0.01
 

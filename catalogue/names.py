@@ -287,10 +287,10 @@ def _definition_in(text: str) -> Contribution | None:
         if _TOKEN.fullmatch(inside) and (is_name_like(inside) or is_explicit_name(inside)) and inside.count("$") % 2 == 0:
             expansion = expansion_before(inside, before) if is_name_like(inside) else None
             if expansion is None:  # 'a large-scale dataset (RELiC)', 'a primal-dual method (Quartz)'
-                plain = len(before.split()) <= 6 and not _OBJECT_END.search(before) and before[-1:].islower()
+                plain = len(before.split()) <= 6 and not _OBJECT_END.search(f" {before}") and before[-1:].islower()
                 return Contribution(inside, None) if plain and not _mentioned(inside, [before]) else None
             gap = before[:len(before) - len(expansion)].rstrip(", ")
-            if len(gap.split()) <= 3 and not _OBJECT_END.search(gap):
+            if len(gap.split()) <= 3 and not _OBJECT_END.search(f" {gap}"):
                 return Contribution(inside, normalise_expansion(expansion))
             return None
         position = paren.end()
