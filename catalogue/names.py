@@ -38,7 +38,7 @@ _INTRODUCE = re.compile(
     rf"|(?:\bby|,)\s+(?:{_VERBS})ing\b|\bwe\s+{_ADVERBS}put\s+forward\b",
     re.IGNORECASE)
 _PASSIVE = re.compile(rf"\b(?:is|are|was|were)\s+{_ADVERBS}(?:{_VERBS})(?:ed|d)\b", re.IGNORECASE)
-_PROPOSED = re.compile(r"\b(?:(?:the|this)\s+(?:proposed|resulting|new)|our(?:\s+(?:proposed|resulting|new))?|"
+_PROPOSED = re.compile(r"\b(?:(?:the|this)\s+(?:proposed|resulting)|this\s+new|our(?:\s+(?:proposed|resulting|new))?|"
                        r"this(?=\s+(?:method|technique|approach|framework|model|algorithm|system|architecture)\s*,))\b",
                        re.IGNORECASE)
 # Words that name what follows: 'called X', 'which we call X', 'we refer to this method as X'.
