@@ -43,16 +43,17 @@ _PROPOSED = re.compile(r"\b(?:(?:the|this)\s+(?:proposed|resulting)|this\s+new|o
                        re.IGNORECASE)
 # Words that name what follows: 'called X', 'which we call X', 'we refer to this method as X'.
 _NAMING = re.compile(  # lower case: 'Named Entity Recognition' names nothing
-    r"(?<!so-)(?<!so\s)\b(?:called|named|dubbed|termed|coined|codenamed|entitled|nicknamed|namely)(?:\s+as)?\b"
+    r"(?<!so-)(?<!so\s)\b(?:called|named|dubbed|termed|coined|codenamed|entitled|nicknamed|namely|abbreviated|shortened)(?:\s+as)?\b"
     r"|\brefer(?:red)?\s+to\s+(?:[^,.;]{1,50}?\s+)?as\b")
 # 'We call the resulting sampler X', 'which we term X': the name follows a few words of object.
-_WE_CALL = re.compile(r"\bwe\s+(?:call|name|term|dub|coin)\b", re.IGNORECASE)
+_WE_CALL = re.compile(r"\b(?:we\s+(?:call|name|term|dub|coin)|naming)\b", re.IGNORECASE)
 # A prior work's name ('A recent work, named PRover (Saha et al., 2020)') is not the paper's.
 _PRIOR_WORK = re.compile(r"\bet\s+al\b|\(\s*\d{4}\s*\)|\b(?:recent|previous|prior|existing|earlier)\s+(?:work|method|approach|study)",
                          re.IGNORECASE)
 _OUR_THING = re.compile(
     r"\bour\s+(?:[\w-]+\s+){0,2}?(?:method|framework|model|system|approach|implementation|tool|toolkit|library|"
-    r"algorithm|benchmark|dataset|corpus|pipeline|agent|architecture|contribution|technique|platform|suite|network)"
+    r"algorithm|benchmark|dataset|corpus|pipeline|agent|architecture|contribution|technique|platform|suite|network|"
+    r"solution)"
     rf"(?:\s*,\s*{NAME}\s*,|\s*\(\s*{NAME.replace('?P<name>', '?P<name2>')}\s*\)"
     rf"|\s+is\s+{NAME.replace('?P<name>', '?P<name3>')}\s*,\s*(?:an?|the)\s)", re.IGNORECASE)
 _KINDS = (r"algorithm|method|framework|model|system|approach|library|toolkit|dataset|benchmark|corpus|architecture|"
@@ -214,12 +215,14 @@ def _object_names(rest: str, whole: bool = False, longest: int = 8, apposed: int
             yield Contribution(token[0], description[1] if description else None)
     end = _OBJECT_END.search(obj)
     head = obj[:end.start() if end else len(obj)]
+    if longest < 8:  # after 'our': 'our proposed Text2Interaction framework invokes ...'
+        head = " ".join(head.split()[:longest])
     if len(head.split()) <= longest:  # 'a variational inference framework OCEAN', 'Social ODE'
         run = _coined_run(head)
         if run:
             yield Contribution(run, head[:head.index(run)] or None)
-    punctuation = re.search(r"[,:;\u2014\u2013]|\.(?:\s|$)", obj)
-    if apposed and punctuation and obj[punctuation.start()] in ",:\u2014\u2013" and not whole \
+    punctuation = re.search(r"[,:;\u2014\u2013]|\s-\s|\.(?:\s|$)", obj)
+    if apposed and punctuation and punctuation[0].strip() in (",", ":", "-", "\u2014", "\u2013") and not whole \
             and len(obj[:punctuation.start()].split()) <= apposed:  # 'a new method for MARL, QTRAN, which ...'
         appositive = _appositive(obj, obj[:punctuation.start()])
         if appositive:
@@ -250,7 +253,7 @@ def _repeated_lower_case_name(token: str, text: str) -> bool:
 
 def _appositive(rest: str, description: str) -> Contribution | None:
     after = rest[len(description):]
-    apposed = re.match(rf"[,:\u2014\u2013]\s*[{_QUOTES}]?(?:the\s+)?(?P<phrase>{_TITLE_PHRASE.pattern}|{NAME})[{_QUOTES}]?"
+    apposed = re.match(rf"\s?[-,:\u2014\u2013]\s*[{_QUOTES}]?(?:the\s+)?(?P<phrase>{_TITLE_PHRASE.pattern}|{NAME})[{_QUOTES}]?"
                        r"\s*(?:,|\(|\)|\.|;|:|$|\s(?:which|that|for|to|is|as)\b)", after)
     if not apposed:
         return None
