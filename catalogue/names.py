@@ -46,7 +46,7 @@ _NAMING = re.compile(  # lower case: 'Named Entity Recognition' names nothing
     r"(?<!so-)(?<!so\s)\b(?:called|named|dubbed|termed|coined|codenamed|entitled|nicknamed|namely|abbreviated|shortened)(?:\s+as)?\b"
     r"|\brefer(?:red)?\s+to\s+(?:[^,.;]{1,50}?\s+)?as\b")
 # 'We call the resulting sampler X', 'which we term X': the name follows a few words of object.
-_WE_CALL = re.compile(r"\b(?:we\s+(?:call|name|term|dub|coin)|naming)\b", re.IGNORECASE)
+_WE_CALL = re.compile(r"\b(?:(?:we|and)\s+(?:call|name|term|dub|coin)|naming)\b", re.IGNORECASE)
 # A prior work's name ('A recent work, named PRover (Saha et al., 2020)') is not the paper's.
 _PRIOR_WORK = re.compile(r"\bet\s+al\b|\(\s*\d{4}\s*\)|\b(?:recent|previous|prior|existing|earlier)\s+(?:work|method|approach|study)",
                          re.IGNORECASE)
@@ -126,9 +126,8 @@ def candidates_in(sentence: str, abstract: str = "") -> Iterator[Contribution]:
         if naming and not _PRIOR_WORK.search(sentence) and (verb or naming[0] != "namely"):  # 'namely' also means 'i.e.'
             description = sentence[verb.end():naming.start()] if verb else None
             after = sentence[naming.end():]
-            if pattern is _WE_CALL:  # past the object: 'we call the resulting model a Sinkformer'
-                after = re.sub(r"^\s*(?:(?:it|this|these|them|the|our|an?|[a-z]+)\s+){0,4}?(?=[A-Z$\"\u201c'])",
-                               "", after)
+            if pattern is _WE_CALL:  # the name ends the object: 'we call the resulting model a Sinkformer'
+                after = after[_last_capitalised_run(after):]
             named = _named_after(after, description)
             if named:
                 yield named
@@ -149,6 +148,18 @@ def candidates_in(sentence: str, abstract: str = "") -> Iterator[Contribution]:
         name = ours["name"] or ours["name2"] or ours["name3"]
         if is_explicit_name(name):
             yield Contribution(name, None)
+
+
+def _last_capitalised_run(text: str) -> int:
+    """Where the last run of capitalised or coined words of text's first clause starts (0 if none)."""
+    end = re.search(r"[,;:.(\u2014\u2013]|\s-\s|\s(?:which|that|to|for|and|as|in|on|with)\s", text)
+    start, previous = 0, False
+    for word in re.finditer(r"\S+", text[:end.start() if end else len(text)]):
+        capitalised = bool(re.match(rf"[{_QUOTES}]?[A-Z$]", word[0]) or is_coined(word[0].strip(_QUOTES)))
+        if capitalised and not previous:
+            start = word.start()
+        previous = capitalised
+    return start
 
 
 def _named_after(text: str, description: str | None) -> Contribution | None:
