@@ -61,7 +61,7 @@ _KINDS = (r"algorithm|method|framework|model|system|approach|library|toolkit|dat
 # The object ends where a clause or a qualifying phrase starts ('a scheme enhanced by ...').
 _OBJECT_END = re.compile(
     r"[,;:!?()\u2014\u2013]|\.(?!\d)|\s-{1,3}\s|---|\s(?:that|which|who|whose|where|to|for|with|by|based|in|on|of|from|using|"
-    r"via|as|and|or|but|under|through|into|over|at|against|than|while|when|enhanced|trained|built|inspired|"
+    r"via|as|but|under|through|into|over|at|against|than|while|when|enhanced|trained|built|inspired|"
     r"guided|driven|designed|combined|is|are|was|were|has|have|can|will|outperform\w*|achiev\w*|show\w*|"
     r"yield\w*)\b", re.IGNORECASE)
 _LEAD = re.compile(r"^\s*(?:(?:a|an|the|our|two|three)\s+)?(?:(?:family|set|class|suite|series|pair)\s+of\s+)?"
