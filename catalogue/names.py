@@ -43,7 +43,7 @@ _PROPOSED = re.compile(r"\b(?:(?:the|this)\s+(?:proposed|resulting)|this\s+new|o
                        re.IGNORECASE)
 # Words that name what follows: 'called X', 'which we call X', 'we refer to this method as X'.
 _NAMING = re.compile(  # lower case: 'Named Entity Recognition' names nothing
-    r"(?<!so-)(?<!so\s)\b(?:called|named|dubbed|termed|coined|codenamed|entitled|nicknamed|namely|abbreviated|shortened)(?:\s+as)?\b"
+    r"(?<!so-)(?<!so\s)\b(?:called|named|dubbed|termed|coined|codenamed|entitled|nicknamed|namely|abbreviated|shortened)(?:\s+as)?\b|\bknown\s+as\b"
     r"|\brefer(?:red)?\s+to\s+(?:[^,.;]{1,50}?\s+)?as\b")
 # 'We call the resulting sampler X', 'which we term X': the name follows a few words of object.
 _WE_CALL = re.compile(r"\b(?:(?:we|and)\s+(?:call|name|term|dub|coin)|naming)\b", re.IGNORECASE)
@@ -192,7 +192,7 @@ def _named_after(text: str, description: str | None) -> Contribution | None:
     return None
 
 
-def _object_names(rest: str, whole: bool = False, longest: int = 8, apposed: int = 16,
+def _object_names(rest: str, whole: bool = False, longest: int = 10, apposed: int = 16,
                   abstract: str = "") -> Iterator[Contribution]:
     """Names in the object of 'we propose ...' (or, passive, the subject of '... is proposed')."""
     lead = _LEAD.match(rest)
@@ -226,18 +226,21 @@ def _object_names(rest: str, whole: bool = False, longest: int = 8, apposed: int
             yield Contribution(token[0], description[1] if description else None)
     end = _OBJECT_END.search(obj)
     head = obj[:end.start() if end else len(obj)]
-    if longest < 8:  # after 'our': 'our proposed Text2Interaction framework invokes ...'
+    if longest < 10:  # after 'our': 'our proposed Text2Interaction framework invokes ...'
         head = " ".join(head.split()[:longest])
     if len(head.split()) <= longest:  # 'a variational inference framework OCEAN', 'Social ODE'
         run = _coined_run(head)
         if run:
             yield Contribution(run, head[:head.index(run)] or None)
-    punctuation = re.search(r"[,:;\u2014\u2013]|\s-\s|\.(?:\s|$)", obj)
-    if apposed and punctuation and punctuation[0].strip() in (",", ":", "-", "\u2014", "\u2013") and not whole \
-            and len(obj[:punctuation.start()].split()) <= apposed:  # 'a new method for MARL, QTRAN, which ...'
-        appositive = _appositive(obj, obj[:punctuation.start()])
+    for number, punctuation in enumerate(re.finditer(r"[,:;\u2014\u2013]|\s-\s|\.(?:\s|$)", obj)):
+        # 'a new method for MARL, QTRAN, which ...', 'a light-weight, power efficient, and general network, ESPNetv2,'
+        if number == 3 or whole or punctuation[0].strip() not in (",", ":", "-", "\u2014", "\u2013") \
+                or len(obj[:punctuation.start()].split()) > apposed:
+            break
+        appositive = _appositive(obj, obj[:punctuation.start()], abstract)
         if appositive:
             yield appositive
+            break
 
 
 def _coined_run(head: str) -> str | None:
@@ -262,10 +265,10 @@ def _repeated_lower_case_name(token: str, text: str) -> bool:
             and re.match(r"\s*,\s*(?:an?|the)\s", text[len(token):]) is not None and text.count(token) >= 2)
 
 
-def _appositive(rest: str, description: str) -> Contribution | None:
+def _appositive(rest: str, description: str, abstract: str) -> Contribution | None:
     after = rest[len(description):]
     apposed = re.match(rf"\s?[-,:\u2014\u2013]\s*[{_QUOTES}]?(?:the\s+)?(?P<phrase>{_TITLE_PHRASE.pattern}|{NAME})[{_QUOTES}]?"
-                       r"\s*(?:,|\(|\)|\.|;|:|$|\s(?:which|that|for|to|is|as)\b)", after)
+                       r"\s*(?:,|\(|\)|\.|;|:|$|\s(?:which|that|for|to|is|as|by|with|in|on)\b)", after)
     if not apposed:
         return None
     phrase = apposed["phrase"]
@@ -273,6 +276,8 @@ def _appositive(rest: str, description: str) -> Contribution | None:
     if defined:
         return Contribution(defined.name, description)
     if is_coined(phrase) or (len(phrase.split()) > 1 and phrase.split()[0].lower() not in _NOT_NAMES):
+        return Contribution(phrase, description)
+    if is_explicit_name(phrase) and _mentions(phrase, abstract) >= 2:  # 'we develop, Stripformer, a ...'
         return Contribution(phrase, description)
     return None
 
