@@ -29,7 +29,7 @@ NAME = rf"(?P<name>(?:[A-Za-z0-9]|{_MATH})(?:[A-Za-z0-9+\-.]|{_MATH})*(?:[A-Za-z
 _TOKEN = re.compile(NAME.replace("?P<name>", ""))
 
 _VERBS = (r"propos|introduc|present|describ|develop|design|build|built|construct|releas|contribut|devis|creat|"
-          r"curat|assembl|collect|formulat|suggest|offer|provid|deriv|implement")
+          r"curat|assembl|collect|suggest|offer|provid|deriv|implement")
 _ADVERBS = r"(?:(?:\w+ly|also|further|then|first|thus|hence|therefore|here|now|instead|next|hereby|finally)\s+){0,2}"
 # Where the authors introduce something; the name follows (active) or precedes (passive) the cue.
 _INTRODUCE = re.compile(
@@ -123,7 +123,8 @@ def candidates_in(sentence: str, abstract: str = "") -> Iterator[Contribution]:
     for pattern in (_NAMING, _WE_CALL):
         naming = pattern.search(sentence)
         verb = naming and _INTRODUCE.search(sentence, 0, naming.start())
-        if naming and not _PRIOR_WORK.search(sentence) and (verb or naming[0] != "namely"):  # 'namely' also means 'i.e.'
+        # 'namely' also means 'that is'; 'known as' also names what exists
+        if naming and not _PRIOR_WORK.search(sentence) and (verb or not re.match(r"namely|known", naming[0])):
             description = sentence[verb.end():naming.start()] if verb else None
             after = sentence[naming.end():]
             if pattern is _WE_CALL:  # the name ends the object: 'we call the resulting model a Sinkformer'
@@ -250,7 +251,7 @@ def _coined_run(head: str) -> str | None:
     if not coined:
         return None
     first = last = coined[-1]
-    while first > 0 and last - first < 3 and (re.fullmatch(r"[A-Z][a-z]+", words[first - 1])
+    while first > 0 and last - first < 3 and (re.fullmatch(r"[A-Z][a-z]+(?:-[A-Z][a-z]+)*", words[first - 1])
                                               or is_coined(words[first - 1])):
         first -= 1
     while last + 1 < len(words) and last - first < 3 and re.match(r"[A-Z]|\d+(?:\.\d+)*$", words[last + 1]):
@@ -291,10 +292,10 @@ def _definition_at_start(text: str) -> Contribution | None:
     if _TOKEN.fullmatch(before) and is_name_like(before) and len(inside.split()) > 1 \
             and acronym_matches(before, inside):
         return Contribution(before, normalise_expansion(inside))
-    return _definition_in(text)
+    return _definition_in(text, unexpanded=False)
 
 
-def _definition_in(text: str) -> Contribution | None:
+def _definition_in(text: str, unexpanded: bool = True) -> Contribution | None:
     """'(LN)' whose expansion starts the text, give or take a few words: 'augmenting Long Name (LN)'."""
     position = 0
     for _ in range(3):  # the first parentheses only: '(RGB-D) panorama synthesis (BIPS)'
@@ -307,7 +308,7 @@ def _definition_in(text: str) -> Contribution | None:
             expansion = expansion_before(inside, before) if is_name_like(inside) else None
             if expansion is None:  # 'a large-scale dataset (RELiC)', 'a primal-dual method (Quartz)'
                 plain = len(before.split()) <= 6 and not _OBJECT_END.search(f" {before}") and before[-1:].islower()
-                return Contribution(inside, None) if plain and not _mentioned(inside, [before]) else None
+                return Contribution(inside, None) if unexpanded and plain and not _mentioned(inside, [before]) else None
             gap = before[:len(before) - len(expansion)].rstrip(", ")
             if len(gap.split()) <= 3 and not _OBJECT_END.search(f" {gap}"):
                 return Contribution(inside, normalise_expansion(expansion))
