@@ -33,7 +33,7 @@ _VERBS = (r"propos|introduc|present|describ|develop|design|build|built|construct
 _ADVERBS = r"(?:(?:\w+ly|also|further|then|first|thus|hence|therefore|here|now|instead|next|hereby|finally)\s+){0,2}"
 # Where the authors introduce something; the name follows (active) or precedes (passive) the cue.
 _INTRODUCE = re.compile(
-    rf"\b(?:we|this\s+(?:paper|work|study|article|note)|the\s+(?:present\s+)?paper|and|to)\s+"
+    rf"\b(?:we|this\s+(?:paper|work|study|article|note)|the\s+(?:present\s+)?paper|and)\s+"
     rf"(?:(?:have|has|are|will)\s+)?{_ADVERBS}(?:{_VERBS})(?:e|es|ed|s|d|ing)?\b(?!\s+(?:on|upon)\b)"  # 'we build on X'
     rf"|(?:\bby|,)\s+(?:{_VERBS})ing\b|\bwe\s+{_ADVERBS}put\s+forward\b",
     re.IGNORECASE)
