@@ -12,6 +12,7 @@ by Model-Agnostic Meta-Learning (MAML)") is not the paper's.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
@@ -43,12 +44,13 @@ _PROPOSED = re.compile(r"\b(?:(?:the|this)\s+(?:proposed|resulting)|this\s+new|o
                        re.IGNORECASE)
 # Words that name what follows: 'called X', 'which we call X', 'we refer to this method as X'.
 _NAMING = re.compile(  # lower case: 'Named Entity Recognition' names nothing
-    r"(?<!so-)(?<!so\s)\b(?:called|named|dubbed|termed|coined|codenamed|entitled|nicknamed|namely|abbreviated|shortened)(?:\s+as)?\b|\bknown\s+as\b"
-    r"|\brefer(?:red)?\s+to\s+(?:[^,.;]{1,50}?\s+)?as\b")
+    r"(?<!so-)(?<!so\s)\b(?:called|named|dubbed|termed|coined|codenamed|entitled|nicknamed|namely|abbreviated|"
+    r"shortened)(?:\s+as)?\b|\bknown\s+as\b|\brefer(?:red)?\s+to\s+(?:[^,.;]{1,50}?\s+)?as\b")
 # 'We call the resulting sampler X', 'which we term X': the name follows a few words of object.
 _WE_CALL = re.compile(r"\b(?:(?:we|and)\s+(?:call|name|term|dub|coin)|naming)\b", re.IGNORECASE)
 # A prior work's name ('A recent work, named PRover (Saha et al., 2020)') is not the paper's.
-_PRIOR_WORK = re.compile(r"\bet\s+al\b|\(\s*\d{4}\s*\)|\b(?:recent|previous|prior|existing|earlier)\s+(?:work|method|approach|study)",
+_PRIOR_WORK = re.compile(r"\bet\s+al\b|\(\s*\d{4}\s*\)"
+                         r"|\b(?:recent|previous|prior|existing|earlier)\s+(?:work|method|approach|study)",
                          re.IGNORECASE)
 _OUR_THING = re.compile(
     r"\bour\s+(?:[\w-]+\s+){0,2}?(?:method|framework|model|system|approach|implementation|tool|toolkit|library|"
@@ -60,8 +62,8 @@ _KINDS = (r"algorithm|method|framework|model|system|approach|library|toolkit|dat
           r"network|format|technique|procedure|estimator|module|paradigm|scheme|strategy|mechanism|simulator|platform")
 # The object ends where a clause or a qualifying phrase starts ('a scheme enhanced by ...').
 _OBJECT_END = re.compile(
-    r"[,;:!?()\u2014\u2013]|\.(?!\d)|\s-{1,3}\s|---|\s(?:that|which|who|whose|where|to|for|with|by|based|in|on|of|from|using|"
-    r"via|as|but|under|through|into|over|at|against|than|while|when|enhanced|trained|built|inspired|"
+    r"[,;:!?()\u2014\u2013]|\.(?!\d)|\s-{1,3}\s|---|\s(?:that|which|who|whose|where|to|for|with|by|based|in|on|of|"
+    r"from|using|via|as|but|under|through|into|over|at|against|than|while|when|enhanced|trained|built|inspired|"
     r"guided|driven|designed|combined|is|are|was|were|has|have|can|will|outperform\w*|achiev\w*|show\w*|"
     r"yield\w*)\b", re.IGNORECASE)
 _LEAD = re.compile(r"^\s*(?:(?:a|an|the|our|two|three)\s+)?(?:(?:family|set|class|suite|series|pair)\s+of\s+)?"
@@ -82,22 +84,25 @@ _NOT_NAMES = {"the", "this", "that", "our", "new", "a", "an", "large", "public",
 def find_names(sentences: Sequence[str]) -> list[Contribution]:
     """Named contributions in the order the abstract introduces them (first = primary)."""
     found: list[Contribution] = []
-    text = " ".join(sentences)
     # 'X--a ...', 'X-a novel ...' are dashes; '$i$-RevNet' is written i-RevNet
-    sentences = [re.sub(r"\$([A-Za-z])\$(?=-)", r"\1", re.sub(r"\s*-{2,3}\s*|(?<=\w)-(?=(?:a|an|the)\s)", " \u2014 ", s))
-                 for s in sentences]
+    sentences = [re.sub(r"\s*-{2,3}\s*|(?<=\w)-(?=(?:a|an|the)\s)", " \u2014 ", s) for s in sentences]
+    sentences = [re.sub(r"\$([A-Za-z])\$(?=-)", r"\1", s) for s in sentences]
     sentences = [re.sub(r"(?<![\w^_\\])\{([A-Za-z0-9][\w+.-]*)\}", r"\1", s) for s in sentences]  # '({ReasoNet})'
+    counts = Counter(word for sentence in sentences for word in _words(sentence))
+    earlier: set[str] = set()  # the words of the sentences before
+    named: set[str] = set()
     for number, sentence in enumerate(sentences, 1):
-        earlier = sentences[:number - 1]
         # a name written before it is introduced is something that exists already
-        contribution = next((c for c in candidates_in(sentence, text) if not _mentioned(c.name, earlier)), None)
-        if not contribution or any(c.name == contribution.name for c in found):
+        contribution = next((c for c in candidates_in(sentence, counts) if not _mentioned(c.name, earlier)), None)
+        earlier.update(_words(sentence))
+        if not contribution or contribution.name in named:
             continue
+        named.add(contribution.name)
         released = re.search(rf"\brelease[sd]?\s+(?:the\s+|our\s+)?{re.escape(contribution.name)}", sentence)
         found.append(Contribution(contribution.name, contribution.description,
                                   secondary=number == len(sentences) > 2 and released is not None))
     if len(found) > 1:  # the abstract's own subject is the name it returns to most (first on a tie)
-        primary = max((c for c in found if not c.secondary), key=lambda c: _mentions(c.name, text), default=None)
+        primary = max((c for c in found if not c.secondary), key=lambda c: _mentions(c.name, counts), default=None)
         if primary is not None:
             found.remove(primary)
             found.insert(0, primary)
@@ -109,17 +114,24 @@ def find_names(sentences: Sequence[str]) -> list[Contribution]:
     return found
 
 
-def _mentions(name: str, text: str) -> int:
-    return len(re.findall(rf"(?<![\w-]){re.escape(name)}(?![\w-])", text))
+def _words(text: str) -> list[str]:
+    """Words as names are written: 'CNNs,' is 'CNNs', 'CNN-based' is not 'CNN'."""
+    return [word.strip(".,;:!?()[]" + _QUOTES) for word in text.split()]
 
 
-def _mentioned(name: str, sentences: Sequence[str]) -> bool:
-    pattern = re.compile(rf"(?<![\w-]){re.escape(name)}s?(?![\w-])")  # 'CNNs' before 'a CNN architecture'
-    return any(pattern.search(sentence) for sentence in sentences)
+def _mentions(name: str, counts: Counter[str]) -> int:
+    """How often the abstract writes a name (for a phrase, its rarest word: counted in one pass)."""
+    return min(counts[word] for word in _words(name)) if _words(name) else 0
 
 
-def candidates_in(sentence: str, abstract: str = "") -> Iterator[Contribution]:
-    """The names a sentence may introduce, the likeliest first (abstract: the whole text it is part of)."""
+def _mentioned(name: str, words: set[str] | Counter[str]) -> bool:
+    """Whether a name is among words, in the singular or the plural ('CNNs' before 'a CNN architecture')."""
+    return all(word in words or f"{word}s" in words for word in _words(name))
+
+
+def candidates_in(sentence: str, counts: Counter[str] | None = None) -> Iterator[Contribution]:
+    """The names a sentence may introduce, the likeliest first (counts: the abstract's words)."""
+    counts = Counter(_words(sentence)) if counts is None else counts
     for pattern in (_NAMING, _WE_CALL):
         naming = pattern.search(sentence)
         verb = naming and _INTRODUCE.search(sentence, 0, naming.start())
@@ -134,16 +146,16 @@ def candidates_in(sentence: str, abstract: str = "") -> Iterator[Contribution]:
                 yield named
     verb = _INTRODUCE.search(sentence)
     if verb:  # not a name the sentence wrote before its verb: 'Networks (CNNs) inspire us to introduce CNNs'
-        yield from (c for c in _object_names(sentence[verb.end():], abstract=abstract)
-                    if not _mentioned(c.name, [sentence[:verb.start()]]))
+        yield from (c for c in _object_names(sentence[verb.end():], counts)
+                    if not _mentioned(c.name, set(_words(sentence[:verb.start()]))))
     passive = _PASSIVE.search(sentence)
     if passive:
         subject = [part for part in sentence[:passive.start()].split(", ") if part.strip()]
         if subject and re.match(r"\s*(?:an?|the)\s", subject[-1], re.IGNORECASE):  # 'a X (X) is proposed'
-            yield from _object_names(subject[-1], whole=True)
+            yield from _object_names(subject[-1], counts, whole=True)
     proposed = _PROPOSED.search(sentence)
     if proposed:
-        yield from _object_names(sentence[proposed.end():], longest=3, apposed=2)
+        yield from _object_names(sentence[proposed.end():], counts, longest=3, apposed=2)
     ours = _OUR_THING.search(sentence)
     if ours:
         name = ours["name"] or ours["name2"] or ours["name3"]
@@ -193,8 +205,8 @@ def _named_after(text: str, description: str | None) -> Contribution | None:
     return None
 
 
-def _object_names(rest: str, whole: bool = False, longest: int = 10, apposed: int = 16,
-                  abstract: str = "") -> Iterator[Contribution]:
+def _object_names(rest: str, counts: Counter[str], whole: bool = False, longest: int = 10,
+                  apposed: int = 16) -> Iterator[Contribution]:
     """Names in the object of 'we propose ...' (or, passive, the subject of '... is proposed')."""
     lead = _LEAD.match(rest)
     obj = rest[lead.end() if lead else 0:]
@@ -214,7 +226,7 @@ def _object_names(rest: str, whole: bool = False, longest: int = 10, apposed: in
         kind = re.match(rf"\s+(?:{_KINDS})\b", after)
         ends = re.match(r"\s*(?:[,(]|\s(?:which|that|to)\b)", after)
         if (kind or ends and len(name.split()) > 1) and words[0].lower() not in _NOT_NAMES \
-                and _mentions(name, abstract) >= 2:
+                and _mentions(name, counts) >= 2:
             yield Contribution(name, None)
     token = _TOKEN.match(obj)
     if token and (is_coined(token[0]) or _repeated_lower_case_name(token[0], obj)):
@@ -238,7 +250,7 @@ def _object_names(rest: str, whole: bool = False, longest: int = 10, apposed: in
         if number == 3 or whole or punctuation[0].strip() not in (",", ":", "-", "\u2014", "\u2013") \
                 or len(obj[:punctuation.start()].split()) > apposed:
             break
-        appositive = _appositive(obj, obj[:punctuation.start()], abstract)
+        appositive = _appositive(obj, obj[:punctuation.start()], counts)
         if appositive:
             yield appositive
             break
@@ -266,10 +278,10 @@ def _repeated_lower_case_name(token: str, text: str) -> bool:
             and re.match(r"\s*,\s*(?:an?|the)\s", text[len(token):]) is not None and text.count(token) >= 2)
 
 
-def _appositive(rest: str, description: str, abstract: str) -> Contribution | None:
+def _appositive(rest: str, description: str, counts: Counter[str]) -> Contribution | None:
     after = rest[len(description):]
-    apposed = re.match(rf"\s?[-,:\u2014\u2013]\s*[{_QUOTES}]?(?:the\s+)?(?P<phrase>{_TITLE_PHRASE.pattern}|{NAME})[{_QUOTES}]?"
-                       r"\s*(?:,|\(|\)|\.|;|:|$|\s(?:which|that|for|to|is|as|by|with|in|on)\b)", after)
+    apposed = re.match(rf"\s?[-,:\u2014\u2013]\s*[{_QUOTES}]?(?:the\s+)?(?P<phrase>{_TITLE_PHRASE.pattern}|{NAME})"
+                       rf"[{_QUOTES}]?\s*(?:,|\(|\)|\.|;|:|$|\s(?:which|that|for|to|is|as|by|with|in|on)\b)", after)
     if not apposed:
         return None
     phrase = apposed["phrase"]
@@ -278,7 +290,7 @@ def _appositive(rest: str, description: str, abstract: str) -> Contribution | No
         return Contribution(defined.name, description)
     if is_coined(phrase) or (len(phrase.split()) > 1 and phrase.split()[0].lower() not in _NOT_NAMES):
         return Contribution(phrase, description)
-    if is_explicit_name(phrase) and _mentions(phrase, abstract) >= 2:  # 'we develop, Stripformer, a ...'
+    if is_explicit_name(phrase) and _mentions(phrase, counts) >= 2:  # 'we develop, Stripformer, a ...'
         return Contribution(phrase, description)
     return None
 
@@ -304,11 +316,13 @@ def _definition_in(text: str, unexpanded: bool = True) -> Contribution | None:
             return None
         inside = paren[1].strip(_QUOTES + " ")
         before = text[:paren.start()].rstrip(_QUOTES + " -\u2014")
-        if _TOKEN.fullmatch(inside) and (is_name_like(inside) or is_explicit_name(inside)) and inside.count("$") % 2 == 0:
+        a_name = is_name_like(inside) or is_explicit_name(inside)
+        if _TOKEN.fullmatch(inside) and a_name and inside.count("$") % 2 == 0:
             expansion = expansion_before(inside, before) if is_name_like(inside) else None
             if expansion is None:  # 'a large-scale dataset (RELiC)', 'a primal-dual method (Quartz)'
                 plain = len(before.split()) <= 6 and not _OBJECT_END.search(f" {before}") and before[-1:].islower()
-                return Contribution(inside, None) if unexpanded and plain and not _mentioned(inside, [before]) else None
+                named = unexpanded and plain and not _mentioned(inside, set(_words(before)))
+                return Contribution(inside, None) if named else None
             gap = before[:len(before) - len(expansion)].rstrip(", ")
             if len(gap.split()) <= 3 and not _OBJECT_END.search(f" {gap}"):
                 return Contribution(inside, normalise_expansion(expansion))

@@ -58,6 +58,8 @@ PATHOLOGICAL = {
     "evaluated on 6,000 names": "We evaluate on " + "A1 " * 6_000 + "benchmark.",
     "10,000 straight quotes": '"a ' * 10_000,
     "10,000 numbered sentences": " ".join(f"A{number}." for number in range(10_000)),
+    "2,000 sentences that each name something": " ".join(f"We propose FooNet{n}, a model named BarNet{n}."
+                                                          for n in range(2_000)),
 }
 
 
