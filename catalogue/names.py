@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 
 @dataclass(frozen=True)
@@ -198,9 +198,10 @@ def _named_after(text: str, description: str | None) -> Contribution | None:
         if len(words) > 1:
             return None
     token = _TOKEN.match(text)
-    ends = rf"[{_QUOTES}]?\s*(?:[,.;:()]|$|\s(?:and|or|is|are|as|which|that|to|for|in|on|with)\b)"
-    if token and is_explicit_name(token[0]) and re.match(ends if token[0].islower() else r"\S*(?:\s|$)",
-                                                         text[token.end():]):
+    # the name ends there: 'named TRIX to learn', not 'the Stackelberg-Littlestone dimension'
+    ends = (rf"[{_QUOTES}]?\s*(?:[,.;:()\u2014\u2013]|$|\s(?:and|or|is|are|as|which|that|to|for|in|on|with|"
+            r"achieves|outperforms|can)\b)")
+    if token and is_explicit_name(token[0]) and re.match(ends, text[token.end():]):
         return Contribution(token[0], description)
     return None
 
@@ -210,6 +211,8 @@ def _object_names(rest: str, counts: Counter[str], whole: bool = False, longest:
     """Names in the object of 'we propose ...' (or, passive, the subject of '... is proposed')."""
     lead = _LEAD.match(rest)
     obj = rest[lead.end() if lead else 0:]
+    article = lead[0].strip() + " " if lead and lead[0].strip() else ""  # 'a novel' describes: 'a novel algorithm, X'
+
     defined = _definition_in(obj)
     if defined:
         yield defined
@@ -244,7 +247,7 @@ def _object_names(rest: str, counts: Counter[str], whole: bool = False, longest:
     if len(head.split()) <= longest:  # 'a variational inference framework OCEAN', 'Social ODE'
         run = _coined_run(head)
         if run:
-            yield Contribution(run, head[:head.index(run)] or None)
+            yield Contribution(run, article + head[:head.index(run)] if head.index(run) else None)
     for number, punctuation in enumerate(re.finditer(r"[,:;\u2014\u2013]|\s-\s|\.(?:\s|$)", obj)):
         # 'a new method for MARL, QTRAN, which ...', 'a light-weight, power efficient, and general network, ESPNetv2,'
         if number == 3 or whole or punctuation[0].strip() not in (",", ":", "-", "\u2014", "\u2013") \
@@ -252,7 +255,7 @@ def _object_names(rest: str, counts: Counter[str], whole: bool = False, longest:
             break
         appositive = _appositive(obj, obj[:punctuation.start()], counts)
         if appositive:
-            yield appositive
+            yield replace(appositive, description=article + (appositive.description or ""))
             break
 
 
@@ -319,6 +322,9 @@ def _definition_in(text: str, unexpanded: bool = True) -> Contribution | None:
         a_name = is_name_like(inside) or is_explicit_name(inside)
         if _TOKEN.fullmatch(inside) and a_name and inside.count("$") % 2 == 0:
             expansion = expansion_before(inside, before) if is_name_like(inside) else None
+            if expansion is None and is_name_like(inside) and len(before.split()) <= 14 \
+                    and not re.search(r"[,;:]", before) and acronym_matches(inside, before):
+                expansion = before  # a long expansion that starts the object: 'Information-guided ... (IDCD)'
             if expansion is None:  # 'a large-scale dataset (RELiC)', 'a primal-dual method (Quartz)'
                 plain = len(before.split()) <= 6 and not _OBJECT_END.search(f" {before}") and before[-1:].islower()
                 named = unexpanded and plain and not _mentioned(inside, set(_words(before)))
