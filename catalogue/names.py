@@ -216,6 +216,8 @@ def _object_names(rest: str, counts: Counter[str], whole: bool = False, longest:
     defined = _definition_in(obj)
     if defined:
         yield defined
+    if re.match(r"to\s", obj):  # 'we propose to verify generated SQL': an action, not a thing
+        return
     phrase = _TITLE_PHRASE.match(obj)
     if phrase and not whole:  # 'Contrastive Preference Distillation, a ...', 'Lantern, an ...'
         words = phrase[0].split()
