@@ -94,7 +94,7 @@ def find_names(sentences: Sequence[str]) -> list[Contribution]:
     for number, sentence in enumerate(sentences, 1):
         # a name written before it is introduced is something that exists already
         contribution = next((c for c in candidates_in(sentence, counts) if not _mentioned(c.name, earlier)), None)
-        earlier.update(_words(sentence))
+        earlier.update(_words(sentence)[1:])  # a name that opens a sentence may be the paper's: 'X tackles this.'
         if not contribution or contribution.name in named:
             continue
         named.add(contribution.name)
