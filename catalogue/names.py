@@ -44,7 +44,7 @@ _PROPOSED = re.compile(r"\b(?:(?:the|this)\s+(?:proposed|resulting)|this\s+new|o
                        re.IGNORECASE)
 # Words that name what follows: 'called X', 'which we call X', 'we refer to this method as X'.
 _NAMING = re.compile(  # lower case: 'Named Entity Recognition' names nothing
-    r"(?<!so-)(?<!so\s)\b(?:called|named|dubbed|termed|coined|codenamed|entitled|nicknamed|namely|abbreviated|"
+    r"\b(?<!so-)(?<!so\s)(?:called|named|dubbed|termed|coined|codenamed|entitled|nicknamed|namely|abbreviated|"
     r"shortened)(?:\s+as)?\b|\bknown\s+as\b|\brefer(?:red)?\s+to\s+(?:[^,.;]{1,50}?\s+)?as\b")
 # 'We call the resulting sampler X', 'which we term X': the name follows a few words of object.
 _WE_CALL = re.compile(r"\b(?:(?:we|and)\s+(?:call|name|term|dub|coin)|naming)\b", re.IGNORECASE)
@@ -84,17 +84,15 @@ _NOT_NAMES = {"the", "this", "that", "our", "new", "a", "an", "large", "public",
 def find_names(sentences: Sequence[str]) -> list[Contribution]:
     """Named contributions in the order the abstract introduces them (first = primary)."""
     found: list[Contribution] = []
-    # 'X--a ...', 'X-a novel ...' are dashes; '$i$-RevNet' is written i-RevNet
-    sentences = [re.sub(r"\s*-{2,3}\s*|(?<=\w)-(?=(?:a|an|the)\s)", " \u2014 ", s) for s in sentences]
-    sentences = [re.sub(r"\$([A-Za-z])\$(?=-)", r"\1", s) for s in sentences]
-    sentences = [re.sub(r"(?<![\w^_\\])\{([A-Za-z0-9][\w+.-]*)\}", r"\1", s) for s in sentences]  # '({ReasoNet})'
-    counts = Counter(word for sentence in sentences for word in _words(sentence))
+    sentences = [_plain_name_marks(sentence) for sentence in sentences]
+    words = [_words(sentence) for sentence in sentences]
+    counts = Counter(word for sentence_words in words for word in sentence_words)
     earlier: set[str] = set()  # the words of the sentences before
     named: set[str] = set()
     for number, sentence in enumerate(sentences, 1):
         # a name written before it is introduced is something that exists already
         contribution = next((c for c in candidates_in(sentence, counts) if not _mentioned(c.name, earlier)), None)
-        earlier.update(_words(sentence)[1:])  # a name that opens a sentence may be the paper's: 'X tackles this.'
+        earlier.update(words[number - 1][1:])  # a name that opens a sentence may be the paper's: 'X tackles this.'
         if not contribution or contribution.name in named:
             continue
         named.add(contribution.name)
@@ -112,6 +110,16 @@ def find_names(sentences: Sequence[str]) -> list[Contribution]:
         if coined and " ".join(sentences[1:]).count(subject["name"]) >= 1:  # and the abstract returns to it
             found.append(Contribution(subject["name"], subject["description"]))
     return found
+
+
+def _plain_name_marks(sentence: str) -> str:
+    """'X--a ...' and 'X-a novel ...' are dashes, '$i$-RevNet' is i-RevNet, '({ReasoNet})' is (ReasoNet)."""
+    if "-" in sentence:
+        sentence = re.sub(r"\s*-{2,3}\s*|(?<=\w)-(?=(?:a|an|the)\s)", " \u2014 ", sentence)
+        sentence = re.sub(r"\$([A-Za-z])\$(?=-)", r"\1", sentence)
+    if "{" in sentence:
+        sentence = re.sub(r"(?<![\w^_\\])\{([A-Za-z0-9][\w+.-]*)\}", r"\1", sentence)
+    return sentence
 
 
 def _words(text: str) -> list[str]:
