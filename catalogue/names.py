@@ -104,11 +104,12 @@ def find_names(sentences: Sequence[str]) -> list[Contribution]:
         if primary is not None:
             found.remove(primary)
             found.insert(0, primary)
-    if not found and sentences:
-        subject = re.match(rf"^{NAME}\s+is\s+(?:an?|the)\s+(?P<description>.+)", sentences[0])
+    for sentence in sentences if not found else ():  # 'MedSight-7B is an open model for ...'
+        subject = re.match(rf"^{NAME}\s+is\s+(?:an?|the)\s+(?:novel\s+|new\s+)?(?P<description>.+)", sentence)
         coined = subject and re.search(r"\d|-|[a-z][A-Z]", subject["name"]) and is_name_like(subject["name"])
-        if coined and " ".join(sentences[1:]).count(subject["name"]) >= 1:  # and the abstract returns to it
+        if coined and counts[subject["name"]] >= 2:  # and the abstract returns to it
             found.append(Contribution(subject["name"], subject["description"]))
+            break
     return found
 
 
