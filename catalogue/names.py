@@ -209,7 +209,7 @@ def _named_after(text: str, description: str | None) -> Contribution | None:
     token = _TOKEN.match(text)
     # the name ends there: 'named TRIX to learn', not 'the Stackelberg-Littlestone dimension'
     ends = (rf"[{_QUOTES}]?\s*(?:[,.;:()\u2014\u2013]|$|\s(?:and|or|is|are|as|which|that|to|for|in|on|with|"
-            r"achieves|outperforms|can)\b)")
+            r"achieves|outperforms|can|\w+ly)\b)")
     if token and is_explicit_name(token[0]) and re.match(ends, text[token.end():]):
         return Contribution(token[0], description)
     return None
@@ -295,7 +295,8 @@ def _repeated_lower_case_name(token: str, text: str) -> bool:
 def _appositive(rest: str, description: str, counts: Counter[str]) -> Contribution | None:
     after = rest[len(description):]
     apposed = re.match(rf"\s?[-,:\u2014\u2013]\s*[{_QUOTES}]?(?:the\s+)?(?P<phrase>{_TITLE_PHRASE.pattern}|{NAME})"
-                       rf"[{_QUOTES}]?\s*(?:,|\(|\)|\.|;|:|$|\s(?:which|that|for|to|is|as|by|with|in|on)\b)", after)
+                       rf"[{_QUOTES}]?\s*(?:,|\(|\)|\.|;|:|$|\u2014|\u2013|\s(?:which|that|for|to|is|as|by|with|in|on)\b)",
+                       after)
     if not apposed:
         return None
     phrase = apposed["phrase"]
@@ -341,7 +342,8 @@ def _definition_in(text: str, unexpanded: bool = True) -> Contribution | None:
                 named = unexpanded and plain and not _mentioned(inside, set(_words(before)))
                 return Contribution(inside, None) if named else None
             gap = before[:len(before) - len(expansion)].rstrip(", ")
-            if len(gap.split()) <= 3 and not _OBJECT_END.search(f" {gap}"):
+            kind = re.search(rf"\b(?:{_KINDS})$", gap)  # 'the novel adaptation method Generative Pseudo Labeling (GPL)'
+            if len(gap.split()) <= (6 if kind else 3) and not _OBJECT_END.search(f" {gap}"):
                 return Contribution(inside, normalise_expansion(expansion))
             return None
         position = paren.end()
