@@ -92,7 +92,8 @@ def find_names(sentences: Sequence[str]) -> list[Contribution]:
     for number, sentence in enumerate(sentences, 1):
         # a name written before it is introduced is something that exists already
         contribution = next((c for c in candidates_in(sentence, counts) if not _mentioned(c.name, earlier)), None)
-        earlier.update(words[number - 1][1:])  # a name that opens a sentence may be the paper's: 'X tackles this.'
+        # a name that opens a sentence may still be the paper's: 'X tackles this. We introduce X, ...'
+        earlier |= _word_set(words[number - 1][1:])
         if not contribution or contribution.name in named:
             continue
         named.add(contribution.name)
@@ -133,9 +134,17 @@ def _mentions(name: str, counts: Counter[str]) -> int:
     return min(counts[word] for word in _words(name)) if _words(name) else 0
 
 
-def _mentioned(name: str, words: set[str] | Counter[str]) -> bool:
-    """Whether a name is among words, in the singular or the plural ('CNNs' before 'a CNN architecture')."""
-    return all(word in words or f"{word}s" in words for word in _words(name))
+def _word_set(words: list[str]) -> set[str]:
+    """Words and pairs of neighbouring words, to look names up in."""
+    return set(words) | {" ".join(pair) for pair in zip(words, words[1:])}
+
+
+def _mentioned(name: str, words: set[str]) -> bool:
+    """Whether a name is among words (a phrase: its pairs of words, where kept), in the singular or the plural
+    ('CNNs' before 'a CNN architecture')."""
+    parts = _words(name)
+    pairs = [" ".join(pair) for pair in zip(parts, parts[1:])]
+    return all(part in words or f"{part}s" in words for part in pairs or parts)
 
 
 def candidates_in(sentence: str, counts: Counter[str] | None = None) -> Iterator[Contribution]:
@@ -156,7 +165,7 @@ def candidates_in(sentence: str, counts: Counter[str] | None = None) -> Iterator
     verb = _INTRODUCE.search(sentence)
     if verb:  # not a name the sentence wrote before its verb: 'Networks (CNNs) inspire us to introduce CNNs'
         yield from (c for c in _object_names(sentence[verb.end():], counts)
-                    if not _mentioned(c.name, set(_words(sentence[:verb.start()]))))
+                    if not _mentioned(c.name, _word_set(_words(sentence[:verb.start()]))))
     passive = _PASSIVE.search(sentence)
     if passive:
         subject = [part for part in sentence[:passive.start()].split(", ") if part.strip()]
@@ -295,7 +304,7 @@ def _repeated_lower_case_name(token: str, text: str) -> bool:
 def _appositive(rest: str, description: str, counts: Counter[str]) -> Contribution | None:
     after = rest[len(description):]
     apposed = re.match(rf"\s?[-,:\u2014\u2013]\s*[{_QUOTES}]?(?:the\s+)?(?P<phrase>{_TITLE_PHRASE.pattern}|{NAME})"
-                       rf"[{_QUOTES}]?\s*(?:,|\(|\)|\.|;|:|$|\u2014|\u2013|\s(?:which|that|for|to|is|as|by|with|in|on)\b)",
+                       rf"[{_QUOTES}]?\s*(?:[,().;:\u2014\u2013]|$|\s(?:which|that|for|to|is|as|by|with|in|on)\b)",
                        after)
     if not apposed:
         return None
@@ -339,7 +348,7 @@ def _definition_in(text: str, unexpanded: bool = True) -> Contribution | None:
                 expansion = before  # a long expansion that starts the object: 'Information-guided ... (IDCD)'
             if expansion is None:  # 'a large-scale dataset (RELiC)', 'a primal-dual method (Quartz)'
                 plain = len(before.split()) <= 6 and not _OBJECT_END.search(f" {before}") and before[-1:].islower()
-                named = unexpanded and plain and not _mentioned(inside, set(_words(before)))
+                named = unexpanded and plain and not _mentioned(inside, _word_set(_words(before)))
                 return Contribution(inside, None) if named else None
             gap = before[:len(before) - len(expansion)].rstrip(", ")
             kind = re.search(rf"\b(?:{_KINDS})$", gap)  # 'the novel adaptation method Generative Pseudo Labeling (GPL)'
