@@ -19,22 +19,19 @@ from pathlib import Path
 
 import numpy as np
 from scipy.sparse import csr_matrix
-from sklearn.linear_model import LogisticRegression, Ridge
+from sklearn.linear_model import LogisticRegression
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.corpus_sample import CORPUS, SAMPLE, read_corpus  # noqa: E402
-from bench.titles import derive_titles, title_scores, token_f1  # noqa: E402
+from bench.titles import derive_titles, title_scores  # noqa: E402
 from catalogue.cleanup import clean_abstract  # noqa: E402
 from catalogue.extract import find_contributions  # noqa: E402
-from catalogue.titles import (_RERANKED, MAX_TITLE, MODEL, TitleModel, _claims, candidate_spans,  # noqa: E402
-                              load_model, span_features, title_of, token_features, token_probabilities, tokens_of,
-                              words_of)
+from catalogue.titles import MODEL, load_model, read_abstract, token_features, tokens_of  # noqa: E402
 
 HELD_OUT_EVERY = 5
 MIN_DOCUMENTS = 20  # a word is known by itself when this many training abstracts hold it
 REGULARISATION = 0.5
-SPAN_FEATURES = 30
 
 
 def split(records: list[dict], sample: set[str]) -> tuple[list[dict], list[dict]]:
@@ -48,58 +45,28 @@ def split(records: list[dict], sample: set[str]) -> tuple[list[dict], list[dict]
 
 def vocabulary_of(abstracts: list[tuple]) -> set[str]:
     documents: dict[str, int] = {}
-    for words in abstracts:
-        for token in {t for w in words for t in w.tokens}:
+    for abstract in abstracts:
+        for token in abstract.counts:
             documents[token] = documents.get(token, 0) + 1
     return {f"w:{token}" for token, count in documents.items() if count >= MIN_DOCUMENTS}
 
 
 def train(records: list[dict]) -> dict:
-    """The word model from half of the records, then the span model from the other half."""
-    words_model = train_words(records[::2])
-    names = [_primary_name(r) for r in records]
-    named = [(n, r["title"]) for n, r in zip(names, records) if n]
-    words_model["name_in_title"] = round(
-        sum(set(tokens_of(n)) <= set(tokens_of(t)) for n, t in named) / max(1, len(named)), 3)
-    words_model["span_weights"] = [1.0] + [0.0] * (SPAN_FEATURES - 1)  # expected F1 alone, until trained
-    words_model["span_weights"] = train_spans(records[1::2], names[1::2], _as_model(words_model))
-    return words_model
-
-
-def _as_model(data: dict) -> TitleModel:
-    return TitleModel(data["weights"], data["bias"], data["title_tokens"], data["name_in_title"],
-                      tuple(data["span_weights"]))
-
-
-def train_spans(records: list[dict], names: list[str | None], model: TitleModel) -> list[float]:
-    """Weights of span_features that best predict the token F1 of the title each candidate makes."""
-    rows, targets = [], []
-    for record, name in zip(records, names):
-        words = words_of(clean_abstract(record["abstract"])[0])
-        claims = _claims(words)
-        room = MAX_TITLE - len(f"{name}: " if name else "") - 1
-        probabilities = token_probabilities(words, model)
-        spans = candidate_spans(words, probabilities, model, name, room)[:_RERANKED]
-        if len(spans) < 2:
-            continue
-        # Only the order within one abstract matters: each abstract's means are taken out.
-        features = np.array([span_features(words, probabilities, span, claims, bool(name)) for span in spans])
-        scores = np.array([token_f1(title_of(words, span, name), record["title"]) for span in spans])
-        rows.append(features - features.mean(axis=0))
-        targets.append(scores - scores.mean())
-    regression = Ridge(alpha=1.0, fit_intercept=False).fit(np.vstack(rows), np.concatenate(targets))
-    return [round(float(w), 4) for w in regression.coef_]
+    model = train_words(records)
+    named = [(n, r["title"]) for n, r in ((_primary_name(r), r) for r in records) if n]
+    model["name_in_title"] = round(sum(set(tokens_of(n)) <= set(tokens_of(t)) for n, t in named) / len(named), 3)
+    return model
 
 
 def train_words(records: list[dict]) -> dict:
-    abstracts = [words_of(clean_abstract(r["abstract"])[0]) for r in records]
+    abstracts = [read_abstract(clean_abstract(r["abstract"])[0]) for r in records]
     vocabulary = vocabulary_of(abstracts)
     columns: dict[str, int] = {}
     indices, pointers, labels = array("i"), array("q", [0]), array("b")
     for words, record in zip(abstracts, records):
         in_title = set(tokens_of(record["title"]))
-        for word, per_word in zip(words, token_features(words, vocabulary)):
-            for token, features in zip(word.tokens, per_word):
+        for index, per_word in token_features(words, vocabulary).items():
+            for token, features in zip(words.words[index].tokens, per_word):
                 indices.extend(columns.setdefault(f, len(columns)) for f in features)
                 pointers.append(len(indices))
                 labels.append(token in in_title)

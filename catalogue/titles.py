@@ -15,9 +15,11 @@ import functools
 import json
 import math
 import re
+from collections import Counter
 from collections.abc import Collection
 from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 from .markup import split_math, text_only_math
 
@@ -26,7 +28,7 @@ MODEL = Path(__file__).with_name("title_model.json")
 _LONGEST_SPAN = 14
 # A title without a name needs a few words to tell its paper from others ("Deep Neural Networks").
 _SHORTEST_SPAN = {True: 2, False: 4}
-_RERANKED = 40  # the span model reorders this many of the phrases with the best expected F1
+_OPENING_SENTENCES = 2  # the title is looked for there and in the sentences that state a claim
 
 _ARTICLES = {"a", "an", "the"}
 _SMALL_WORDS = {"a", "an", "the", "and", "or", "but", "nor", "for", "of", "in", "on", "at", "to", "by",
@@ -68,41 +70,70 @@ _CLAIM_VERBS = {
     "show": "show", "prove": "show", "demonstrate": "show", "establish": "show", "derive": "show",
     "find": "show", "argue": "show",
 }
-_ABBREVIATIONS = {"e.g.", "i.e.", "al.", "vs.", "cf.", "etc.", "fig.", "eq.", "resp.", "approx.", "w.r.t."}
+# Each claim verb as written (proposes, studied, ...), and the kind of claim it makes.
+_CLAIM_FORMS = {form: kind for verb, kind in _CLAIM_VERBS.items()
+                for form in (verb, verb + "s", verb + "d", verb + "ed", verb + "es",
+                             verb[:-1] + "ies", verb[:-1] + "ied")}
+# A sentence ends at . ! or ? (and a closing quote or bracket) before a capital, a digit or a formula;
+# not after an initial (J. Smith, U.S.) or a common abbreviation.
+_SENTENCE_END = re.compile(r"(?:(?<=[.!?])(?<!\b[A-Z]\.)(?<!e\.g\.)(?<!i\.e\.)(?<!\bal\.)(?<!vs\.)(?<!cf\.)"
+                           r"|(?<=[.!?][\"'\u201d\u2019)\]]))\s+(?=[\"\u201c'(\[]?[A-Z0-9\ufdd0])")
+_CLAIM = re.compile(r"\b(?:we|paper|work|i)\s+(?:\S+\s+){0,2}?(?:" + "|".join(sorted(_CLAIM_FORMS, reverse=True))
+                    + r")\b", re.IGNORECASE)
 _HELD = re.compile("\ufdd0(\\d+)\ufdd1")
 _EMPHASIS = re.compile(r"\\(?:emph|textit|textbf|textsc|texttt|textrm|text)\{([^{}]*)\}|\*+|(?<!\w)_+|_+(?!\w)")
 _OPENERS = "([{\"'\u201c\u2018"
 _CLOSERS = ")]}\"'\u201d\u2019"
+_PUNCTUATION = _CLOSERS + ".,;:!?"
+_TOKEN = re.compile(r"\w+")
 
 
-@dataclass(frozen=True)
-class Word:
+class Word(NamedTuple):
     written: str        # as in the abstract, math verbatim
     core: str           # without surrounding brackets, quotes and punctuation
+    lowered: str        # core in lower case
     sentence: int
     tokens: tuple[str, ...]  # lower-case word tokens, as token F1 counts them
     opens: bool         # starts with a bracket or a quote
     closes: bool        # ends a phrase: punctuation, a closing bracket or quote after it
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # compared by identity: the weight sums below are cached per model
 class TitleModel:
     weights: dict[str, float]
     bias: float
     title_tokens: float     # the typical length of a real title, in tokens
     name_in_title: float    # how often a named contribution's name is in the real title
-    span_weights: tuple[float, ...]  # a linear score of span_features
 
 
 def tokens_of(text: str) -> tuple[str, ...]:
     """Lower-case words, after `$`, backslashes of commands and HTML tags are removed."""
     text = re.sub(r"<[^<>]*>", " ", text)
     text = re.sub(r"\\(?=[A-Za-z])", "", text).replace("$", " ")
-    return tuple(re.findall(r"\w+", text.lower()))
+    return tuple(_TOKEN.findall(text.lower()))
 
 
-def words_of(abstract: str) -> tuple[Word, ...]:
-    """The abstract's words in order; a formula is one word, written as in the abstract."""
+class Abstract(NamedTuple):
+    """What a title is chosen from."""
+    words: tuple[Word, ...]  # of the sentences that may hold the title: the opening ones and the claims
+    counts: Counter          # of each token in the whole abstract
+    pairs: Counter           # of each two tokens in a row in the whole abstract: repeated phrases
+    last_sentence: int
+
+
+def read_abstract(abstract: str) -> Abstract:
+    text, held = _hold_math(abstract)
+    sentences = _SENTENCE_END.split(text)
+    tokens = _TOKEN.findall(_HELD.sub(" ", text).lower())
+    words = []
+    for number, sentence in enumerate(sentences):
+        if number < _OPENING_SENTENCES or _CLAIM.search(sentence):
+            words += [_word(piece, number, held) for piece in sentence.split()]
+    return Abstract(tuple(words), Counter(tokens), Counter(zip(tokens, tokens[1:])), len(sentences) - 1)
+
+
+def _hold_math(abstract: str) -> tuple[str, list[str]]:
+    """The abstract's prose without emphasis markers, each formula held as one placeholder word."""
     held: list[str] = []
     pieces = []
     for segment in split_math(abstract)[0]:
@@ -112,81 +143,125 @@ def words_of(abstract: str) -> tuple[Word, ...]:
         else:
             held.append(segment.written)
             pieces.append(f"\ufdd0{len(held) - 1}\ufdd1")
-    raw = "".join(pieces).split()
-    words = []
-    sentence = 0
-    for index, piece in enumerate(raw):
+    return "".join(pieces), held
+
+
+def _word(piece: str, sentence: int, held: list[str]) -> Word:
+    bare = piece.rstrip(_PUNCTUATION)
+    core = bare.lstrip(_OPENERS)
+    written = piece
+    if "\ufdd0" in piece:
         written = _HELD.sub(lambda m: held[int(m[1])], piece)
-        core = piece.lstrip(_OPENERS).rstrip(_CLOSERS + ".,;:!?")
         core = _HELD.sub(lambda m: held[int(m[1])], core)
-        trailing = piece[len(piece.rstrip(_CLOSERS + ".,;:!?")):]
-        words.append(Word(written, core, sentence, tokens_of(written), piece[:1] in _OPENERS,
-                          bool(trailing) or piece.count("(") > piece.count(")")))
-        following = raw[index + 1] if index + 1 < len(raw) else ""
-        if _ends_sentence(piece, following):
-            sentence += 1
-    return tuple(words)
+        tokens = tokens_of(core)
+    else:
+        tokens = tuple(_TOKEN.findall(core.lower()))
+    return Word(written, core, core.lower(), sentence, tokens, piece[:1] in _OPENERS,
+                len(bare) < len(piece) or "(" in bare)
 
 
-def _ends_sentence(piece: str, following: str) -> bool:
-    stripped = piece.rstrip(_CLOSERS)
-    if not stripped.endswith((".", "!", "?")) or piece.lower() in _ABBREVIATIONS:
-        return False
-    if re.search(r"(?:^|\.)[A-Z]\.$", stripped):  # an initial: "J. Smith", "U.S."
-        return False
-    return not following or following.lstrip(_OPENERS)[:1].isupper() or following[:1].isdigit() \
-        or following[:1] in "\ufdd0$"
+_DIGIT = re.compile(r"\d")
+_TWO_CAPITALS = re.compile(r"[A-Z][^A-Z]*[A-Z]")
 
 
-def token_features(words: tuple[Word, ...], vocabulary: Collection[str]) -> list[list[list[str]]]:
-    """For each word, for each of its tokens: the features the model weighs (shared with training).
+def _shape(core: str) -> str:
+    if "$" in core or "\\" in core:
+        return "math"
+    if not core.strip("-"):
+        return "other"
+    if _DIGIT.search(core):
+        return "digit"
+    if _TWO_CAPITALS.search(core):
+        return "caps"
+    if core[0].isupper():
+        return "cap"
+    return "long" if len(core) > 8 else "short"
+
+
+class _Described(NamedTuple):
+    """One word of a sentence that may hold the title, as the word model sees it."""
+    index: int
+    context: tuple  # the arguments of _context_features
+    tokens: tuple   # for each token, the arguments of _token_features
+
+
+def _describe(abstract: Abstract) -> list[_Described]:
+    """The words that may be in the title, with what the model weighs about each."""
+    words, counts, pairs, last_sentence = abstract
+    claims = _claims(words)
+    expanded = _before_acronyms(words)
+    described = []
+    position = 0
+    previous = ()
+    for index, word in enumerate(words):
+        position = 0 if index == 0 or words[index - 1].sentence != word.sentence else position + 1
+        tokens = word.tokens
+        if not tokens:
+            previous = tokens
+            continue
+        place = "last" if word.sentence == last_sentence and word.sentence > 2 else str(min(word.sentence, 4))
+        where = "0" if position == 0 else "1" if position < 4 else "4" if position < 10 else "10"
+        following = words[index + 1].tokens if index + 1 < len(words) else ()
+        repeated = max(pairs[previous[-1], tokens[0]] if previous else 0,
+                       pairs[tokens[-1], following[0]] if following else 0)
+        shape = _shape(word.core)
+        context = (place, claims.get(index, "none"), shape, where, min(repeated, 3), index in expanded)
+        described.append(_Described(index, context, tuple((token, _frequency(counts.get(token, 1)), shape)
+                                                          for token in tokens)))
+        previous = tokens
+    return described
+
+
+def _frequency(count: int) -> int:
+    return 1 if count == 1 else 2 if count == 2 else 3 if count <= 4 else 5
+
+
+def _context_features(place: str, claim: str, shape: str, where: str, repeated: int, expanded: bool) -> tuple:
+    return (f"s:{place}", f"c:{claim}", f"sh:{shape}", f"c-s:{claim}:{place}", f"pos:{where}",
+            f"pair:{repeated}", f"pair-sh:{repeated}:{shape}", f"acr:{expanded}")
+
+
+def _token_features(identity: str, frequency: int, shape: str) -> tuple:
+    return (identity, f"tf:{frequency}", f"tf-sh:{frequency}:{shape}")
+
+
+def token_features(abstract: Abstract, vocabulary: Collection[str]) -> dict[int, list[tuple]]:
+    """For the words that may be in the title, for each of their tokens: the features the model weighs.
 
     A token is known by itself when `vocabulary` holds its feature, else as one of the rare words.
     """
-    counts: dict[str, int] = {}
-    sentences: dict[str, set[int]] = {}
-    for word in words:
-        for token in word.tokens:
-            counts[token] = counts.get(token, 0) + 1
-            sentences.setdefault(token, set()).add(word.sentence)
-    pairs: dict[tuple[str, str], int] = {}  # a phrase the abstract repeats is what it is about
-    for before, after in zip(words, words[1:]):
-        if before.tokens and after.tokens and before.sentence == after.sentence:
-            pair = (before.tokens[-1], after.tokens[0])
-            pairs[pair] = pairs.get(pair, 0) + 1
-    last_sentence = words[-1].sentence if words else 0
-    claims = _claims(words)
-    expanded = _before_acronyms(words)
-    features = []
-    seen: set[str] = set()
-    position = 0
-    for index, word in enumerate(words):
-        sentence = word.sentence
-        position = 0 if index == 0 or words[index - 1].sentence != sentence else position + 1
-        place = "last" if sentence == last_sentence and sentence > 2 else str(min(sentence, 4))
-        claim = claims.get(index, "none")
-        shape = _shape(word.core)
-        where = "0" if position == 0 else "1" if position < 4 else "4" if position < 10 else "10"
-        previous = words[index - 1].tokens[-1:] if index and words[index - 1].tokens else ()
-        following = words[index + 1].tokens[:1] if index + 1 < len(words) and words[index + 1].tokens else ()
-        repeated = max(pairs.get((previous[0], word.tokens[0]), 0) if previous and word.tokens else 0,
-                       pairs.get((word.tokens[-1], following[0]), 0) if following and word.tokens else 0)
-        phrase = f"pair:{min(repeated, 3)}"
-        acronym = "acr:yes" if index in expanded else "acr:no"
-        per_word = []
-        for token in word.tokens:
-            count = counts[token]
-            frequency = "1" if count == 1 else "2" if count == 2 else "3" if count <= 4 else "5"
-            spread = str(min(len(sentences[token]), 3))
-            identity = f"w:{token}"
-            per_word.append([identity if identity in vocabulary else "w:?", f"tf:{frequency}", f"s:{place}",
-                             f"c:{claim}", f"sh:{shape}", f"tf-sh:{frequency}:{shape}", f"c-s:{claim}:{place}",
-                             "seen" if token in seen else "new", f"pos:{where}", f"spread:{spread}",
-                             f"first:{min(min(sentences[token]), 3)}", f"spread-sh:{spread}:{shape}", phrase,
-                             acronym, f"{phrase}:{shape}"])
-            seen.add(token)
-        features.append(per_word)
+    features = {}
+    for word in _describe(abstract):
+        context = _context_features(*word.context)
+        features[word.index] = [context + _token_features(_identity(token, vocabulary), *rest)
+                                for token, *rest in word.tokens]
     return features
+
+
+def _identity(token: str, vocabulary: Collection[str]) -> str:
+    identity = f"w:{token}"
+    return identity if identity in vocabulary else "w:?"
+
+
+def token_probabilities(abstract: Abstract, model: TitleModel) -> dict[int, tuple[float, ...]]:
+    """For the words that may be in the title: the probability that the real title holds each token."""
+    probabilities = {}
+    for word in _describe(abstract):
+        base = model.bias + _context_weight(model, *word.context)
+        probabilities[word.index] = tuple(1 / (1 + math.exp(-base - _token_weight(model, *token)))
+                                          for token in word.tokens)
+    return probabilities
+
+
+@functools.lru_cache(maxsize=4096)
+def _context_weight(model: TitleModel, *context) -> float:
+    return sum(model.weights.get(feature, 0.0) for feature in _context_features(*context))
+
+
+@functools.lru_cache(maxsize=65536)
+def _token_weight(model: TitleModel, token: str, *rest) -> float:
+    features = _token_features(_identity(token, model.weights), *rest)
+    return sum(model.weights.get(feature, 0.0) for feature in features)
 
 
 def _before_acronyms(words: tuple[Word, ...]) -> set[int]:
@@ -198,27 +273,12 @@ def _before_acronyms(words: tuple[Word, ...]) -> set[int]:
     return found
 
 
-def _shape(core: str) -> str:
-    if "$" in core or "\\" in core:
-        return "math"
-    letters = core.replace("-", "")
-    if not letters:
-        return "other"
-    if any(c.isdigit() for c in letters):
-        return "digit"
-    if sum(c.isupper() for c in letters) >= 2:
-        return "caps"
-    if letters[:1].isupper():
-        return "cap"
-    return "long" if len(letters) > 7 else "short"
-
-
 def _claims(words: tuple[Word, ...]) -> dict[int, str]:
     """Words that follow a claim ('we propose ...', 'this paper studies ...') in its sentence, by its kind."""
     found: dict[int, str] = {}
     for index, word in enumerate(words):
-        kind = _claim_kind(word.core.lower())
-        if not kind or not any(w.core.lower() in {"we", "paper", "work", "i"} for w in words[max(0, index - 3):index]
+        kind = _CLAIM_FORMS.get(word.lowered)
+        if not kind or not any(w.lowered in {"we", "paper", "work", "i"} for w in words[max(0, index - 3):index]
                                if w.sentence == word.sentence):
             continue
         for after in range(index + 1, min(len(words), index + 1 + _LONGEST_SPAN)):
@@ -228,34 +288,19 @@ def _claims(words: tuple[Word, ...]) -> dict[int, str]:
     return found
 
 
-def _claim_kind(lowered: str) -> str | None:
-    for ending in ("", "s", "es", "d", "ed"):
-        if ending and lowered.endswith(ending) and lowered[:-len(ending)] in _CLAIM_VERBS:
-            return _CLAIM_VERBS[lowered[:-len(ending)]]
-    return _CLAIM_VERBS.get(lowered)
-
-
 @functools.cache
 def load_model(path: Path = MODEL) -> TitleModel:
     data = json.loads(path.read_text(encoding="utf-8"))
-    return TitleModel(data["weights"], data["bias"], data["title_tokens"], data["name_in_title"],
-                      tuple(data["span_weights"]))
+    return TitleModel(data["weights"], data["bias"], data["title_tokens"], data["name_in_title"])
 
 
-def token_probabilities(words: tuple[Word, ...], model: TitleModel) -> list[list[float]]:
-    weights = model.weights
-    return [[1 / (1 + math.exp(-(model.bias + sum(weights.get(f, 0.0) for f in features))))
-             for features in per_word] for per_word in token_features(words, weights)]
-
-
-@dataclass(frozen=True)
-class Span:
+class Span(NamedTuple):
     start: int
     end: int  # exclusive
     expected_f1: float  # of the title this span makes, from the words' probabilities
 
 
-def candidate_spans(words: tuple[Word, ...], probabilities: list[list[float]], model: TitleModel,
+def candidate_spans(words: tuple[Word, ...], probabilities: dict[int, tuple[float, ...]], model: TitleModel,
                     name: str | None, room: int) -> list[Span]:
     """Every well-formed phrase of one sentence that fits in `room` characters, best expected F1 first."""
     name_tokens = len(tokens_of(name)) if name else 0
@@ -263,17 +308,18 @@ def candidate_spans(words: tuple[Word, ...], probabilities: list[list[float]], m
     naming = _name_words(words, name)
     shortest = _SHORTEST_SPAN[bool(name)]
     spans = []
-    for start, word in enumerate(words):
+    for start in probabilities:
         if start in naming or not _may_start(words, start):
             continue
+        sentence = words[start].sentence
         gain, length, characters = name_gain, name_tokens, -1
         held: set[str] = set()  # a token said twice in a title matches the real title's once
         for end in range(start, min(len(words), start + _LONGEST_SPAN)):
             current = words[end]
-            if current.sentence != word.sentence or (end > start and current.opens) or end in naming \
-                    or current.core.lower() in _CLAUSAL:
+            if current.sentence != sentence or (end > start and current.opens) or end in naming \
+                    or current.lowered in _CLAUSAL:
                 break
-            for token, probability in zip(current.tokens, probabilities[end]):
+            for token, probability in zip(current.tokens, probabilities.get(end, ())):
                 gain += 0.0 if token in held else probability
                 held.add(token)
             length += len(current.tokens)
@@ -288,91 +334,50 @@ def candidate_spans(words: tuple[Word, ...], probabilities: list[list[float]], m
     return spans
 
 
-def span_features(words: tuple[Word, ...], probabilities: list[list[float]], span: Span,
-                  claims: dict[int, str], named: bool) -> list[float]:
-    """What the span model weighs beyond the expected F1: where the phrase is and how it is built."""
-    first, last = words[span.start], words[span.end - 1]
-    before = [w.core.lower() for w in words[max(0, span.start - 2):span.start] if w.sentence == first.sentence]
-    lowered = [w.core.lower() for w in words[span.start:span.end]]
-    inside = [p for per_word in probabilities[span.start:span.end] for p in per_word]
-    size = span.end - span.start
-    last_sentence = words[-1].sentence
-    right_after_claim = bool(before) and (_claim_kind(before[-1]) is not None or (
-        len(before) == 2 and before[-1] in _ARTICLES and _claim_kind(before[0]) is not None))
-    return [
-        span.expected_f1, size / 10, (size / 10) ** 2, len(inside) / 10, float(named),
-        sum(inside) / max(1, len(inside)), min(inside, default=0.0), sum(probabilities[span.start]),
-        sum(probabilities[span.end - 1]),
-        float(first.sentence == 0), float(first.sentence == 1), float(first.sentence == last_sentence),
-        float(claims.get(span.start) == "introduce"), float(claims.get(span.start) == "study"),
-        float(claims.get(span.start) == "show"), float(right_after_claim),
-        float(lowered[0] in _ARTICLES), float(first.core[:1].isupper() and bool(before)),
-        float(lowered[0].endswith("ing")), float(lowered[-1].endswith("ing")), float(lowered[-1].endswith("s")),
-        float(lowered[-1].endswith("ed")), float(last.closes), float(any(w in _SMALL_WORDS for w in lowered[1:])),
-        float("of" in lowered), float("for" in lowered), float("and" in lowered),
-        float(any("$" in w.core for w in words[span.start:span.end])), float(_shape(last.core) in {"caps", "cap"}),
-        sum(w.core[:1].isupper() for w in words[span.start:span.end]) / size,
-    ]
-
-
-def best_span(words: tuple[Word, ...], model: TitleModel, name: str | None, room: int) -> Span | None:
-    """The candidate phrase the span model scores highest, among the best by expected F1."""
-    probabilities = token_probabilities(words, model)
-    spans = candidate_spans(words, probabilities, model, name, room)[:_RERANKED]
-    if not spans:
-        return None
-    claims = _claims(words)
-    scores = [sum(w * f for w, f in zip(model.span_weights,
-                                        span_features(words, probabilities, span, claims, bool(name))))
-              for span in spans]
-    return spans[max(range(len(spans)), key=lambda i: (scores[i], -i))]
-
-
 def _name_words(words: tuple[Word, ...], name: str | None) -> set[int]:
     """Where the abstract writes the name, which the title already leads with (a name may be several words)."""
     if not name:
         return set()
-    parts = name.split()
+    parts = name.lower().split()
     found = set()
     for index in range(len(words) - len(parts) + 1):
-        if parts[0] in words[index].core and all(
-                part.lower() == words[index + n].core.lower() for n, part in enumerate(parts[1:], 1)):
+        if parts[0] in words[index].lowered and all(
+                part == words[index + n].lowered for n, part in enumerate(parts[1:], 1)):
             found.update(range(index, index + len(parts)))
     return found
 
 
 def _may_start(words: tuple[Word, ...], index: int) -> bool:
     word = words[index]
-    lowered = word.core.lower()
-    if not word.core or lowered in _NOT_FIRST or not word.tokens:
+    if not word.tokens or word.lowered in _NOT_FIRST:
         return False
     if index == 0 or words[index - 1].sentence != word.sentence or words[index - 1].closes or word.opens:
         return True
-    before = words[index - 1].core.lower()
-    return before in _PHRASE_BEFORE or _claim_kind(before) is not None
+    before = words[index - 1].lowered
+    return before in _PHRASE_BEFORE or before in _CLAIM_FORMS
 
 
 def _may_end(words: tuple[Word, ...], index: int) -> bool:
     word = words[index]
-    lowered = word.core.lower()
-    if lowered in _LINKING or lowered.endswith(("-", "ly")) or not word.tokens:
+    if not word.tokens or word.lowered in _LINKING or word.lowered.endswith(("-", "ly")):
         return False
     if word.closes or index + 1 == len(words) or words[index + 1].sentence != word.sentence:
         return True
     following = words[index + 1]
-    lowered = following.core.lower()
-    return following.opens or (lowered in _PHRASE_BREAK and lowered not in _DETERMINERS)
+    return following.opens or (following.lowered in _PHRASE_BREAK and following.lowered not in _DETERMINERS)
 
 
 def derive_title(abstract: str, name: str | None, model: TitleModel | None = None) -> str:
     """'Name: phrase' when the abstract names its contribution, else the phrase, in title case."""
     model = model or load_model()
-    words = words_of(abstract)
+    read = read_abstract(abstract)
+    words = read.words
     prefix = f"{name}: " if name else ""
-    span = best_span(words, model, name, MAX_TITLE - len(prefix) - 1)  # 'a' may become 'an'
-    if span is None:
+    room = MAX_TITLE - len(prefix) - 1  # 'a' may become 'an'
+    spans = candidate_spans(words, token_probabilities(read, model), model, name, room)
+    if not spans:
         return name or _opening(words) or "Untitled abstract"
-    return title_of(words, span, name)
+    return title_of(words, spans[0], name)
 
 
 def title_of(words: tuple[Word, ...], span: Span, name: str | None) -> str:
@@ -435,7 +440,8 @@ def title_case(text: str | list[str]) -> str:
 
 
 def _math_safe_split(text: str) -> list[str]:
-    return [w.written for w in words_of(text)]
+    held_text, held = _hold_math(text)
+    return [_HELD.sub(lambda m: held[int(m[1])], piece) for piece in held_text.split()]
 
 
 def _case_word(word: str, small_allowed: bool) -> str:
