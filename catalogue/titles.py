@@ -78,10 +78,10 @@ _CLAIM_FORMS = {form: kind for verb, kind in _CLAIM_VERBS.items()
 # not after an initial (J. Smith, U.S.) or a common abbreviation.
 _SENTENCE_END = re.compile(r"(?:(?<=[.!?])(?<!\b[A-Z]\.)(?<!e\.g\.)(?<!i\.e\.)(?<!\bal\.)(?<!vs\.)(?<!cf\.)"
                            r"|(?<=[.!?][\"'\u201d\u2019)\]]))\s+(?=[\"\u201c'(\[]?[A-Z0-9\ufdd0])")
-_CLAIM = re.compile(r"\b(?:we|paper|work|i)\s+(?:\S+\s+){0,2}?(?:" + "|".join(sorted(_CLAIM_FORMS, reverse=True))
+_CLAIM = re.compile(r"\b(?:we|paper|work|i)\s++(?:\S++\s++){0,2}?(?:" + "|".join(sorted(_CLAIM_FORMS, reverse=True))
                     + r")\b", re.IGNORECASE)
 _HELD = re.compile("\ufdd0(\\d+)\ufdd1")
-_EMPHASIS = re.compile(r"\\(?:emph|textit|textbf|textsc|texttt|textrm|text)\{([^{}]*)\}|\*+|(?<!\w)_+|_+(?!\w)")
+_EMPHASIS = re.compile(r"\\(?:emph|textit|textbf|textsc|texttt|textrm|text)\{([^{}]*)\}|\*+|(?<!\w)_+|(?<!_)_++(?!\w)")
 _OPENERS = "([{\"'\u201c\u2018"
 _CLOSERS = ")]}\"'\u201d\u2019"
 _PUNCTUATION = _CLOSERS + ".,;:!?"
@@ -382,7 +382,7 @@ def derive_title(abstract: str, name: str | None, model: TitleModel | None = Non
 
 def title_of(words: tuple[Word, ...], span: Span, name: str | None) -> str:
     phrase = [words[index].core for index in range(span.start, span.end)]
-    return (f"{name}: " if name else "") + title_case(_articles_agree(phrase))
+    return (f"{name}: " if name else "") + title_case(articles_agree(phrase))
 
 
 def _opening(words: tuple[Word, ...]) -> str:
@@ -399,7 +399,7 @@ def _cut_characters(text: str) -> str:
     return cut.rstrip() + "\u2026"
 
 
-def _articles_agree(phrase: list[str]) -> list[str]:
+def articles_agree(phrase: list[str]) -> list[str]:
     """'a' before a vowel sound is 'an' (an analysis, an LSTM), 'an' before a consonant sound is 'a'."""
     agreed = list(phrase)
     for index, word in enumerate(phrase[:-1]):
