@@ -28,7 +28,9 @@ MODEL = Path(__file__).with_name("title_model.json")
 _LONGEST_SPAN = 14
 # A title without a name needs a few words to tell its paper from others ("Deep Neural Networks").
 _SHORTEST_SPAN = {True: 2, False: 4}
-_OPENING_SENTENCES = 2  # the title is looked for there and in the sentences that state a claim
+# The title is looked for in the opening sentences and in the first sentences that state a claim.
+_OPENING_SENTENCES = 2
+_CLAIM_SENTENCES = 2
 
 _ARTICLES = {"a", "an", "the"}
 _SMALL_WORDS = {"a", "an", "the", "and", "or", "but", "nor", "for", "of", "in", "on", "at", "to", "by",
@@ -72,8 +74,8 @@ _CLAIM_VERBS = {
 }
 # Each claim verb as written (proposes, studied, ...), and the kind of claim it makes.
 _CLAIM_FORMS = {form: kind for verb, kind in _CLAIM_VERBS.items()
-                for form in (verb, verb + "s", verb + "d", verb + "ed", verb + "es",
-                             verb[:-1] + "ies", verb[:-1] + "ied")}
+                for form in ((verb, verb[:-1] + "ies", verb[:-1] + "ied") if verb.endswith("y") else
+                             (verb, verb + "s", verb + "d", verb + "ed", verb + "es"))}
 # A sentence ends at . ! or ? (and a closing quote or bracket) before a capital, a digit or a formula;
 # not after an initial (J. Smith, U.S.) or a common abbreviation.
 _SENTENCE_END = re.compile(r"(?:(?<=[.!?])(?<!\b[A-Z]\.)(?<!e\.g\.)(?<!i\.e\.)(?<!\bal\.)(?<!vs\.)(?<!cf\.)"
@@ -89,8 +91,7 @@ _TOKEN = re.compile(r"\w+")
 
 
 class Word(NamedTuple):
-    written: str        # as in the abstract, math verbatim
-    core: str           # without surrounding brackets, quotes and punctuation
+    core: str           # as in the abstract (math verbatim), without surrounding brackets, quotes and punctuation
     lowered: str        # core in lower case
     sentence: int
     tokens: tuple[str, ...]  # lower-case word tokens, as token F1 counts them
@@ -117,7 +118,6 @@ class Abstract(NamedTuple):
     """What a title is chosen from."""
     words: tuple[Word, ...]  # of the sentences that may hold the title: the opening ones and the claims
     counts: Counter          # of each token in the whole abstract
-    pairs: Counter           # of each two tokens in a row in the whole abstract: repeated phrases
     last_sentence: int
 
 
@@ -126,10 +126,13 @@ def read_abstract(abstract: str) -> Abstract:
     sentences = _SENTENCE_END.split(text)
     tokens = _TOKEN.findall(_HELD.sub(" ", text).lower())
     words = []
+    claims = 0
     for number, sentence in enumerate(sentences):
-        if number < _OPENING_SENTENCES or _CLAIM.search(sentence):
+        claimed = claims < _CLAIM_SENTENCES and _CLAIM.search(sentence) is not None
+        claims += claimed
+        if number < _OPENING_SENTENCES or claimed:
             words += [_word(piece, number, held) for piece in sentence.split()]
-    return Abstract(tuple(words), Counter(tokens), Counter(zip(tokens, tokens[1:])), len(sentences) - 1)
+    return Abstract(tuple(words), Counter(tokens), len(sentences) - 1)
 
 
 def _hold_math(abstract: str) -> tuple[str, list[str]]:
@@ -149,15 +152,14 @@ def _hold_math(abstract: str) -> tuple[str, list[str]]:
 def _word(piece: str, sentence: int, held: list[str]) -> Word:
     bare = piece.rstrip(_PUNCTUATION)
     core = bare.lstrip(_OPENERS)
-    written = piece
     if "\ufdd0" in piece:
-        written = _HELD.sub(lambda m: held[int(m[1])], piece)
         core = _HELD.sub(lambda m: held[int(m[1])], core)
         tokens = tokens_of(core)
     else:
         tokens = tuple(_TOKEN.findall(core.lower()))
-    return Word(written, core, core.lower(), sentence, tokens, piece[:1] in _OPENERS,
-                len(bare) < len(piece) or "(" in bare)
+    stray = "$" in piece or "\\" in piece  # a dollar or a macro outside math: never part of a title
+    return Word(core, core.lower(), sentence, tokens, piece[:1] in _OPENERS or stray,
+                len(bare) < len(piece) or "(" in bare or stray)
 
 
 _DIGIT = re.compile(r"\d")
@@ -187,28 +189,21 @@ class _Described(NamedTuple):
 
 def _describe(abstract: Abstract) -> list[_Described]:
     """The words that may be in the title, with what the model weighs about each."""
-    words, counts, pairs, last_sentence = abstract
+    words, counts, last_sentence = abstract
     claims = _claims(words)
     expanded = _before_acronyms(words)
     described = []
     position = 0
-    previous = ()
     for index, word in enumerate(words):
         position = 0 if index == 0 or words[index - 1].sentence != word.sentence else position + 1
-        tokens = word.tokens
-        if not tokens:
-            previous = tokens
+        if not word.tokens:
             continue
         place = "last" if word.sentence == last_sentence and word.sentence > 2 else str(min(word.sentence, 4))
         where = "0" if position == 0 else "1" if position < 4 else "4" if position < 10 else "10"
-        following = words[index + 1].tokens if index + 1 < len(words) else ()
-        repeated = max(pairs[previous[-1], tokens[0]] if previous else 0,
-                       pairs[tokens[-1], following[0]] if following else 0)
         shape = _shape(word.core)
-        context = (place, claims.get(index, "none"), shape, where, min(repeated, 3), index in expanded)
+        context = (place, claims.get(index, "none"), shape, where, index in expanded)
         described.append(_Described(index, context, tuple((token, _frequency(counts.get(token, 1)), shape)
-                                                          for token in tokens)))
-        previous = tokens
+                                                          for token in word.tokens)))
     return described
 
 
@@ -216,9 +211,8 @@ def _frequency(count: int) -> int:
     return 1 if count == 1 else 2 if count == 2 else 3 if count <= 4 else 5
 
 
-def _context_features(place: str, claim: str, shape: str, where: str, repeated: int, expanded: bool) -> tuple:
-    return (f"s:{place}", f"c:{claim}", f"sh:{shape}", f"c-s:{claim}:{place}", f"pos:{where}",
-            f"pair:{repeated}", f"pair-sh:{repeated}:{shape}", f"acr:{expanded}")
+def _context_features(place: str, claim: str, shape: str, where: str, expanded: bool) -> tuple:
+    return (f"s:{place}", f"c:{claim}", f"sh:{shape}", f"c-s:{claim}:{place}", f"pos:{where}", f"acr:{expanded}")
 
 
 def _token_features(identity: str, frequency: int, shape: str) -> tuple:
@@ -302,35 +296,37 @@ class Span(NamedTuple):
 
 def candidate_spans(words: tuple[Word, ...], probabilities: dict[int, tuple[float, ...]], model: TitleModel,
                     name: str | None, room: int) -> list[Span]:
-    """Every well-formed phrase of one sentence that fits in `room` characters, best expected F1 first."""
+    """Every well-formed phrase of one sentence that fits in `room` characters, in the order of the text."""
     name_tokens = len(tokens_of(name)) if name else 0
     name_gain = model.name_in_title * name_tokens
     naming = _name_words(words, name)
     shortest = _SHORTEST_SPAN[bool(name)]
+    # Each word's part, once: whether a phrase may end on it, and whether one may run through it.
+    may_end = [_may_end(words, index) for index in range(len(words))]
+    blocked = [index in naming or word.lowered in _CLAUSAL for index, word in enumerate(words)]
     spans = []
     for start in probabilities:
-        if start in naming or not _may_start(words, start):
+        if blocked[start] or not _may_start(words, start):
             continue
         sentence = words[start].sentence
         gain, length, characters = name_gain, name_tokens, -1
         held: set[str] = set()  # a token said twice in a title matches the real title's once
         for end in range(start, min(len(words), start + _LONGEST_SPAN)):
             current = words[end]
-            if current.sentence != sentence or (end > start and current.opens) or end in naming \
-                    or current.lowered in _CLAUSAL:
+            if current.sentence != sentence or blocked[end] or (end > start and current.opens):
                 break
             for token, probability in zip(current.tokens, probabilities.get(end, ())):
-                gain += 0.0 if token in held else probability
-                held.add(token)
+                if token not in held:
+                    gain += probability
+                    held.add(token)
             length += len(current.tokens)
             characters += 1 + len(current.core)
             if characters > room:
                 break
-            if end - start + 1 >= shortest and _may_end(words, end):
+            if may_end[end] and end - start + 1 >= shortest:
                 spans.append(Span(start, end + 1, 2 * gain / (length + model.title_tokens)))
             if current.closes:
                 break
-    spans.sort(key=lambda span: (-span.expected_f1, span.start, span.end))
     return spans
 
 
@@ -377,7 +373,7 @@ def derive_title(abstract: str, name: str | None, model: TitleModel | None = Non
     spans = candidate_spans(words, token_probabilities(read, model), model, name, room)
     if not spans:
         return name or _opening(words) or "Untitled abstract"
-    return title_of(words, spans[0], name)
+    return title_of(words, max(spans, key=lambda span: span.expected_f1), name)  # the first of equals
 
 
 def title_of(words: tuple[Word, ...], span: Span, name: str | None) -> str:
@@ -386,8 +382,17 @@ def title_of(words: tuple[Word, ...], span: Span, name: str | None) -> str:
 
 
 def _opening(words: tuple[Word, ...]) -> str:
-    """The first words of the abstract, when no phrase qualifies (a text of one long formula, say)."""
-    text = " ".join(w.core for w in words[:12] if w.sentence == 0 and w.core)
+    """The opening words of the abstract up to its first break, when no phrase qualifies."""
+    opening: list[str] = []
+    for word in words[:_LONGEST_SPAN]:
+        if word.sentence or word.opens:
+            break
+        opening.append(word.core)
+        if word.closes:
+            break
+    while opening and (opening[-1].lower() in _LINKING or opening[-1].endswith("-")):
+        opening.pop()
+    text = title_case(articles_agree(opening)) if opening else ""
     return text if len(text) <= MAX_TITLE else _cut_characters(text)
 
 
