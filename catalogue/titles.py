@@ -27,10 +27,11 @@ MAX_TITLE = 110
 MODEL = Path(__file__).with_name("title_model.json")
 _LONGEST_SPAN = 14
 # A title without a name needs a few words to tell its paper from others ("Deep Neural Networks").
-_SHORTEST_SPAN = {True: 2, False: 4}
+_SHORTEST_SPAN = {True: 2, False: 5}
 # The title is looked for in the opening sentences and in the first sentences that state a claim.
 _OPENING_SENTENCES = 2
 _CLAIM_SENTENCES = 2
+_TOLERANCE = 0.0
 
 _ARTICLES = {"a", "an", "the"}
 _SMALL_WORDS = {"a", "an", "the", "and", "or", "but", "nor", "for", "of", "in", "on", "at", "to", "by",
@@ -355,7 +356,7 @@ def _may_start(words: tuple[Word, ...], index: int) -> bool:
 
 def _may_end(words: tuple[Word, ...], index: int) -> bool:
     word = words[index]
-    if not word.tokens or word.lowered in _LINKING or word.lowered.endswith(("-", "ly")):
+    if not word.tokens or word.lowered in _LINKING or word.lowered.endswith(("-", "\u2013", "\u2014", "ly")):
         return False
     if word.closes or index + 1 == len(words) or words[index + 1].sentence != word.sentence:
         return True
@@ -373,7 +374,11 @@ def derive_title(abstract: str, name: str | None, model: TitleModel | None = Non
     spans = candidate_spans(words, token_probabilities(read, model), model, name, room)
     if not spans:
         return name or _opening(words) or "Untitled abstract"
-    return title_of(words, max(spans, key=lambda span: span.expected_f1), name)  # the first of equals
+    best = max(span.expected_f1 for span in spans)
+    # Of the phrases nearly as good as the best, the longest: it tells this paper from others on its topic.
+    chosen = max((span for span in spans if span.expected_f1 >= best - _TOLERANCE),
+                 key=lambda span: (span.end - span.start, span.expected_f1))
+    return title_of(words, chosen, name)
 
 
 def title_of(words: tuple[Word, ...], span: Span, name: str | None) -> str:
