@@ -84,6 +84,7 @@ _SENTENCE_END = re.compile(r"(?:(?<=[.!?])(?<!\b[A-Z]\.)(?<!e\.g\.)(?<!i\.e\.)(?
 _CLAIM = re.compile(r"\b(?:we|paper|work|i)\s++(?:\S++\s++){0,2}?(?:" + "|".join(sorted(_CLAIM_FORMS, reverse=True))
                     + r")\b", re.IGNORECASE)
 _HELD = re.compile("\ufdd0(\\d+)\ufdd1")
+_NOT_TEXT = {0xFDD0: " ", 0xFDD1: " "}
 _EMPHASIS = re.compile(r"\\(?:emph|textit|textbf|textsc|texttt|textrm|text)\{([^{}]*)\}|\*+|(?<!\w)_+|(?<!_)_++(?!\w)")
 _OPENERS = "([{\"'\u201c\u2018"
 _CLOSERS = ")]}\"'\u201d\u2019"
@@ -140,6 +141,7 @@ def _hold_math(abstract: str) -> tuple[str, list[str]]:
     """The abstract's prose without emphasis markers, each formula held as one placeholder word."""
     held: list[str] = []
     pieces = []
+    abstract = abstract.translate(_NOT_TEXT)  # the placeholder's own characters are never text
     for segment in split_math(abstract)[0]:
         text_only = text_only_math(segment.content) if segment.kind == "math" else None
         if segment.kind == "text" or text_only is not None:
