@@ -145,7 +145,9 @@ def _hold_math(abstract: str) -> tuple[str, list[str]]:
     for segment in split_math(abstract)[0]:
         text_only = text_only_math(segment.content) if segment.kind == "math" else None
         if segment.kind == "text" or text_only is not None:
-            pieces.append(_EMPHASIS.sub(lambda m: m[1] or "", text_only or segment.written))
+            prose = text_only or segment.written
+            marked = "*" in prose or "_" in prose or "\\" in prose
+            pieces.append(_EMPHASIS.sub(lambda m: m[1] or "", prose) if marked else prose)
         else:
             held.append(segment.written)
             pieces.append(f"\ufdd0{len(held) - 1}\ufdd1")
@@ -197,21 +199,27 @@ def _describe(abstract: Abstract) -> list[_Described]:
     expanded = _before_acronyms(words)
     described = []
     position = 0
+    sentence = -1
+    place = ""
     for index, word in enumerate(words):
-        position = 0 if index == 0 or words[index - 1].sentence != word.sentence else position + 1
+        if word.sentence != sentence:
+            sentence, position = word.sentence, 0
+            place = "last" if sentence == last_sentence and sentence > 2 else str(min(sentence, 4))
+        else:
+            position += 1
         if not word.tokens:
             continue
-        place = "last" if word.sentence == last_sentence and word.sentence > 2 else str(min(word.sentence, 4))
-        where = "0" if position == 0 else "1" if position < 4 else "4" if position < 10 else "10"
+        where = _WHERE[position] if position < len(_WHERE) else "10"
         shape = _shape(word.core)
         context = (place, claims.get(index, "none"), shape, where, index in expanded)
-        described.append(_Described(index, context, tuple((token, _frequency(counts.get(token, 1)), shape)
+        described.append(_Described(index, context, tuple((token, _FREQUENCY[min(counts.get(token, 1), 5)], shape)
                                                           for token in word.tokens)))
     return described
 
 
-def _frequency(count: int) -> int:
-    return 1 if count == 1 else 2 if count == 2 else 3 if count <= 4 else 5
+# Buckets of a word's position in its sentence and of a token's count in the abstract.
+_WHERE = ("0", "1", "1", "1", "4", "4", "4", "4", "4", "4")
+_FREQUENCY = (1, 1, 2, 3, 3, 5)
 
 
 def _context_features(place: str, claim: str, shape: str, where: str, expanded: bool) -> tuple:
