@@ -31,7 +31,6 @@ _SHORTEST_SPAN = {True: 2, False: 5}
 # The title is looked for in the opening sentences and in the first sentences that state a claim.
 _OPENING_SENTENCES = 2
 _CLAIM_SENTENCES = 2
-_TOLERANCE = 0.0
 
 _ARTICLES = {"a", "an", "the"}
 _SMALL_WORDS = {"a", "an", "the", "and", "or", "but", "nor", "for", "of", "in", "on", "at", "to", "by",
@@ -162,7 +161,7 @@ def _word(piece: str, sentence: int, held: list[str]) -> Word:
         tokens = tokens_of(core)
     else:
         tokens = tuple(_TOKEN.findall(core.lower()))
-    stray = "$" in piece or "\\" in piece  # a dollar or a macro outside math: never part of a title
+    stray = "$" in piece or "\\" in piece or "<" in piece  # a dollar, macro or tag outside math: never in a title
     return Word(core, core.lower(), sentence, tokens, piece[:1] in _OPENERS or stray,
                 len(bare) < len(piece) or "(" in bare or stray)
 
@@ -384,11 +383,7 @@ def derive_title(abstract: str, name: str | None, model: TitleModel | None = Non
     spans = candidate_spans(words, token_probabilities(read, model), model, name, room)
     if not spans:
         return name or _opening(words) or "Untitled abstract"
-    best = max(span.expected_f1 for span in spans)
-    # Of the phrases nearly as good as the best, the longest: it tells this paper from others on its topic.
-    chosen = max((span for span in spans if span.expected_f1 >= best - _TOLERANCE),
-                 key=lambda span: (span.end - span.start, span.expected_f1))
-    return title_of(words, chosen, name)
+    return title_of(words, max(spans, key=lambda span: span.expected_f1), name)  # the first of equals
 
 
 def title_of(words: tuple[Word, ...], span: Span, name: str | None) -> str:
