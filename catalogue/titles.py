@@ -53,12 +53,13 @@ _NOT_FIRST = (_LINKING - _ARTICLES) | {"however", "moreover", "furthermore", "ad
 _PHRASE_BREAK = _LINKING | {"using", "called", "named", "termed", "dubbed", "known", "leading", "resulting",
                             "achieving", "making", "allowing", "enabling", "yielding", "showing", "without"}
 # Words a phrase begins after: prepositions, articles, conjunctions, linking verbs, namings.
-_PHRASE_BEFORE = (_SMALL_WORDS - {"to"}) | {"is", "are", "was", "were", "be", "been", "about", "versus", "against",
-                                            "during", "called", "named", "termed", "dubbed", "using", "namely"}
+_LINKING_VERBS = {"is", "are", "was", "were", "be", "been"}
+_PHRASE_BEFORE = (_SMALL_WORDS - {"to"}) | _LINKING_VERBS | {"about", "versus", "against", "during", "called",
+                                                             "named", "termed", "dubbed", "using", "namely"}
 # Words that make a sentence of a phrase (a verb follows them, or they are one): never inside a title.
 _CLAUSAL = {"is", "are", "was", "were", "be", "been", "being", "has", "have", "had", "can", "could", "may", "might",
             "will", "would", "should", "must", "do", "does", "did", "we", "it", "they", "which", "who", "whose",
-            "where", "when", "our", "their", "not", "also"}
+            "where", "when", "whether", "how", "what", "why", "if", "our", "their", "not", "also"}
 # A phrase that ends right before one of these most likely ends on a verb ("... networks define the").
 _DETERMINERS = {"the", "a", "an", "this", "these", "those", "our", "their", "its", "each", "every", "all", "any",
                 "some", "such"}
@@ -313,7 +314,8 @@ def candidate_spans(words: tuple[Word, ...], probabilities: dict[int, tuple[floa
     shortest = _SHORTEST_SPAN[bool(name)]
     # Each word's part, once: whether a phrase may end on it, and whether one may run through it.
     may_end = [_may_end(words, index) for index in range(len(words))]
-    blocked = [index in naming or word.lowered in _CLAUSAL for index, word in enumerate(words)]
+    blocked = [index in naming or word.lowered in _CLAUSAL or not word.tokens  # a lone dash or '&' breaks a phrase
+               for index, word in enumerate(words)]
     spans = []
     for start in probabilities:
         if blocked[start] or not _may_start(words, start):
@@ -360,6 +362,8 @@ def _may_start(words: tuple[Word, ...], index: int) -> bool:
     if index == 0 or words[index - 1].sentence != word.sentence or words[index - 1].closes or word.opens:
         return True
     before = words[index - 1].lowered
+    if before in _LINKING_VERBS:  # "is a method for ...", not "is crucial for ..."
+        return word.lowered in _ARTICLES
     return before in _PHRASE_BEFORE or before in _CLAIM_FORMS
 
 
