@@ -63,6 +63,8 @@ _CLAUSAL = {"is", "are", "was", "were", "be", "been", "being", "has", "have", "h
 # A phrase that ends right before one of these most likely ends on a verb ("... networks define the").
 _DETERMINERS = {"the", "a", "an", "this", "these", "those", "our", "their", "its", "each", "every", "all", "any",
                 "some", "such"}
+# Words that open a verb's object.
+_OBJECT_START = _DETERMINERS | {"many", "several", "multiple", "two", "three", "both", "no"}
 _CLAIM_VERBS = {
     "propose": "introduce", "introduce": "introduce", "present": "introduce", "develop": "introduce",
     "design": "introduce", "devise": "introduce", "describe": "introduce", "build": "introduce",
@@ -316,6 +318,7 @@ def candidate_spans(words: tuple[Word, ...], probabilities: dict[int, tuple[floa
     may_end = [_may_end(words, index) for index in range(len(words))]
     blocked = [index in naming or word.lowered in _CLAUSAL or not word.tokens  # a lone dash or '&' breaks a phrase
                for index, word in enumerate(words)]
+    verbal = [_takes_object(words, index) for index in range(len(words))]
     spans = []
     for start in probabilities:
         if blocked[start] or not _may_start(words, start):
@@ -325,7 +328,7 @@ def candidate_spans(words: tuple[Word, ...], probabilities: dict[int, tuple[floa
         held: set[str] = set()  # a token said twice in a title matches the real title's once
         for end in range(start, min(len(words), start + _LONGEST_SPAN)):
             current = words[end]
-            if current.sentence != sentence or blocked[end] or (end > start and current.opens):
+            if current.sentence != sentence or blocked[end] or (end > start and (current.opens or verbal[end])):
                 break
             for token, probability in zip(current.tokens, probabilities.get(end, ())):
                 if token not in held:
@@ -340,6 +343,17 @@ def candidate_spans(words: tuple[Word, ...], probabilities: dict[int, tuple[floa
             if current.closes:
                 break
     return spans
+
+
+def _takes_object(words: tuple[Word, ...], index: int) -> bool:
+    """Whether a word reads as a verb with its object after it ('requires many', 'supports a', 'showing that'):
+    a title may start with one ('Learning the Structure of ...'), never hold one further on."""
+    if index + 1 == len(words) or words[index + 1].sentence != words[index].sentence:
+        return False
+    word, following = words[index].lowered, words[index + 1].lowered
+    if word in _PHRASE_BEFORE or word in _LINKING:
+        return False
+    return following in _OBJECT_START or (following == "that" and word.endswith(("ing", "ed")))
 
 
 def _name_words(words: tuple[Word, ...], name: str | None) -> set[int]:
@@ -369,7 +383,9 @@ def _may_start(words: tuple[Word, ...], index: int) -> bool:
 
 def _may_end(words: tuple[Word, ...], index: int) -> bool:
     word = words[index]
-    if not word.tokens or word.lowered in _LINKING or word.lowered.endswith(("-", "\u2013", "\u2014", "ly")):
+    lowered = word.lowered
+    if not word.tokens or lowered in _LINKING or lowered.endswith(("-", "\u2013", "\u2014", "ly")) \
+            or (lowered.endswith("ed") and not lowered.endswith("eed")):  # "... Sensitivities Induced"
         return False
     if word.closes or index + 1 == len(words) or words[index + 1].sentence != word.sentence:
         return True
@@ -396,10 +412,10 @@ def title_of(words: tuple[Word, ...], span: Span, name: str | None) -> str:
 
 
 def _opening(words: tuple[Word, ...]) -> str:
-    """The opening words of the abstract up to its first break, when no phrase qualifies."""
+    """The opening words of the abstract up to its first break or verb, when no phrase qualifies."""
     opening: list[str] = []
     for word in words[:_LONGEST_SPAN]:
-        if word.sentence or word.opens:
+        if word.sentence or word.opens or word.lowered in _CLAUSAL:  # a noun phrase, not a sentence
             break
         opening.append(word.core)
         if word.closes:
