@@ -308,12 +308,12 @@ class Span(NamedTuple):
 
 
 def candidate_spans(words: tuple[Word, ...], probabilities: dict[int, tuple[float, ...]], model: TitleModel,
-                    name: str | None, room: int) -> list[Span]:
-    """Every well-formed phrase of one sentence that fits in `room` characters, in the order of the text."""
+                    name: str | None, room: int, shortest: int) -> list[Span]:
+    """Every well-formed phrase of one sentence, of `shortest` words or more, that fits in `room`
+    characters, in the order of the text."""
     name_tokens = len(tokens_of(name)) if name else 0
     name_gain = model.name_in_title * name_tokens
     naming = _name_words(words, name)
-    shortest = _SHORTEST_SPAN[bool(name)]
     # Each word's part, once: whether a phrase may end on it, and whether one may run through it.
     may_end = [_may_end(words, index) for index in range(len(words))]
     blocked = [index in naming or word.lowered in _CLAUSAL or not word.tokens  # a lone dash or '&' breaks a phrase
@@ -400,10 +400,15 @@ def derive_title(abstract: str, name: str | None, model: TitleModel | None = Non
     words = read.words
     prefix = f"{name}: " if name else ""
     room = MAX_TITLE - len(prefix) - 1  # 'a' may become 'an'
-    spans = candidate_spans(words, token_probabilities(read, model), model, name, room)
-    if not spans:
-        return name or _opening(words) or "Untitled abstract"
-    return title_of(words, max(spans, key=lambda span: span.expected_f1), name)  # the first of equals
+    probabilities = token_probabilities(read, model)
+    name_tokens = tokens_of(name) if name else ()
+    spans = candidate_spans(words, probabilities, model, name, room, _SHORTEST_SPAN[bool(name)])
+    while spans:
+        best = max(spans, key=lambda span: span.expected_f1)  # the first of equals
+        if tuple(t for w in words[best.start:best.end] for t in w.tokens) != name_tokens:
+            return title_of(words, best, name)
+        spans.remove(best)  # the name again in other words ("Pyramid BERT" for Pyramid-BERT)
+    return name or _opening(words) or "Untitled abstract"
 
 
 def title_of(words: tuple[Word, ...], span: Span, name: str | None) -> str:
@@ -415,7 +420,9 @@ def _opening(words: tuple[Word, ...]) -> str:
     """The opening words of the abstract up to its first break or verb, when no phrase qualifies."""
     opening: list[str] = []
     for word in words[:_LONGEST_SPAN]:
-        if word.sentence or word.opens or word.lowered in _CLAUSAL:  # a noun phrase, not a sentence
+        if not opening and word.lowered in _NOT_FIRST:  # "We ...", "In ...": from the first word a title may open
+            continue
+        if word.sentence or word.opens or (opening and word.lowered in _CLAUSAL):  # a noun phrase, not a sentence
             break
         opening.append(word.core)
         if word.closes:
