@@ -422,8 +422,8 @@ def _opening(words: tuple[Word, ...]) -> str:
     for word in words[:_LONGEST_SPAN]:
         if not opening and word.lowered in _NOT_FIRST:  # "We ...", "In ...": from the first word a title may open
             continue
-        if word.sentence or word.opens or (opening and word.lowered in _CLAUSAL):  # a noun phrase, not a sentence
-            break
+        if word.sentence or word.opens or not word.core or (opening and word.lowered in _CLAUSAL):
+            break  # a noun phrase, not a sentence
         opening.append(word.core)
         if word.closes:
             break

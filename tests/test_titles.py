@@ -78,8 +78,10 @@ def test_when_no_phrase_qualifies_the_title_is_the_name_alone():
     assert derive_title("We propose QX. It is $a+b$.", "QX") == "QX"
 
 
-def test_an_abstract_without_words_still_gets_a_title():
-    assert derive_title("$a+b=c$", None)
+@pytest.mark.parametrize("abstract", ["$a+b=c$", "we we $O(n\\log n)$ ...", "We are. It is.", "\u2014 ..."])
+def test_an_abstract_without_a_phrase_still_gets_a_title_without_outer_spaces(abstract):
+    title = derive_title(abstract, None)
+    assert title and title == title.strip()
 
 
 @pytest.fixture(scope="module")
