@@ -18,7 +18,7 @@ from conftest import SUBPATH, BuiltSite, build_project, make_project, serve_unde
 PAPER_COUNT = 38
 MATH_PAPER = "ls2mc-gda"
 SINKHORN_PAPER = "flashsinkhorn"
-POLYTREE_PREFIX = "algorithm-finds-optimal-polytree"
+POLYTREE_PREFIX = "optimal-polytree"
 RESULT_TIMEOUT_MS = 10_000
 
 

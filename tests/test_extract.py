@@ -5,9 +5,7 @@ import sys
 import pytest
 
 from catalogue.cleanup import clean_abstract
-from catalogue.extract import (derive_title, extract, find_benchmarks, find_contributions,
-                               find_links, find_results,
-                               rank_topics, title_case)
+from catalogue.extract import extract, find_benchmarks, find_contributions, find_links, find_results, rank_topics
 from catalogue.model import Topic
 from catalogue.names import acronym_matches, expansion_before, is_name_like
 from catalogue.topics import keyword_evidence
@@ -148,28 +146,6 @@ def test_several_contributions_keep_their_order():
     assert [c.name for c in find_contributions(abstract)] == ["PhotoBot", "UGC-Set"]
 
 
-@pytest.mark.parametrize("abstract, title", [
-    ("We present EgoThing, a curriculum-based framework for learning task-oriented reasoning. More.",
-     "EgoThing: A Curriculum-Based Framework for Learning Task-Oriented Reasoning"),
-    ("We introduce Item Response Scaling Laws (IRSL), a unified framework.", "IRSL: Item Response Scaling Laws"),
-    ("We propose **REconstruction via waSserstein opTimization (REST)**, a model.",
-     "REST: Reconstruction via Wasserstein Optimization"),
-    ("Polytrees matter. We devise an algorithm that finds the optimal polytree quickly.",
-     "An Algorithm That Finds the Optimal Polytree Quickly"),
-])
-def test_titles(abstract, title):
-    contributions = find_contributions(abstract)
-    assert derive_title(abstract, contributions[0] if contributions else None) == title
-
-
-def test_long_titles_are_cut_at_a_clause_boundary():
-    abstract = ("We present LongName, a framework that " + "carefully " * 5 + "generates very detailed scenes "
-                "from natural language prompts with many constraints across many rooms in large houses.")
-    title = extract(abstract, TAXONOMY, "general").title
-    assert len(title) <= 110 and title.startswith("LongName: A Framework")
-    assert not title.endswith((" With", " with", " That", " that"))
-
-
 @pytest.mark.parametrize("word, expected", [
     ("EgoTSR", True), ("ASAP", True), ("WZ-LLM", True), ("LS$^2$MC-GDA", True), ("3B", True),
     ("Transformer", False), ("method", False), ("A", False), ("LLM-based", False),
@@ -185,11 +161,6 @@ def test_is_name_like(word, expected):
 ])
 def test_acronym_matches(acronym, expansion, expected):
     assert acronym_matches(acronym, expansion) is expected
-
-
-def test_title_case_keeps_acronyms_math_and_small_words():
-    assert title_case("a per-parameter IO-aware solver for the $O(n)$ case of state-of-the-art") == \
-        "A Per-Parameter IO-Aware Solver for the $O(n)$ Case of State-of-the-Art"
 
 
 TOPICS = (

@@ -22,7 +22,8 @@ from hypothesis import strategies as st
 from catalogue.characters import replace_unsafe
 from catalogue.cache import Cache
 from catalogue.content import CONTENT, content_key, read_papers
-from catalogue.extract import MAX_TITLE, extract
+from catalogue.extract import extract
+from catalogue.titles import MAX_TITLE
 from catalogue.ingest import ingest
 from catalogue import markup as markup_module
 from catalogue.markup import _MATHML_ATTRIBUTES, _MATHML_TAGS, Markup, split_math

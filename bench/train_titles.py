@@ -1,0 +1,116 @@
+"""Learn catalogue/title_model.json from the corpus's title-abstract pairs, and say how well it does.
+
+    python3 bench/train_titles.py [--corpus ../shared/corpus/papers.jsonl.gz] [--every N]
+
+The model gives each word of an abstract the probability that the real title holds it
+(logistic regression over the features of catalogue.titles.token_features). Training uses
+four venue-years in five (every fifth, in sorted order, is held out) and never a record of
+the test sample (tests/data/corpus_sample.jsonl), so both report on unseen papers. Same corpus,
+same model: the split, the order and the solver are deterministic.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from array import array
+from pathlib import Path
+
+import numpy as np
+from scipy.sparse import csr_matrix
+from sklearn.linear_model import LogisticRegression
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bench.corpus_sample import CORPUS, SAMPLE, read_corpus  # noqa: E402
+from bench.titles import derive_titles, title_scores  # noqa: E402
+from catalogue.cleanup import clean_abstract  # noqa: E402
+from catalogue.extract import find_contributions  # noqa: E402
+from catalogue.titles import MODEL, load_model, read_abstract, token_features, tokens_of  # noqa: E402
+
+HELD_OUT_EVERY = 5
+MIN_DOCUMENTS = 20  # a word is known by itself when this many training abstracts hold it
+REGULARISATION = 0.5
+
+
+def split(records: list[dict], sample: set[str]) -> tuple[list[dict], list[dict]]:
+    """(training records, held-out records): whole venue-years apart, the test sample in neither."""
+    venue_years = sorted({(r["venue"], int(r["year"])) for r in records})
+    held_out = set(venue_years[HELD_OUT_EVERY // 2::HELD_OUT_EVERY])
+    unseen = [r for r in records if r["abstract"] not in sample]
+    return ([r for r in unseen if (r["venue"], int(r["year"])) not in held_out],
+            [r for r in unseen if (r["venue"], int(r["year"])) in held_out])
+
+
+def vocabulary_of(abstracts: list[tuple]) -> set[str]:
+    documents: dict[str, int] = {}
+    for abstract in abstracts:
+        for token in abstract.counts:
+            documents[token] = documents.get(token, 0) + 1
+    return {f"w:{token}" for token, count in documents.items() if count >= MIN_DOCUMENTS}
+
+
+def train(records: list[dict]) -> dict:
+    model = train_words(records)
+    named = [(n, r["title"]) for n, r in ((_primary_name(r), r) for r in records) if n]
+    model["name_in_title"] = round(sum(set(tokens_of(n)) <= set(tokens_of(t)) for n, t in named) / len(named), 3)
+    return model
+
+
+def train_words(records: list[dict]) -> dict:
+    abstracts = [read_abstract(clean_abstract(r["abstract"])[0]) for r in records]
+    vocabulary = vocabulary_of(abstracts)
+    columns: dict[str, int] = {}
+    indices, pointers, labels = array("i"), array("q", [0]), array("b")
+    for words, record in zip(abstracts, records):
+        in_title = set(tokens_of(record["title"]))
+        for index, per_word in token_features(words, vocabulary).items():
+            for token, features in zip(words.words[index].tokens, per_word):
+                indices.extend(columns.setdefault(f, len(columns)) for f in features)
+                pointers.append(len(indices))
+                labels.append(token in in_title)
+    matrix = csr_matrix((np.ones(len(indices)), np.frombuffer(indices, dtype=np.int32),
+                         np.frombuffer(pointers, dtype=np.int64)), shape=(len(labels), len(columns)))
+    model = LogisticRegression(C=REGULARISATION, solver="lbfgs", max_iter=500)
+    model.fit(matrix, np.frombuffer(labels, dtype=np.int8))
+    return {
+        "bias": round(float(model.intercept_[0]), 4),
+        "title_tokens": round(sum(len(tokens_of(r["title"])) for r in records) / len(records), 2),
+        "weights": {f: round(float(model.coef_[0][i]), 4) for f, i in sorted(columns.items())},
+    }
+
+
+def _primary_name(record: dict) -> str | None:
+    """The name extract() gives the record, which its title will lead with."""
+    contributions = find_contributions(clean_abstract(record["abstract"])[0])
+    return next((c.name for c in contributions if not c.secondary), None)
+
+
+def report(label: str, records: list[dict]) -> None:
+    scores = title_scores(records, derive_titles(records), examples=0)
+    defects = ", ".join(f"{d} {n}" for d, n in scores["defects"].items()) or "no defects"
+    print(f"{label}: {scores['papers']} papers, mean token F1 {scores['mean_f1']:.3f}; {defects}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--corpus", type=Path, default=CORPUS)
+    parser.add_argument("--every", type=int, default=1, help="train and report on every Nth record (faster)")
+    parser.add_argument("--out", type=Path, default=MODEL)
+    args = parser.parse_args()
+    sample = [json.loads(line) for line in SAMPLE.read_text(encoding="utf-8").splitlines()]
+    training, held_out = split(read_corpus(args.corpus), {r["abstract"] for r in sample})
+    training, held_out = training[::args.every], held_out[::args.every]
+    model = train(training)
+    args.out.write_text(json.dumps(model, indent=0, sort_keys=True) + "\n", encoding="utf-8")
+    print(f"{args.out}: {len(model['weights'])} weights from {len(training)} papers")
+    load_model.cache_clear()
+    if args.out == MODEL:
+        report("training venue-years", training[::4])
+        report("held-out venue-years", held_out)
+        report("test sample", sample)
+
+
+if __name__ == "__main__":
+    main()
