@@ -382,7 +382,7 @@ def test_a_built_site_shows_no_tag_as_text(tagged_site):
     assert find_tag_leaks(tagged_site) == []
     page = (tagged_site / "papers" / "nat" / "index.html").read_text(encoding="utf-8")
     assert "<b>N</b>euron" in page and "CO<sub>2</sub>" in page
-    assert "NAT: Neuron Aware Training" in page  # the derived title reads the words, not the tags
+    assert re.search(r"<title>NAT: [^<&]+</title>", page)  # the name is read through the tags, the title is text
     assert "&lt;span&gt;" in (tagged_site / "papers" / "twa" / "index.html").read_text(encoding="utf-8")
 
 
