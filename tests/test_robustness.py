@@ -44,7 +44,7 @@ def bad_seeds(folder: Path) -> None:
     seed(folder, "i_latex.txt", "ICML 2026\n\n" + "\n\n".join([
         f"{ABSTRACT} A lone $ sign here.",
         f"{ABSTRACT} Braces $x^{{2$ open.",
-        f"{ABSTRACT} Unknown $\\foo{{x}}$ macro.",
+        f"{ABSTRACT} A line break $a \\\\ b$ in math.",
         f"{ABSTRACT} An equation \\begin{{equation}}E = mc^2\\end{{equation}} here.",
         f"{ABSTRACT} Display $$a + b$$ math.",
         f"{ABSTRACT} Inline \\(c + d\\) math.",
