@@ -81,6 +81,9 @@ _NOT_NAMES = {"the", "this", "that", "our", "new", "a", "an", "large", "public",
               "moreover", "furthermore", "however", "experiments", "results"}
 
 
+MAX_NAME = 60  # longer is a phrase read wrongly (a run of symbols), never a name a reader would use
+
+
 def find_names(sentences: Sequence[str]) -> list[Contribution]:
     """Named contributions in the order the abstract introduces them (first = primary)."""
     found: list[Contribution] = []
@@ -91,7 +94,8 @@ def find_names(sentences: Sequence[str]) -> list[Contribution]:
     named: set[str] = set()
     for number, sentence in enumerate(sentences, 1):
         # a name written before it is introduced is something that exists already
-        contribution = next((c for c in candidates_in(sentence, counts) if not _mentioned(c.name, earlier)), None)
+        contribution = next((c for c in candidates_in(sentence, counts)
+                             if len(c.name) <= MAX_NAME and not _mentioned(c.name, earlier)), None)
         # a name that opens a sentence may still be the paper's: 'X tackles this. We introduce X, ...'
         earlier |= _word_set(words[number - 1][1:])
         if not contribution or contribution.name in named:

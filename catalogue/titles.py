@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from .markup import split_math, text_only_math
+from .names import normalise_expansion
 
 MAX_TITLE = 110
 MODEL = Path(__file__).with_name("title_model.json")
@@ -412,7 +413,8 @@ def derive_title(abstract: str, name: str | None, model: TitleModel | None = Non
 
 
 def title_of(words: tuple[Word, ...], span: Span, name: str | None) -> str:
-    phrase = [words[index].core for index in range(span.start, span.end)]
+    # an expansion's capitals that mark its acronym's letters are not the title's ('REconstruction')
+    phrase = [normalise_expansion(words[index].core) for index in range(span.start, span.end)]
     return (f"{name}: " if name else "") + title_case(articles_agree(phrase))
 
 

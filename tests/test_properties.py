@@ -360,6 +360,9 @@ def unmarked(text: str) -> str:
 @example(text="* * *")
 @example(text="\u2014 We study how graphs grow and prove tight bounds.")
 @given(text=EXTRACTION_TEXTS)
+@example(
+    text='WE PROPOS"0000000000000000000000000000000000000<AA 000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000',
+).via('discovered failure')
 def test_extraction_gives_a_short_title_known_topics_and_names_from_the_text(text):
     found = extract(text, TAXONOMY, "general")
     assert found.title.strip()
