@@ -17,6 +17,7 @@ from __future__ import annotations
 import argparse
 import gzip
 import json
+import logging
 import re
 import shutil
 import statistics
@@ -34,7 +35,7 @@ from bench.realtext_metrics import (DEFECTS, benchmark_scores, common_words, ext
                                     math_scores, name_scores, read_benchmark_labels, slug_leaks, tag_leaks,
                                     title_scores, topic_scores)
 from catalogue.content import read_papers, read_taxonomy  # noqa: E402
-from catalogue.model import Paper  # noqa: E402
+from catalogue.model import Paper, Topic  # noqa: E402
 
 PROJECT = Path(__file__).resolve().parent.parent
 # ../shared/corpus beside the project (a git worktree one level deeper finds it one more level up)
@@ -107,8 +108,8 @@ class Row:
         return self.item, self.figure, self.value, self.target, {True: "met", False: "NOT MET", None: ""}[self.met]
 
 
-def figures(records: list[dict], pairs: list[tuple[dict, Paper]], site: Path, taxonomy, fallback: str,
-            labels: dict[str, frozenset[str]], cpu_ms: list[float]) -> tuple[list[Row], list[str]]:
+def figures(records: list[dict], pairs: list[tuple[dict, Paper]], site: Path, taxonomy: tuple[Topic, ...],
+            labels: dict[str, tuple[frozenset[str], ...]], cpu_ms: list[float]) -> tuple[list[Row], list[str]]:
     """The table's rows and the worst examples under it."""
     papers = [paper for _, paper in pairs]
     rows, notes = [], []
@@ -197,8 +198,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--limit", type=int, default=None, help="at most N records, evenly spaced")
     parser.add_argument("--work", type=Path, default=None, help="scratch folder (default: a new one under /tmp)")
     parser.add_argument("--keep", action="store_true", help="keep the seeds, content and site")
+    parser.add_argument("--labels", type=Path, default=LABELS, help="benchmark labels (default: %(default)s)")
     args = parser.parse_args(argv)
 
+    logging.getLogger("pylatexenc").setLevel(logging.ERROR)  # it warns about formulas it reads as text
     source = SAMPLE if args.sample else args.corpus
     if not source.is_file():
         print(f"{source}: no such file; the corpus lives in ../shared/corpus/ beside the project "
@@ -220,7 +223,7 @@ def main(argv: list[str] | None = None) -> int:
         pairs, strays = read_pairs(content, records, places)
         taxonomy, fallback = read_taxonomy(content)
         cpu_ms = extraction_cpu_ms((record["abstract"] for record in records), taxonomy, fallback)
-        rows, notes = figures(records, pairs, site, taxonomy, fallback, read_benchmark_labels(LABELS), cpu_ms)
+        rows, notes = figures(records, pairs, site, taxonomy, read_benchmark_labels(args.labels), cpu_ms)
         print(f"{len(pairs):,} papers traced to their records ({len(records) - len(pairs):,} records without "
               f"a paper of their own, {len(strays)} papers without a record)\n")
         print(table(rows))

@@ -4,6 +4,7 @@ it must get right, and the checkers find what is planted for them."""
 from __future__ import annotations
 
 import json
+import subprocess
 import sys
 from pathlib import Path
 
@@ -11,7 +12,8 @@ import pytest
 
 from catalogue.model import Paper, Source, Topic
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+PROJECT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(PROJECT))
 
 from bench.realtext import read_pairs, write_seed_lists  # noqa: E402
 from bench.realtext_metrics import (abstract_math, benchmark_scores, dataset_key, name_is_right,  # noqa: E402
@@ -180,3 +182,25 @@ def test_seed_lists_keep_each_abstract_whole_and_trace_it_back(tmp_path):
     pairs, strays = read_pairs(tmp_path / "content", records, places)
     assert [(record["title"], paper.slug) for record, paper in pairs] == [("B", "b")]
     assert [paper.slug for paper in strays] == ["stray"]
+
+
+def run_realtext(*options: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, str(PROJECT / "bench" / "realtext.py"), *options],
+                          capture_output=True, text=True, timeout=300)
+
+
+def test_realtext_prints_every_item_with_its_target(tmp_path):
+    done = run_realtext("--sample", "--limit", "20", "--work", str(tmp_path))
+    assert done.returncode == 0, done.stdout + done.stderr
+    rows = [line.split("|") for line in done.stdout.splitlines() if line.count("|") == 4]
+    items = [cells[0].strip() for cells in rows[2:]]  # after the header and its rule
+    assert sorted(set(items)) == ["1 markup", "2 math", "3 names", "4 titles", "5 topics", "6 benchmarks", "7 speed"]
+    assert all(cells[4].strip() in ("met", "NOT MET") for cells in rows[2:] if cells[3].strip() != "-"), done.stdout
+    assert "20 papers traced to their records" in done.stdout
+    assert not list(tmp_path.iterdir()), "the scratch folder is removed"
+
+
+def test_realtext_says_in_one_line_when_the_corpus_is_missing(tmp_path):
+    done = run_realtext(str(tmp_path / "papers.jsonl.gz"))
+    assert done.returncode == 2
+    assert done.stderr.count("\n") == 1 and "no such file" in done.stderr and not done.stdout
