@@ -102,10 +102,11 @@ class Row:
     figure: str
     value: str
     target: str
-    met: bool | None  # None: no target, printed for context
+    met: bool | None  # None: no target (printed for context), or nothing to measure it on
 
     def cells(self) -> tuple[str, ...]:
-        return self.item, self.figure, self.value, self.target, {True: "met", False: "NOT MET", None: ""}[self.met]
+        verdict = {True: "met", False: "NOT MET", None: "no data" if self.target != "-" else ""}[self.met]
+        return self.item, self.figure, self.value, self.target, verdict
 
 
 def figures(records: list[dict], pairs: list[tuple[dict, Paper]], site: Path, taxonomy: tuple[Topic, ...],
