@@ -12,6 +12,8 @@ catalogue.extract.Extraction computed in-process). The site checks read a built 
     tag_leaks(site)                   item 1: allowlisted tags shown as text anywhere on the site
     math_scores(site, slugs)          item 2: math segments of the abstracts shown unconverted
     extraction_cpu_ms(abstracts, ...) item 7: CPU time of clean-up + extraction + markup per abstract
+
+extracted_pairs(records, taxonomy, fallback) gives the pairs in-process, without a site.
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ from pathlib import Path
 import yaml
 from slugify import slugify
 
+from catalogue.characters import replace_unsafe
 from catalogue.cleanup import clean_abstract
 from catalogue.extract import extract
 from catalogue.markup import Markup
@@ -47,6 +50,13 @@ class Example:
 
     where: str  # the real title, or a file of the site
     shows: str
+
+
+def extracted_pairs(records: Iterable[dict], taxonomy: tuple[Topic, ...], fallback: str) -> list[Pair]:
+    """(record, Extraction) as ingest derives it (control characters replaced as seed files have
+    them, clean-up, then the extractor), without building a site: for measuring one item quickly."""
+    return [(record, extract(clean_abstract(replace_unsafe(record["abstract"]))[0], taxonomy, fallback))
+            for record in records]
 
 
 # ---------------------------------------------------------------------------------------------

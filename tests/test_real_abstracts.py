@@ -22,9 +22,9 @@ from conftest import PROJECT, run_cli
 sys.path.insert(0, str(PROJECT))
 
 from bench.realtext import LABELS, SAMPLE, read_pairs, read_records, write_seed_lists  # noqa: E402
-from bench.realtext_metrics import (DEFECTS, benchmark_scores, common_words, math_scores,  # noqa: E402
-                                    name_scores, read_benchmark_labels, slug_leaks, tag_leaks, title_scores,
-                                    topic_scores)
+from bench.realtext_metrics import (DEFECTS, benchmark_scores, common_words, extracted_pairs,  # noqa: E402
+                                    math_scores, name_scores, read_benchmark_labels, slug_leaks, tag_leaks,
+                                    title_scores, topic_scores)
 
 WORST = 10  # examples a failure message shows
 
@@ -35,6 +35,7 @@ class RealSite:
     pairs: list[tuple[dict, Paper]]
     site: Path
     taxonomy: tuple[Topic, ...]
+    fallback: str
 
 
 @pytest.fixture(scope="module")
@@ -49,7 +50,7 @@ def real(tmp_path_factory) -> RealSite:
     run_cli("render", "--content", str(content), "--out", str(site))
     pairs, strays = read_pairs(content, records, places)
     assert not strays, [paper.source for paper in strays]
-    return RealSite(records, pairs, site, read_taxonomy(content)[0])
+    return RealSite(records, pairs, site, *read_taxonomy(content))
 
 
 def worst(examples) -> str:
@@ -62,6 +63,15 @@ def test_every_sampled_abstract_becomes_its_own_paper(real):
     changed = [record["title"] for record, paper in real.pairs
                if clean_abstract(replace_unsafe(" ".join(record["abstract"].split())))[0] != paper.abstract]
     assert not changed
+
+
+def test_in_process_extraction_gives_what_the_reader_gets(real):
+    """So bench scripts that extract in-process (extracted_pairs) measure the catalogue a reader sees."""
+    extracted = extracted_pairs([record for record, _ in real.pairs], real.taxonomy, real.fallback)
+    fields = ("name", "title", "topics", "benchmarks")
+    differ = [(record["title"], field) for (record, paper), (_, derived) in zip(real.pairs, extracted)
+              for field in fields if getattr(paper, field) != getattr(derived, field)]
+    assert not differ, differ[:WORST]
 
 
 def test_no_allowlisted_tag_is_shown_as_text(real):

@@ -204,3 +204,4 @@ def test_realtext_says_in_one_line_when_the_corpus_is_missing(tmp_path):
     done = run_realtext(str(tmp_path / "papers.jsonl.gz"))
     assert done.returncode == 2
     assert done.stderr.count("\n") == 1 and "no such file" in done.stderr and not done.stdout
+
