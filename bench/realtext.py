@@ -26,7 +26,7 @@ import sys
 import tempfile
 import time
 from collections import defaultdict
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -200,6 +200,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--work", type=Path, default=None, help="scratch folder (default: a new one under /tmp)")
     parser.add_argument("--keep", action="store_true", help="keep the seeds, content and site")
     parser.add_argument("--labels", type=Path, default=LABELS, help="benchmark labels (default: %(default)s)")
+    parser.add_argument("--json", type=Path, default=None, help="also save the table as JSON (to compare runs)")
     args = parser.parse_args(argv)
 
     logging.getLogger("pylatexenc").setLevel(logging.ERROR)  # it warns about formulas it reads as text
@@ -228,6 +229,9 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{len(pairs):,} papers traced to their records ({len(records) - len(pairs):,} records without "
               f"a paper of their own, {len(strays)} papers without a record)\n")
         print(table(rows))
+        if args.json:
+            args.json.write_text(json.dumps({"commit": git_commit(), "source": str(source), "records": len(records),
+                                             "rows": [asdict(row) for row in rows]}, indent=1) + "\n")
         print("\nWorst examples:\n" + "\n".join(notes))
     finally:
         if not args.keep:

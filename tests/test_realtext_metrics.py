@@ -190,14 +190,18 @@ def run_realtext(*options: str) -> subprocess.CompletedProcess:
 
 
 def test_realtext_prints_every_item_with_its_target(tmp_path):
-    done = run_realtext("--sample", "--limit", "20", "--work", str(tmp_path))
+    work = tmp_path / "work"
+    work.mkdir()
+    done = run_realtext("--sample", "--limit", "20", "--work", str(work), "--json", str(tmp_path / "table.json"))
     assert done.returncode == 0, done.stdout + done.stderr
     rows = [line.split("|") for line in done.stdout.splitlines() if line.count("|") == 4]
     items = [cells[0].strip() for cells in rows[2:]]  # after the header and its rule
     assert sorted(set(items)) == ["1 markup", "2 math", "3 names", "4 titles", "5 topics", "6 benchmarks", "7 speed"]
     assert all(cells[4].strip() in ("met", "NOT MET", "no data") for cells in rows[2:] if cells[3].strip() != "-"), done.stdout
     assert "20 papers traced to their records" in done.stdout
-    assert not list(tmp_path.iterdir()), "the scratch folder is removed"
+    assert not list(work.iterdir()), "the scratch folder is removed"
+    saved = json.loads((tmp_path / "table.json").read_text())
+    assert [row["item"] for row in saved["rows"]] == items and saved["records"] == 20
 
 
 def test_realtext_says_in_one_line_when_the_corpus_is_missing(tmp_path):
