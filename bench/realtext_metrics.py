@@ -62,7 +62,7 @@ def extracted_pairs(records: Iterable[dict], taxonomy: tuple[Topic, ...], fallba
 # ---------------------------------------------------------------------------------------------
 # Tokens (shared by titles and names)
 
-_TAG = re.compile(r"<[^<>]*>")
+_TAG = re.compile(r"</?[A-Za-z][\w:-]*(?:\s[^<>]*)?/?>")  # a tag, not the `<` of `$k<n$ or $m>2$`
 
 
 def tokens(text: str) -> list[str]:
@@ -114,7 +114,7 @@ def name_is_right(predicted: str, silver: str, abstract: str) -> bool:
     """Equal, or the abstract writes one as the other's expansion: `Deep Reactive Policy (DRP)`."""
     if predicted == silver:
         return True
-    text = " ".join(re.sub(r"<[^<>]*>|\*", "", abstract).split())
+    text = " ".join(_TAG.sub("", abstract).replace("*", "").split())
     quote = "[\"“”'‘’]?"
     return any(re.search(rf"{re.escape(long)}{quote}\s*\(\s*{quote}{re.escape(short)}{quote}\s*[),;]", text)
                for long, short in ((silver, predicted), (predicted, silver)))

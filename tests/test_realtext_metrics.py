@@ -25,6 +25,7 @@ from bench.realtext_metrics import (abstract_math, benchmark_scores, dataset_key
     ("<b>N</b>euron Networks", ["neuron", "networks"]),
     ("$\\alpha$-Divergence", ["alpha", "divergence"]),
     ("A Study: of Things", ["a", "study", "of", "things"]),
+    ("$k<n$ and $m>2$", ["k", "n", "and", "m", "2"]),  # comparisons are no tags
 ])
 def test_tokens(text, expected):
     assert tokens(text) == expected
