@@ -467,7 +467,8 @@ def slug_leaks(papers: Iterable[object]) -> list[Leak]:
 _ABSTRACT_SECTION = re.compile(r'<section class="abstract"[^>]*>(.*?)</section>', re.DOTALL)
 # Math left as written in the text a reader sees: $...$, \(...\), \[...\] whose inside is no
 # sentence (words between two prices are prose) and does not start as an amount ($5).
-_WRITTEN_MATH = re.compile(r"\$\$[^$]+\$\$|\$(?!\d)[^$]{1,300}\$|\\\((?:[^\\]|\\(?!\)))+\\\)|\\\[(?:[^\\]|\\(?!\]))+\\\]")
+_WRITTEN_MATH = re.compile(r"\$\$[^$]+\$\$|\$(?!\d)[^$]{1,300}\$|\\\((?:[^\\]|\\(?!\))){1,300}\\\)"
+                           r"|\\\[(?:[^\\]|\\(?!\])){1,300}\\\]")
 _PROSE = re.compile(r"[a-z]{3,} [a-z]{3,} [a-z]{3,}")
 
 
