@@ -6,6 +6,7 @@ import re
 from urllib.parse import quote
 
 from .characters import UNSAFE
+from .markup import without_inline_html
 from .model import Paper
 
 # Characters BibTeX/LaTeX treat as commands outside math; written as escapes in fields.
@@ -68,7 +69,7 @@ def protect_capitals(title: str) -> str:
 
 def render_bibtex(paper: Paper, url: str | None) -> str:
     """An @inproceedings entry; the note says when the title was derived rather than given."""
-    fields = [("title", bibtex_field(protect_capitals(paper.title)))]
+    fields = [("title", bibtex_field(protect_capitals(without_inline_html(paper.title))))]  # LaTeX has no HTML
     if paper.authors:
         fields.append(("author", bibtex_field(" and ".join(paper.authors))))
     if paper.venue:

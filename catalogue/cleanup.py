@@ -1,4 +1,5 @@
-"""Tidy an abstract before it is stored: whitespace, and sentences pasted twice.
+"""Tidy an abstract before it is stored: LaTeX commands a reader unescaped, whitespace, and
+sentences pasted twice.
 
 What was changed is returned as notes for the front matter, precise enough to undo: the
 original is the cleaned text with the noted sentences put back (and the seed line keeps it).
@@ -9,13 +10,21 @@ from __future__ import annotations
 import re
 
 from .extract import split_sentences
+from .markup import is_latex_macro
+
+# A backslash that a JSON or C reader took for an escape: "\\times" became a tab and "imes".
+_UNESCAPED = {"\t": "t", "\b": "b", "\f": "f", "\r": "r"}
+_UNESCAPED_MACRO = re.compile(r"([\t\b\f\r])([A-Za-z]++)")
 
 
 def clean_abstract(text: str) -> tuple[str, tuple[str, ...]]:
     """(cleaned text, notes of what changed)."""
     notes = []
-    collapsed = " ".join(text.split())
-    if collapsed != text:
+    restored = _UNESCAPED_MACRO.sub(_restore_macro, text)
+    if restored != text:
+        notes.append("restored LaTeX commands whose backslash had become a control character")
+    collapsed = " ".join(restored.split())
+    if collapsed != restored:
         notes.append("collapsed runs of whitespace")
     sentences = split_sentences(collapsed)
     kept: list[str] = []
@@ -29,6 +38,11 @@ def clean_abstract(text: str) -> tuple[str, tuple[str, ...]]:
     if len(kept) == len(sentences):
         return collapsed, tuple(notes)
     return " ".join(kept), tuple(notes)
+
+
+def _restore_macro(unescaped: re.Match) -> str:
+    name = _UNESCAPED[unescaped[1]] + unescaped[2]
+    return f"\\{name}" if is_latex_macro(name) else unescaped[0]
 
 
 def restore_abstract(cleaned: str, notes: tuple[str, ...]) -> str:

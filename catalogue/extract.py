@@ -12,7 +12,7 @@ import functools
 import re
 from dataclasses import dataclass, replace
 
-from .markup import math_to_text, text_only_math
+from .markup import math_to_text, text_only_math, without_inline_html
 from .model import Link, Topic
 from .urls import find_urls
 
@@ -106,10 +106,12 @@ def split_sentences(text: str) -> list[str]:
 
 @functools.lru_cache(maxsize=16)
 def plain_for_extraction(abstract: str) -> str:
-    """The abstract with emphasis markers gone and $\\textbf{...}$ turned back into text."""
-    text = re.sub(r"\$(\\text\w*\{[^$]*\})\$", lambda m: text_only_math(m[1]) or m[0], abstract)
+    """The abstract with inline HTML tags and emphasis markers gone, entities decoded and
+    $\\textbf{...}$ turned back into text."""
+    text = re.sub(r"\$(\\text\w*\{[^$]*\})\$", lambda m: text_only_math(m[1]) or m[0], without_inline_html(abstract))
     text = re.sub(r"\\(?:emph|textit|textbf)\{([^{}]*)\}", r"\1", text)
-    return re.sub(r"\*+|(?<!\w)_+|(?<!_)_++(?!\w)", "", text)
+    # Markdown's emphasis markers go; a formula's subscripts ($x_{t+1}$) stay as written.
+    return re.sub(r"(\$[^$]*+\$)|\*+|(?<!\w)_+|(?<!_)_++(?!\w)", lambda found: found[1] or "", text)
 
 
 def find_contributions(abstract: str) -> list[Contribution]:

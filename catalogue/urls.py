@@ -7,9 +7,10 @@ import re
 # Bare domains count only with a TLD that abstracts use for project pages, so that
 # "e.g." or "Node.js" never become links.
 _BARE_TLDS = r"(?:github\.io|gitlab\.io|com|org|net|io|ai|dev|edu|info|app|page|site)"
+# Square brackets end an address: Markdown's [https://a.io](https://a.io) holds two.
 URL = re.compile(
-    r"(?<![\w@/.-])(?:https?://[^\s<>\"'`{}\\]+"
-    rf"|(?:[a-z0-9][a-z0-9-]*\.)+{_BARE_TLDS}(?![\w-])(?:/[^\s<>\"'`{{}}\\]*)?)",
+    r"(?<![\w@/.-])(?:https?://[^\s<>\"'`{}\\\[\]]+"
+    rf"|(?:[a-z0-9][a-z0-9-]*\.)+{_BARE_TLDS}(?![\w-])(?:/[^\s<>\"'`{{}}\\\[\]]*)?)",
     re.IGNORECASE,
 )
 _TRAILING = ".,;:!?'\")]"

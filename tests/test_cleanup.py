@@ -10,6 +10,12 @@ from catalogue.cleanup import clean_abstract, restore_abstract
      "Graphs matter a lot. We prove tight bounds here. Results hold.",
      ("removed sentence 4, an exact repeat of sentence 2",)),
     ("It works. It works. Done now.", "It works. It works. Done now.", ()),  # too short to matter
+    # As the corpus has them: a reader took the backslash of \times and \textbf for an escape.
+    ("a $1.5\times$ speedup", "a $1.5\\times$ speedup",
+     ("restored LaTeX commands whose backslash had become a control character",)),
+    ("a set of \textbf{reference} points", "a set of \\textbf{reference} points",
+     ("restored LaTeX commands whose backslash had become a control character",)),
+    ("two\ttabs and a\tword", "two tabs and a word", ("collapsed runs of whitespace",)),  # no such commands
 ])
 def test_clean_abstract(text, cleaned, notes):
     assert clean_abstract(text) == (cleaned, notes)

@@ -58,6 +58,22 @@ PATHOLOGICAL = {
     "evaluated on 6,000 names": "We evaluate on " + "A1 " * 6_000 + "benchmark.",
     "10,000 straight quotes": '"a ' * 10_000,
     "10,000 numbered sentences": " ".join(f"A{number}." for number in range(10_000)),
+    # Inline HTML, links and LaTeX of real abstracts (issue 18)
+    "<b> x10,000 never closed": "<b>" * 10_000,
+    "</b> x10,000 never opened": "</b>" * 10_000,
+    "a tag's attributes x5,000, never closed": "<a" + " b=c" * 5_000,
+    "<a b x10,000": "<a b" * 10_000,
+    "<a href> x5,000 around one URL": '<a href="https://a.io">' * 5_000 + "https://a.io",
+    "[ then 20,000 letters": "[" + "a" * 20_000,
+    "[a]( x5,000": "[a](" * 5_000,
+    "\\href{ x5,000": "\\href{" * 5_000,
+    "\\url{ x5,000": "\\url{https://a.io" * 2_000,
+    "&# x10,000": "&#" * 10_000,
+    "$ \\x $ x5,000": "$ \\x $ " * 5_000,
+    "$ and a space x10,000": "$ " * 10_000,
+    "\\sqrt x10,000": "\\sqrt" * 10_000,
+    "\\frac{ x10,000": "\\frac{" * 10_000,
+    "{\\em x5,000 never closed": "{\\em " * 5_000,
 }
 
 

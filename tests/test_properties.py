@@ -57,7 +57,8 @@ TOKENS = [
     "Lean~4", "``quoted''", "rate--distortion", "LMs---such", "...", "e.g.", "i.e.,", "100\\,GiB", "a\\ b",
     "https://github.com/a/b", "https://github.com/a/b.", "http://x.org/(a)", "causalgame.github.io",
     "HTTPS://EXAMPLE.COM/x", "javascript:alert(1)", "<script>alert(1)</script>", "<img src=x onerror=alert(1)>",
-    "</p>", "<b>", "<!--", "-->", "&amp;", "&lt;", "&#60;", "{{", "}}", "{%", "[click](javascript:x)",
+    "</p>", "<b>", "</b>", "<I>", "</i>", "<sub>", "</sup>", "<br/>", '<a href="https://a.io/x">', "</a>",
+    "<a href=javascript:x>", "<em class=x>", "\\href{https://a.io}{\\emph{t}}", "[t](https://a.io)", "<!--", "-->", "&amp;", "&lt;", "&#60;", "{{", "}}", "{%", "[click](javascript:x)",
     "***", "* * *", "#", "---", "1.", ">", "\ue0000\ue001", "\ue0001\ue001", "`code`", "klzzwxh:0000",
     "在无空格的长句子中我们提出了一种新的方法来解决这个问题",
 ]
@@ -188,7 +189,8 @@ def test_seed_parsing_never_raises_and_keeps_every_paragraph(text):
 MARKUP = Markup()
 STRICT = html5lib.HTMLParser(strict=True, namespaceHTMLElements=False)
 MATHML = "{http://www.w3.org/1998/Math/MathML"
-HTML_ATTRIBUTES = {"p": set(), "em": set(), "strong": set(), "a": {"href"}, "code": {"class"}}
+INLINE = {"b", "strong", "i", "em", "u", "sub", "sup", "br", "code", "tt", "small"}  # markup.INLINE_TAGS but links
+HTML_ATTRIBUTES = {"p": set(), "a": {"href"}} | {name: set() for name in INLINE} | {"code": {"class"}}
 NEVER = {"script", "style", "iframe", "img", "svg", "object", "embed", "link", "meta", "base", "form", "input",
          "textarea", "title", "frame", "frameset"}
 # Characters that HTML calls parse errors in a document (controls and noncharacters).
@@ -232,7 +234,7 @@ def check_html(fragment: str, allowed: set[str]) -> None:
 @given(text=ABSTRACTS)
 def test_abstract_html_is_well_formed_and_safe(text):
     rendered = MARKUP.abstract_html(text)
-    check_html(rendered.html, {"p", "em", "strong", "a", "code"})
+    check_html(rendered.html, {"p", "a"} | INLINE)
     assert not leaked_markers(text, rendered.html), f"placeholder in {rendered.html!r}"
     assert all(isinstance(problem, str) and problem for problem in rendered.problems)
 
@@ -242,7 +244,7 @@ def test_abstract_html_is_well_formed_and_safe(text):
 @example(text="\x08")
 @given(text=ABSTRACTS)
 def test_inline_html_is_well_formed_safe_and_has_no_paragraph_or_link(text):
-    check_html(MARKUP.inline_html(text), {"em", "strong", "code"})
+    check_html(MARKUP.inline_html(text), INLINE)
 
 
 TITLE_LIKE = st.lists(st.sampled_from(["Graph", "net", "2", "论文", "é", " ", "  ", "-", "--", ",", ".", "...", ":", ";",
@@ -315,8 +317,8 @@ def test_no_placeholder_and_no_stray_angle_bracket_reaches_html_plain_text_or_ti
     outputs = [converted.html, converted.plain, MARKUP.inline_html(title), MARKUP.plain(title)]
     for output in outputs:
         assert not leaked_markers(text, output), f"placeholder in {output!r}"
-    check_html(converted.html, {"p", "em", "strong", "a", "code"})  # every '<' is a tag of ours
-    check_html(outputs[2], {"em", "strong", "code"})
+    check_html(converted.html, {"p", "a"} | INLINE)  # every '<' is a tag of ours
+    check_html(outputs[2], INLINE)
 
 
 # ---------------------------------------------------------------------------------------------
