@@ -354,8 +354,10 @@ def benchmark_scores(pairs: list[Pair], labels: dict[str, tuple[frozenset[str], 
 # Item 1: allowlisted tags shown as text anywhere on the site
 
 ALLOWED_TAGS = ("b", "strong", "i", "em", "u", "sub", "sup", "br", "code", "tt", "small")
-LITERAL_TAG = re.compile(r"<\s*/?\s*(?:" + "|".join(ALLOWED_TAGS) + r")\s*/?\s*>|<\s*a\s[^<>]*>|<\s*/\s*a\s*>",
-                         re.IGNORECASE)
+# A tag: its name, then nothing or attributes (`name=`); `a` needs an attribute or nothing. A
+# comparison such as `a < b and c > d` is no tag.
+_ATTRIBUTES = r"(?:\s+[A-Za-z_:][\w:.-]*\s*=[^<>]*)"
+LITERAL_TAG = re.compile(rf"<\s*/?\s*(?:{'|'.join(ALLOWED_TAGS)}|a){_ATTRIBUTES}?\s*/?\s*>", re.IGNORECASE)
 _JSON_SCRIPT = ("application/json", "application/ld+json")
 _JS_VALUE = re.compile(r"\s*window\.\w+\s*=\s*(.*?);?\s*", re.DOTALL)
 
@@ -401,6 +403,15 @@ def json_strings(value) -> list[str]:
     return []
 
 
+def _without_source_abstracts(data):
+    """papers.json without each paper's `abstract`: the abstract as written in content/ (its source
+    markup, as its `$...$`); `abstract_text` and every other field are read."""
+    if isinstance(data, dict) and isinstance(data.get("papers"), list):
+        return data | {"papers": [{key: value for key, value in paper.items() if key != "abstract"}
+                                  for paper in data["papers"] if isinstance(paper, dict)]}
+    return data
+
+
 def _leaks_in(texts: Iterable[str], file: str) -> list[Leak]:
     return [Leak(file, " ".join(text[max(0, m.start() - 30):m.end() + 30].split()))
             for text in texts for m in LITERAL_TAG.finditer(text)]
@@ -439,7 +450,7 @@ def tag_leaks(site: Path) -> list[Leak]:
         elif path.suffix == ".xml":
             texts = feed_texts(raw)
         elif path.suffix == ".json":
-            texts = json_strings(json.loads(raw))
+            texts = json_strings(_without_source_abstracts(json.loads(raw)))
         elif path.suffix == ".js" and (value := _JS_VALUE.fullmatch(raw)):
             texts = json_strings(json.loads(value[1]))
         else:  # .bib and any other text the site serves

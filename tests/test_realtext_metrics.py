@@ -119,7 +119,8 @@ LEAKING = {
     "papers/v/index.html": '<p>see &lt;a href="https://x.org"&gt;here&lt;/a&gt;</p>',
     "feed.xml": '<feed><entry><title>&lt;strong&gt;X&lt;/strong&gt;</title></entry></feed>',
     "papers/x/x.bib": "@inproceedings{x, title = {A <tt>tool</tt>}}",
-    "papers.json": json.dumps({"papers": [{"title": "H<sub>2</sub>O"}]}),
+    "papers.json": json.dumps({"papers": [{"title": "H<sub>2</sub>O", "abstract": "H<sub>2</sub>O"}]}),
+    "list-data.js": "window.CATALOGUE_LIST = " + json.dumps({"x": ["x", '<b class="k">X</b>']}) + ";",
     "search-index.js": "window.CATALOGUE_SEARCH = " + json.dumps({"papers": [["x", "N<br>ew"]]}) + ";",
 }
 CLEAN = {
@@ -127,7 +128,7 @@ CLEAN = {
                   '<script>const html = "<b>" + x + "</b>";</script>',
     "feed.xml": '<feed><entry><summary type="html">&lt;b&gt;bold&lt;/b&gt; text</summary></entry></feed>',
     "assets/search.js": 'element.innerHTML = "<b>" + label + "</b>";',
-    "papers.json": json.dumps({"papers": [{"title": "a < b and c > d"}]}),
+    "papers.json": json.dumps({"papers": [{"title": "a < b and c > d", "abstract": "<b>as written</b>"}]}),
 }
 
 
