@@ -14,6 +14,7 @@ from dataclasses import dataclass, replace
 
 from .markup import math_to_text, text_only_math, without_inline_html
 from .model import Link, Topic
+from .topics import rank_topics
 from .urls import find_urls
 
 MAX_TITLE = 110
@@ -88,7 +89,7 @@ def extract(abstract: str, taxonomy: tuple[Topic, ...], fallback_topic: str) -> 
         name=primary.name if primary else None,
         other_names=tuple(c.name for c in contributions if c is not primary),
         title=title,
-        topics=rank_topics(f"{title}. {abstract}", taxonomy, fallback_topic),
+        topics=rank_topics(title, abstract, taxonomy, fallback_topic),
         links=find_links(abstract),
         benchmarks=find_benchmarks(abstract, tuple(c.name for c in contributions)),
         results=find_results(abstract),
@@ -339,28 +340,6 @@ def _case_word(word: str, small_allowed: bool) -> str:
     if word.lower() in _SMALL_WORDS and small_allowed:
         return word.lower()
     return word[0].upper() + word[1:]
-
-
-def rank_topics(text: str, taxonomy: tuple[Topic, ...], fallback: str) -> tuple[str, ...]:
-    """One to three topics whose keywords the text mentions most; the fallback when none."""
-    lowered = text.lower()
-    scores = []
-    for order, topic in enumerate(taxonomy):
-        score = len(_keyword_pattern(topic.keywords).findall(lowered)) if topic.keywords else 0
-        if score:
-            scores.append((-score, order, topic.slug))
-    scores.sort()
-    if not scores:
-        return (fallback,)
-    best = -scores[0][0]
-    return tuple(slug for negative, _, slug in scores[:3] if -negative * 3 >= best)
-
-
-@functools.lru_cache(maxsize=256)
-def _keyword_pattern(keywords: tuple[str, ...]) -> re.Pattern:
-    """One pattern per topic: any keyword as whole words, with an optional plural."""
-    alternatives = "|".join(re.escape(k) for k in sorted(keywords, key=len, reverse=True))
-    return re.compile(rf"(?<![a-z0-9])(?:{alternatives})(?:s|es)?(?![a-z0-9])")
 
 
 def find_links(abstract: str) -> tuple[Link, ...]:

@@ -4,6 +4,7 @@ from catalogue.extract import (acronym_matches, derive_title, extract, find_benc
                                find_links, find_results,
                                is_name_like, rank_topics, title_case)
 from catalogue.model import Topic
+from catalogue.topics import keyword_evidence
 
 TAXONOMY = (
     Topic("rl", "Reinforcement learning", ("reinforcement learning", "policy", "reward")),
@@ -88,13 +89,50 @@ def test_title_case_keeps_acronyms_math_and_small_words():
         "A Per-Parameter IO-Aware Solver for the $O(n)$ Case of State-of-the-Art"
 
 
-def test_topics_are_ranked_never_empty_and_at_most_three():
-    text = "A policy maximises reward with reinforcement learning on video."
-    assert rank_topics(text, TAXONOMY, "general") == ("rl", "vision")
-    assert rank_topics(text + " The policy wins.", TAXONOMY, "general") == ("rl",)  # video: under a third
-    assert rank_topics("Nothing matches here.", TAXONOMY, "general") == ("general",)
-    many = tuple(Topic(f"t{i}", f"T{i}", (f"word{i}",)) for i in range(5))
-    assert len(rank_topics("word0 word1 word2 word3 word4", many, "t0")) == 3
+TOPICS = (
+    Topic("rl", "Reinforcement learning", ("reinforcement learning", "rl", "policy", "reward")),
+    Topic("vision", "Computer vision", ("image", "video")),
+    Topic("safety", "Safety", ("robust", "adversarial", "adversarial example")),
+    Topic("causal", "Causality", ("causal", "doubly robust")),
+    Topic("generative", "Generative models", ("generative adversarial network", "autoencoder")),
+    Topic("transfer", "Transfer learning", ("multi-task", "a/b testing")),
+    Topic("general", "Machine learning", ()),
+)
+
+
+@pytest.mark.parametrize("text, evidence", [
+    ("A doubly robust estimator.", {"causal": 2}),  # the phrase hides the word inside it
+    ("A robust estimator.", {"safety": 1}),
+    ("Generative adversarial networks craft adversarial examples.", {"generative": 2, "safety": 2}),
+    ("Multi-task, multi task and multitask models.", {"transfer": 4}),  # one keyword, counted twice at most
+    ("Auto-encoders and autoencoders.", {"generative": 2}),
+    ("A/B testing.", {"transfer": 2}),
+    ("RL and LLMs.", {"rl": 2}),  # an acronym in capitals is as strong as a phrase
+    ("rl", {"rl": 1}),
+    ("We study reinforcement learning policies.", {"rl": 3}),
+    ("Computer vision is hard.", {"vision": 2}),  # the label counts as a keyword
+    ("image image image image", {"vision": 2}),
+    ("Imagery, imagination and videos.", {"vision": 1}),  # whole words only; plurals count
+    ("IMAGE, Image and image.", {"vision": 2}),  # any case; a long word in capitals is no acronym
+    ("Nothing here.", {}),
+])
+def test_keyword_evidence(text, evidence):
+    assert keyword_evidence(text, TOPICS) == evidence
+
+
+@pytest.mark.parametrize("title, abstract, topics", [
+    ("", "A policy maximises reward with reinforcement learning on video.", ("rl",)),  # video once: not enough
+    ("", "A policy maximises reward with reinforcement learning. We segment each video frame by frame from the "
+         "video.", ("rl", "vision")),
+    ("", "A doubly robust estimator of the causal effect.", ("causal",)),
+    ("", "Nothing matches here.", ("general",)),
+    ("", "One image.", ("vision",)),  # only weak evidence: the best topic rather than the fallback
+    ("", "Image and video. A reward and a policy. Adversarial and robust. Causal and causal. Multi-task.",
+     ("rl", "vision", "safety")),  # at most three; ties in taxonomy order
+    ("A Reward Model", "An image and a reward; another image and another reward.", ("rl", "vision")),  # title
+])
+def test_rank_topics(title, abstract, topics):
+    assert rank_topics(title, abstract, TOPICS, "general") == topics
 
 
 def test_links_full_and_bare_once_each():
