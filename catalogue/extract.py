@@ -12,7 +12,8 @@ import functools
 import re
 from dataclasses import dataclass, replace
 
-from .markup import math_to_text, text_only_math, without_inline_html
+from . import benchmarks
+from .markup import text_only_math, without_inline_html
 from .model import Link, Topic
 from .topics import rank_topics
 from .urls import find_urls
@@ -353,99 +354,15 @@ def find_links(abstract: str) -> tuple[Link, ...]:
     return tuple(links)
 
 
-# Benchmarks and datasets: coined names used as the place results are measured.
-_EVALUATION_WORDS = re.compile(r"benchmark|dataset|evaluat|experiment|outperform|achiev|accuracy|"
-                               r"state-of-the-art|result|improv|score|success", re.IGNORECASE)
-_ON_NAMES = re.compile(r"\b(?:on|across|using|in|including|from)\s+(?:the\s+)?((?:[A-Za-z0-9][\w+.\-]*"
-                       r"(?:,\s*(?:and\s+)?|\s+and\s+)?)+)")
-# Names start where a token starts (not after a dot or hyphen inside one): each token is then read
-# from a bounded number of starting points, whatever its length.
-_BEFORE_KIND = re.compile(r"(?<![\w+.\-])((?:[A-Z0-9][\w+.\-]*+\s+){0,2}[A-Za-z0-9][\w+.\-]*+)\s+"
-                          r"(?:benchmark|dataset|suite|corpus|leaderboard)s?\b")
-_BENCHMARK_SUFFIX = re.compile(r"(?:Bench|Eval|-Test|QA|Arena|Gym|-Set|Suite)(?:-\w+)?$")
-_MODEL_SIZE = re.compile(r"(?<!\d)\d++(?:\.\d++)?[BMK]$")  # Llama-3.1-8B is a model, not a benchmark
-# Acronyms of fields, model families and hardware: never a benchmark's name.
-_GENERIC_ACRONYMS = {"LLM", "LLMs", "VLM", "VLMs", "MLLM", "MLLMs", "LM", "LMs", "RL", "AI", "ML", "NLP", "GPU",
-                     "GPUs", "CPU", "SOTA", "CNN", "CNNs", "RNN", "GNN", "GNNs", "MLP", "ViT", "API", "APIs",
-                     "OCR", "IO", "PDE", "PDEs", "ODE", "SGD", "KL", "FID", "AUC", "F1", "RAG", "VLA", "VLAs"}
-
-
 def find_benchmarks(abstract: str, own_names: tuple[str, ...] = ()) -> tuple[str, ...]:
-    """Named benchmarks and datasets the abstract evaluates on, in order of mention."""
-    found: list[str] = []
-    for sentence in split_sentences(plain_for_extraction(abstract)):
-        candidates = []  # (position, token, coined name required)
-        for match in _BEFORE_KIND.finditer(sentence):  # "MDR Phonon benchmark": leading words must be coined
-            words = match[1].split()
-            while len(words) > 1 and not is_name_like(words[0]):
-                words.pop(0)
-            candidates.append((match.end(1) - len(words[-1]), " ".join(words), False))
-        candidates += [(m.start(), m[0], True) for m in re.finditer(r"[A-Za-z0-9][\w+.\-]*", sentence)
-                       if _BENCHMARK_SUFFIX.search(m[0].strip(".,;:"))]
-        if _EVALUATION_WORDS.search(sentence):
-            for match in _ON_NAMES.finditer(sentence):
-                for token in re.finditer(r"[^,\s]+", match[1]):
-                    if token[0] != "and":
-                        candidates.append((match.start(1) + token.start(), token[0], True))
-        for _, token, coined in sorted(candidates):
-            token = token.strip(".,;:-")
-            named = is_name_like(token) or (not coined and token[:1].isupper()
-                                            and token.split()[0].lower() not in _NOT_NAMES)
-            if (named and token not in own_names and token not in _GENERIC_ACRONYMS and not _MODEL_SIZE.search(token)
-                    and not any(token.startswith(f"{name}-") for name in own_names) and token not in found):
-                found.append(token)
-    return tuple(found[:8])
+    """Named benchmarks and datasets the abstract evaluates on or introduces, in order of mention."""
+    return benchmarks.find_benchmarks(split_sentences(plain_for_extraction(abstract)), own_names)
 
 
 _NOT_NAMES = {"the", "this", "that", "our", "new", "a", "an", "large", "public", "standard", "synthetic", "real",
               "existing", "several", "each", "every", "these", "those", "its", "their"}
 
 
-# Headline results: a number with a percent sign or a multiplier, and what it measures, in
-# a sentence that reports an outcome.
-# A number starts where a run of digits starts, and its digits are never given back: a long run
-# is read once, not once from each of its digits.
-_NUMBER = r"(?<!\d)\d++(?:\.\d++)?(?:\s*[-\u2013]\s*\d++(?:\.\d++)?)?\s*(?:%|×|x\b|-fold)"
-_QUANTITY = re.compile(rf"(?:from\s+{_NUMBER}\s+to\s+{_NUMBER})|(?:(?:up to|over|nearly|about|by)\s+)?{_NUMBER}")
-_OUTCOME = re.compile(r"achiev|improv|outperform|reduc|speed|gain|reach|rise|rises|surpass|boost|cut|"
-                      r"accelerat|increas|decreas|lower|yield|deliver|attain|faster", re.IGNORECASE)
-# How far around a number its phrase is looked for: seven words after it or six before fit easily,
-# and a bounded window keeps a sentence of many numbers linear.
-_RESULT_WINDOW = 300
-_RESULT_STOP = re.compile(r"[,;:()]|\.(?:\s|$)|\s(?:while|whereas|and|but|compared|outperforming|which|"
-                          r"thereby|demonstrating|showing|when)\b")
-
-
 def find_results(abstract: str) -> tuple[str, ...]:
-    """Up to three short phrases with headline numbers: '34% proof success rate on LCI-Test'."""
-    results: list[str] = []
-    for sentence in split_sentences(plain_math(plain_for_extraction(abstract))):
-        if not _OUTCOME.search(sentence):
-            continue
-        for match in _QUANTITY.finditer(sentence):
-            after = sentence[match.end():match.end() + _RESULT_WINDOW]
-            stop = _RESULT_STOP.search(after)
-            words = (after[:stop.start()] if stop else after).split()[:7]
-            if words and re.match(r"[A-Za-z]", words[0]) and words[0].lower() not in _NOT_A_MEASURE:
-                phrase = [match[0], *words]
-            else:  # the number closes its clause: "reduces memory by over 50%"
-                before = sentence[max(0, match.start() - _RESULT_WINDOW):match.start()]
-                phrase = [*_RESULT_STOP.split(before)[-1].split()[-6:], match[0]]
-            while phrase and phrase[-1].lower() in _NOT_A_MEASURE:
-                phrase.pop()
-            text = " ".join(phrase).strip(" .,;:")
-            if len(phrase) >= 2 and not any(text in r or r in text for r in results):
-                results.append(text)
-                if len(results) == 3:
-                    return tuple(results)
-    return tuple(results)
-
-
-def plain_math(text: str) -> str:
-    """Inline math as readable text ($32\\times$ -> 32×, $69\\\\%$ -> 69%), and \\% as %."""
-    text = re.sub(r"\$([^$]{1,80})\$", lambda m: math_to_text(m[1]), text)
-    return re.sub(r"\\{1,2}%", "%", text)
-
-
-_NOT_A_MEASURE = {"of", "in", "on", "to", "and", "or", "the", "a", "an", "while", "with", "for", "from", "at",
-                  "over", "than", "by", "when"}
+    """Up to three short phrases with headline numbers, each saying what it measures."""
+    return benchmarks.find_results(split_sentences(benchmarks.plain_math(plain_for_extraction(abstract))))
