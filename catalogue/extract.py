@@ -15,43 +15,18 @@ from dataclasses import dataclass, replace
 from . import benchmarks
 from .markup import text_only_math, without_inline_html
 from .model import Link, Topic
+from .names import Contribution, find_names, is_name_like
 from .topics import rank_topics
 from .urls import find_urls
 
 MAX_TITLE = 110
 
-_INTRODUCE = re.compile(
-    r"\b(?:we|this (?:paper|work)|and)\s+(?:\w+ly\s+|also\s+|further\s+|then\s+|first\s+)?"
-    r"(?:propos|introduc|present|describ|develop|design|build|built|construct|releas|contribut|devis|creat|"
-    r"curat|assembl|collect)(?:e|es|ed|s|d)?\b",
-    re.IGNORECASE,
-)
 _CLAIM_VERBS = ("propose|introduce|present|develop|devise|design|build|construct|create",
                 "study|investigate|analy[sz]e|examine|explore|formali[sz]e|characteri[sz]e|"
                 "consider|initiate|address|tackle|revisit|identify|uncover|establish|provide|derive|give",
                 "show|demonstrate|prove|find|argue|reveal|observe")
 _NOT_A_SUBJECT = re.compile(r"^(?:which|how|whether|what|why|when|where|it|its|this|these|those|them|"
                             r"their|such|two|three|several)\b", re.IGNORECASE)
-# A name is one token: letters, digits, hyphens, inline math (LS$^2$MC-GDA).
-_NAME = (r"(?P<name>(?:[A-Za-z0-9]|\$[^$\s]{1,12}\$)(?:[A-Za-z0-9+\-.]|\$[^$\s]{1,12}\$)*"
-         r"(?:[A-Za-z0-9+]|\$[^$\s]{1,12}\$))")
-_LEAD = r"^\s*(?:(?:a|an|the|our)\s+)?(?:(?:novel|new|simple|general|unified|generic)\s+)?"
-_ENDS_NAME = re.compile(r"[\"”'’]?\s*(?:[,.;:()]|$|\s(?:and|or|but|is|as|which|that|for|to|in|on|with)\b)")
-_AFTER_NAME = r"\s*(?:,|\(|:|\u2014|\u2013| - |\.|;|$|\s(?:is|as|which|that|for|to)\b)"
-_NAMED = re.compile(rf"(?<!so-)\b(?:called|named|dubbed|termed|coined|namely)\s+[\"“']?{_NAME}")
-# "We call the resulting sampler X", "we refer to this approach as X", "which we term X".
-_NAMING = re.compile(r"\bwe\s+(?:call|name|term|dub)\b|\bwe\s+refer\s+to\s+[^,.;]{1,50}?\s+as\b", re.IGNORECASE)
-# "Our framework, X, ...", "Our method (X) ...", "Our first contribution is X, a corpus ...".
-_OUR_THING = re.compile(
-    r"\bour\s+(?:[\w-]+\s+){0,2}?(?:method|framework|model|system|approach|implementation|tool|toolkit|library|"
-    r"algorithm|benchmark|dataset|corpus|pipeline|agent|architecture|contribution|technique|platform|suite)"
-    rf"(?:\s*,\s*{_NAME}\s*,|\s*\(\s*{_NAME.replace('?P<name>', '?P<name2>')}\s*\)"
-    rf"|\s+is\s+{_NAME.replace('?P<name>', '?P<name3>')}\s*,\s*(?:an?|the)\s)", re.IGNORECASE)
-# The opening sentence "MedSight-7B is an open model for ...": a coined name that is the subject.
-_SUBJECT_NAME = re.compile(rf"^{_NAME}\s+is\s+(?:an?|the)\s+(?P<description>.+)")
-# A Title Case phrase right after the verb, before ", a ...": "We propose Contrastive Preference Distillation, a ..."
-_TITLE_PHRASE = re.compile(r"^\s*(?P<name>[A-Z][a-z]{2,}(?:[\s-][A-Z][a-z]+){0,4})\s*,\s*(?:an?|the)\s")
-_APPOSITIVE = re.compile(rf"^(?P<description>[^,.;:()]{{3,90}}?),\s*{_NAME}\s*,")
 _CLAUSE_END = re.compile(r"[,;:.](?:\s|$)|[，；：。]|\s[-\u2013\u2014]\s|\s\(|---|\u2014"
                          r"|\s(?:and|but)\s(?:we\s)?(?:propose|introduce|present|develop|show|prove|demonstrate)")
 _CUT_BEFORE = ("that", "which", "where", "whose", "while", "by", "with", "for", "in", "on", "via", "from",
@@ -72,13 +47,6 @@ class Extraction:
     links: tuple[Link, ...]
     benchmarks: tuple[str, ...]
     results: tuple[str, ...]
-
-
-@dataclass(frozen=True)
-class Contribution:
-    name: str
-    description: str | None
-    secondary: bool = False  # released alongside the work ("We release X, a toolkit"), not the work itself
 
 
 def extract(abstract: str, taxonomy: tuple[Topic, ...], fallback_topic: str) -> Extraction:
@@ -118,133 +86,8 @@ def plain_for_extraction(abstract: str) -> str:
 
 def find_contributions(abstract: str) -> list[Contribution]:
     """Named contributions in the order the abstract introduces them (first = primary)."""
-    found: list[Contribution] = []
-    sentences = split_sentences(plain_for_extraction(abstract))
-    for number, sentence in enumerate(sentences, 1):
-        contribution = _contribution_in(sentence)
-        if contribution and all(c.name != contribution.name for c in found):
-            released = re.search(rf"\brelease[sd]?\s+(?:the\s+|our\s+)?{re.escape(contribution.name)}", sentence)
-            if number == len(sentences) > 2 and released:
-                contribution = replace(contribution, secondary=True)  # the closing "We release X" is an extra
-            found.append(contribution)
-    if not found and sentences:
-        subject = _SUBJECT_NAME.match(sentences[0])
-        coined = subject and re.search(r"\d|-|[a-z][A-Z]", subject["name"]) and is_name_like(subject["name"])
-        if coined and " ".join(sentences[1:]).count(subject["name"]) >= 1:  # and the abstract returns to it
-            found.append(Contribution(subject["name"], _clean_description(subject["description"])))
-    return found
-
-
-def _contribution_in(sentence: str) -> Contribution | None:
-    verb = _INTRODUCE.search(sentence)
-    if verb:
-        rest = sentence[verb.end():]
-        for rule in (_name_first, _expansion_then_acronym, _appositive_name):
-            contribution = rule(rest)
-            if contribution:
-                return contribution
-    named = _NAMED.search(sentence)
-    if named and is_explicit_name(named["name"]):
-        start = verb.end() if verb and verb.end() < named.start() else None
-        description = sentence[start:named.start()] if start is not None else None
-        return Contribution(named["name"], _clean_description(description))
-    naming = _NAMING.search(sentence)
-    if naming:
-        named_part = _clause(sentence[naming.end():])
-        acronym = _expansion_then_acronym(named_part)  # "which we call Anchored Lookahead Extragradient (ALEG)"
-        if acronym:
-            return acronym
-        token = next((t for t in re.finditer(_NAME, named_part) if is_explicit_name(t["name"])), None)
-        if token and _ENDS_NAME.match(named_part[token.end():]):  # "X and ...", not "the X dimension"
-            return Contribution(token["name"], None)
-    ours = _OUR_THING.search(sentence)
-    if ours:
-        name = ours["name"] or ours["name2"] or ours["name3"]
-        if is_explicit_name(name):
-            return Contribution(name, None)
-    return None
-
-
-def _name_first(rest: str) -> Contribution | None:
-    """'we propose WZ-LLM, a neuro-symbolic framework ...', '**TIME** (Tensor ...)', 'Lantern, an ...'."""
-    phrase = _TITLE_PHRASE.match(rest)
-    if phrase and phrase["name"].split()[0].lower() not in _NOT_NAMES:
-        description = re.match(r"\s*,\s*((?:an?|the)\s.*)", rest[phrase.end("name"):])
-        return Contribution(phrase["name"], _clause(description[1]))
-    match = re.match(_LEAD + _NAME + _AFTER_NAME, rest)
-    lower_case_name = match and re.fullmatch(r"[a-z][a-z0-9]{3,}", match["name"]) \
-        and re.match(r"\s*,\s*(?:an?|the)\s", rest[match.end("name"):]) and match["name"] not in _NOT_NAMES \
-        and rest.count(match["name"]) >= 2  # "We present pagelet, a cache manager ... pagelet keeps ..."
-    if not match or not (is_name_like(match["name"]) or lower_case_name):
-        return None
-    after = rest[match.end("name"):]
-    expansion = re.match(r"\s*\(([^()]{3,120})\)", after)
-    if expansion and acronym_matches(match["name"], expansion[1]):
-        return Contribution(match["name"], normalise_expansion(expansion[1]))
-    description = re.match(r"\s*,\s*((?:an?|the)\s.*)", after)
-    return Contribution(match["name"], _clause(description[1]) if description else None)
-
-
-def _expansion_then_acronym(rest: str) -> Contribution | None:
-    """'we introduce Item Response Scaling Laws (IRSL), ...'."""
-    match = re.match(_LEAD + r"(?P<expansion>[^,;.()]{3,140}?)\s*\(\s*" + _NAME + r"\s*\)", rest)
-    if not match or not is_name_like(match["name"]):
-        return None
-    if len(match["expansion"].split()) > 14 or not acronym_matches(match["name"], match["expansion"]):
-        return None
-    return Contribution(match["name"], normalise_expansion(match["expansion"]))
-
-
-def _appositive_name(rest: str) -> Contribution | None:
-    """'we propose a novel federated learning algorithm, LS$^2$MC-GDA, that ...', 'a system, Relay, that'."""
-    match = _APPOSITIVE.match(rest.strip())
-    if not match or not is_explicit_name(match["name"]):
-        return None
-    return Contribution(match["name"], _clean_description(match["description"]))
-
-
-def is_name_like(token: str) -> bool:
-    """A coined name: mixed case (EgoTSR), several capitals (ASAP), or letters with digits."""
-    letters = re.sub(r"\$[^$]*\$", "", token)
-    capitals = sum(c.isupper() for c in letters)
-    camel = re.search(r"[a-z][A-Z]", letters) is not None
-    digits_and_letters = re.search(r"\d", letters) and re.search(r"[A-Za-z]", letters)
-    math_and_letters = "$" in token and re.search(r"[A-Za-z]{2}", letters)  # $\alpha$-Balance, DPM-$\lambda$
-    distinctive = capitals >= 2 or camel or bool(digits_and_letters) or bool(math_and_letters)
-    return 2 <= len(letters.strip("-")) <= 40 and distinctive and not letters.endswith(("-based", "-like"))
-
-
-def is_explicit_name(token: str) -> bool:
-    """After 'named', 'we call ...' or 'Our framework, X,': also plain words (Tessera, snapshot-rs)."""
-    plain_word = re.fullmatch(r"[A-Z][a-z]{2,}|[a-z][a-z0-9]*(?:[-_][a-z0-9]+)+", token) is not None
-    return is_name_like(token) or (plain_word and token.lower() not in _NOT_NAMES)
-
-
-def acronym_matches(acronym: str, expansion: str) -> bool:
-    """True when the acronym's letters appear, in order, in the expansion, starting with its first word."""
-    letters = [c.lower() for c in re.sub(r"\$[^$]*\$", "", acronym) if c.isalpha()]
-    words = expansion.lower()
-    if not letters or not words or words[0] != letters[0]:
-        return False
-    position = 0
-    for letter in letters:
-        position = words.find(letter, position)
-        if position < 0:
-            return False
-        position += 1
-    return True
-
-
-def normalise_expansion(expansion: str) -> str:
-    """Undo capitals that mark an acronym's letters: 'REconstruction' -> 'Reconstruction'."""
-    words = []
-    for word in expansion.split():
-        if re.fullmatch(r"[A-Z]{2}[a-z]{3,}", word):
-            word = word.capitalize()
-        elif re.fullmatch(r"[a-z]+[A-Z][a-z]+", word):
-            word = word.lower()
-        words.append(word)
-    return " ".join(words)
+    named = find_names(split_sentences(plain_for_extraction(abstract)))
+    return [replace(c, description=_clean_description(c.description)) for c in named]
 
 
 def _clause(text: str) -> str:

@@ -74,6 +74,8 @@ PATHOLOGICAL = {
     "\\sqrt x10,000": "\\sqrt" * 10_000,
     "\\frac{ x10,000": "\\frac{" * 10_000,
     "{\\em x5,000 never closed": "{\\em " * 5_000,
+    "2,000 sentences that each name something": " ".join(f"We propose FooNet{n}, a model named BarNet{n}."
+                                                          for n in range(2_000)),
 }
 
 

@@ -1,0 +1,430 @@
+"""The names an abstract gives to what it introduces: 'we propose EgoTSR, a ...', 'called Long Name (LN)'.
+
+A name counts only where the authors introduce it: after 'we propose', 'this paper presents',
+'is proposed', 'by introducing', 'called', 'we call ...' or 'our <kind of thing>'. An acronym is
+read with the words it stands for, found as Schwartz and Hearst do (the shortest run of words
+before the parenthesis that holds its letters in order, the first at the start of a word). The
+rules prefer no name to a wrong one: an acronym for an existing field ("Deep Reinforcement
+Learning (DRL) has emerged") or a name in a phrase that qualifies the object ("a scheme enhanced
+by Model-Agnostic Meta-Learning (MAML)") is not the paper's.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, replace
+
+
+@dataclass(frozen=True)
+class Contribution:
+    name: str
+    description: str | None  # the words the abstract describes it with, untrimmed
+    secondary: bool = False  # released alongside the work ("We release X, a toolkit"), not the work itself
+
+
+# A name is one token: letters, digits, hyphens, inline math (LS$^2$MC-GDA).
+_MATH = r"\$[^$\s]{1,12}\$"
+NAME = rf"(?P<name>(?:[A-Za-z0-9]|{_MATH})(?:[A-Za-z0-9+\-.]|{_MATH})*(?:[A-Za-z0-9+]|{_MATH}))"
+_TOKEN = re.compile(NAME.replace("?P<name>", ""))
+
+_VERBS = (r"propos|introduc|present|describ|develop|design|build|built|construct|releas|contribut|devis|creat|"
+          r"curat|assembl|collect|suggest|offer|provid|deriv|implement")
+_ADVERBS = r"(?:(?:\w+ly|also|further|then|first|thus|hence|therefore|here|now|instead|next|hereby|finally)\s+){0,2}"
+# Where the authors introduce something; the name follows (active) or precedes (passive) the cue.
+_INTRODUCE = re.compile(
+    rf"\b(?:we|this\s+(?:paper|work|study|article|note)|the\s+(?:present\s+)?paper|and)\s+"
+    rf"(?:(?:have|has|are|will)\s+)?{_ADVERBS}(?:{_VERBS})(?:e|es|ed|s|d|ing)?\b(?!\s+(?:on|upon)\b)"  # 'we build on X'
+    rf"|(?:\bby|,)\s+(?:{_VERBS})ing\b|\bwe\s+{_ADVERBS}put\s+forward\b",
+    re.IGNORECASE)
+_PASSIVE = re.compile(rf"\b(?:is|are|was|were)\s+{_ADVERBS}(?:{_VERBS})(?:ed|d)\b", re.IGNORECASE)
+_PROPOSED = re.compile(r"\b(?:(?:the|this)\s+(?:proposed|resulting)|this\s+new|our(?:\s+(?:proposed|resulting|new))?|"
+                       r"this(?=\s+(?:method|technique|approach|framework|model|algorithm|system|architecture)\s*,))\b",
+                       re.IGNORECASE)
+# Words that name what follows: 'called X', 'which we call X', 'we refer to this method as X'.
+_NAMING = re.compile(  # lower case: 'Named Entity Recognition' names nothing
+    r"\b(?<!so-)(?<!so\s)(?:called|named|dubbed|termed|coined|codenamed|entitled|nicknamed|namely|abbreviated|"
+    r"shortened)(?:\s+as)?\b|\bknown\s+as\b|\brefer(?:red)?\s+to\s+(?:[^,.;]{1,50}?\s+)?as\b")
+# 'We call the resulting sampler X', 'which we term X': the name follows a few words of object.
+_WE_CALL = re.compile(r"\b(?:(?:we|and)\s+(?:call|name|term|dub|coin)|naming)\b", re.IGNORECASE)
+# A prior work's name ('A recent work, named PRover (Saha et al., 2020)') is not the paper's.
+_PRIOR_WORK = re.compile(r"\bet\s+al\b|\(\s*\d{4}\s*\)"
+                         r"|\b(?:recent|previous|prior|existing|earlier)\s+(?:work|method|approach|study)",
+                         re.IGNORECASE)
+_OUR_THING = re.compile(
+    r"\bour\s+(?:[\w-]+\s+){0,2}?(?:method|framework|model|system|approach|implementation|tool|toolkit|library|"
+    r"algorithm|benchmark|dataset|corpus|pipeline|agent|architecture|contribution|technique|platform|suite|network|"
+    r"solution)"
+    rf"(?:\s*,\s*{NAME}\s*,|\s*\(\s*{NAME.replace('?P<name>', '?P<name2>')}\s*\)"
+    rf"|\s+is\s+{NAME.replace('?P<name>', '?P<name3>')}\s*,\s*(?:an?|the)\s)", re.IGNORECASE)
+_KINDS = (r"algorithm|method|framework|model|system|approach|library|toolkit|dataset|benchmark|corpus|architecture|"
+          r"network|format|technique|procedure|estimator|module|paradigm|scheme|strategy|mechanism|simulator|platform")
+# The object ends where a clause or a qualifying phrase starts ('a scheme enhanced by ...').
+_OBJECT_END = re.compile(
+    r"[,;:!?()\u2014\u2013]|\.(?!\d)|\s-{1,3}\s|---|\s(?:that|which|who|whose|where|to|for|with|by|based|in|on|of|"
+    r"from|using|via|as|but|under|through|into|over|at|against|than|while|when|enhanced|trained|built|inspired|"
+    r"guided|driven|designed|combined|is|are|was|were|has|have|can|will|outperform\w*|achiev\w*|show\w*|"
+    r"yield\w*)\b", re.IGNORECASE)
+_LEAD = re.compile(r"^\s*(?:(?:a|an|the|our|two|three)\s+)?(?:(?:family|set|class|suite|series|pair)\s+of\s+)?"
+                   r"(?:(?:novel|new|simple|general|unified|generic|first)\s+)?",
+                   re.IGNORECASE)
+# A Title Case phrase after a naming word or before ', a ...': 'Augmented CycleGAN', 'Split LBI'.
+_TITLE_WORD = r"(?:[A-Z]|\$)(?:[\w$^{}+'\u2019-]|\.(?=\w))*"
+# A small word joins plain capitalised words only: 'Learning to Imagine', not 'MTFormer for MTL'.
+_TITLE_PHRASE = re.compile(rf"{_TITLE_WORD}(?:\s+(?:(?:of|for|with|and|the|to|via|in|on|as|then)\s+"
+                           rf"(?=[A-Z][a-z]+(?![\w$-])))?{_TITLE_WORD}){{0,5}}")
+_QUOTES = "\"'\u201c\u201d\u2018\u2019`"
+_NOT_NAMES = {"the", "this", "that", "our", "new", "a", "an", "large", "public", "standard", "synthetic", "real",
+              "existing", "several", "each", "every", "these", "those", "its", "their", "it", "we", "in", "to",
+              "for", "and", "first", "one", "two", "specifically", "here", "there", "then", "thus", "finally",
+              "moreover", "furthermore", "however", "experiments", "results"}
+
+
+def find_names(sentences: Sequence[str]) -> list[Contribution]:
+    """Named contributions in the order the abstract introduces them (first = primary)."""
+    found: list[Contribution] = []
+    sentences = [_plain_name_marks(sentence) for sentence in sentences]
+    words = [_words(sentence) for sentence in sentences]
+    counts = Counter(word for sentence_words in words for word in sentence_words)
+    earlier: set[str] = set()  # the words of the sentences before
+    named: set[str] = set()
+    for number, sentence in enumerate(sentences, 1):
+        # a name written before it is introduced is something that exists already
+        contribution = next((c for c in candidates_in(sentence, counts) if not _mentioned(c.name, earlier)), None)
+        # a name that opens a sentence may still be the paper's: 'X tackles this. We introduce X, ...'
+        earlier |= _word_set(words[number - 1][1:])
+        if not contribution or contribution.name in named:
+            continue
+        named.add(contribution.name)
+        released = re.search(rf"\brelease[sd]?\s+(?:the\s+|our\s+)?{re.escape(contribution.name)}", sentence)
+        found.append(Contribution(contribution.name, contribution.description,
+                                  secondary=number == len(sentences) > 2 and released is not None))
+    if len(found) > 1:  # the abstract's own subject is the name it returns to most (first on a tie)
+        primary = max((c for c in found if not c.secondary), key=lambda c: _mentions(c.name, counts), default=None)
+        if primary is not None:
+            found.remove(primary)
+            found.insert(0, primary)
+    for sentence in sentences if not found else ():  # 'MedSight-7B is an open model for ...'
+        subject = re.match(rf"^{NAME}\s+is\s+(?:an?|the)\s+(?:novel\s+|new\s+)?(?P<description>.+)", sentence)
+        coined = subject and re.search(r"\d|-|[a-z][A-Z]", subject["name"]) and is_name_like(subject["name"])
+        if coined and counts[subject["name"]] >= 2:  # and the abstract returns to it
+            found.append(Contribution(subject["name"], subject["description"]))
+            break
+    return found
+
+
+def _plain_name_marks(sentence: str) -> str:
+    """'X--a ...' and 'X-a novel ...' are dashes, '$i$-RevNet' is i-RevNet, '({ReasoNet})' is (ReasoNet)."""
+    if "-" in sentence:
+        sentence = re.sub(r"\s*-{2,3}\s*|(?<=\w)-(?=(?:a|an|the)\s)", " \u2014 ", sentence)
+        sentence = re.sub(r"\$([A-Za-z])\$(?=-)", r"\1", sentence)
+    if "{" in sentence:
+        sentence = re.sub(r"(?<![\w^_\\])\{([A-Za-z0-9][\w+.-]*)\}", r"\1", sentence)
+    return sentence
+
+
+def _words(text: str) -> list[str]:
+    """Words as names are written: 'CNNs,' is 'CNNs', 'CNN-based' is not 'CNN'."""
+    return [word.strip(".,;:!?()[]" + _QUOTES) for word in text.split()]
+
+
+def _mentions(name: str, counts: Counter[str]) -> int:
+    """How often the abstract writes a name (for a phrase, its rarest word: counted in one pass)."""
+    return min(counts[word] for word in _words(name)) if _words(name) else 0
+
+
+def _word_set(words: list[str]) -> set[str]:
+    """Words and pairs of neighbouring words, to look names up in."""
+    return set(words) | {" ".join(pair) for pair in zip(words, words[1:])}
+
+
+def _mentioned(name: str, words: set[str]) -> bool:
+    """Whether a name is among words (a phrase: its pairs of words, where kept), in the singular or the plural
+    ('CNNs' before 'a CNN architecture')."""
+    parts = _words(name)
+    pairs = [" ".join(pair) for pair in zip(parts, parts[1:])]
+    return all(part in words or f"{part}s" in words for part in pairs or parts)
+
+
+def candidates_in(sentence: str, counts: Counter[str] | None = None) -> Iterator[Contribution]:
+    """The names a sentence may introduce, the likeliest first (counts: the abstract's words)."""
+    counts = Counter(_words(sentence)) if counts is None else counts
+    for pattern in (_NAMING, _WE_CALL):
+        naming = pattern.search(sentence)
+        verb = naming and _INTRODUCE.search(sentence, 0, naming.start())
+        # 'namely' also means 'that is'; 'known as' also names what exists
+        if naming and not _PRIOR_WORK.search(sentence) and (verb or not re.match(r"namely|known", naming[0])):
+            description = sentence[verb.end():naming.start()] if verb else None
+            after = sentence[naming.end():]
+            if pattern is _WE_CALL:  # the name ends the object: 'we call the resulting model a Sinkformer'
+                after = after[_last_capitalised_run(after):]
+            named = _named_after(after, description)
+            if named:
+                yield named
+    verb = _INTRODUCE.search(sentence)
+    if verb:  # not a name the sentence wrote before its verb: 'Networks (CNNs) inspire us to introduce CNNs'
+        yield from (c for c in _object_names(sentence[verb.end():], counts)
+                    if not _mentioned(c.name, _word_set(_words(sentence[:verb.start()]))))
+    passive = _PASSIVE.search(sentence)
+    if passive:
+        subject = [part for part in sentence[:passive.start()].split(", ") if part.strip()]
+        if subject and re.match(r"\s*(?:an?|the)\s", subject[-1], re.IGNORECASE):  # 'a X (X) is proposed'
+            yield from _object_names(subject[-1], counts, whole=True)
+    proposed = _PROPOSED.search(sentence)
+    if proposed:
+        yield from _object_names(sentence[proposed.end():], counts, longest=3, apposed=2)
+    ours = _OUR_THING.search(sentence)
+    if ours:
+        name = ours["name"] or ours["name2"] or ours["name3"]
+        if is_explicit_name(name):
+            yield Contribution(name, None)
+
+
+def _last_capitalised_run(text: str) -> int:
+    """Where the last run of capitalised or coined words of text's first clause starts (0 if none)."""
+    end = re.search(r"[,;:.(\u2014\u2013]|\s-\s|\s(?:which|that|to|for|and|as|in|on|with)\s", text)
+    start, previous = 0, False
+    for word in re.finditer(r"\S+", text[:end.start() if end else len(text)]):
+        capitalised = bool(re.match(rf"[{_QUOTES}]?[A-Z$]", word[0]) or is_coined(word[0].strip(_QUOTES)))
+        if capitalised and not previous:
+            start = word.start()
+        previous = capitalised
+    return start
+
+
+def _named_after(text: str, description: str | None) -> Contribution | None:
+    """The name right after a naming word: 'Long Name (LN)', 'LN (Long Name)', 'Split LBI', 'TRIX'."""
+    text = text.lstrip(" " + _QUOTES)
+    text = re.sub(r"^(?:as|an?|the)\s+", "", text, flags=re.IGNORECASE)
+    defined = _definition_at_start(text)
+    if defined:
+        return defined
+    phrase = _TITLE_PHRASE.match(text)
+    if phrase:
+        words = phrase[0].rstrip("." + _QUOTES).split()
+        rest = text[phrase.start() + len(" ".join(words)):].lstrip(_QUOTES)
+        alias = re.match(rf"\s*,?\s+or\s+{NAME}", rest)  # 'Dynamic Recurrent ... Networks, or DRAGNN'
+        if alias and is_name_like(alias["name"]) and acronym_matches(alias["name"], " ".join(words)):
+            return Contribution(alias["name"], " ".join(words))
+        while len(words) > 1 and words[-1].lower() in {"of", "for", "with", "and", "the", "to", "via", "in", "on"}:
+            words.pop()
+        ends = re.match(rf"[{_QUOTES}]?\s*(?:[,.;:()\u2014\u2013]|$|\s(?:and|or|but|is|as|which|that|for|to|in|on|"
+                        r"with|outperforms|achieves|can)\b)", rest)
+        if ends and (len(words) > 1 and words[0].lower() not in _NOT_NAMES or is_explicit_name(words[0])):
+            return Contribution(" ".join(words).strip(_QUOTES), description)
+        if len(words) > 1:
+            return None
+    token = _TOKEN.match(text)
+    # the name ends there: 'named TRIX to learn', not 'the Stackelberg-Littlestone dimension'
+    ends = (rf"[{_QUOTES}]?\s*(?:[,.;:()\u2014\u2013]|$|\s(?:and|or|is|are|as|which|that|to|for|in|on|with|"
+            r"achieves|outperforms|can|\w+ly)\b)")
+    if token and is_explicit_name(token[0]) and re.match(ends, text[token.end():]):
+        return Contribution(token[0], description)
+    return None
+
+
+def _object_names(rest: str, counts: Counter[str], whole: bool = False, longest: int = 10,
+                  apposed: int = 16) -> Iterator[Contribution]:
+    """Names in the object of 'we propose ...' (or, passive, the subject of '... is proposed')."""
+    lead = _LEAD.match(rest)
+    obj = rest[lead.end() if lead else 0:]
+    article = lead[0].strip() + " " if lead and lead[0].strip() else ""  # 'a novel' describes: 'a novel algorithm, X'
+
+    defined = _definition_in(obj)
+    if defined:
+        yield defined
+    if re.match(r"to\s", obj):  # 'we propose to verify generated SQL': an action, not a thing
+        return
+    phrase = _TITLE_PHRASE.match(obj)
+    if phrase and not whole:  # 'Contrastive Preference Distillation, a ...', 'Lantern, an ...'
+        words = phrase[0].split()
+        appositive = re.match(r"\s*,\s*((?:an?|the)\s.*)", obj[phrase.end():])
+        if appositive and words[0].lower() not in _NOT_NAMES and (len(words) > 1 or is_explicit_name(words[0])):
+            yield Contribution(phrase[0], appositive[1])
+        # 'We introduce Deep Voice 2, which', 'the Softstar algorithm': a Title Case name the abstract returns to
+        version = re.match(r"\s+\d+(?:\.\d+)*\b", obj[phrase.end():])
+        name = phrase[0] + (version[0] if version else "")
+        after = obj[len(name):]
+        kind = re.match(rf"\s+(?:{_KINDS})\b", after)
+        ends = re.match(r"\s*(?:[,(]|\s(?:which|that|to)\b)", after)
+        if (kind or ends and len(name.split()) > 1) and words[0].lower() not in _NOT_NAMES \
+                and _mentions(name, counts) >= 2:
+            yield Contribution(name, None)
+    token = _TOKEN.match(obj)
+    if token and (is_coined(token[0]) or _repeated_lower_case_name(token[0], obj)):
+        after = obj[token.end():]
+        expansion = re.match(r"\s*\(([^()]{3,120})\)", after)
+        if expansion and acronym_matches(token[0], expansion[1]):
+            yield Contribution(token[0], normalise_expansion(expansion[1]))
+        elif re.match(r"\s*(?:[,.;:(\u2014\u2013]|$|\s(?:is|as|which|that|for|to|and)\b)", after):
+            description = re.match(r"\s*(?:,|\u2014|\u2013)\s*((?:an?|the)\s.*)", after)
+            yield Contribution(token[0], description[1] if description else None)
+    end = _OBJECT_END.search(obj)
+    head = obj[:end.start() if end else len(obj)]
+    if longest < 10:  # after 'our': 'our proposed Text2Interaction framework invokes ...'
+        head = " ".join(head.split()[:longest])
+    if len(head.split()) <= longest:  # 'a variational inference framework OCEAN', 'Social ODE'
+        run = _coined_run(head)
+        if run:
+            yield Contribution(run, article + head[:head.index(run)] if head.index(run) else None)
+    for number, punctuation in enumerate(re.finditer(r"[,:;\u2014\u2013]|\s-\s|\.(?:\s|$)", obj)):
+        # 'a new method for MARL, QTRAN, which ...', 'a light-weight, power efficient, and general network, ESPNetv2,'
+        if number == 3 or whole or punctuation[0].strip() not in (",", ":", "-", "\u2014", "\u2013") \
+                or len(obj[:punctuation.start()].split()) > apposed:
+            break
+        appositive = _appositive(obj, obj[:punctuation.start()], counts)
+        if appositive:
+            yield replace(appositive, description=article + (appositive.description or ""))
+            break
+
+
+def _coined_run(head: str) -> str | None:
+    """The last coined word of a phrase with the capitalised words and version numbers around it."""
+    words = head.split()
+    coined = [i for i, word in enumerate(words) if is_coined(word.strip(_QUOTES))]
+    if not coined:
+        return None
+    first = last = coined[-1]
+    while first > 0 and last - first < 3 and (re.fullmatch(r"[A-Z][a-z]+(?:-[A-Z][a-z]+)*", words[first - 1])
+                                              or is_coined(words[first - 1])):
+        first -= 1
+    while last + 1 < len(words) and last - first < 3 and re.match(r"[A-Z]|\d+(?:\.\d+)*$", words[last + 1]):
+        last += 1
+    return " ".join(words[first:last + 1]).strip(_QUOTES)
+
+
+def _repeated_lower_case_name(token: str, text: str) -> bool:
+    """'We present pagelet, a cache manager ... pagelet keeps ...'."""
+    return (re.fullmatch(r"[a-z][a-z0-9]{3,}", token) is not None and token not in _NOT_NAMES
+            and re.fullmatch(_KINDS, token) is None
+            and re.match(r"\s*,\s*(?:an?|the)\s", text[len(token):]) is not None and text.count(token) >= 2)
+
+
+def _appositive(rest: str, description: str, counts: Counter[str]) -> Contribution | None:
+    after = rest[len(description):]
+    apposed = re.match(rf"\s?[-,:\u2014\u2013]\s*[{_QUOTES}]?(?:the\s+)?(?P<phrase>{_TITLE_PHRASE.pattern}|{NAME})"
+                       rf"[{_QUOTES}]?\s*(?:[,().;:\u2014\u2013]|$|\s(?:which|that|for|to|is|as|by|with|in|on)\b)",
+                       after)
+    if not apposed:
+        return None
+    phrase = apposed["phrase"]
+    defined = _definition_at_start(after[apposed.start("phrase"):])
+    if defined:
+        return Contribution(defined.name, description)
+    if is_coined(phrase) or (len(phrase.split()) > 1 and phrase.split()[0].lower() not in _NOT_NAMES):
+        return Contribution(phrase, description)
+    if is_explicit_name(phrase) and _mentions(phrase, counts) >= 2:  # 'we develop, Stripformer, a ...'
+        return Contribution(phrase, description)
+    return None
+
+
+def _definition_at_start(text: str) -> Contribution | None:
+    """'Long Name (LN)' or 'LN (Long Name)' at the start of text."""
+    paren = re.match(r"([^()]{1,160}?)\s*\(\s*([^()]{1,120}?)\s*\)", text)
+    if not paren:
+        return None
+    before, inside = paren[1].strip(_QUOTES + " -"), paren[2].strip(_QUOTES + " ")
+    if _TOKEN.fullmatch(before) and is_name_like(before) and len(inside.split()) > 1 \
+            and acronym_matches(before, inside):
+        return Contribution(before, normalise_expansion(inside))
+    return _definition_in(text, unexpanded=False)
+
+
+def _definition_in(text: str, unexpanded: bool = True) -> Contribution | None:
+    """'(LN)' whose expansion starts the text, give or take a few words: 'augmenting Long Name (LN)'."""
+    position = 0
+    for _ in range(3):  # the first parentheses only: '(RGB-D) panorama synthesis (BIPS)'
+        paren = re.compile(r"\(\s*([^()]{1,40}?)\s*\)").search(text, position, position + 300)
+        if not paren or re.search(r"[;:.]\s", text[position:paren.start()]):
+            return None
+        inside = paren[1].strip(_QUOTES + " ")
+        before = text[:paren.start()].rstrip(_QUOTES + " -\u2014")
+        a_name = is_name_like(inside) or is_explicit_name(inside)
+        if _TOKEN.fullmatch(inside) and a_name and inside.count("$") % 2 == 0:
+            expansion = expansion_before(inside, before) if is_name_like(inside) else None
+            if expansion is None and is_name_like(inside) and len(before.split()) <= 14 \
+                    and not re.search(r"[,;:]", before) and acronym_matches(inside, before):
+                expansion = before  # a long expansion that starts the object: 'Information-guided ... (IDCD)'
+            if expansion is None:  # 'a large-scale dataset (RELiC)', 'a primal-dual method (Quartz)'
+                plain = len(before.split()) <= 6 and not _OBJECT_END.search(f" {before}") and before[-1:].islower()
+                named = unexpanded and plain and not _mentioned(inside, _word_set(_words(before)))
+                return Contribution(inside, None) if named else None
+            gap = before[:len(before) - len(expansion)].rstrip(", ")
+            kind = re.search(rf"\b(?:{_KINDS})$", gap)  # 'the novel adaptation method Generative Pseudo Labeling (GPL)'
+            if len(gap.split()) <= (6 if kind else 3) and not _OBJECT_END.search(f" {gap}"):
+                return Contribution(inside, normalise_expansion(expansion))
+            return None
+        position = paren.end()
+    return None
+
+
+def expansion_before(short: str, before: str) -> str | None:
+    """The words before '(short)' that it abbreviates, after Schwartz and Hearst (2003)."""
+    letters = [c.lower() for c in re.sub(r"\$[^$]*\$", "", short) if c.isalpha()]  # C3AE: C, A, E
+    if not letters:
+        return None
+    words = before.split()
+    text = " ".join(words[-min(len(letters) + 5, 2 * len(letters)):])
+    position = len(text) - 1
+    for index in range(len(letters) - 1, -1, -1):
+        while position >= 0 and (text[position].lower() != letters[index]
+                                 or (index == 0 and position > 0 and text[position - 1].isalnum())):
+            position -= 1
+        if position < 0:
+            return None
+        position -= 1
+    expansion = text[text.rfind(" ", 0, position + 1) + 1:]
+    return expansion if short not in expansion.split() else None
+
+
+def is_coined(token: str) -> bool:
+    """A name-like token that is not a qualifier ('GPU-friendly', 'Event-Aware') or a spelled-out acronym
+    letter ('TExt' of 'TExt Generation (TegTok)')."""
+    return (is_name_like(token) and re.search(r"-[a-z]{3,}$", token) is None and token.count("$") % 2 == 0
+            and len(re.findall(r"[A-Za-z]", re.sub(r"\$[^$]*\$", "", token))) >= 2
+            and not re.fullmatch(r"[A-Z][a-z]+(?:-[A-Za-z][a-z]+)+|[A-Z]{2}[a-z]{3,}|\d+[A-Za-z]{1,2}", token))
+
+
+def is_name_like(token: str) -> bool:
+    """A coined name: mixed case (EgoTSR), several capitals (ASAP), or letters with digits."""
+    letters = re.sub(r"\$[^$]*\$", "", token)
+    capitals = sum(c.isupper() for c in letters)
+    camel = re.search(r"[a-z][A-Z]", letters) is not None
+    digits_and_letters = re.search(r"\d", letters) and re.search(r"[A-Za-z]", letters)
+    math_and_letters = "$" in token and re.search(r"[A-Za-z]{2}", letters)  # $\alpha$-Balance, DPM-$\lambda$
+    distinctive = capitals >= 2 or camel or bool(digits_and_letters) or bool(math_and_letters)
+    return 2 <= len(letters.strip("-")) <= 40 and distinctive and not letters.endswith(("-based", "-like"))
+
+
+def is_explicit_name(token: str) -> bool:
+    """After 'named', 'we call ...' or 'Our framework, X,': also plain words (Tessera, snapshot-rs)."""
+    plain_word = re.fullmatch(r"[A-Z][a-z]{2,}\+*|[a-z][a-z0-9]*(?:[-_][a-z0-9]+)+", token) is not None
+    return is_name_like(token) or (plain_word and token.lower() not in _NOT_NAMES)
+
+
+def acronym_matches(acronym: str, expansion: str) -> bool:
+    """True when the acronym's letters appear, in order, in the expansion, starting with its first word."""
+    letters = [c.lower() for c in re.sub(r"\$[^$]*\$", "", acronym) if c.isalpha()]
+    words = expansion.lower()
+    if not letters or not words or words[0] != letters[0]:
+        return False
+    position = 0
+    for letter in letters:
+        position = words.find(letter, position)
+        if position < 0:
+            return False
+        position += 1
+    return True
+
+
+def normalise_expansion(expansion: str) -> str:
+    """Undo capitals that mark an acronym's letters: 'REconstruction' -> 'Reconstruction'."""
+    words = []
+    for word in expansion.split():
+        if re.fullmatch(r"[A-Z]{2}[a-z]{3,}", word):
+            word = word.capitalize()
+        elif re.fullmatch(r"[a-z]+[A-Z][a-z]+", word):
+            word = word.lower()
+        words.append(word)
+    return " ".join(words)
