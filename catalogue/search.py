@@ -317,7 +317,7 @@ def read_fingerprints(bundle_root: Path) -> dict[str, str]:
 # --- The offline index: a plain script, so that search works from file:// too -------------
 
 FALLBACK_FILE = "search-index.js"
-TERMS_PER_PAPER = 10
+TERMS_PER_PAPER = 16
 CJK_PIECES_PER_PAPER = 400
 STOPWORDS = frozenset("""a about above across after again against all also although among an and any are as at
 be because been before being below between both but by can could did do does doing done during each either
@@ -380,8 +380,8 @@ def render_fallback_index(entries: list[SearchEntry], topic_labels: list[str]) -
     """A script that sets window.CATALOGUE_SEARCH: papers with their most telling words.
 
     Each paper keeps its slug, name, title and the abstract words that set it apart most
-    (tf-idf), so the file stays small (under 200 bytes an English paper) while names, titles and key
-    terms match. An empty name means the title begins with it.
+    (tf-idf), so the file stays small while names, titles and key terms match. An empty name means
+    the title begins with it.
     """
     abstract_words = [words(e.abstract) for e in entries]
     documents = [{w: n for w, n in Counter(found).items() if w not in STOPWORDS and len(w) > 2}
