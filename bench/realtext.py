@@ -210,6 +210,8 @@ def main(argv: list[str] | None = None) -> int:
               "(or give its path, or --sample)", file=sys.stderr)
         return 2
     records = evenly_spaced(read_records(source), args.limit)
+    if args.work:
+        args.work.mkdir(parents=True, exist_ok=True)
     work = Path(tempfile.mkdtemp(prefix="realtext-", dir=args.work))
     seeds, content, site = work / "seeds", work / "content", work / "site"
     content.mkdir()
