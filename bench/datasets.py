@@ -30,12 +30,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from catalogue.cleanup import clean_abstract  # noqa: E402
 from catalogue.errors import CatalogueError  # noqa: E402
 from catalogue.extract import extract  # noqa: E402
+from bench.realtext_metrics import dataset_key  # noqa: E402
 
 PROJECT = Path(__file__).resolve().parent.parent
 SAMPLE = PROJECT / "tests" / "data" / "corpus_sample.jsonl"
 LABELS = PROJECT / "tests" / "data" / "labelled_benchmarks.yaml"
 
-_KIND_WORDS = {"dataset", "datasets", "benchmark", "benchmarks", "corpus", "data", "set"}
 # Words too common in result descriptions to show that a phrase names its measure.
 _PLAIN_WORDS = {"the", "a", "an", "and", "of", "in", "on", "over", "with", "by", "to", "for", "at", "up", "from",
                 "than", "more", "less", "higher", "lower", "times", "fold", "rate"}
@@ -63,17 +63,8 @@ def predict(abstract: str) -> Predicted:
     return Predicted(found.benchmarks, found.results)
 
 
-def same_dataset_key(name: str) -> str:
-    words = re.findall(r"\w+", name.lower())
-    if words[:1] == ["the"]:
-        words = words[1:]
-    while len(words) > 1 and words[-1] in _KIND_WORDS:
-        words.pop()
-    return " ".join(words)
-
-
 def _spellings(entry: str | list[str]) -> set[str]:
-    return {same_dataset_key(spelling) for spelling in ([entry] if isinstance(entry, str) else entry)}
+    return {dataset_key(spelling) for spelling in ([entry] if isinstance(entry, str) else entry)}
 
 
 def _stems(text: str) -> set[str]:
@@ -103,11 +94,11 @@ def score(records: list[dict], labels: list[dict]) -> tuple[dict, Misses]:
         entries = [_spellings(entry) for entry in label["benchmarks"]]
         for name in predicted.benchmarks:
             listed += 1
-            if any(same_dataset_key(name) in entry for entry in entries):
+            if any(dataset_key(name) in entry for entry in entries):
                 right += 1
             else:
                 wrong.append((label["title"], name))
-        keys = {same_dataset_key(name) for name in predicted.benchmarks}
+        keys = {dataset_key(name) for name in predicted.benchmarks}
         for entry, raw in zip(entries, label["benchmarks"]):
             labelled += 1
             if entry & keys:

@@ -12,7 +12,8 @@ from conftest import PROJECT
 
 sys.path.insert(0, str(PROJECT))
 
-from bench.datasets import benchmark_scores, read_labels, read_records, same_dataset_key  # noqa: E402
+from bench.datasets import benchmark_scores, read_labels, read_records  # noqa: E402
+from bench.realtext_metrics import dataset_key  # noqa: E402
 from catalogue.errors import CatalogueError  # noqa: E402
 
 PRECISION_TARGET = 0.9  # issue 18: benchmarks list only datasets and benchmarks
@@ -54,7 +55,7 @@ def test_headline_results_say_what_they_measure():
     ("MPI", "MPI Sintel", False),
 ])
 def test_names_are_compared_without_case_punctuation_or_kind_word(listed, labelled, same):
-    assert (same_dataset_key(listed) == same_dataset_key(labelled)) is same
+    assert (dataset_key(listed) == dataset_key(labelled)) is same
 
 
 def test_a_label_without_its_record_is_an_error_that_names_it():

@@ -9,15 +9,12 @@ from pathlib import Path
 
 import pytest
 
-from catalogue.cleanup import clean_abstract
-from catalogue.content import read_taxonomy
-from catalogue.extract import extract
 from catalogue.titles import MAX_TITLE, articles_agree, derive_title, title_case
 
 PROJECT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(PROJECT))
 
-from bench.titles import defects_of, title_scores  # noqa: E402
+from bench.titles import defects_of, derive_titles, title_scores  # noqa: E402
 
 SAMPLE = PROJECT / "tests" / "data" / "corpus_sample.jsonl"
 
@@ -87,13 +84,7 @@ def test_an_abstract_without_a_phrase_still_gets_a_title_without_outer_spaces(ab
 @pytest.fixture(scope="module")
 def sample_titles():
     records = [json.loads(line) for line in SAMPLE.read_text(encoding="utf-8").splitlines()]
-    taxonomy, fallback = read_taxonomy(PROJECT / "content")
-    derived = []
-    for record in records:
-        cleaned, _ = clean_abstract(record["abstract"])
-        extraction = extract(cleaned, taxonomy, fallback)
-        derived.append((extraction.title, extraction.name, cleaned))
-    return records, derived
+    return records, derive_titles(records)
 
 
 def test_titles_of_real_papers_show_no_defect(sample_titles):
