@@ -14,13 +14,12 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 
 @dataclass(frozen=True)
 class Contribution:
     name: str
-    description: str | None  # the words the abstract describes it with, untrimmed
     secondary: bool = False  # released alongside the work ("We release X, a toolkit"), not the work itself
 
 
@@ -102,7 +101,7 @@ def find_names(sentences: Sequence[str]) -> list[Contribution]:
             continue
         named.add(contribution.name)
         released = re.search(rf"\brelease[sd]?\s+(?:the\s+|our\s+)?{re.escape(contribution.name)}", sentence)
-        found.append(Contribution(contribution.name, contribution.description,
+        found.append(Contribution(contribution.name,
                                   secondary=number == len(sentences) > 2 and released is not None))
     if len(found) > 1:  # the abstract's own subject is the name it returns to most (first on a tie)
         primary = max((c for c in found if not c.secondary), key=lambda c: _mentions(c.name, counts), default=None)
@@ -110,10 +109,10 @@ def find_names(sentences: Sequence[str]) -> list[Contribution]:
             found.remove(primary)
             found.insert(0, primary)
     for sentence in sentences if not found else ():  # 'MedSight-7B is an open model for ...'
-        subject = re.match(rf"^{NAME}\s+is\s+(?:an?|the)\s+(?:novel\s+|new\s+)?(?P<description>.+)", sentence)
+        subject = re.match(rf"^{NAME}\s+is\s+(?:an?|the)\s+(?:novel\s+|new\s+)?", sentence)
         coined = subject and re.search(r"\d|-|[a-z][A-Z]", subject["name"]) and is_name_like(subject["name"])
         if coined and counts[subject["name"]] >= 2:  # and the abstract returns to it
-            found.append(Contribution(subject["name"], subject["description"]))
+            found.append(Contribution(subject["name"]))
             break
     return found
 
@@ -159,11 +158,10 @@ def candidates_in(sentence: str, counts: Counter[str] | None = None) -> Iterator
         verb = naming and _INTRODUCE.search(sentence, 0, naming.start())
         # 'namely' also means 'that is'; 'known as' also names what exists
         if naming and not _PRIOR_WORK.search(sentence) and (verb or not re.match(r"namely|known", naming[0])):
-            description = sentence[verb.end():naming.start()] if verb else None
             after = sentence[naming.end():]
             if pattern is _WE_CALL:  # the name ends the object: 'we call the resulting model a Sinkformer'
                 after = after[_last_capitalised_run(after):]
-            named = _named_after(after, description)
+            named = _named_after(after)
             if named:
                 yield named
     verb = _INTRODUCE.search(sentence)
@@ -182,7 +180,7 @@ def candidates_in(sentence: str, counts: Counter[str] | None = None) -> Iterator
     if ours:
         name = ours["name"] or ours["name2"] or ours["name3"]
         if is_explicit_name(name):
-            yield Contribution(name, None)
+            yield Contribution(name)
 
 
 def _last_capitalised_run(text: str) -> int:
@@ -197,7 +195,7 @@ def _last_capitalised_run(text: str) -> int:
     return start
 
 
-def _named_after(text: str, description: str | None) -> Contribution | None:
+def _named_after(text: str) -> Contribution | None:
     """The name right after a naming word: 'Long Name (LN)', 'LN (Long Name)', 'Split LBI', 'TRIX'."""
     text = text.lstrip(" " + _QUOTES)
     text = re.sub(r"^(?:as|an?|the)\s+", "", text, flags=re.IGNORECASE)
@@ -210,13 +208,13 @@ def _named_after(text: str, description: str | None) -> Contribution | None:
         rest = text[phrase.start() + len(" ".join(words)):].lstrip(_QUOTES)
         alias = re.match(rf"\s*,?\s+or\s+{NAME}", rest)  # 'Dynamic Recurrent ... Networks, or DRAGNN'
         if alias and is_name_like(alias["name"]) and acronym_matches(alias["name"], " ".join(words)):
-            return Contribution(alias["name"], " ".join(words))
+            return Contribution(alias["name"])
         while len(words) > 1 and words[-1].lower() in {"of", "for", "with", "and", "the", "to", "via", "in", "on"}:
             words.pop()
         ends = re.match(rf"[{_QUOTES}]?\s*(?:[,.;:()\u2014\u2013]|$|\s(?:and|or|but|is|as|which|that|for|to|in|on|"
                         r"with|outperforms|achieves|can)\b)", rest)
         if ends and (len(words) > 1 and words[0].lower() not in _NOT_NAMES or is_explicit_name(words[0])):
-            return Contribution(" ".join(words).strip(_QUOTES), description)
+            return Contribution(" ".join(words).strip(_QUOTES))
         if len(words) > 1:
             return None
     token = _TOKEN.match(text)
@@ -224,7 +222,7 @@ def _named_after(text: str, description: str | None) -> Contribution | None:
     ends = (rf"[{_QUOTES}]?\s*(?:[,.;:()\u2014\u2013]|$|\s(?:and|or|is|are|as|which|that|to|for|in|on|with|"
             r"achieves|outperforms|can|\w+ly)\b)")
     if token and is_explicit_name(token[0]) and re.match(ends, text[token.end():]):
-        return Contribution(token[0], description)
+        return Contribution(token[0])
     return None
 
 
@@ -233,7 +231,6 @@ def _object_names(rest: str, counts: Counter[str], whole: bool = False, longest:
     """Names in the object of 'we propose ...' (or, passive, the subject of '... is proposed')."""
     lead = _LEAD.match(rest)
     obj = rest[lead.end() if lead else 0:]
-    article = lead[0].strip() + " " if lead and lead[0].strip() else ""  # 'a novel' describes: 'a novel algorithm, X'
 
     defined = _definition_in(obj)
     if defined:
@@ -245,7 +242,7 @@ def _object_names(rest: str, counts: Counter[str], whole: bool = False, longest:
         words = phrase[0].split()
         appositive = re.match(r"\s*,\s*((?:an?|the)\s.*)", obj[phrase.end():])
         if appositive and words[0].lower() not in _NOT_NAMES and (len(words) > 1 or is_explicit_name(words[0])):
-            yield Contribution(phrase[0], appositive[1])
+            yield Contribution(phrase[0])
         # 'We introduce Deep Voice 2, which', 'the Softstar algorithm': a Title Case name the abstract returns to
         version = re.match(r"\s+\d+(?:\.\d+)*\b", obj[phrase.end():])
         name = phrase[0] + (version[0] if version else "")
@@ -254,16 +251,14 @@ def _object_names(rest: str, counts: Counter[str], whole: bool = False, longest:
         ends = re.match(r"\s*(?:[,(]|\s(?:which|that|to)\b)", after)
         if (kind or ends and len(name.split()) > 1) and words[0].lower() not in _NOT_NAMES \
                 and _mentions(name, counts) >= 2:
-            yield Contribution(name, None)
+            yield Contribution(name)
     token = _TOKEN.match(obj)
     if token and (is_coined(token[0]) or _repeated_lower_case_name(token[0], obj)):
         after = obj[token.end():]
         expansion = re.match(r"\s*\(([^()]{3,120})\)", after)
-        if expansion and acronym_matches(token[0], expansion[1]):
-            yield Contribution(token[0], normalise_expansion(expansion[1]))
-        elif re.match(r"\s*(?:[,.;:(\u2014\u2013]|$|\s(?:is|as|which|that|for|to|and)\b)", after):
-            description = re.match(r"\s*(?:,|\u2014|\u2013)\s*((?:an?|the)\s.*)", after)
-            yield Contribution(token[0], description[1] if description else None)
+        if expansion and acronym_matches(token[0], expansion[1]) \
+                or re.match(r"\s*(?:[,.;:(\u2014\u2013]|$|\s(?:is|as|which|that|for|to|and)\b)", after):
+            yield Contribution(token[0])
     end = _OBJECT_END.search(obj)
     head = obj[:end.start() if end else len(obj)]
     if longest < 10:  # after 'our': 'our proposed Text2Interaction framework invokes ...'
@@ -271,7 +266,7 @@ def _object_names(rest: str, counts: Counter[str], whole: bool = False, longest:
     if len(head.split()) <= longest:  # 'a variational inference framework OCEAN', 'Social ODE'
         run = _coined_run(head)
         if run:
-            yield Contribution(run, article + head[:head.index(run)] if head.index(run) else None)
+            yield Contribution(run)
     for number, punctuation in enumerate(re.finditer(r"[,:;\u2014\u2013]|\s-\s|\.(?:\s|$)", obj)):
         # 'a new method for MARL, QTRAN, which ...', 'a light-weight, power efficient, and general network, ESPNetv2,'
         if number == 3 or whole or punctuation[0].strip() not in (",", ":", "-", "\u2014", "\u2013") \
@@ -279,7 +274,7 @@ def _object_names(rest: str, counts: Counter[str], whole: bool = False, longest:
             break
         appositive = _appositive(obj, obj[:punctuation.start()], counts)
         if appositive:
-            yield replace(appositive, description=article + (appositive.description or ""))
+            yield appositive
             break
 
 
@@ -305,8 +300,9 @@ def _repeated_lower_case_name(token: str, text: str) -> bool:
             and re.match(r"\s*,\s*(?:an?|the)\s", text[len(token):]) is not None and text.count(token) >= 2)
 
 
-def _appositive(rest: str, description: str, counts: Counter[str]) -> Contribution | None:
-    after = rest[len(description):]
+def _appositive(rest: str, before: str, counts: Counter[str]) -> Contribution | None:
+    """A name set off after `before`, the start of `rest`: 'a new method for MARL, QTRAN, which'."""
+    after = rest[len(before):]
     apposed = re.match(rf"\s?[-,:\u2014\u2013]\s*[{_QUOTES}]?(?:the\s+)?(?P<phrase>{_TITLE_PHRASE.pattern}|{NAME})"
                        rf"[{_QUOTES}]?\s*(?:[,().;:\u2014\u2013]|$|\s(?:which|that|for|to|is|as|by|with|in|on)\b)",
                        after)
@@ -315,11 +311,11 @@ def _appositive(rest: str, description: str, counts: Counter[str]) -> Contributi
     phrase = apposed["phrase"]
     defined = _definition_at_start(after[apposed.start("phrase"):])
     if defined:
-        return Contribution(defined.name, description)
+        return Contribution(defined.name)
     if is_coined(phrase) or (len(phrase.split()) > 1 and phrase.split()[0].lower() not in _NOT_NAMES):
-        return Contribution(phrase, description)
+        return Contribution(phrase)
     if is_explicit_name(phrase) and _mentions(phrase, counts) >= 2:  # 'we develop, Stripformer, a ...'
-        return Contribution(phrase, description)
+        return Contribution(phrase)
     return None
 
 
@@ -331,7 +327,7 @@ def _definition_at_start(text: str) -> Contribution | None:
     before, inside = paren[1].strip(_QUOTES + " -"), paren[2].strip(_QUOTES + " ")
     if _TOKEN.fullmatch(before) and is_name_like(before) and len(inside.split()) > 1 \
             and acronym_matches(before, inside):
-        return Contribution(before, normalise_expansion(inside))
+        return Contribution(before)
     return _definition_in(text, unexpanded=False)
 
 
@@ -353,11 +349,11 @@ def _definition_in(text: str, unexpanded: bool = True) -> Contribution | None:
             if expansion is None:  # 'a large-scale dataset (RELiC)', 'a primal-dual method (Quartz)'
                 plain = len(before.split()) <= 6 and not _OBJECT_END.search(f" {before}") and before[-1:].islower()
                 named = unexpanded and plain and not _mentioned(inside, _word_set(_words(before)))
-                return Contribution(inside, None) if named else None
+                return Contribution(inside) if named else None
             gap = before[:len(before) - len(expansion)].rstrip(", ")
             kind = re.search(rf"\b(?:{_KINDS})$", gap)  # 'the novel adaptation method Generative Pseudo Labeling (GPL)'
             if len(gap.split()) <= (6 if kind else 3) and not _OBJECT_END.search(f" {gap}"):
-                return Contribution(inside, normalise_expansion(expansion))
+                return Contribution(inside)
             return None
         position = paren.end()
     return None
