@@ -46,6 +46,7 @@ _LINKING = _SMALL_WORDS | {
     "was", "were", "be", "been", "being", "has", "have", "had", "can", "could", "may", "might", "will", "would",
     "should", "must", "do", "does", "did", "not", "also", "very", "more", "most", "less", "novel", "new",
     "first", "based", "e.g.", "i.e.", "etc", "namely", "then", "thus", "hence", "there", "here", "them",
+    "despite", "like", "unlike", "though", "unless", "throughout", "amongst", "including", "except", "until",
 }
 # Words a title does not start with (a title may start with an article).
 _NOT_FIRST = (_LINKING - _ARTICLES) | {"however", "moreover", "furthermore", "additionally", "finally",
