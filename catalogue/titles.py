@@ -416,6 +416,8 @@ def derive_title(abstract: str, name: str | None, model: TitleModel | None = Non
 def title_of(words: tuple[Word, ...], span: Span, name: str | None) -> str:
     # an expansion's capitals that mark its acronym's letters are not the title's ('REconstruction')
     phrase = [normalise_expansion(words[index].core) for index in range(span.start, span.end)]
+    # an abstract's "a novel method" is a title's "A Method": titles seldom call themselves novel
+    phrase = [word for word in phrase if word.lower() != "novel"] or phrase
     return (f"{name}: " if name else "") + title_case(articles_agree(phrase))
 
 
