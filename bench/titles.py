@@ -19,6 +19,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.corpus_sample import CORPUS, read_corpus  # noqa: E402
+from bench.realtext_metrics import token_f1, tokens  # noqa: E402
 from catalogue.cleanup import clean_abstract  # noqa: E402
 from catalogue.content import read_taxonomy  # noqa: E402
 from catalogue.extract import extract  # noqa: E402
@@ -37,22 +38,6 @@ DANGLING = {
 _CONSONANT_SOUND = re.compile(r"u(?:ni|s[eu]|ti|biq|ra|re|ro|k)|eu|one\b|once\b", re.IGNORECASE)
 # Acronyms whose first letter is said with a vowel sound (an LSTM, an MDP, an RL agent).
 _VOWEL_LETTERS = set("AEFHILMNORSX")
-
-
-def tokens(text: str) -> list[str]:
-    """Lower-case words, after `$`, backslashes of commands and HTML tags are removed."""
-    text = re.sub(r"<[^<>]*>", " ", text)
-    text = re.sub(r"\\(?=[A-Za-z])", "", text).replace("$", " ")
-    return re.findall(r"\w+", text.lower())
-
-
-def token_f1(derived: str, real: str) -> float:
-    ours, theirs = Counter(tokens(derived)), Counter(tokens(real))
-    common = sum((ours & theirs).values())
-    if not common:
-        return 0.0
-    precision, recall = common / sum(ours.values()), common / sum(theirs.values())
-    return 2 * precision * recall / (precision + recall)
 
 
 def _math(text: str) -> list[str]:

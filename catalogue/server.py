@@ -13,9 +13,14 @@ class QuietHandler(http.server.SimpleHTTPRequestHandler):
     extensions_map = {**http.server.SimpleHTTPRequestHandler.extensions_map, ".wasm": "application/wasm",
                       ".js": "text/javascript", ".mjs": "text/javascript"}
 
-    def send_error(self, code, message=None, explain=None):
+    def not_found_page(self) -> str | None:
+        """The page served, with status 404, for a missing address (None: Python's own error page)."""
         page = os.path.join(self.directory, NOT_FOUND_PAGE)
-        if code != 404 or not os.path.isfile(page):
+        return page if os.path.isfile(page) else None
+
+    def send_error(self, code, message=None, explain=None):
+        page = self.not_found_page() if code == 404 else None
+        if page is None:
             return super().send_error(code, message, explain)
         with open(page, "rb") as file:
             body = file.read()

@@ -107,16 +107,8 @@ class SiteHandler(QuietHandler):
             self.send_header("Content-Security-Policy", self.policy)
         super().end_headers()
 
-    def send_error(self, code, message=None, explain=None):
-        if code != 404 or self.not_found is None:
-            return super().send_error(code, message, explain)
-        body = self.not_found.read_bytes()
-        self.send_response(404, message)
-        self.send_header("Content-Type", "text/html; charset=utf-8")
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        if self.command != "HEAD":
-            self.wfile.write(body)
+    def not_found_page(self):
+        return self.not_found
 
 
 @contextmanager
