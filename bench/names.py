@@ -20,46 +20,23 @@ import gzip
 import json
 import re
 import sys
-from collections import Counter
 from pathlib import Path
 
 PROJECT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(PROJECT))
 
+from bench.corpus_sample import CORPUS  # noqa: E402
+from bench.realtext_metrics import common_words, silver_name  # noqa: E402
 from catalogue.cleanup import clean_abstract  # noqa: E402
 from catalogue.extract import find_contributions, plain_for_extraction  # noqa: E402
 
-# ../shared/corpus beside the checkout (a git worktree under ../wt/ has it one level further up)
-CORPUS = next((folder / "shared" / "corpus" / "papers.jsonl.gz" for folder in (PROJECT.parent, PROJECT.parent.parent)
-               if (folder / "shared" / "corpus" / "papers.jsonl.gz").exists()),
-              PROJECT.parent / "shared" / "corpus" / "papers.jsonl.gz")
 SAMPLE = PROJECT / "tests" / "data" / "corpus_sample.jsonl"
-COMMON_SHARE = 0.01
 
 
 def read_records(path: Path) -> list[dict]:
     opener = gzip.open if path.suffix == ".gz" else open
     with opener(path, "rt", encoding="utf-8") as lines:
         return [json.loads(line) for line in lines if line.strip()]
-
-
-def common_words(records: list[dict]) -> frozenset[str]:
-    """Words written in lower case in at least 1% of the abstracts."""
-    counts: Counter[str] = Counter()
-    for record in records:
-        counts.update({word for word in re.findall(r"\w+", record["abstract"]) if word.islower()})
-    least = COMMON_SHARE * len(records)
-    return frozenset(word for word, count in counts.items() if count >= least)
-
-
-def silver_name(record: dict, common: frozenset[str]) -> str | None:
-    prefix, colon, _ = record["title"].partition(":")
-    prefix = prefix.strip()
-    if not colon or not prefix or len(prefix.split()) > 3 or not re.search(r"[A-Z0-9]", prefix):
-        return None
-    if prefix.lower() in common or prefix not in record["abstract"]:
-        return None
-    return prefix
 
 
 def predicted_name(abstract: str) -> str | None:
@@ -82,7 +59,7 @@ def is_right(predicted: str, silver: str, abstract: str) -> bool:
 
 def name_scores(records: list[dict], common: frozenset[str] | None = None) -> dict:
     """Precision, recall and counts of the names given, with the misses and false names."""
-    common = common_words(records) if common is None else common
+    common = common_words(record["abstract"] for record in records) if common is None else common
     labelled = given = right = unprefixed = unprefixed_given = 0
     misses: list[tuple[str, str]] = []  # (silver, title)
     wrong: list[tuple[str, str, str]] = []  # (predicted, silver, title)
@@ -132,7 +109,7 @@ def main() -> None:
         sys.exit(f"no corpus at {args.corpus}")
     corpus = read_records(args.corpus) if args.corpus.exists() else []
     records = read_records(SAMPLE) if args.sample else corpus[::args.every]
-    common = common_words(corpus or records)  # common words come from the whole corpus when it is there
+    common = common_words(record["abstract"] for record in corpus or records)  # common words come from the whole corpus when it is there
     scores = name_scores(records, common)
     print(f"records {scores['records']}, with a silver name {scores['labelled']}, names given on those "
           f"{scores['given']}, right {scores['right']}")
