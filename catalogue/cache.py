@@ -37,7 +37,7 @@ PACKAGE = Path(__file__).resolve().parent
 # Distributions whose version can change what a build writes (markup, math, templates, slugs,
 # YAML, images, related papers and the map, the search index); one not installed counts as such.
 SHAPING_DISTRIBUTIONS = ("markdown-it-py", "mdurl", "jinja2", "markupsafe", "latex2mathml",
-                         "pylatexenc", "python-slugify", "text-unidecode", "pyyaml", "pillow", "numpy", "scipy",
+                         "pylatexenc", "bibtexparser", "python-slugify", "text-unidecode", "pyyaml", "pillow", "numpy", "scipy",
                          "scikit-learn", "pagefind", "pagefind-bin", "pagefind-bin-extended")
 
 

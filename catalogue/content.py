@@ -29,7 +29,7 @@ DEFAULT_TAXONOMY = Path(__file__).parent / "defaults" / TOPICS_FILE  # what a ne
 SLUG = re.compile(r"\A[a-z0-9]+(?:-[a-z0-9]+)*\Z")
 PAPER_ID = re.compile(r"\A[0-9a-f]{12}\Z")
 WEB_ADDRESS = re.compile(r"\Ahttps?://[^\s<>\"/?#]+[^\s<>\"]*\Z", re.IGNORECASE)
-SOURCE = re.compile(r"\A(\S(?:.*\S)?):(\d+)\Z")  # a seed file and line; '.' stops at line breaks
+SOURCE = re.compile(r"\A(\S(?:.*\S)?):(?:record (\d+)|(\d+))\Z")  # a seed file and its line or record; '.' stops at line breaks
 # Characters no front-matter text may hold (HTML and XML forbid them, or they end a line), and
 # those the abstract may not (it may span lines).
 UNSAFE_IN_ABSTRACT = re.compile(f"{UNSAFE.pattern}|[\x0c\ud800-\udfff]")
@@ -40,7 +40,8 @@ MAX_DEPTH = 8  # the front matter needs 3: the mapping, 'links', a link
 UNSAFE_IN_FIELD = re.compile(f"{UNSAFE_IN_ABSTRACT.pattern}|[\t\n\r\u2028\u2029]")
 # Front-matter keys in the order they are written.
 KEYS = ("id", "slug", "name", "other_names", "title", "title_source", "venue", "year", "topics",
-        "links", "benchmarks", "results", "authors", "pdf", "source", "cleaned", "in_seeds", "old_slugs")
+        "links", "benchmarks", "results", "authors", "keywords", "pdf", "url", "source", "cleaned", "in_seeds",
+        "old_slugs")
 REQUIRED = ("id", "slug", "title", "source")
 _Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # the C loader is 5x faster
 _Dumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
@@ -53,15 +54,18 @@ def render_paper_markdown(paper: Paper) -> str:
         "title": paper.title, "title_source": paper.title_source, "venue": paper.venue, "year": paper.year,
         "topics": list(paper.topics), "links": [{"url": l.url, "label": l.label} for l in paper.links],
         "benchmarks": list(paper.benchmarks), "results": list(paper.results),
-        "authors": list(paper.authors), "pdf": paper.pdf, "source": str(paper.source), "cleaned": list(paper.cleaned),
+        "authors": list(paper.authors), "keywords": list(paper.keywords), "pdf": paper.pdf, "url": paper.url,
+        "source": str(paper.source), "cleaned": list(paper.cleaned),
         "in_seeds": paper.in_seeds, "old_slugs": list(paper.old_slugs),
     }
-    optional_empty = {"other_names", "authors", "pdf", "links", "benchmarks", "results", "cleaned", "old_slugs"}
+    optional_empty = {"other_names", "authors", "keywords", "pdf", "url", "links", "benchmarks", "results", "cleaned",
+                      "old_slugs"}
     data = {k: v for k, v in data.items() if not (k in optional_empty and v in ([], None))}
     if paper.in_seeds:
         del data["in_seeds"]  # written only to mark a paper gone from the seeds
     front = yaml.dump(data, Dumper=_Dumper, sort_keys=False, allow_unicode=True, width=1000)
-    return f"---\n{front}---\n\n{paper.abstract.strip()}\n"
+    abstract = paper.abstract.strip()
+    return f"---\n{front}---\n\n{abstract}\n" if abstract else f"---\n{front}---\n"
 
 
 def parse_paper_markdown(text: str, path: str) -> Paper:
@@ -81,9 +85,7 @@ def parse_paper_markdown(text: str, path: str) -> Paper:
             raise ContentFileError(path, f"front-matter key '{key}' is missing")
     for key, value in data.items():
         _no_control_characters(path, key, value)
-    abstract = match[2].strip()
-    if not abstract:
-        raise ContentFileError(path, "the abstract (the text after the front matter) is empty")
+    abstract = match[2].strip()  # empty for a paper its list gives no abstract for
     if not match[2].replace("\n", "").isprintable() and (bad := UNSAFE_IN_ABSTRACT.search(match[2])):
         line = text.count("\n", 0, match.start(2) + bad.start()) + 1
         raise ContentFileError(f"{path}:{line}", f"the abstract holds a control character "
@@ -100,7 +102,7 @@ def parse_paper_markdown(text: str, path: str) -> Paper:
         name=_optional_text(path, "name", data.get("name")),
         other_names=_texts(path, "other_names", data.get("other_names")),
         title_source=_check(path, "title_source", data.get("title_source", "derived"), str,
-                            lambda v: v in ("derived", "edited"), "'derived' or 'edited'"),
+                            lambda v: v in ("derived", "given", "edited"), "'derived', 'given' or 'edited'"),
         venue=_optional_text(path, "venue", data.get("venue")),
         year=_optional(path, "year", data.get("year"), int, lambda v: 0 < v < 10000, "a year like 2026"),
         topics=tuple(_check(path, "topics", topic, str, SLUG.fullmatch, "a list of topic slugs")
@@ -110,7 +112,9 @@ def parse_paper_markdown(text: str, path: str) -> Paper:
         results=_texts(path, "results", data.get("results")),
         cleaned=_texts(path, "cleaned", data.get("cleaned")),
         authors=_texts(path, "authors", data.get("authors")),
+        keywords=_texts(path, "keywords", data.get("keywords")),
         pdf=_optional(path, "pdf", data.get("pdf"), str, WEB_ADDRESS.fullmatch, "an http(s) address"),
+        url=_optional(path, "url", data.get("url"), str, WEB_ADDRESS.fullmatch, "an http(s) address"),
         in_seeds=_check(path, "in_seeds", data.get("in_seeds", True), bool, None, "true or false"),
         old_slugs=old_slugs,
     )
@@ -229,8 +233,9 @@ def _links(path: str, value) -> tuple[Link, ...]:
 def _parse_source(path: str, value) -> Source:
     match = SOURCE.fullmatch(value) if isinstance(value, str) else None
     if not match:
-        raise ContentFileError(path, f"front-matter key 'source' must be 'file:line', not {shown(value)}")
-    return Source(match[1], int(match[2]))
+        raise ContentFileError(path, f"front-matter key 'source' must be 'file:line' or 'file:record N', "
+                                     f"not {shown(value)}")
+    return Source(match[1], int(match[3] or 0), int(match[2] or 0))
 
 
 def write_text_atomic(path: Path, text: str) -> None:

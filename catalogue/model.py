@@ -8,12 +8,16 @@ from typing import Literal
 
 @dataclass(frozen=True, order=True)
 class Source:
-    """Where something came from: a file and a 1-based line (0 when unknown)."""
+    """Where something came from: a file and a 1-based line (0 when unknown), or for a record of a
+    JSON or BibTeX list, its 1-based place in the file (`seeds/icml.json:record 3`)."""
 
     path: str
     line: int = 0
+    record: int = 0
 
     def __str__(self) -> str:
+        if self.record:
+            return f"{self.path}:record {self.record}"
         return f"{self.path}:{self.line}" if self.line else self.path
 
 
@@ -51,6 +55,25 @@ class SeedDocument:
 
 
 @dataclass(frozen=True)
+class Record:
+    """One paper as a seed list gives it, before extraction: a text list gives the abstract alone,
+    a structured list (JSON, CSV, BibTeX) may give any of the fields (texts stripped; "" or None
+    when not given)."""
+
+    source: Source
+    abstract: str
+    title: str | None = None
+    authors: tuple[str, ...] = ()
+    keywords: tuple[str, ...] = ()
+    venue: str | None = None
+    year: int | None = None
+    pdf: str | None = None  # the paper itself
+    url: str | None = None  # its page in the proceedings or at the venue
+    code: str | None = None
+    project: str | None = None
+
+
+@dataclass(frozen=True)
 class Link:
     """A code or project link found in an abstract."""
 
@@ -79,7 +102,7 @@ class Paper:
     source: Source
     name: str | None = None
     other_names: tuple[str, ...] = ()
-    title_source: Literal["derived", "edited"] = "derived"
+    title_source: Literal["derived", "given", "edited"] = "derived"  # from the abstract, the list, a person
     venue: str | None = None
     year: int | None = None
     topics: tuple[str, ...] = ()
@@ -88,7 +111,9 @@ class Paper:
     results: tuple[str, ...] = ()  # headline numbers, as short phrases
     cleaned: tuple[str, ...] = ()  # what ingest changed in the abstract (see cleanup.py)
     authors: tuple[str, ...] = ()
-    pdf: str | None = None
+    keywords: tuple[str, ...] = ()  # the authors' own keywords, when the list gives them
+    pdf: str | None = None  # the paper itself
+    url: str | None = None  # its page in the proceedings or at the venue ("Proceedings")
     in_seeds: bool = True  # False: gone from the seed lists, kept until `ingest --prune`
     old_slugs: tuple[str, ...] = ()  # earlier addresses, each kept as a redirect
 
