@@ -33,12 +33,14 @@ from .trash import TRASH_DIR
 PROJECT = Path(__file__).resolve().parent.parent
 
 
-def directory(default: str, help: str):
-    return click.option(f"--{default}", type=click.Path(file_okay=False, path_type=Path),
+def directory(default: str, help: str, file_okay: bool = False):
+    return click.option(f"--{default}", type=click.Path(file_okay=file_okay, path_type=Path),
                         default=PROJECT / default, show_default=f"{default}/", help=help)
 
 
-seeds_option = directory("seeds", "Folder of seed lists (*.txt): a header line, then one abstract per paragraph.")
+seeds_option = directory("seeds", "Folder of seed lists, or one list: text (*.txt: a header line such as 'ICML 2026 "
+                                  "Accepted Papers', then one abstract per paragraph), JSON (*.json, *.jsonl), CSV "
+                                  "(*.csv, *.tsv) or BibTeX (*.bib) with titles, authors and links.", file_okay=True)
 content_option = directory("content", "Folder of per-paper Markdown files; people edit these.")
 allow_removals_option = click.option(
     "--allow-removals", is_flag=True, help="Let ingest mark more than half of the papers as gone from the seeds, "
@@ -357,7 +359,7 @@ def run_ingest(seeds: Path, content: Path, prune: bool = False, allow_removals: 
     from .notes import note_lines
     if written := write_default_taxonomy(content):  # a new catalogue: it builds at once
         say(f"{display(written)}: no topic taxonomy; wrote the default one (edit it to change topics)")
-    with stage(f"Ingesting {display(seeds)}/ into {display(content)}/"), closing(Cache.beside(content)) as cache:
+    with stage(f"Ingesting {display(seeds)}{'/' if seeds.is_dir() else ''} into {display(content)}/"), closing(Cache.beside(content)) as cache:
         report = ingest(seeds, content, prune, cache, allow_removals)
     for line in note_lines(report.problems):
         say(line)

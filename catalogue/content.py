@@ -86,6 +86,9 @@ def parse_paper_markdown(text: str, path: str) -> Paper:
     for key, value in data.items():
         _no_control_characters(path, key, value)
     abstract = match[2].strip()  # empty for a paper its list gives no abstract for
+    if not abstract and data.get("title_source", "derived") == "derived":
+        raise ContentFileError(path, "the abstract (the text after the front matter) is empty, and the title "
+                                     "was derived from it; write the abstract back")
     if not match[2].replace("\n", "").isprintable() and (bad := UNSAFE_IN_ABSTRACT.search(match[2])):
         line = text.count("\n", 0, match.start(2) + bad.start()) + 1
         raise ContentFileError(f"{path}:{line}", f"the abstract holds a control character "

@@ -32,16 +32,18 @@ class Extraction:
     results: tuple[str, ...]
 
 
-def extract(abstract: str, taxonomy: tuple[Topic, ...], fallback_topic: str) -> Extraction:
-    """Everything derived from one abstract."""
-    contributions = find_contributions(abstract)
+def extract(abstract: str, taxonomy: tuple[Topic, ...], fallback_topic: str, title: str | None = None,
+            keywords: tuple[str, ...] = ()) -> Extraction:
+    """Everything derived from one abstract; a title the list gives is used, not derived, and the
+    authors' keywords count as the title's words do for topics."""
+    contributions = find_contributions(abstract) if abstract else []
     primary = next((c for c in contributions if not c.secondary), None)
-    title = derive_title(abstract, primary.name if primary else None)
+    title = title or derive_title(abstract, primary.name if primary else None)
     return Extraction(
         name=primary.name if primary else None,
         other_names=tuple(c.name for c in contributions if c is not primary),
         title=title,
-        topics=rank_topics(title, abstract, taxonomy, fallback_topic),
+        topics=rank_topics(" ; ".join((title, *keywords)), abstract, taxonomy, fallback_topic),
         links=find_links(abstract),
         benchmarks=find_benchmarks(abstract, tuple(c.name for c in contributions)),
         results=find_results(abstract),

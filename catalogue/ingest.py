@@ -1,7 +1,10 @@
 """seeds/ -> content/papers/: every paragraph becomes a paper or a reported problem.
 
-A new paper's id is a hash of its abstract, so re-running, reordering or adding seeds finds
-the same file again; an abstract corrected in its seed file keeps the id it had (see
+A seed file may be a text list or a structured list (JSON, CSV, BibTeX); either gives records
+(seedlists.py), and a record's given title, authors and links are used as they are: only what
+it does not carry is derived from the abstract. A new paper's id is a hash of its abstract (of
+its title and authors when it has none), so re-running, reordering, adding seeds or moving a
+list from one format to another finds the same file again; an abstract corrected in its seed file keeps the id it had (see
 continue_identities), so an id is a name, not a checksum. Its slug is chosen once, when the
 paper is first written, and then belongs to the file. Fields a person edited are kept:
 content/.derived.json remembers a hash of what ingest last derived for each field, and a
@@ -27,15 +30,17 @@ from .corrections import alike_pairs
 from .errors import CatalogueError, shown
 from .extract import extract
 from .markup import CONVERTED, Converted, Markup, conversion_key
-from .model import Paper, Paragraph, Problem, SeedDocument, Source, Topic
+from .model import Link, Paper, Problem, Record, Source, Topic
+from .names import name_from_title
 from .notes import note_lines
 from .seedfiles import Unreadable, find_seed_files, read_seed_bytes
-from .seeds import parse_seed_bytes
+from .seedlists import parse_seed_records
 from .trash import move_to_trash
 
 STATE_FILE = ".derived.json"
+# The fields ingest writes (from the seed record, or derived from it); any other is a person's alone.
 DERIVED_FIELDS = ("name", "other_names", "title", "venue", "year", "topics", "links", "benchmarks", "results",
-                  "source", "abstract", "cleaned")
+                  "source", "abstract", "cleaned", "authors", "keywords", "pdf", "url")
 # Names some file systems refuse (Windows), which a slug must not be.
 RESERVED_SLUGS = {"con", "prn", "aux", "nul", *(f"com{i}" for i in range(10)), *(f"lpt{i}" for i in range(10))}
 MAX_SLUG = 60
@@ -64,6 +69,13 @@ def paper_id(abstract: str) -> str:
     return hashlib.sha256(" ".join(abstract.split()).encode("utf-8")).hexdigest()[:12]
 
 
+def record_id(record: Record) -> str:
+    """A new paper's id: its abstract's, or for a record without one, its title's and authors'."""
+    if record.abstract:
+        return paper_id(record.abstract)
+    return paper_id("\n".join(["title", record.title or "", *record.authors]))
+
+
 def ingest(seeds_dir: Path, content_dir: Path, prune: bool = False, cache: Cache | None = None,
            allow_removals: bool = False) -> IngestReport:
     """Parse every seed file, merge with content/, write what changed.
@@ -81,13 +93,15 @@ def ingest(seeds_dir: Path, content_dir: Path, prune: bool = False, cache: Cache
     state_path = content_dir / STATE_FILE
     state = read_state(state_path)
     markup = Markup()
-    documents = []
+    records = []
     for seed in seed_files:
         try:
-            documents.append(parse_seed_bytes(read_seed_bytes(seed), seed.shown))
+            listed, notes = parse_seed_records(read_seed_bytes(seed), seed.shown)
         except Unreadable as error:
-            problems.append(Problem(Source(seed.shown), str(error)))
-    arrivals = plan_papers(documents, problems)
+            listed, notes = [], [Problem(Source(seed.shown), str(error))]
+        records += listed
+        problems += notes
+    arrivals = plan_papers(records, problems)
     continued = continue_identities(arrivals, existing, state, problems)
     continuing = set(continued.values())
     leaving = sorted((path, paper) for pid, (path, paper) in existing.items()
@@ -97,19 +111,18 @@ def ingest(seeds_dir: Path, content_dir: Path, prune: bool = False, cache: Cache
         refuse_removals(leaving, len(existing), prune, seeds_dir, len(seed_files), skipped)
 
     context = digest(code_version(), taxonomy, fallback)
-    keys = {pid: digest(context, document.path, document.venue, document.year, paragraph)
-            for pid, (document, paragraph) in arrivals.items()}
+    keys = {pid: digest(context, record) for pid, record in arrivals.items()}
     known = cache.get_many("ingest", keys.values())
     computed: dict[str, tuple[Paper, tuple[Problem, ...]]] = {}
     conversions: dict[str, Converted] = {}
     derived: dict[str, Paper] = {}
-    for pid, (document, paragraph) in arrivals.items():
+    for pid, record in arrivals.items():
         key = keys[pid]
         if key not in known:
-            paper, notes, converted = derive_paper(pid, paragraph.text, Source(document.path, paragraph.line),
-                                                   document, taxonomy, fallback, markup)
+            paper, notes, converted = derive_paper(pid, record, taxonomy, fallback, markup)
             known[key] = computed[key] = paper, notes
-            conversions[conversion_key(paper.abstract, True)] = converted  # the render need not convert again
+            if converted:
+                conversions[conversion_key(paper.abstract, True)] = converted  # the render need not convert again
             if len(conversions) >= CONVERSIONS_AT_ONCE:  # (all at once would hold every abstract twice over)
                 cache.put_many(CONVERTED, conversions)
                 conversions.clear()
@@ -183,27 +196,29 @@ def ingest(seeds_dir: Path, content_dir: Path, prune: bool = False, cache: Cache
     return IngestReport(len(derived), added, updated, kept_edits, pruned, tuple(problems))
 
 
-def plan_papers(documents: list[SeedDocument], problems: list[Problem]) -> dict[str, tuple[SeedDocument, Paragraph]]:
-    """Each abstract by the hash of its text, in seed order; short lines and repeats become notes."""
-    arrivals: dict[str, tuple[SeedDocument, Paragraph]] = {}
-    for document in documents:
-        problems += document.problems
-        for paragraph in document.paragraphs:
-            source = Source(document.path, paragraph.line)
-            words = len(paragraph.text.split()) + len(CJK.findall(paragraph.text))
-            if words < MIN_WORDS:
-                problems.append(Problem(source, f"too short to be an abstract ({words} words); skipped"))
+def plan_papers(records: list[Record], problems: list[Problem]) -> dict[str, Record]:
+    """Each record by its id, in seed order; short lines and repeats become notes. A record with a
+    title keeps it when its abstract is too short to be one ('N/A'): it becomes a paper without one."""
+    arrivals: dict[str, Record] = {}
+    for record in records:
+        words = len(record.abstract.split()) + len(CJK.findall(record.abstract))
+        if record.abstract and words < MIN_WORDS:
+            if not record.title:
+                problems.append(Problem(record.source, f"too short to be an abstract ({words} words); skipped"))
                 continue
-            pid = paper_id(paragraph.text)
-            if pid in arrivals:
-                first, earlier = arrivals[pid]
-                problems.append(Problem(source, f"same abstract as {Source(first.path, earlier.line)}; listed once"))
-                continue
-            arrivals[pid] = document, paragraph
+            problems.append(Problem(record.source, f"the abstract is too short to be one ({words} words); the paper "
+                                                   "is listed without it"))
+            record = replace(record, abstract="")
+        pid = record_id(record)
+        if pid in arrivals:
+            what = "abstract" if record.abstract else "title and authors, and no abstract,"
+            problems.append(Problem(record.source, f"same {what} as {arrivals[pid].source}; listed once"))
+            continue
+        arrivals[pid] = record
     return arrivals
 
 
-def continue_identities(arrivals: dict[str, tuple[SeedDocument, Paragraph]], existing: dict[str, tuple[Path, Paper]],
+def continue_identities(arrivals: dict[str, Record], existing: dict[str, tuple[Path, Paper]],
                         state: dict, problems: list[Problem]) -> dict[str, str]:
     """{new id: id of the paper it continues} for abstracts corrected in their seed file.
 
@@ -217,14 +232,14 @@ def continue_identities(arrivals: dict[str, tuple[SeedDocument, Paragraph]], exi
     """
     leaving: dict[str, dict[str, list[str]]] = defaultdict(dict)  # by seed file
     for pid, (_, paper) in existing.items():
-        if pid not in arrivals:
+        if pid not in arrivals and paper.abstract:
             leaving[paper.source.path][pid] = paper.abstract.split()
     new: dict[str, dict[str, list[str]]] = defaultdict(dict)
     abstracts, taken = {}, set()
-    for pid, (document, paragraph) in arrivals.items():
-        if pid not in existing and document.path in leaving:
-            abstracts[pid], _ = clean_abstract(paragraph.text)
-            new[document.path][pid] = abstracts[pid].split()
+    for pid, record in arrivals.items():
+        if pid not in existing and record.source.path in leaving and record.abstract:
+            abstracts[pid], _ = clean_abstract(record.abstract)
+            new[record.source.path][pid] = abstracts[pid].split()
     pairs = sorted((pair for path in new for pair in alike_pairs(new[path], leaving[path], SAME_PAPER_SIMILARITY)),
                    key=lambda pair: (-pair[0], pair[1], pair[2]))  # best first, then by id
     continued: dict[str, str] = {}
@@ -234,8 +249,7 @@ def continue_identities(arrivals: dict[str, tuple[SeedDocument, Paragraph]], exi
             taken.add(old)
             if state.get(old, {}).get("abstract") == value_hash(abstracts[pid]):
                 continue  # paired and reported before
-            document, paragraph = arrivals[pid]
-            problems.append(Problem(Source(document.path, paragraph.line), f"abstract changed slightly; kept as "
+            problems.append(Problem(arrivals[pid].source, f"abstract changed slightly; kept as "
                                     f"paper {existing[old][1].slug} (id {old})"))
     return continued
 
@@ -282,18 +296,28 @@ def read_state(path: Path) -> dict:
     return state
 
 
-def derive_paper(pid: str, text: str, source: Source, document: SeedDocument, taxonomy: tuple[Topic, ...],
-                 fallback: str, markup: Markup) -> tuple[Paper, tuple[Problem, ...], Converted]:
-    """What the abstract itself says (name, title, topics, ...), with notes on its tidying and
-    math, and the tidied abstract converted (to find what its math has wrong)."""
-    abstract, cleaned = clean_abstract(text)
-    converted = markup.abstract_html(abstract)
-    notes = [Problem(source, message) for message in converted.problems]
-    notes += [Problem(source, f"{note}; the seed line keeps the original") for note in cleaned]
-    found = extract(abstract, taxonomy, fallback)
-    paper = Paper(id=pid, slug="", title=found.title, abstract=abstract, source=source, name=found.name,
-                  other_names=found.other_names, venue=document.venue, year=document.year, topics=found.topics,
-                  links=found.links, benchmarks=found.benchmarks, results=found.results, cleaned=cleaned)
+def derive_paper(pid: str, record: Record, taxonomy: tuple[Topic, ...], fallback: str,
+                 markup: Markup) -> tuple[Paper, tuple[Problem, ...], Converted | None]:
+    """The paper a record makes: what it gives (title, authors, links) as given, the rest derived
+    from its abstract (name, title, topics, ...); with notes on the abstract's tidying and math,
+    and the tidied abstract converted (to find what its math has wrong), when it has one."""
+    abstract, cleaned = clean_abstract(record.abstract) if record.abstract else ("", ())
+    converted = markup.abstract_html(abstract) if abstract else None
+    notes = [Problem(record.source, message) for message in (converted.problems if converted else ())]
+    notes += [Problem(record.source, f"{note}; the seed line keeps the original") for note in cleaned]
+    found = extract(abstract, taxonomy, fallback, record.title, record.keywords)
+    name, other_names = found.name, found.other_names
+    if record.title:  # the title's own short name, else the abstract's if the title writes it too
+        titled = name_from_title(record.title, abstract)
+        if titled or not (name and re.search(rf"(?<!\w){re.escape(name)}(?!\w)", record.title)):
+            name, other_names = titled, tuple(n for n in (found.name, *found.other_names) if n and n != titled)
+    given_links = [Link(url, label) for url, label in ((record.code, "Code"), (record.project, "Project page")) if url]
+    links = tuple(given_links + [link for link in found.links if link.url not in {l.url for l in given_links}])
+    paper = Paper(id=pid, slug="", title=found.title, abstract=abstract, source=record.source, name=name,
+                  other_names=other_names, title_source="given" if record.title else "derived",
+                  venue=record.venue, year=record.year, topics=found.topics, links=links,
+                  benchmarks=found.benchmarks, results=found.results, cleaned=cleaned, authors=record.authors,
+                  keywords=record.keywords, pdf=record.pdf, url=record.url)
     return paper, tuple(notes), converted
 
 
@@ -314,14 +338,18 @@ def merge(current: Paper, recorded: dict | None, fresh: Paper) -> tuple[Paper, l
     edited = []
     for name in DERIVED_FIELDS:
         mine, theirs = getattr(current, name), getattr(fresh, name)
-        # A field the record does not know is new in this version of ingest: nobody edited it.
-        unchanged_by_hand = recorded is not None and recorded.get(name, value_hash(mine)) == value_hash(mine)
+        if recorded is None:
+            unchanged_by_hand = False
+        elif name in recorded:
+            unchanged_by_hand = recorded[name] == value_hash(mine)
+        else:  # a field new in this version of ingest: edited if a person filled it (authors added by hand)
+            unchanged_by_hand = mine in ((), None)
         if mine == theirs or unchanged_by_hand:
             values[name] = theirs
         else:
             values[name] = mine
             edited.append(name)
-    title_source = "edited" if "title" in edited else "derived"
+    title_source = "edited" if "title" in edited else fresh.title_source
     return replace(current, title_source=title_source, **values), edited
 
 

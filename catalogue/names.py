@@ -80,6 +80,9 @@ _NOT_NAMES = {"the", "this", "that", "our", "new", "a", "an", "large", "public",
               "moreover", "furthermore", "however", "experiments", "results"}
 
 
+# Words a title's opening phrase starts with that make it a statement, not a name.
+_TITLE_OPENERS = {"beyond", "towards", "toward", "on", "when", "why", "how", "what", "is", "are", "do", "does", "can",
+                  "from", "to", "the", "a", "an", "not", "rethinking", "revisiting", "understanding", "learning"}
 MAX_NAME = 60  # longer is a phrase read wrongly (a run of symbols), never a name a reader would use
 
 
@@ -428,3 +431,22 @@ def normalise_expansion(expansion: str) -> str:
             word = word.lower()
         words.append(word)
     return " ".join(words)
+
+
+def name_from_title(title: str, abstract: str) -> str | None:
+    """The short name a given title opens with ('SparseVLM: Visual Token Sparsification ...'): one
+    to three words before the first ': ', one of them coined (mixed case, capitals, digits), or a
+    single capitalised word the abstract also writes in mid-sentence ('... we propose Mamba'); a
+    title's plain phrase ('Deep Learning: A Survey') names nothing."""
+    prefix, colon, rest = title.partition(": ")
+    words = prefix.split()
+    if not colon or not rest.strip() or not 1 <= len(words) <= 3 or len(prefix) > MAX_NAME:
+        return None
+    if words[0].endswith("ing") or words[0].lower() in _TITLE_OPENERS:  # 'Revisiting X:', 'Beyond X:'
+        return None
+    if any(is_coined(word) for word in words):
+        return prefix.strip()
+    proper = len(words) == 1 and re.fullmatch(r"[A-Z][a-z]{2,}", prefix.strip()) and prefix.lower() not in _NOT_NAMES
+    if proper and re.search(rf"[a-z,]\s+{re.escape(prefix.strip())}\b", abstract):
+        return prefix.strip()
+    return None

@@ -20,8 +20,9 @@ from pathlib import Path
 from .characters import TERMINAL_UNSAFE, UNSAFE, printable
 from .errors import CatalogueError
 from .model import Problem, Source
+from .records import STRUCTURED_EXTENSIONS
 
-SEED_EXTENSIONS = (".txt",)  # compared in lower case: Windows tools write .TXT
+SEED_EXTENSIONS = (".txt", *STRUCTURED_EXTENSIONS)  # compared in lower case: Windows tools write .TXT
 MAX_SEED_BYTES = 50 * 2**20
 TOO_LARGE = f"larger than {MAX_SEED_BYTES // 2**20} MB; split it into smaller lists. Skipped"
 # Byte-order marks, longest first: UTF-32's little-endian mark begins with UTF-16's.
@@ -51,12 +52,16 @@ def is_seed_name(name: str) -> bool:
 
 
 def check_seeds_folder(seeds_dir: Path) -> None:
-    """A CatalogueError, one line naming the path given, unless seeds_dir is a folder that holds seed files."""
+    """A CatalogueError, one line naming the path given, unless seeds_dir is a folder that holds seed
+    files or is one seed file."""
     shown = printable(seeds_dir.as_posix())
     if not seeds_dir.exists():
-        raise CatalogueError(f"{shown}: no such folder; check --seeds (nothing was read or written)")
+        raise CatalogueError(f"{shown}: no such file or folder; check --seeds (nothing was read or written)")
     if not seeds_dir.is_dir():
-        raise CatalogueError(f"{shown}: not a folder; --seeds names the folder that holds the seed lists")
+        if not is_seed_name(seeds_dir.name):
+            raise CatalogueError(f"{shown}: not a seed list ({', '.join('*' + e for e in SEED_EXTENSIONS)}) nor a "
+                                 "folder of them; check --seeds (nothing was read or written)")
+        return
     try:
         names = os.listdir(seeds_dir)
     except OSError as error:
@@ -73,12 +78,13 @@ def find_seed_files(seeds_dir: Path, project: Path) -> tuple[list[SeedFile], lis
     they name must be a regular file of at most MAX_SEED_BYTES.
     """
     check_seeds_folder(seeds_dir)
-    folder = seeds_dir.resolve()
+    single = not seeds_dir.is_dir()  # --seeds names one file: its folder, read for that file alone
+    folder = (seeds_dir.parent if single else seeds_dir).resolve()
     files, problems = [], []
-    for name in sorted(os.listdir(seeds_dir)):
+    for name in [seeds_dir.name] if single else sorted(os.listdir(seeds_dir)):
         if not is_seed_name(name):
             continue
-        path = seeds_dir / name
+        path = seeds_dir if single else seeds_dir / name
         shown = source_path(folder / name, project, folder)
         info, reason = checked_entry(path, folder)
         reason = unreadable_name(name) or reason

@@ -79,14 +79,18 @@ def printed_safely(output: str) -> bool:
 
 # --- A seeds folder that is not one: refused before anything is written -----------------------
 
+SEED_KINDS = "*.txt, *.jsonl, *.json, *.csv, *.tsv, *.bib"
+
+
 @pytest.mark.parametrize("make_seeds, code, error", [
-    (lambda root: root / "seedz", 1, "{seeds}: no such folder; check --seeds (nothing was read or written)"),
-    (lambda root: root / "seeds" / "list.txt", 2, "Invalid value for '--seeds': Directory '{seeds}' is a file."),
+    (lambda root: root / "seedz", 1, "{seeds}: no such file or folder; check --seeds (nothing was read or written)"),
+    (lambda root: (root / "notes.md").write_text("# hi\n") and root / "notes.md", 1,
+     "{seeds}: not a seed list (" + SEED_KINDS + ") nor a folder of them; check --seeds (nothing was read or written)"),
     (lambda root: (root / "empty").mkdir() or root / "empty", 1,
-     "{seeds}: no seed files (*.txt) in this folder; check --seeds (nothing was read or written)"),
+     "{seeds}: no seed files (" + SEED_KINDS + ") in this folder; check --seeds (nothing was read or written)"),
     (lambda root: ((root / "notes").mkdir(), (root / "notes" / "a.md").write_text("# hi\n")) and root / "notes", 1,
-     "{seeds}: no seed files (*.txt) in this folder; check --seeds (nothing was read or written)"),
-], ids=["missing", "a-file", "empty", "only-markdown"])
+     "{seeds}: no seed files (" + SEED_KINDS + ") in this folder; check --seeds (nothing was read or written)"),
+], ids=["missing", "not-a-seed-file", "empty", "only-markdown"])
 @pytest.mark.parametrize("command", ["ingest", "build"])
 def test_a_mistyped_or_empty_seeds_folder_stops_before_anything_is_written(project, make_seeds, code, error, command):
     seeds = make_seeds(project)
