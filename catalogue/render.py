@@ -47,6 +47,7 @@ DESCRIPTION_LENGTH = 160
 PARALLEL_CONVERSION_FROM = 500  # fewer texts convert faster in one process
 CONVERSION_CHUNK = 100  # texts a worker converts between two requests
 MAP_PATH = "map/index.html"
+NOTHING = Converted("", "", ())  # the abstract of a paper its list gives none for
 
 
 @dataclass(frozen=True)
@@ -123,7 +124,7 @@ def converted_texts(catalogue: Catalogue, cache: Cache) -> Callable[[str, bool],
         converted |= fresh
     cache.keep_only(CONVERTED, wanted)
     by_text = {text_and_links: converted[key] for key, text_and_links in wanted.items()}
-    return lambda text, links: by_text[text, links]
+    return lambda text, links: by_text[text, links] if text else NOTHING
 
 
 def view_papers(catalogue: Catalogue, config: SiteConfig,
@@ -237,7 +238,7 @@ def view_paper(paper: Paper, topics: tuple[Topic, ...], config: SiteConfig, conv
                      bibtex=render_bibtex(paper, url),
                      abstract_html=SafeHtml(abstract.html),
                      excerpt=shorten(abstract.plain, EXCERPT_LENGTH),
-                     description=shorten(abstract.plain, DESCRIPTION_LENGTH),
+                     description=shorten(abstract.plain or f"{title.plain} ({venue_label(paper)})", DESCRIPTION_LENGTH),
                      topics=topics,
                      key=digest(code_version(), paper, topics, config.base_url))
 
