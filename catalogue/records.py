@@ -19,8 +19,8 @@ from typing import Any
 
 import bibtexparser
 from bibtexparser.library import Library
-from bibtexparser.model import DuplicateBlockKeyBlock, Entry, ParsingFailedBlock
-from pylatexenc.latex2text import LatexNodes2Text, SpecialsTextSpec, get_default_latex_context_db
+from bibtexparser.model import DuplicateBlockKeyBlock, DuplicateFieldKeyBlock, Entry, ParsingFailedBlock
+from pylatexenc.latex2text import LatexNodes2Text, MacroTextSpec, SpecialsTextSpec, get_default_latex_context_db
 
 from .characters import UNSAFE, printable, split_lines
 from .model import Problem, Record, Source
@@ -49,7 +49,6 @@ JSON_LIST_KEYS = ("papers", "records", "items")
 FIRST_YEAR, LAST_YEAR = 1900, 2100
 Note = Callable[[str], None]  # records a problem with the row being read
 
-WHITESPACE = re.compile(r"\s+")
 ADDRESS = re.compile(r"https?://[^\s<>\"\x00-\x1f\x7f-\x9f]+", re.IGNORECASE)
 # Paper lists often give a link as Markdown ("[![github](icon.svg) owner/repo](https://github.com/...)").
 MARKDOWN_LINK = re.compile(r"\]\((https?://[^\s()<>\"\x00-\x1f\x7f-\x9f]+)\)", re.IGNORECASE)
@@ -262,8 +261,10 @@ def parse_bibtex_rows(text: str, path: str, problems: list[Problem]) -> Iterator
 
 
 def bibtex_error(block: ParsingFailedBlock) -> str:
+    if isinstance(block, DuplicateFieldKeyBlock):  # bibtexparser's own message speaks to programmers
+        return printable(f"{', '.join(sorted(block.duplicate_keys))} given twice")
     error = block.error
-    return printable(getattr(error, "abort_reason", "") or str(error) or type(error).__name__)
+    return printable((getattr(error, "abort_reason", "") or str(error) or type(error).__name__).strip())
 
 
 def bibtex_fields(entry: Entry) -> Iterator[tuple[str, Any]]:
@@ -332,14 +333,18 @@ def latex_to_text(latex: str) -> str:
 def latex_converter() -> LatexNodes2Text:
     """One converter for the process: building it costs more than converting a title."""
     context = get_default_latex_context_db()  # a fresh table, extended here only
-    context.add_context_category("bare ampersand", specials=[SpecialsTextSpec("&", "&")], prepend=True)
+    # a bare & is text, not a table's column; \textasciicircum is the caret, not pylatexenc's U+02C6
+    context.add_context_category("seed lists", specials=[SpecialsTextSpec("&", "&")],
+                                 macros=[MacroTextSpec("textasciicircum", "^")], prepend=True)
     return LatexNodes2Text(latex_context=context, math_mode="verbatim", keep_comments=True)
 
 
 # --- Rows -> Records -----------------------------------------------------------------------------
 
+@functools.lru_cache(maxsize=1024)  # a file repeats its few names in every record
 def normalize_name(name: str) -> str:
-    return " ".join(re.split(r"[\s_\-]+", str(name).strip().lower())).strip()
+    """"Paper_Title " -> "paper title": lower case, `_` and `-` as spaces, spaces folded."""
+    return " ".join(name.lower().replace("_", " ").replace("-", " ").split())
 
 
 def record_from_row(row: Row, problems: list[Problem]) -> Record | None:
@@ -357,7 +362,7 @@ def record_from_row(row: Row, problems: list[Problem]) -> Record | None:
             given[field] = (key, value)
         elif given[field][1] != value:
             note(f"'{printable(str(key))}' gives the {field} a second time; the first ('{given[field][0]}') is used")
-    values = {field: checked_value(field, key, value, note) for field, (key, value) in given.items()}
+    values = {field: checked_value(field, printable(key), value, note) for field, (key, value) in given.items()}
     values = {field: value for field, value in values.items() if value not in (None, "", ())}
     if not values.get("title") and not values.get("abstract"):
         note("no title and no abstract; skipped")
@@ -437,7 +442,9 @@ def address_of(key: str, value: str, note: Note) -> str | None:
 
 def clean_text(text: str) -> str:
     """Stripped, control characters removed, each run of white space (line breaks too) one space."""
-    return WHITESPACE.sub(" ", UNSAFE.sub("", text)).strip()
+    if not text.isprintable():  # a cheap test that most texts pass
+        text = UNSAFE.sub("", text)
+    return " ".join(text.split())
 
 
 def shown(value: Any, limit: int = 60) -> str:
