@@ -131,6 +131,7 @@ def bib_entry(**fields: str) -> str:
     ("Taxonomy & Transfer, 50% Faster", "Taxonomy & Transfer, 50% Faster"),  # bare, as BibTeX reads them
     ("A Title\n   Broken   over Lines", "A Title Broken over Lines"),
     (r"DuReader\_robust: \textit{A} Dataset", "DuReader_robust: A Dataset"),
+    (r"(RF)\textasciicircum{}2 -{}- Random Forest and A^2-Nets", "(RF)^2 -- Random Forest and A^2-Nets"),
 ])
 def test_bibtex_titles_are_latex_read_as_text_with_math_kept(latex, text):
     [record] = records(bib_entry(title=latex), "seeds/x.bib")
