@@ -85,7 +85,8 @@ def parse_record_file(text: str, path: str) -> RecordFile:
 
     Records that name no venue or year take them from the file name (venue_year_from_filename).
     """
-    extension = "." + path.rsplit(".", 1)[-1].lower() if "." in path else ""
+    name = file_name(path)
+    extension = "." + name.rsplit(".", 1)[-1].lower() if "." in name else ""
     readers = {".jsonl": parse_jsonl_rows, ".json": parse_json_rows, ".csv": parse_csv_rows,
                ".tsv": parse_tsv_rows, ".bib": parse_bibtex_rows}
     if extension not in readers:
@@ -112,7 +113,7 @@ def venue_year_from_filename(path: str) -> tuple[str | None, int | None]:
     "ACM MM"), or as VENUE_SPELLINGS writes the few that are not (`neurips-2018` -> "NeurIPS").
     A name with no year gives (None, None); one with a year alone (`2019.json`) gives (None, 2019).
     """
-    name = re.split(r"[/\\]", path)[-1]
+    name = file_name(path)
     stem = name.rsplit(".", 1)[0] if "." in name else name
     match = FILE_NAME.search(stem)
     if match is None:
@@ -121,6 +122,10 @@ def venue_year_from_filename(path: str) -> tuple[str | None, int | None]:
     if words and "".join(words).islower():
         words = [VENUE_SPELLINGS.get(word, word.upper()) for word in words]
     return " ".join(words) or None, int(match["year"])
+
+
+def file_name(path: str) -> str:
+    return re.split(r"[/\\]", path)[-1]  # seeds/x.json, or seeds\x.json as Windows writes it
 
 
 # --- Formats: text -> rows ---------------------------------------------------------------------
@@ -214,7 +219,8 @@ def parse_delimited_rows(text: str, path: str, problems: list[Problem], delimite
         try:
             cells = next(reader, None)
         except csv.Error as error:
-            problems.append(Problem(Source(path, start), f"not valid CSV ({error}); this row is skipped"))
+            skipped = f"lines {start}-{reader.line_num} are" if reader.line_num > start else "this row is"
+            problems.append(Problem(Source(path, start), f"not valid CSV ({error}); {skipped} skipped"))
             start = reader.line_num + 1
             continue
         if cells is None:
@@ -361,7 +367,8 @@ def record_from_row(row: Row, problems: list[Problem]) -> Record | None:
         if field not in given:
             given[field] = (key, value)
         elif given[field][1] != value:
-            note(f"'{printable(str(key))}' gives the {field} a second time; the first ('{given[field][0]}') is used")
+            note(f"'{printable(key)}' gives the {field} a second time; the first ('{printable(given[field][0])}') "
+                 "is used")
     values = {field: checked_value(field, printable(key), value, note) for field, (key, value) in given.items()}
     values = {field: value for field, value in values.items() if value not in (None, "", ())}
     if not values.get("title") and not values.get("abstract"):

@@ -54,7 +54,8 @@ ONE_PAPER = {
                    f"  abstract = {{{ABSTRACT}}},\n  booktitle = {{ICML}},\n  year = 2019,\n"
                    "  pdf = {https://example.org/p.pdf},\n  url = {https://example.org/p},\n"
                    "  code = {https://github.com/a/b},\n}\n",
-    "seeds/A.JSON": json.dumps({"papers": [{"title": TITLE, "abstract": ABSTRACT, "authors": "Ada Lovelace and Alan Turing",
+    "seeds/A.JSON": json.dumps({"papers": [{"title": TITLE, "abstract": ABSTRACT,
+                                            "authors": "Ada Lovelace and Alan Turing",
                                             "venue": "ICML", "year": 2019, "pdf": "https://example.org/p.pdf",
                                             "url": "https://example.org/p", "code": "https://github.com/a/b"}]}),
 }
@@ -65,10 +66,11 @@ def test_every_format_reads_the_same_paper(path):
     assert records(ONE_PAPER[path], path) == [EXPECTED]
 
 
-def test_the_extensions_are_the_five_formats():
+@pytest.mark.parametrize("path", ["seeds/a.txt", "seeds.json/a", "seeds/a"])
+def test_only_the_five_extensions_are_structured_lists(path):
     assert STRUCTURED_EXTENSIONS == (".jsonl", ".json", ".csv", ".tsv", ".bib")
-    with pytest.raises(ValueError, match="seeds/a.txt"):
-        parse_record_file("", "seeds/a.txt")
+    with pytest.raises(ValueError, match=path):
+        parse_record_file("", path)
 
 
 @pytest.mark.parametrize("header, field, value", [
@@ -126,7 +128,8 @@ def bib_entry(**fields: str) -> str:
     (r"M{\"u}ller's {\'E}cole and \c{C}a\u{g}lar", "Müller's École and Çağlar"),
     (r"{BERT}: Pre-training of {D}eep Transformers", "BERT: Pre-training of Deep Transformers"),
     (r"Pages 1--10 --- a study", "Pages 1–10 — a study"),
-    (r"Sparse $k$-Means and $\ell_1$ {$\mathcal{O}(n)$} Bounds", r"Sparse $k$-Means and $\ell_1$ $\mathcal{O}(n)$ Bounds"),
+    (r"Sparse $k$-Means and $\ell_1$ {$\mathcal{O}(n)$} Bounds",
+     r"Sparse $k$-Means and $\ell_1$ $\mathcal{O}(n)$ Bounds"),
     (r"Taxonomy \& Transfer, 50\% Faster, \$5 and \{sets\}", "Taxonomy & Transfer, 50% Faster, $5 and {sets}"),
     ("Taxonomy & Transfer, 50% Faster", "Taxonomy & Transfer, 50% Faster"),  # bare, as BibTeX reads them
     ("A Title\n   Broken   over Lines", "A Title Broken over Lines"),
@@ -166,7 +169,8 @@ def test_bibtex_abstracts_keep_their_latex(written, kept):
 @pytest.mark.parametrize("fields, venue, year", [
     ({"booktitle": "Proceedings of the 40th International Conference on Machine Learning", "year": "2023"},
      "Proceedings of the 40th International Conference on Machine Learning", 2023),
-    ({"journal": "  Journal of Machine Learning Research ", "year": " 2019 "}, "Journal of Machine Learning Research", 2019),
+    ({"journal": "  Journal of Machine Learning Research ", "year": " 2019 "},
+     "Journal of Machine Learning Research", 2019),
     ({"booktitle": r"Advances in Neural Information Processing Systems ({NeurIPS})"},
      "Advances in Neural Information Processing Systems (NeurIPS)", None),
 ])
@@ -212,6 +216,8 @@ BAD = [
       "seeds/x.csv:7: 4 cells, but the header names 3 columns; the cells beyond them are ignored"], ["A", "B", "C"]),
     ("seeds/x.csv", 'Title,Abstract\nA,x\n"B,"unclosed\nC,z\n',
      ["seeds/x.csv:3: not valid CSV (',' expected after '\"'); this row is skipped"], ["A", "C"]),
+    ("seeds/x.csv", 'Title,Abstract\nA,x\nB,"never closed\nC,z\n',
+     ["seeds/x.csv:3: not valid CSV (unexpected end of data); lines 3-4 are skipped"], ["A"]),
     ("seeds/x.csv", "Name,Count\nA,1\n",
      ["seeds/x.csv:1: the header row names none of the fields (abstract, authors, code, keywords, pdf, project, "
       "title, url, venue, year); nothing in this file was read"], []),
@@ -330,6 +336,8 @@ def write_jsonl(rows: list[dict]) -> str:
 
 
 def write_csv(rows: list[dict]) -> str:
+    """Authors and keywords joined by "; ". (A name that holds a comma between two full names, as
+    one corpus record's "Martín Abadi, David G. Andersen" does, is read back as two names.)"""
     out = io.StringIO()
     writer = csv.writer(out)
     writer.writerow(CORPUS_FIELDS)
@@ -354,12 +362,13 @@ def bibtex_text(text: str) -> str:
 
 
 def bibtex_verbatim(text: str) -> str:
-    """A value bibtexparser keeps as written: braces must balance, as BibTeX itself requires."""
+    """A value bibtexparser keeps as written. BibTeX cannot carry one whose braces do not balance
+    (a few corpus abstracts, such as one with `$\\{x$`) or that ends in a backslash: refused."""
     depth = 0
     for brace in re.findall(r"(?<!\\)[{}]", text):
         depth += 1 if brace == "{" else -1
-        assert depth >= 0, f"BibTeX cannot carry unbalanced braces: {text!r}"
-    assert depth == 0 and not text.endswith("\\"), f"BibTeX cannot carry unbalanced braces: {text!r}"
+        assert depth >= 0, f"BibTeX cannot carry this as written: {text!r}"
+    assert depth == 0 and not text.endswith("\\"), f"BibTeX cannot carry this as written: {text!r}"
     return text
 
 
@@ -368,8 +377,8 @@ def write_bibtex(rows: list[dict]) -> str:
     for number, row in enumerate(rows):
         authors = " and ".join(f"{{{bibtex_text(name)}}}" if re.search(r",|\sand\s", name) else bibtex_text(name)
                                for name in row["authors"])
-        fields = {"title": bibtex_text(row["title"]), "author": authors,
-                  "abstract": bibtex_verbatim(row["abstract"]), "keywords": "; ".join(map(bibtex_text, row["keywords"])),
+        fields = {"title": bibtex_text(row["title"]), "author": authors, "abstract": bibtex_verbatim(row["abstract"]),
+                  "keywords": "; ".join(map(bibtex_text, row["keywords"])),
                   "booktitle": bibtex_text(row["venue"]), "year": str(row["year"])}
         fields |= {name: bibtex_verbatim(row[key]) for name, key in
                    (("pdf", "pdf"), ("url", "site"), ("code", "github"), ("project", "project")) if row[key]}
@@ -395,12 +404,14 @@ def what_the_first_sixty_lack() -> list[dict]:
 
 
 def as_read(text: str) -> str:
-    """A text as the readers give it: control characters (a stray \x02 from a PDF) removed, white space folded."""
+    """A text as the readers give it: control characters (a stray \\x02 from a PDF) removed, white space folded."""
     return " ".join(UNSAFE.sub("", text).split())
 
 
 @pytest.mark.parametrize("choose", [first_sixty, what_the_first_sixty_lack])
 def test_real_records_read_the_same_from_jsonl_csv_and_bibtex(choose):
+    """JSONL gives the corpus's fields; CSV and BibTeX give the same Records, source apart (BibTeX
+    carries every field; bibtex_verbatim says what it cannot carry, none of which is in these)."""
     rows = choose()
     read = {path: records(write(rows), path) for path, write in
             (("seeds/s.jsonl", write_jsonl), ("seeds/s.csv", write_csv), ("seeds/s.bib", write_bibtex))}
