@@ -12,6 +12,7 @@ import csv
 import functools
 import io
 import json
+import logging
 import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, replace
@@ -52,6 +53,9 @@ Note = Callable[[str], None]  # records a problem with the row being read
 ADDRESS = re.compile(r"https?://[^\s<>\"\x00-\x1f\x7f-\x9f]+", re.IGNORECASE)
 # Paper lists often give a link as Markdown ("[![github](icon.svg) owner/repo](https://github.com/...)").
 MARKDOWN_LINK = re.compile(r"\]\((https?://[^\s()<>\"\x00-\x1f\x7f-\x9f]+)\)", re.IGNORECASE)
+# An address written without its scheme, as spreadsheets often hold them: github.com/owner/repo, www.x.org.
+BARE_HOST = re.compile(r"www\.[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,}(?:/[^\s<>\"\x00-\x1f\x7f-\x9f]*)?"
+                       r"|[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,}/[^\s<>\"\x00-\x1f\x7f-\x9f]*", re.IGNORECASE)
 YEAR_TEXT = re.compile(r"\d{4}")
 # Text in which pylatexenc would change something; the rest (most names) skips the parser.
 LATEX_MARKS = re.compile(r"[\\{}$~%&]|--|``|''|[?!]`")
@@ -241,7 +245,7 @@ def parse_bibtex_rows(text: str, path: str, problems: list[Problem]) -> Iterator
     is kept as written, for the markup stage. An entry bibtexparser could not read is reported by
     its place among the entries and skipped; one whose key an earlier entry has is read with a note.
     """
-    library = bibtexparser.parse_string(text)
+    library = quietly(bibtexparser.parse_string, text)  # its own log lines would repeat our problems
     number = 0
     for block in library.blocks:
         if isinstance(block, ParsingFailedBlock) and re.match(r"\s*@\s*(string|preamble|comment)\b", block.raw or "",
@@ -264,6 +268,17 @@ def parse_bibtex_rows(text: str, path: str, problems: list[Problem]) -> Iterator
                                             f"({bibtex_error(entry)}); skipped"))
             continue
         yield Row(source, tuple(bibtex_fields(entry)))
+
+
+def quietly(parse: Callable[[str], Library], text: str) -> Library:
+    """bibtexparser's result without its logging (which prints each broken entry to stderr)."""
+    logger = logging.getLogger("bibtexparser")
+    level = logger.level
+    logger.setLevel(logging.CRITICAL + 1)
+    try:
+        return parse(text)
+    finally:
+        logger.setLevel(level)
 
 
 def bibtex_error(block: ParsingFailedBlock) -> str:
@@ -436,15 +451,21 @@ def year_of(key: str, value: Any, note: Note) -> int | None:
 
 
 def address_of(key: str, value: str, note: Note) -> str | None:
-    """An http(s) address; a Markdown link gives the address it points to."""
+    """An http(s) address; a Markdown link gives the address it points to, an address written
+    without its scheme (github.com/a/b) is https, and of several addresses the first is taken."""
     text = value.strip()
     if ADDRESS.fullmatch(text):
         return text
-    linked = MARKDOWN_LINK.search(text)
-    if linked is None:
-        note(f"{key} {shown(value)} is not an http(s) address; left out")
-        return None
-    return linked[1]
+    if linked := MARKDOWN_LINK.search(text):
+        return linked[1]
+    if BARE_HOST.fullmatch(text):
+        return "https://" + text
+    first = ADDRESS.match(text)
+    if first and re.fullmatch(rf"(?:\s*[;,]?\s*{ADDRESS.pattern})+\s*", text, re.IGNORECASE):
+        note(f"{key} gives several addresses; the first is used")
+        return first[0].rstrip(";,")
+    note(f"{key} {shown(value)} is not an http(s) address; left out")
+    return None
 
 
 def clean_text(text: str) -> str:

@@ -1,87 +1,89 @@
 """Real corpus records written out as the seed lists people hold: JSON lines, CSV, BibTeX.
 
-Each writer is honest about its format: CSV quotes what needs quoting (csv module); BibTeX
-escapes what LaTeX would read as markup outside math, braces each name (so "and" and commas in
-it stay its own) and puts the abstract as written in braces. Records BibTeX cannot carry as
-written (an abstract with unbalanced braces) are left out by corpus_records.
+Each writer is honest about its format: CSV quotes what needs quoting (the csv module), BibTeX
+escapes what LaTeX reads specially outside math and refuses what it cannot carry as written.
 """
 
 from __future__ import annotations
 
 import csv
+import io
 import json
 import re
 from pathlib import Path
 
 SAMPLE = Path(__file__).resolve().parent / "data" / "corpus_sample.jsonl"
-CSV_COLUMNS = ("title", "authors", "abstract", "keywords", "pdf", "github", "project", "site", "venue", "year")
-# Outside math, what LaTeX would read as a command or a ligature, and how to write it as text.
-LATEX_TEXT = {"\\": r"\textbackslash{}", "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}",
-              "#": r"\#", "_": r"\_", "%": r"\%", "&": r"\&", "`": "{`}", "'": "{'}"}
-MATH = re.compile(r"(\$[^$]*\$)")  # kept as written: the site reads math itself
+
+
+def sample_records() -> list[dict]:
+    return [json.loads(line) for line in SAMPLE.read_text(encoding="utf-8").splitlines()]
 
 
 def corpus_records(count: int) -> list[dict]:
-    """The first `count` records of tests/data/corpus_sample.jsonl that every format can carry."""
-    records = []
-    for line in SAMPLE.read_text(encoding="utf-8").splitlines():
-        record = json.loads(line)
-        if balanced(record["abstract"]) and balanced(record["title"]):
-            records.append(record)
-        if len(records) == count:
-            break
-    return records
-
-
-def balanced(text: str) -> bool:
-    depth = 0
-    for match in re.finditer(r"(?<!\\)[{}]", text):
-        depth += 1 if match[0] == "{" else -1
-        if depth < 0:
+    """The first `count` records of the sample that BibTeX can carry as written."""
+    def carried(row: dict) -> bool:
+        try:
+            bibtex_verbatim(row["abstract"])
+        except AssertionError:
             return False
-    return depth == 0
+        return True
+    return [row for row in sample_records() if carried(row)][:count]
 
 
-def write_jsonl(records: list[dict], path: Path) -> None:
-    path.write_text("".join(json.dumps(record, ensure_ascii=False) + "\n" for record in records), encoding="utf-8")
+CORPUS_FIELDS = ("title", "abstract", "authors", "keywords", "venue", "year", "pdf", "site", "github", "project")
 
 
-def write_csv(records: list[dict], path: Path) -> None:
-    with path.open("w", encoding="utf-8", newline="") as file:
-        writer = csv.writer(file)
-        writer.writerow(CSV_COLUMNS)
-        for record in records:
-            writer.writerow([cell(record.get(column)) for column in CSV_COLUMNS])
+def write_jsonl(rows: list[dict]) -> str:
+    return "".join(json.dumps(row, ensure_ascii=False) + "\n" for row in rows)
 
 
-def cell(value) -> str:
-    if isinstance(value, list):
-        return "; ".join(value)
-    return "" if value is None else str(value)
+def write_csv(rows: list[dict]) -> str:
+    """Authors and keywords joined by "; ". (A name that holds a comma between two full names, as
+    one corpus record's "Martín Abadi, David G. Andersen" does, is read back as two names.)"""
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(CORPUS_FIELDS)
+    for row in rows:
+        writer.writerow(["; ".join(row[name]) if isinstance(row[name], list) else row[name] or ""
+                         for name in CORPUS_FIELDS])
+    return out.getvalue()
 
 
-def write_bibtex(records: list[dict], path: Path) -> None:
-    path.write_text("\n".join(bibtex_entry(number, record) for number, record in enumerate(records, 1)),
-                    encoding="utf-8")
+BIBTEX_ESCAPES = {"\\": r"\textbackslash{}", "{": r"\{", "}": r"\}", "$": r"\$", "&": r"\&", "%": r"\%", "#": r"\#",
+                  "_": r"\_", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}"}
 
 
-def bibtex_entry(number: int, record: dict) -> str:
-    fields = [("title", latex_text(record["title"])),
-              ("author", " and ".join("{" + latex_text(name) + "}" for name in record["authors"])),
-              ("booktitle", latex_text(record["venue"])), ("year", str(record["year"])),
-              ("abstract", record["abstract"])]
-    if record.get("keywords"):
-        fields.append(("keywords", latex_text("; ".join(record["keywords"]))))
-    fields += [(name, record[name]) for name in ("pdf", "github", "project") if record.get(name)]
-    if record.get("site"):
-        fields.append(("url", record["site"]))
-    body = ",\n".join(f"  {name} = {{{value}}}" for name, value in fields)
-    return f"@inproceedings{{paper{number},\n{body}\n}}\n"
+def bibtex_text(text: str) -> str:
+    """Plain text as LaTeX that reads back as itself: specials escaped, the ligatures -- `` '' ?` !`
+    broken with {}; $...$ spans are math, kept as written."""
+    parts = re.split(r"(\$[^$]+\$)", text)
+    for index in range(0, len(parts), 2):
+        escaped = re.sub(r"[\\{}$&%#_~^]", lambda match: BIBTEX_ESCAPES[match[0]], parts[index])
+        parts[index] = re.sub(r"(-(?=-)|`(?=`)|'(?=')|[?!](?=`))", r"\1{}", escaped)
+    return "".join(parts)
 
 
-def latex_text(text: str) -> str:
-    """text as LaTeX that reads back as the same text: special characters escaped outside math,
-    '--' kept apart (LaTeX would make it a dash)."""
-    pieces = MATH.split(text)  # text, math, text, ...
-    return "".join(piece if odd else "".join(LATEX_TEXT.get(c, c) for c in piece).replace("--", "-{}-")
-                   for odd, piece in zip([False, True] * len(pieces), pieces))
+def bibtex_verbatim(text: str) -> str:
+    """A value bibtexparser keeps as written. BibTeX cannot carry one whose braces do not balance
+    (a few corpus abstracts, such as one with `$\\{x$`) or that ends in a backslash: refused."""
+    depth = 0
+    for brace in re.findall(r"(?<!\\)[{}]", text):
+        depth += 1 if brace == "{" else -1
+        assert depth >= 0, f"BibTeX cannot carry this as written: {text!r}"
+    assert depth == 0 and not text.endswith("\\"), f"BibTeX cannot carry this as written: {text!r}"
+    return text
+
+
+def write_bibtex(rows: list[dict]) -> str:
+    entries = []
+    for number, row in enumerate(rows):
+        authors = " and ".join(f"{{{bibtex_text(name)}}}" if re.search(r",|\sand\s", name) else bibtex_text(name)
+                               for name in row["authors"])
+        fields = {"title": bibtex_text(row["title"]), "author": authors, "abstract": bibtex_verbatim(row["abstract"]),
+                  "keywords": "; ".join(map(bibtex_text, row["keywords"])),
+                  "booktitle": bibtex_text(row["venue"]), "year": str(row["year"])}
+        fields |= {name: bibtex_verbatim(row[key]) for name, key in
+                   (("pdf", "pdf"), ("url", "site"), ("code", "github"), ("project", "project")) if row[key]}
+        entries.append(f"@inproceedings{{paper{number},\n"
+                       + "".join(f"  {name} = {{{value}}},\n" for name, value in fields.items() if value) + "}\n")
+    return "\n".join(entries)

@@ -161,7 +161,7 @@ def test_the_same_records_give_the_same_content_files_from_every_format(tmp_path
         (root / "seeds").mkdir(parents=True)
         (root / "content").mkdir()
         shutil.copy(PROJECT / "content" / "topics.yaml", root / "content" / "topics.yaml")
-        write(records, root / "seeds" / f"corpus.{extension}")
+        (root / "seeds" / f"corpus.{extension}").write_text(write(records), encoding="utf-8")
         ingest(root / "seeds", root / "content")
         files[extension] = {path.name: "\n".join(line for line in path.read_text(encoding="utf-8").splitlines()
                                                  if not line.startswith("source: "))
