@@ -262,6 +262,7 @@ def test_a_base_url_with_a_line_break_or_space_is_refused(tmp_path, base_url):
 # --- Front matter: whole values only, one line, no control characters, no aliases ---------------
 
 VALID = paper_fields(1, old_slugs=["older-name"], pdf="https://example.org/a.pdf", title_source="edited",
+                     url="https://proceedings.example.org/a.html", keywords=["graphs"],
                      links=[{"url": "https://github.com/a/b", "label": "Code"}], name="Net", authors=["Ada"],
                      other_names=["Web"], benchmarks=["MNIST"], results=["10% better"], in_seeds=True)
 
@@ -270,15 +271,15 @@ def with_value(key: str, change) -> dict:
     """VALID with one value changed; links change their url."""
     if key == "links":
         return VALID | {"links": [{"url": change(VALID["links"][0]["url"]), "label": "Code"}]}
-    if key in ("old_slugs", "topics", "authors", "other_names", "benchmarks", "results"):
+    if key in ("old_slugs", "topics", "authors", "keywords", "other_names", "benchmarks", "results"):
         return VALID | {key: [change(VALID[key][0])]}
     return VALID | {key: change(str(VALID[key]) if key in ("year", "in_seeds") else VALID[key])}
 
 
 EDITS = {"trailing newline": lambda v: v + "\n", "leading space": lambda v: " " + v,
          "trailing space": lambda v: v + " "}
-CHECKED_KEYS = ["id", "slug", "old_slugs", "pdf", "links", "source", "title_source", "year", "venue", "topics",
-                "title", "name", "authors", "other_names", "benchmarks", "results", "in_seeds"]
+CHECKED_KEYS = ["id", "slug", "old_slugs", "pdf", "url", "links", "source", "title_source", "year", "venue", "topics",
+                "title", "name", "authors", "keywords", "other_names", "benchmarks", "results", "in_seeds"]
 
 
 def test_the_valid_paper_is_valid():

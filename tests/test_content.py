@@ -26,6 +26,23 @@ def test_round_trip_without_optional_fields():
     assert parse_paper_markdown(text, "x.md") == bare
 
 
+GIVEN = Paper(id="0123456789ab", slug="given", title="Given: A Title From the List", abstract="",
+              source=Source("seeds/icml2019.json", record=12), title_source="given", authors=("Grace Hopper",),
+              keywords=("compilers",), url="https://proceedings.example.org/given.html")
+
+
+def test_round_trip_of_a_listed_paper_without_an_abstract():
+    text = render_paper_markdown(GIVEN)
+    assert "source: seeds/icml2019.json:record 12\n" in text and text.endswith("---\n")
+    assert parse_paper_markdown(text, "x.md") == GIVEN
+
+
+def test_an_empty_abstract_is_refused_when_the_title_was_derived_from_it():
+    text = render_paper_markdown(GIVEN).replace("title_source: given", "title_source: derived")
+    with pytest.raises(CatalogueError, match="abstract .* is empty, and the title was derived from it"):
+        parse_paper_markdown(text, "x.md")
+
+
 def replace_line(text: str, key: str, new_line: str) -> str:
     lines = [new_line if line.startswith(f"{key}:") else line for line in text.splitlines()]
     return "\n".join(lines) + "\n"
