@@ -80,6 +80,7 @@ _NOT_NAMES = {"the", "this", "that", "our", "new", "a", "an", "large", "public",
               "moreover", "furthermore", "however", "experiments", "results"}
 
 
+_RELEASE = re.compile(r"\brelease[sd]?\s+(?:the\s+|our\s+)?")  # then the name: a pattern per name would be compiled anew
 # Words a title's opening phrase starts with that make it a statement, not a name.
 _TITLE_OPENERS = {"beyond", "towards", "toward", "on", "when", "why", "how", "what", "is", "are", "do", "does", "can",
                   "from", "to", "the", "a", "an", "not", "rethinking", "revisiting", "understanding", "learning"}
@@ -103,9 +104,8 @@ def find_names(sentences: Sequence[str]) -> list[Contribution]:
         if not contribution or contribution.name in named:
             continue
         named.add(contribution.name)
-        released = re.search(rf"\brelease[sd]?\s+(?:the\s+|our\s+)?{re.escape(contribution.name)}", sentence)
-        found.append(Contribution(contribution.name,
-                                  secondary=number == len(sentences) > 2 and released is not None))
+        released = any(sentence.startswith(contribution.name, at.end()) for at in _RELEASE.finditer(sentence))
+        found.append(Contribution(contribution.name, secondary=number == len(sentences) > 2 and released))
     if len(found) > 1:  # the abstract's own subject is the name it returns to most (first on a tie)
         primary = max((c for c in found if not c.secondary), key=lambda c: _mentions(c.name, counts), default=None)
         if primary is not None:
