@@ -56,7 +56,8 @@ CARD_AUTHORS = 3  # names a card shows before "et al." (assets/search.js shows a
 
 @dataclass(frozen=True)
 class AuthorRef:
-    """An author as a paper names them: its spelling, the spelling their page shows, their page."""
+    """An author of a paper: the paper's spelling (for citations), the author's spelling (shown on
+    every page, as on their own), their page."""
 
     name: str
     shown: str
@@ -634,7 +635,8 @@ def plan_data_files(catalogue: Catalogue, views: tuple[PaperView, ...], config: 
         Output("catalogue.bib", all_views, lambda: "\n".join(v.bibtex for v in views)),
         Output(FALLBACK_FILE, all_views, lambda: render_fallback_index(
             [SearchEntry(v.path, v.name_text, v.title_text, venue_label(v.paper),
-                         tuple(topic_index[t.slug] for t in v.topics), v.plain_abstract, v.paper.authors)
+                         tuple(topic_index[t.slug] for t in v.topics), v.plain_abstract,
+                         tuple(author.shown for author in v.authors))
              for v in views],
             [t.label for t in catalogue.topics])),
     ]
