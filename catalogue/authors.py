@@ -10,6 +10,8 @@ key of plain words ([a-z0-9], single spaces) gets its python-slugify slug ('ada 
 ada-lovelace); any other key gets its slug and the first 6 hex digits of the key's SHA-256
 ('josé garcía' -> jose-garcia-<hash>). A plain key whose last word is 6 hex digits ('ada
 decade'), or whose slug is long, is hashed too: so no plain slug ends as a hashed one does.
+Two hashed slugs meet only if two keys share both their letters and their hash; the build then
+stops and names both (render.author_groups) rather than give one author the other's page.
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ from collections.abc import Iterable
 from slugify import slugify
 
 PLAIN_KEY = re.compile(r"[a-z0-9]+(?: [a-z0-9]+)*")
-HASHED_ENDING = re.compile(r" [0-9a-f]{6}$")  # how every hashed slug ends, but with a space
+HASHED_ENDING = re.compile(r" [0-9a-f]{6}$")  # a plain key ending so would slug as every hashed slug ends
 SLUG_LENGTH = 80  # characters before the hash: a folder name stays far below file systems' limits
 HASH_LENGTH = 6
 OTHER_INITIAL = "#"  # the index's group for names that do not start with a Latin letter
@@ -53,14 +55,14 @@ def shown_names(author_lists: Iterable[tuple[str, ...]]) -> dict[str, str]:
     return {key: min(counts, key=lambda name: (-counts[name], name)) for key, counts in spellings.items()}
 
 
-def index_order(name: str) -> tuple[int, str, str]:
+def index_order(name: str) -> tuple[bool, str, str]:
     """Where a name files in the authors index: by its letters in Latin script (accents dropped,
-    other scripts transliterated, as its slug is), names without a Latin initial last."""
+    other scripts transliterated, as in its slug), names without a Latin initial last."""
     letters = slugify(name, separator=" ")
-    return (0 if initial(name) != OTHER_INITIAL else 1, letters, author_key(name))
+    return not letters[:1].isalpha(), letters, author_key(name)
 
 
 def initial(name: str) -> str:
     """The index's letter for a name: 'José' -> 'J', '张伟' -> 'Z', '3D Lab' -> '#'."""
     letters = slugify(name)
-    return letters[0].upper() if letters[:1].isascii() and letters[:1].isalpha() else OTHER_INITIAL
+    return letters[0].upper() if letters[:1].isalpha() else OTHER_INITIAL

@@ -150,8 +150,8 @@ def view_papers(catalogue: Catalogue, config: SiteConfig,
                 converted: Callable[[str, bool], Converted]) -> tuple[PaperView, ...]:
     """Every paper ready for the templates."""
     topics = {t.slug: t for t in catalogue.topics}
-    names = shown_names(paper.authors for paper in catalogue.papers)
-    return tuple(view_paper(paper, tuple(topics[slug] for slug in paper.topics), config, converted, names)
+    authors = {key: (name, author_path(name)) for key, name in shown_names(p.authors for p in catalogue.papers).items()}
+    return tuple(view_paper(paper, tuple(topics[slug] for slug in paper.topics), config, converted, authors)
                  for paper in catalogue.papers)
 
 
@@ -243,14 +243,14 @@ def _convert_work(connection, builds_ends: list, texts: list[tuple[str, bool]], 
 
 
 def view_paper(paper: Paper, topics: tuple[Topic, ...], config: SiteConfig, converted,
-               names: dict[str, str]) -> PaperView:
+               authors: dict[str, tuple[str, str]]) -> PaperView:
     """A paper ready for the templates, its texts from `converted(text, links)`, its authors'
-    shown spellings from `names` (shown_names)."""
+    shown spelling and page from `authors` (by author_key)."""
     name = converted(paper.name, False) if paper.name else None
     title = converted(paper.title, False)
     abstract = converted(paper.abstract, True)
     url = config.absolute_url(pretty_url(paper_path(paper)))
-    authors = tuple(AuthorRef(name, names[author_key(name)], author_path(name)) for name in paper.authors)
+    refs = tuple(AuthorRef(author, *authors[author_key(author)]) for author in paper.authors)
     return PaperView(paper, paper_path(paper),
                      name_html=SafeHtml(inline(name.html)) if name else None,
                      name_text=name.plain if name else "",
@@ -263,8 +263,8 @@ def view_paper(paper: Paper, topics: tuple[Topic, ...], config: SiteConfig, conv
                      excerpt=shorten(abstract.plain, EXCERPT_LENGTH),
                      description=shorten(abstract.plain, DESCRIPTION_LENGTH),
                      topics=topics,
-                     authors=authors,
-                     key=digest(code_version(), paper, topics, authors, config.base_url))
+                     authors=refs,
+                     key=digest(code_version(), paper, topics, refs, config.base_url))
 
 
 def plan_site(catalogue: Catalogue, config: SiteConfig, env: Environment, cache: Cache,
@@ -375,24 +375,30 @@ class PagePlanner:
 
     def plan_authors(self) -> list[Output]:
         """A page per author listing their papers, and the authors index (none without authors)."""
-        t, config, authors = self.strings.text, self.config, self.authors
-        pages = [self.page(author.path, "collection.html", title=author.name, papers=author.papers,
-                           description=t("collection.author_description", len(author.papers), author=author.name,
-                                         site=config.title),
-                           parent=Crumb(t("nav.authors"), AUTHORS_INDEX))
-                 for author in authors]
-        index = paginate_authors(authors, self.authors_per_page)
+        t, site = self.strings.text, self.config.title
+        return [self.page(author.path, "collection.html", title=author.name, papers=author.papers,
+                          description=t("collection.author_description", len(author.papers), author=author.name,
+                                        site=site),
+                          parent=Crumb(t("nav.authors"), AUTHORS_INDEX))
+                for author in self.authors] + self.plan_author_index()
+
+    def plan_author_index(self) -> list[Output]:
+        """The authors index, authors_per_page names a page, each page with the letter bar and a pager."""
+        t, site, count = self.strings.text, self.config.title, len(self.authors)
+        index = paginate_authors(self.authors, self.authors_per_page)
         jumps = letter_jumps(index)
+        pages = []
         for at, part in enumerate(index):
-            first, last = part.sections[0][2][0].label, part.sections[-1][2][-1].label
-            pages.append(self.page(
-                part.path, "authors.html", papers=(), sections=part.sections, jumps=jumps, author_count=len(authors),
-                title=t("authors.title") if at == 0 else t("authors.page_title", page=part.number),
-                description=t("authors.description", len(authors), site=config.title) if at == 0 else
-                t("authors.page_description", page=part.number, first=first, last=last, site=config.title),
-                number=part.number, page_count=len(index),
-                previous_page=index[at - 1].path if at else None,
-                next_page=index[at + 1].path if at + 1 < len(index) else None))
+            if at == 0:
+                title, description = t("authors.title"), t("authors.description", count, site=site)
+            else:
+                title = t("authors.page_title", page=part.number)
+                description = t("authors.page_description", page=part.number, first=part.first, last=part.last,
+                                site=site)
+            pages.append(self.page(part.path, "authors.html", title=title, description=description, papers=(),
+                                   sections=part.sections, jumps=jumps, author_count=count, number=part.number,
+                                   page_count=len(index), previous_page=index[at - 1].path if at else None,
+                                   next_page=index[at + 1].path if at + 1 < len(index) else None))
         return pages
 
     def plan_papers(self, related: list[tuple[tuple[int, tuple[str, ...]], ...]]) -> list[Output]:
@@ -544,12 +550,29 @@ def newest_then_title(view: PaperView) -> tuple:
 
 
 @dataclass(frozen=True)
+class Letter:
+    """The names of a page of the authors index that share an initial, with their paper counts."""
+
+    letter: str
+    anchor: str  # the id of its heading
+    entries: tuple[Entry, ...]
+
+
+@dataclass(frozen=True)
 class IndexPage:
-    """A page of the authors index: its number, its address, its names grouped by initial."""
+    """A page of the authors index: its number, its address, its names by initial."""
 
     number: int
     path: str
-    sections: tuple[tuple[str, str, tuple[Entry, ...]], ...]  # (initial, its anchor, names with their paper counts)
+    sections: tuple[Letter, ...]
+
+    @property
+    def first(self) -> str:
+        return self.sections[0].entries[0].label
+
+    @property
+    def last(self) -> str:
+        return self.sections[-1].entries[-1].label
 
 
 def paginate_authors(groups: list[AuthorGroup], per_page: int) -> list[IndexPage]:
@@ -557,8 +580,8 @@ def paginate_authors(groups: list[AuthorGroup], per_page: int) -> list[IndexPage
     entries = [Entry(group.name, group.path, len(group.papers)) for group in groups]
     pages = []
     for number, start in enumerate(range(0, len(entries), per_page), 1):
-        sections = tuple((letter, letter_anchor(letter), tuple(names)) for letter, names
-                         in itertools.groupby(entries[start:start + per_page], key=lambda entry: initial(entry.label)))
+        by_initial = itertools.groupby(entries[start:start + per_page], key=lambda entry: initial(entry.label))
+        sections = tuple(Letter(letter, letter_anchor(letter), tuple(names)) for letter, names in by_initial)
         pages.append(IndexPage(number, AUTHORS_INDEX if number == 1 else f"authors/page/{number}/index.html", sections))
     return pages
 
@@ -567,8 +590,8 @@ def letter_jumps(pages: list[IndexPage]) -> tuple[tuple[str, str], ...]:
     """(initial, where its first names are) for every initial of the index, in its order."""
     jumps: dict[str, str] = {}
     for page in pages:
-        for letter, anchor, _ in page.sections:
-            jumps.setdefault(letter, f"{page.path}#{anchor}")
+        for section in page.sections:
+            jumps.setdefault(section.letter, f"{page.path}#{section.anchor}")
     return tuple(jumps.items())
 
 

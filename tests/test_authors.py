@@ -12,12 +12,15 @@ from contextlib import closing
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 from hypothesis import given
 from hypothesis import strategies as st
 
 from catalogue.authors import author_key, author_slug, index_order, initial, shown_names
+from catalogue import render
 from catalogue.cache import Cache
 from catalogue.check import check_site
+from catalogue.cli import main
 from catalogue.config import SiteConfig
 from catalogue.content import load_catalogue
 from catalogue.related import SimilarityProcess
@@ -293,3 +296,13 @@ def test_a_paper_page_with_authors_and_links_looks_right(site, browser, device, 
     assert all(b.bounding_box()["x"] + b.bounding_box()["width"] <= viewport["width"] for b in buttons)
     assert page.evaluate("document.documentElement.scrollWidth <= innerWidth")
     page.close()
+
+
+def test_two_authors_at_one_address_stop_the_build_naming_both(tmp_path, monkeypatch):
+    monkeypatch.setattr(render, "author_slug", lambda key: "someone")  # as if two hashes agreed
+    content = write_content(tmp_path)
+    result = CliRunner().invoke(main, ["render", "--content", str(content), "--out", str(tmp_path / "site")])
+    assert result.exit_code == 1
+    assert ("authors/someone/index.html: would be the page of two authors, 'ada  LOVELACE' (seeds/list.json:record "
+            "2025) and 'José García' (seeds/list.json:record 2025)") in result.output
+    assert not (tmp_path / "site").exists()
