@@ -1,6 +1,6 @@
 // Search on every page. Hosted, it uses Pagefind's index (site/pagefind/); opened from disk,
 // where browsers block Pagefind's module and WebAssembly, it uses search-index.js, a plain
-// script with each paper's name, title, topics and key terms. Both give the same results
+// script with each paper's name, title, authors, topics and key terms. Both give the same results
 // layout. The header box shows results as you type; search.html adds filters, sorting and an
 // address (?q=&topic=&venue=&year=&sort=) that can be shared. Paper pages reached from a
 // result highlight the query (?highlight=).
@@ -9,6 +9,7 @@
   var root = document.documentElement.getAttribute("data-root") || "";
   var QUICK_LIMIT = 6;
   var PAGE_LIMIT = 30;
+  var SHOWN_AUTHORS = 3;  // as the cards (catalogue/render.py's CARD_AUTHORS), then "et al."
   var text = window.catalogueText;
 
   // --- Engines: search(query, {topic, venue, year, sort}, limit) -> Promise<[result]> -----------
@@ -93,6 +94,7 @@
           title: (page.meta && page.meta.title) || page.url,
           venue: [].concat(filters.venue || [], filters.year || []).join(" "),
           topics: filters.topic || [],
+          authors: filters.author || [],
           excerpt: page.excerpt || ""
         };
       });
@@ -112,10 +114,12 @@
         var title = row[2];
         var name = row[1] || title.split(":")[0];
         var topics = row[4].map(function (n) { return index.topics[n]; });
+        var authors = row[6] || [];
         return {
-          slug: row[0], name: name, title: title, venue: index.venues[row[3]], topics: topics,
+          slug: row[0], name: name, title: title, venue: index.venues[row[3]], topics: topics, authors: authors,
           nameWords: words(name.replace(/-/g, " ")).concat(words(name.replace(/-/g, ""))),
-          titleWords: words(title), topicWords: words(topics.join(" ")), terms: row[5].split(" ")
+          titleWords: words(title), authorWords: words(authors.join(" ")), topicWords: words(topics.join(" ")),
+          terms: row[5].split(" ")
         };
       });
       var stopwords = index.stopwords.split(" ");
@@ -150,7 +154,7 @@
   }
 
   // Ranked by how many query words a paper matches, then by where: the exact name first, then
-  // words of the name, the title, the topics and the key terms. At least half the words must match.
+  // words of the name, the title, the authors, the topics and the key terms. At least half the words must match.
   function searchFallback(papers, query, choice, stopwords) {
     var wanted = words(query).filter(function (word) { return stopwords.indexOf(word) < 0; });
     var needed = Math.max(1, Math.ceil(wanted.length / 2));
@@ -163,7 +167,8 @@
       var hits = 0;
       wanted.forEach(function (word) {
         var best = Math.max(field(paper.nameWords, word, 30), field(paper.titleWords, word, 10),
-                            field(paper.topicWords, word, 5), field(paper.terms, word, 3));
+                            field(paper.authorWords, word, 8), field(paper.topicWords, word, 5),
+                            field(paper.terms, word, 3));
         if (!best) return;
         hits += 1;
         score += best;
@@ -184,7 +189,7 @@
       var paper = hit.paper;
       return {
         url: siteUrl("papers/" + paper.slug + "/index.html").href, name: paper.name, title: paper.title,
-        venue: paper.venue, topics: paper.topics,
+        venue: paper.venue, topics: paper.topics, authors: paper.authors,
         excerpt: hit.matched.length ? text("key_terms") + " <mark>" + hit.matched.join("</mark>, <mark>") + "</mark>" : ""
       };
     });
@@ -233,6 +238,12 @@
     }
     meta.appendChild(document.createTextNode([result.venue].concat(result.topics).filter(Boolean).join(" · ")));
     item.appendChild(heading);
+    if (result.authors.length) {
+      var authors = document.createElement("p");
+      authors.className = "result-authors";
+      authors.textContent = shortAuthors(result.authors);
+      item.appendChild(authors);
+    }
     item.appendChild(meta);
     if (result.excerpt) {
       var excerpt = document.createElement("p");
@@ -241,6 +252,11 @@
       item.appendChild(excerpt);
     }
     return item;
+  }
+
+  function shortAuthors(names) {
+    var shown = names.slice(0, SHOWN_AUTHORS).join(", ");
+    return names.length > SHOWN_AUTHORS ? shown + " " + text("et_al") : shown;
   }
 
   // Excerpts mark matches with <mark>; everything else is inserted as text, never as HTML.

@@ -18,9 +18,10 @@ from html.parser import HTMLParser
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
+from .authors import author_key, shown_names
 from .cite import venue_year_label
 from .errors import shown
-from .render import venue_path, venue_slug
+from .render import author_path, venue_path, venue_slug
 from .search import BUNDLE_DIR, SHARDS_FILE
 
 PROJECT = Path(__file__).resolve().parent.parent
@@ -29,7 +30,7 @@ VNU_JAR = PROJECT / "node_modules" / "vnu-jar" / "build" / "dist" / "vnu.jar"  #
 PAPER_PAGE = re.compile(r"papers/[^/]+/index\.html")  # render.paper_path's form
 FRAGMENT_SIGNATURE = b"pagefind_dcd"  # Pagefind 1.x puts this before each fragment's JSON
 EXTERNAL_SCHEMES = ("http", "https", "mailto")
-COLLECTIONS = ("venues/", "topics/")  # the pages that list a venue's or a topic's papers
+COLLECTIONS = ("venues/", "topics/", "authors/")  # the pages that list a venue's, a topic's or an author's papers
 PAPERS_JSON = "papers.json"
 REDIRECTS = "_redirects"
 
@@ -148,12 +149,16 @@ def check_reference(page: str, reference: str, files: set[str], base: str | None
 
 
 def check_collections(site: Path, parsed: dict[str, PageParser]) -> list[str]:
-    """Each venue's and topic's page (by papers.json) is that venue's or topic's alone and lists
-    all its papers: two labels at one address would leave one of them without a page."""
+    """Each venue's, topic's and author's page (by papers.json) is theirs alone and lists all
+    their papers: two labels at one address would leave one of them without a page."""
     try:
         records = json.loads((site / PAPERS_JSON).read_text(encoding="utf-8"))["papers"]
         groups: dict[str, dict[str, list[str]]] = {}  # page -> label -> paper pages
+        names = shown_names(tuple(record["authors"]) for record in records)
         for record in records:
+            for author in dict.fromkeys(record["authors"]):
+                groups.setdefault(author_path(author), {}).setdefault(names[author_key(author)], []).append(
+                    record["path"])
             venue = venue_year_label(record["venue"], record["year"])
             groups.setdefault(venue_path(venue_slug(venue)), {}).setdefault(venue, []).append(record["path"])
             for topic in record["topics"]:

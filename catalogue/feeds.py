@@ -96,7 +96,7 @@ def paper_record(paper: Paper, topic_labels: dict[str, str], title_text: str, ab
         "topics": [{"slug": slug, "label": topic_labels[slug]} for slug in paper.topics],
         "links": [{"url": link.url, "label": link.label} for link in paper.links],
         "benchmarks": list(paper.benchmarks), "results": list(paper.results), "authors": list(paper.authors),
-        "pdf": paper.pdf, "abstract": paper.abstract, "abstract_text": abstract_text,
+        "keywords": list(paper.keywords), "pdf": paper.pdf, "proceedings_url": paper.url, "abstract": paper.abstract, "abstract_text": abstract_text,
         "source": str(paper.source), "in_seeds": paper.in_seeds, "old_slugs": list(paper.old_slugs),
     }
 

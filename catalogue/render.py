@@ -11,6 +11,7 @@ depth, uses the base URL's absolute path instead.
 from __future__ import annotations
 
 import functools
+import itertools
 import json
 import multiprocessing
 import multiprocessing.connection
@@ -26,6 +27,7 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined, TemplateError
 from markupsafe import Markup as SafeHtml
 from slugify import slugify
 
+from .authors import author_key, author_slug, index_order, initial, shown_names
 from .cache import Cache, code_version, digest
 from .config import SiteConfig
 from .content import SLUG
@@ -48,6 +50,19 @@ PARALLEL_CONVERSION_FROM = 500  # fewer texts convert faster in one process
 CONVERSION_CHUNK = 100  # texts a worker converts between two requests
 MAP_PATH = "map/index.html"
 NOTHING = Converted("", "", ())  # the abstract of a paper its list gives none for
+AUTHORS_INDEX = "authors/index.html"
+AUTHORS_PER_PAGE = 1000  # names on a page of the authors index
+CARD_AUTHORS = 3  # names a card shows before "et al." (assets/search.js shows as many)
+
+
+@dataclass(frozen=True)
+class AuthorRef:
+    """An author of a paper: the paper's spelling (for citations), the author's spelling (shown on
+    every page, as on their own), their page."""
+
+    name: str
+    shown: str
+    path: str
 
 
 @dataclass(frozen=True)
@@ -67,6 +82,7 @@ class PaperView:
     excerpt: str
     description: str
     topics: tuple[Topic, ...]
+    authors: tuple[AuthorRef, ...]
     key: str  # a digest of everything above: pages that show the paper change when it changes
 
 
@@ -89,6 +105,10 @@ def paper_path(paper: Paper) -> str:
 
 def topic_path(topic: Topic) -> str:
     return f"topics/{topic.slug}/index.html"
+
+
+def author_path(name: str) -> str:
+    return f"authors/{author_slug(author_key(name))}/index.html"
 
 
 def pretty_url(path: str) -> str:
@@ -131,7 +151,8 @@ def view_papers(catalogue: Catalogue, config: SiteConfig,
                 converted: Callable[[str, bool], Converted]) -> tuple[PaperView, ...]:
     """Every paper ready for the templates."""
     topics = {t.slug: t for t in catalogue.topics}
-    return tuple(view_paper(paper, tuple(topics[slug] for slug in paper.topics), config, converted)
+    authors = {key: (name, author_path(name)) for key, name in shown_names(p.authors for p in catalogue.papers).items()}
+    return tuple(view_paper(paper, tuple(topics[slug] for slug in paper.topics), config, converted, authors)
                  for paper in catalogue.papers)
 
 
@@ -222,12 +243,15 @@ def _convert_work(connection, builds_ends: list, texts: list[tuple[str, bool]], 
                 connection.send((error.message, None))
 
 
-def view_paper(paper: Paper, topics: tuple[Topic, ...], config: SiteConfig, converted) -> PaperView:
-    """A paper ready for the templates, its texts from `converted(text, links)`."""
+def view_paper(paper: Paper, topics: tuple[Topic, ...], config: SiteConfig, converted,
+               authors: dict[str, tuple[str, str]]) -> PaperView:
+    """A paper ready for the templates, its texts from `converted(text, links)`, its authors'
+    shown spelling and page from `authors` (by author_key)."""
     name = converted(paper.name, False) if paper.name else None
     title = converted(paper.title, False)
     abstract = converted(paper.abstract, True)
     url = config.absolute_url(pretty_url(paper_path(paper)))
+    refs = tuple(AuthorRef(author, *authors[author_key(author)]) for author in paper.authors)
     return PaperView(paper, paper_path(paper),
                      name_html=SafeHtml(inline(name.html)) if name else None,
                      name_text=name.plain if name else "",
@@ -240,11 +264,12 @@ def view_paper(paper: Paper, topics: tuple[Topic, ...], config: SiteConfig, conv
                      excerpt=shorten(abstract.plain, EXCERPT_LENGTH),
                      description=shorten(abstract.plain or f"{title.plain} ({venue_label(paper)})", DESCRIPTION_LENGTH),
                      topics=topics,
-                     key=digest(code_version(), paper, topics, config.base_url))
+                     authors=refs,
+                     key=digest(code_version(), paper, topics, refs, config.base_url))
 
 
 def plan_site(catalogue: Catalogue, config: SiteConfig, env: Environment, cache: Cache,
-              similarity: SimilarityProcess) -> list[Batch]:
+              similarity: SimilarityProcess, authors_per_page: int = AUTHORS_PER_PAGE) -> list[Batch]:
     """Every file of the site but assets and search bundle, each with the digest of its inputs,
     unmade, in three batches: what needs neither related papers nor the map (planned now),
     the paper pages, the map. The similarity process works while a batch is written; planning
@@ -256,7 +281,7 @@ def plan_site(catalogue: Catalogue, config: SiteConfig, env: Environment, cache:
                     for paper in catalogue.papers])  # a paper's title_text and plain_abstract
     views = view_papers(catalogue, config, converted)
     everything = digest(code_version(), templates_state(env), config, sorted(strings.table.items()))
-    pages = PagePlanner(catalogue, views, config, env, strings, everything)
+    pages = PagePlanner(catalogue, views, config, env, strings, everything, authors_per_page)
     lists = pages.plan_lists()
     paper_paths = [view.path for view in views] + [MAP_PATH]
     data = plan_data_files(catalogue, views, config, sorted([o.path for o in lists] + paper_paths), everything)
@@ -277,8 +302,9 @@ class PagePlanner:
     """The site's HTML pages as Outputs. A page's inputs are its template, its path and its values."""
 
     def __init__(self, catalogue: Catalogue, views: tuple[PaperView, ...], config: SiteConfig, env: Environment,
-                 strings: Strings, everything: str):
+                 strings: Strings, everything: str, authors_per_page: int = AUTHORS_PER_PAGE):
         self.catalogue, self.views, self.config, self.env, self.strings = catalogue, views, config, env, strings
+        self.authors, self.authors_per_page = author_groups(views), authors_per_page
         counts = Counter(slug for v in views for slug in v.paper.topics)
         self.counts = {topic.slug: counts[topic.slug] for topic in catalogue.topics}
         order = {topic.slug: n for n, topic in enumerate(catalogue.topics)}
@@ -286,7 +312,8 @@ class PagePlanner:
                                         key=lambda topic: (-self.counts[topic.slug], order[topic.slug])))  # largest first
         self.venues = venue_groups(views)
         shared = {"topics": self.used_topics, "topic_counts": self.counts, "paper_count": len(views),
-                  "venues": [Entry(label, venue_path(slug), len(members)) for slug, label, members in self.venues]}
+                  "venues": [Entry(label, venue_path(slug), len(members)) for slug, label, members in self.venues],
+                  "has_authors": bool(self.authors), "card_authors": CARD_AUTHORS}
         self.base = digest(everything, inputs_of(shared))
         shared |= {"t": strings, "script_strings": script_json(strings.script_strings())}
         shared["card"] = CardMaker(env, {**shared, "topic_path": topic_path, "venue_label": venue_label})
@@ -339,12 +366,40 @@ class PagePlanner:
             pages.append(page(topic_path(topic), "collection.html", title=topic.label,
                               description=t("collection.topic_description", len(members), topic=topic.label,
                                             site=config.title),
-                              papers=members, parent=Entry(t("nav.topics"), "topics/index.html", len(used_topics))))
+                              papers=members, parent=Crumb(t("nav.topics"), "topics/index.html")))
         for slug, label, members in venues:
             pages.append(page(venue_path(slug), "collection.html", title=label,
                               description=t("collection.venue_description", len(members), venue=label,
                                             site=config.title),
-                              papers=members, parent=Entry(t("nav.venues"), "venues/index.html", len(venues))))
+                              papers=members, parent=Crumb(t("nav.venues"), "venues/index.html")))
+        return pages + self.plan_authors()
+
+    def plan_authors(self) -> list[Output]:
+        """A page per author listing their papers, and the authors index (none without authors)."""
+        t, site = self.strings.text, self.config.title
+        return [self.page(author.path, "collection.html", title=author.name, papers=author.papers,
+                          description=t("collection.author_description", len(author.papers), author=author.name,
+                                        site=site),
+                          parent=Crumb(t("nav.authors"), AUTHORS_INDEX))
+                for author in self.authors] + self.plan_author_index()
+
+    def plan_author_index(self) -> list[Output]:
+        """The authors index, authors_per_page names a page, each page with the letter bar and a pager."""
+        t, site, count = self.strings.text, self.config.title, len(self.authors)
+        index = paginate_authors(self.authors, self.authors_per_page)
+        jumps = letter_jumps(index)
+        pages = []
+        for at, part in enumerate(index):
+            if at == 0:
+                title, description = t("authors.title"), t("authors.description", count, site=site)
+            else:
+                title = t("authors.page_title", page=part.number)
+                description = t("authors.page_description", page=part.number, first=part.first, last=part.last,
+                                site=site)
+            pages.append(self.page(part.path, "authors.html", title=title, description=description, papers=(),
+                                   sections=part.sections, jumps=jumps, author_count=count, number=part.number,
+                                   page_count=len(index), previous_page=index[at - 1].path if at else None,
+                                   next_page=index[at + 1].path if at + 1 < len(index) else None))
         return pages
 
     def plan_papers(self, related: list[tuple[tuple[int, tuple[str, ...]], ...]]) -> list[Output]:
@@ -457,6 +512,95 @@ def statistics(views: tuple[PaperView, ...], topics: tuple[Topic, ...], counts: 
 
 
 @dataclass(frozen=True)
+class Crumb:
+    """The page a list belongs to, linked above its heading."""
+
+    label: str
+    path: str
+
+
+@dataclass(frozen=True)
+class AuthorGroup:
+    """An author's page: the spelling it shows, its address, their papers (newest first, then by title)."""
+
+    name: str
+    path: str
+    papers: tuple[PaperView, ...]
+
+
+def author_groups(views: tuple[PaperView, ...]) -> list[AuthorGroup]:
+    """Every author with their papers, in the index's order. Two authors at one address (hashed
+    slugs that share their hash by chance) stop the build: neither may take the other's page."""
+    members: dict[str, dict[str, PaperView]] = {}  # author page -> paper id -> paper
+    first: dict[str, tuple[AuthorRef, PaperView]] = {}  # author page -> how a paper names them
+    for view in views:
+        for author in view.authors:
+            named, other = first.setdefault(author.path, (author, view))
+            if author_key(named.name) != author_key(author.name):
+                raise CatalogueError(
+                    f"{author.path}: would be the page of two authors, {shown(named.name)} ({other.paper.source}) "
+                    f"and {shown(author.name)} ({view.paper.source}); write one of the names another way")
+            members.setdefault(author.path, {})[view.paper.id] = view
+    groups = [AuthorGroup(first[path][0].shown, path, tuple(sorted(papers.values(), key=newest_then_title)))
+              for path, papers in members.items()]
+    return sorted(groups, key=lambda group: index_order(group.name))
+
+
+def newest_then_title(view: PaperView) -> tuple:
+    return -(view.paper.year or 0), view.title_text.casefold(), view.title_text, view.paper.id
+
+
+@dataclass(frozen=True)
+class Letter:
+    """The names of a page of the authors index that share an initial, with their paper counts."""
+
+    letter: str
+    anchor: str  # the id of its heading
+    entries: tuple[Entry, ...]
+
+
+@dataclass(frozen=True)
+class IndexPage:
+    """A page of the authors index: its number, its address, its names by initial."""
+
+    number: int
+    path: str
+    sections: tuple[Letter, ...]
+
+    @property
+    def first(self) -> str:
+        return self.sections[0].entries[0].label
+
+    @property
+    def last(self) -> str:
+        return self.sections[-1].entries[-1].label
+
+
+def paginate_authors(groups: list[AuthorGroup], per_page: int) -> list[IndexPage]:
+    """The index in pages of per_page names: authors/index.html, then authors/page/<n>/index.html."""
+    entries = [Entry(group.name, group.path, len(group.papers)) for group in groups]
+    pages = []
+    for number, start in enumerate(range(0, len(entries), per_page), 1):
+        by_initial = itertools.groupby(entries[start:start + per_page], key=lambda entry: initial(entry.label))
+        sections = tuple(Letter(letter, letter_anchor(letter), tuple(names)) for letter, names in by_initial)
+        pages.append(IndexPage(number, AUTHORS_INDEX if number == 1 else f"authors/page/{number}/index.html", sections))
+    return pages
+
+
+def letter_jumps(pages: list[IndexPage]) -> tuple[tuple[str, str], ...]:
+    """(initial, where its first names are) for every initial of the index, in its order."""
+    jumps: dict[str, str] = {}
+    for page in pages:
+        for section in page.sections:
+            jumps.setdefault(section.letter, f"{page.path}#{section.anchor}")
+    return tuple(jumps.items())
+
+
+def letter_anchor(letter: str) -> str:
+    return f"letter-{letter.lower()}" if letter.isalpha() else "letter-other"
+
+
+@dataclass(frozen=True)
 class Entry:
     """A line of an overview: a label, the page it links to, how many papers are there."""
 
@@ -515,7 +659,9 @@ def plan_data_files(catalogue: Catalogue, views: tuple[PaperView, ...], config: 
         Output("catalogue.bib", all_views, lambda: "\n".join(v.bibtex for v in views)),
         Output(FALLBACK_FILE, all_views, lambda: render_fallback_index(
             [SearchEntry(v.path, v.name_text, v.title_text, venue_label(v.paper),
-                         tuple(topic_index[t.slug] for t in v.topics), v.plain_abstract) for v in views],
+                         tuple(topic_index[t.slug] for t in v.topics), v.plain_abstract,
+                         tuple(author.shown for author in v.authors))
+             for v in views],
             [t.label for t in catalogue.topics])),
     ]
     redirects = {f"papers/{slug}/index.html" for v in views for slug in v.paper.old_slugs}
@@ -563,10 +709,16 @@ def structured_data(view: PaperView, config: SiteConfig) -> SafeHtml:
         "inLanguage": config.language, "keywords": [t.label for t in view.topics],
         "datePublished": str(paper.year) if paper.year else None,
         "publication": {"@type": "PublicationEvent", "name": venue_label(paper)} if paper.venue else None,
-        "author": [{"@type": "Person", "name": name} for name in paper.authors] or None,
+        "author": [person(author, config) for author in view.authors] or None,
         "url": view.url, "image": config.absolute_url(preview_path(paper)),
     }
     return script_json({k: v for k, v in data.items() if v is not None})
+
+
+def person(author: AuthorRef, config: SiteConfig) -> dict:
+    """A schema.org Person: the name as the paper gives it, and their page here when the base URL is known."""
+    url = config.absolute_url(pretty_url(author.path))
+    return {"@type": "Person", "name": author.name, **({"url": url} if url else {})}
 
 
 def render_netlify_redirects(catalogue: Catalogue) -> str:

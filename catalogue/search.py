@@ -374,14 +374,15 @@ class SearchEntry:
     venue: str
     topics: tuple[int, ...]  # indexes into the topic labels
     abstract: str
+    authors: tuple[str, ...] = ()
 
 
 def render_fallback_index(entries: list[SearchEntry], topic_labels: list[str]) -> str:
     """A script that sets window.CATALOGUE_SEARCH: papers with their most telling words.
 
-    Each paper keeps its slug, name, title and the abstract words that set it apart most
-    (tf-idf), so the file stays small while names, titles and key terms match. An empty name means
-    the title begins with it.
+    Each paper keeps its slug, name, title, the abstract words that set it apart most (tf-idf),
+    so the file stays small while names, titles and key terms match, and its authors when it has
+    any. An empty name means the title begins with it.
     """
     abstract_words = [words(e.abstract) for e in entries]
     documents = [{w: n for w, n in Counter(found).items() if w not in STOPWORDS and len(w) > 2}
@@ -400,7 +401,8 @@ def render_fallback_index(entries: list[SearchEntry], topic_labels: list[str]) -
         pieces = dict.fromkeys(w for w in found if CJK_RUN.match(w) and w not in in_title) \
             if has_cjk(entry.abstract) else {}
         terms = [w for _, w in ranked[:TERMS_PER_PAPER]] + list(pieces)[:CJK_PIECES_PER_PAPER]
-        papers.append([entry.path.removeprefix("papers/").removesuffix("/index.html"), name, entry.title,
-                       venues.index(entry.venue), list(entry.topics), " ".join(terms)])
+        row = [entry.path.removeprefix("papers/").removesuffix("/index.html"), name, entry.title,
+               venues.index(entry.venue), list(entry.topics), " ".join(terms)]
+        papers.append(row + [list(entry.authors)] if entry.authors else row)
     data = {"stopwords": " ".join(sorted(STOPWORDS)), "topics": topic_labels, "venues": venues, "papers": papers}
     return "window.CATALOGUE_SEARCH = " + json.dumps(data, ensure_ascii=False, separators=(",", ":")) + ";\n"

@@ -82,6 +82,18 @@ def built_site(tmp_path_factory) -> BuiltSite:
 
 
 @pytest.fixture(scope="session")
+def authored_site(tmp_path_factory) -> Path:
+    """tests/authored.py's papers rendered with its base URL and indexed for search."""
+    from authored import BASE, write_content
+
+    root = tmp_path_factory.mktemp("authored")
+    content = write_content(root)
+    run_cli("render", "--content", str(content), "--out", str(root / "site"), "--base-url", BASE)
+    run_cli("index", "--out", str(root / "site"))
+    return root / "site"
+
+
+@pytest.fixture(scope="session")
 def browser():
     """Debian's Chromium driven by Playwright (never a downloaded browser)."""
     from playwright.sync_api import sync_playwright

@@ -3,7 +3,8 @@
 axe-core (pinned in package.json, installed by `npm ci`) is injected into each kind of page,
 in the light and the dark colour scheme, and must find no WCAG 2 A or AA violation. Pages open
 from file:// as a reader who downloads the site would; the search page also over HTTP (where
-Pagefind shows excerpts), and the 404 page and a --base-url build from a host under /REPO/.
+Pagefind shows excerpts), and the 404 page and a --base-url build from a host under /REPO/; the
+author pages and a paper with authors and links in a small build that has them (tests/authored.py).
 States that only exist after a script ran are checked too: search results, a pressed topic
 chip, the header's quick-search panel, highlighted words, starred papers and the reading list,
 the opened citations; one paper page at phone width, where long lines overflow.
@@ -38,15 +39,17 @@ class Sites:
     file: str  # file:// address of the session's build (no base URL), ending in /
     http: str  # the same build served at http://127.0.0.1:PORT/REPO/
     based: str  # a --base-url build served at /REPO/, with 404.html for missing addresses
+    authored: str  # file:// address of tests/authored.py's build (authors, links), ending in /
 
 
 @pytest.fixture(scope="module")
-def sites(built_site: BuiltSite, tmp_path_factory) -> Iterator[Sites]:
+def sites(built_site: BuiltSite, authored_site, tmp_path_factory) -> Iterator[Sites]:
     based = build_project(make_project(tmp_path_factory.mktemp("a11y-based") / "project"),
                           "--base-url", f"https://example.org/{SUBPATH}/", "--no-search")
     with serve_under_subpath(built_site.out, tmp_path_factory.mktemp("a11y-served")) as http, \
             serve_under_subpath(based.out, tmp_path_factory.mktemp("a11y-served-based"), not_found=True) as based_url:
-        yield Sites(file=built_site.out.as_uri() + "/", http=http, based=based_url)
+        yield Sites(file=built_site.out.as_uri() + "/", http=http, based=based_url,
+                    authored=authored_site.as_uri() + "/")
 
 
 # --- the pages, each brought into the state to check ----------------------------------------
@@ -125,6 +128,12 @@ CASES: dict[str, Case] = {
                                     paper_with_everything_open, 200),
     "404 at a missing address": Case(lambda s: s.based + "papers/does-not-exist/index.html", status=404),
     "reading list": Case(lambda s: s.file + "list.html", list_with_papers, needs="list.html"),
+    "authors index": Case(lambda s: s.authored + "authors/index.html"),
+    "author": Case(lambda s: s.authored + "authors/ada-lovelace/index.html"),
+    "paper with authors and links": Case(lambda s: s.authored + "papers/engines/index.html"),
+    "paper with authors and links, phone": Case(lambda s: s.authored + "papers/engines/index.html", width=PHONE),
+    "search ?q=lovelace (file)": Case(lambda s: s.authored + "search.html?q=lovelace",
+                                      lambda p: wait_for_search(p, "lovelace")),
 }
 
 

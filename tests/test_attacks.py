@@ -34,7 +34,7 @@ from catalogue.ingest import remember_renamed_slug
 from catalogue.lock import LOCK_FILE
 from catalogue.model import Catalogue, Paper, Source
 from catalogue.output import write_manifest
-from catalogue.render import render_netlify_redirects
+from catalogue.render import author_path, render_netlify_redirects
 from catalogue.search import VOCABULARY, read_shards
 
 from conftest import PROJECT
@@ -547,7 +547,8 @@ def test_a_script_end_tag_in_a_title_stays_in_the_json_ld(tmp_path):
     start = html.index('<script type="application/ld+json">') + len('<script type="application/ld+json">')
     end = html.index("</script>", start)
     data = json.loads(html[start:end])
-    assert data["name"] == title and data["author"] == [{"@type": "Person", "name": "</SCRIPT >"}]
+    assert data["name"] == title and data["author"] == [{"@type": "Person", "name": "</SCRIPT >",
+                                                         "url": f"{BASE_URL}{author_path('</SCRIPT >').removesuffix('index.html')}"}]
     assert "<" not in html[start:end]
 
 

@@ -31,10 +31,14 @@ def written(output: str) -> int:
     return int(re.search(r"(\d+) written", output)[1])
 
 
-def edit_title(content: Path, slug: str, title: str) -> None:
+def edit_paper(content: Path, slug: str, **changes) -> None:
     path = content / "papers" / f"{slug}.md"
     paper = parse_paper_markdown(path.read_text(encoding="utf-8"), path.as_posix())
-    path.write_text(render_paper_markdown(replace(paper, title=title)), encoding="utf-8")
+    path.write_text(render_paper_markdown(replace(paper, **changes)), encoding="utf-8")
+
+
+def edit_title(content: Path, slug: str, title: str) -> None:
+    edit_paper(content, slug, title=title)
 
 
 def clean_build(project: Path, scratch: Path, *extra: str) -> dict[str, bytes]:
@@ -100,3 +104,26 @@ def test_a_lost_cache_changes_nothing(tmp_path):
     shutil.rmtree(project / "content" / ".cache")
     shutil.rmtree(project / "site")
     assert files(build_project(project, "--no-search").out) == first
+
+
+def test_author_pages_show_exactly_their_papers_and_equal_a_clean_build(tmp_path):
+    project = make_project(tmp_path / "p")
+    build_project(project, "--no-search")
+    content = project / "content"
+    edit_paper(content, "egotsr", authors=("Ada Lovelace", "Alan Turing"))
+    edit_paper(content, "flashsinkhorn", authors=("ada  lovelace",))
+    site = build_project(project, "--no-search").out
+    ada, alan = site / "authors" / "ada-lovelace" / "index.html", site / "authors" / "alan-turing" / "index.html"
+    assert "papers/flashsinkhorn/index.html" in ada.read_text(encoding="utf-8")
+    inode = alan.stat().st_ino
+
+    edit_title(content, "flashsinkhorn", "FlashSinkhorn, retitled by hand")
+    build_project(project, "--no-search")
+    assert "retitled by hand" in ada.read_text(encoding="utf-8")  # it lists that paper
+    assert alan.stat().st_ino == inode  # it does not: kept, not remade
+    assert files(site) == clean_build(project, tmp_path / "first", "--no-search")
+
+    edit_paper(content, "egotsr", authors=("Ada Lovelace",))  # Alan has no paper left, Ada's spelling is a tie
+    build_project(project, "--no-search")
+    assert not alan.exists() and "<h1>Ada Lovelace</h1>" in ada.read_text(encoding="utf-8")
+    assert files(site) == clean_build(project, tmp_path / "second", "--no-search")

@@ -1,0 +1,68 @@
+"""Authors: which spellings of a name are one author, the spelling a page shows, each author's
+address, and where a name files in the authors index.
+
+Two spellings are one author when their keys are equal: the name NFC-normalised, case folded
+(str.casefold), whitespace runs folded to one space, stripped. Nothing else is folded, so
+different names are never merged by a guess ('J. Smith' and 'John Smith' stay two authors).
+
+An author's slug follows from its key alone, so a link never breaks when authors are added. A
+key of plain words ([a-z0-9], single spaces) gets its python-slugify slug ('ada lovelace' ->
+ada-lovelace); any other key gets its slug and the first 6 hex digits of the key's SHA-256
+('josé garcía' -> jose-garcia-<hash>). A plain key whose last word is 6 hex digits ('ada
+decade'), or whose slug is long, is hashed too: so no plain slug ends as a hashed one does.
+Two hashed slugs meet only if two keys share both their letters and their hash; the build then
+stops and names both (render.author_groups) rather than give one author the other's page.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import unicodedata
+from collections import Counter
+from collections.abc import Iterable
+
+from slugify import slugify
+
+PLAIN_KEY = re.compile(r"[a-z0-9]+(?: [a-z0-9]+)*")
+HASHED_ENDING = re.compile(r" [0-9a-f]{6}$")  # a plain key ending so would slug as every hashed slug ends
+SLUG_LENGTH = 80  # characters before the hash: a folder name stays far below file systems' limits
+HASH_LENGTH = 6
+OTHER_INITIAL = "#"  # the index's group for names that do not start with a Latin letter
+
+
+def author_key(name: str) -> str:
+    """What makes two spellings one author: 'Ada  LOVELACE ' -> 'ada lovelace'."""
+    return " ".join(unicodedata.normalize("NFC", name).casefold().split())
+
+
+def author_slug(key: str) -> str:
+    """An author's folder under authors/, from its key (see the module's docstring)."""
+    slug = slugify(key)
+    if PLAIN_KEY.fullmatch(key) and not HASHED_ENDING.search(key) and len(slug) <= SLUG_LENGTH:
+        return slug
+    base = slugify(key, max_length=SLUG_LENGTH, word_boundary=True) or "author"
+    return f"{base}-{hashlib.sha256(key.encode('utf-8')).hexdigest()[:HASH_LENGTH]}"
+
+
+def shown_names(author_lists: Iterable[tuple[str, ...]]) -> dict[str, str]:
+    """{key: the spelling pages show}: the most common among the papers (a paper counts once
+    per spelling), the smallest string on a tie."""
+    spellings: dict[str, Counter] = {}
+    for authors in author_lists:
+        for name in set(authors):
+            spellings.setdefault(author_key(name), Counter())[name] += 1
+    return {key: min(counts, key=lambda name: (-counts[name], name)) for key, counts in spellings.items()}
+
+
+def index_order(name: str) -> tuple[bool, str, str]:
+    """Where a name files in the authors index: by its letters in Latin script (accents dropped,
+    other scripts transliterated, as in its slug), names without a Latin initial last."""
+    letters = slugify(name, separator=" ")
+    return not letters[:1].isalpha(), letters, author_key(name)
+
+
+def initial(name: str) -> str:
+    """The index's letter for a name: 'José' -> 'J', '张伟' -> 'Z', '3D Lab' -> '#'."""
+    letters = slugify(name)
+    return letters[0].upper() if letters[:1].isalpha() else OTHER_INITIAL
