@@ -18,7 +18,7 @@ import pytest
 from catalogue.content import read_taxonomy
 from catalogue.ingest import derive_paper
 from catalogue.markup import Markup
-from catalogue.model import SeedDocument, Source
+from catalogue.model import Record, Source
 from catalogue.seeds import read_seed_document
 
 from conftest import PROJECT
@@ -88,11 +88,11 @@ def context() -> tuple:
 def ingest_seconds(text: str) -> float:
     """The fastest of three ingests of text as one paragraph (the fastest is the least disturbed)."""
     taxonomy, fallback, markup = context()
-    document = SeedDocument("seeds/x.txt", "ICML", 2026, (), ())
+    record = Record(Source("seeds/x.txt", 3), text, venue="ICML", year=2026)
     times = []
     for _ in range(3):
         start = time.perf_counter()
-        derive_paper("x", text, Source("seeds/x.txt", 3), document, taxonomy, fallback, markup)
+        derive_paper("x", record, taxonomy, fallback, markup)
         times.append(time.perf_counter() - start)
     return min(times)
 
@@ -121,9 +121,8 @@ def test_hostile_paragraph_takes_ordinary_time(text):
 ])
 def test_a_deep_macro_nest_is_shown_as_written_with_a_note(text):
     taxonomy, fallback, markup = context()
-    document = SeedDocument("seeds/x.txt", "ICML", 2026, (), ())
-    paper, notes, converted = derive_paper("x", text, Source("seeds/x.txt", 3), document, taxonomy, fallback,
-                                           markup)
+    record = Record(Source("seeds/x.txt", 3), text, venue="ICML", year=2026)
+    paper, notes, converted = derive_paper("x", record, taxonomy, fallback, markup)
     assert "deep" in converted.plain and "deep" in converted.html
     assert paper.title
     assert any(note.source == Source("seeds/x.txt", 3) and "nested more than" in note.message
