@@ -23,9 +23,32 @@ sys.path.insert(0, str(PROJECT))
 
 from bench.corpus_build import write_jsonl_seed_lists  # noqa: E402
 from bench.realtext import SAMPLE, read_records  # noqa: E402
-from bench.search_titles import ENGINE_NAMES, TARGETS, Outcome, draw, read_site_papers, report, run_queries  # noqa: E402
+from bench.search_titles import (ENGINE_NAMES, TARGETS, Outcome, draw, read_site_papers, report,  # noqa: E402
+                                 run_queries, title_frequency, title_query, title_words)
 
 QUERIES = 300
+
+
+@pytest.mark.parametrize("title, words", [
+    ("Sparse Embedded $k$-Means Clustering", ["sparse", "embedded", "means", "clustering"]),  # math removed
+    ("L-CoDer: Language-Based Colorization", ["coder", "language", "based", "colorization"]),  # punctuation
+    ("On the Use of GANs, \\(x^2\\) and 3D", ["gans"]),  # stop words, words under 3 letters
+    ("Graphs of Graphs: Über-Learning", ["graphs", "über", "learning"]),  # each word once, any letters
+])
+def test_title_words(title, words):
+    assert title_words(title) == words
+
+
+@pytest.mark.parametrize("title, query", [
+    ("Learning Deep Sparse Codes", "learning sparse codes"),  # the rarest three, in title order
+    ("Deep Graphs", "deep graphs"),  # fewer than three: all of them
+    ("Learning for Deep Graphs", "learning deep graphs"),
+    ("Graphs and Learning Sparse Codes", "graphs sparse codes"),  # ties (graphs, learning) by order in the title
+    ("On the Use of It", ""),  # none: no query
+])
+def test_title_query_takes_the_rarest_words(title, query):
+    frequency = title_frequency(["Deep Learning for Graphs", "Deep Graphs", "Learning Deep Sparse Codes"])
+    assert title_query(title, frequency) == query
 
 
 @pytest.fixture(scope="module")
