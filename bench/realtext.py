@@ -60,6 +60,16 @@ def evenly_spaced(records: list[dict], limit: int | None) -> list[dict]:
     return [records[i * len(records) // limit] for i in range(limit)]
 
 
+def venue_years(records: list[dict]) -> dict[tuple[str, int, str], list[int]]:
+    """{(venue, year, file name stem such as neurips-2018): indexes of its records}, one entry per
+    venue-year, sorted."""
+    groups: dict[tuple[str, int], list[int]] = defaultdict(list)
+    for index, record in enumerate(records):
+        groups[record["venue"], int(record["year"])].append(index)
+    return {(venue, year, f"{re.sub(r'[^a-z0-9]+', '-', venue.lower())}-{year}"): indices
+            for (venue, year), indices in sorted(groups.items())}
+
+
 def write_seed_lists(records: list[dict], seeds: Path) -> dict[tuple[str, int], int]:
     """One seed list per venue-year; returns {(source path as content/ names it, line): record index}.
 
@@ -68,12 +78,9 @@ def write_seed_lists(records: list[dict], seeds: Path) -> dict[tuple[str, int], 
     would split it in two.
     """
     seeds.mkdir(parents=True, exist_ok=True)
-    groups: dict[tuple[str, int], list[int]] = defaultdict(list)
-    for index, record in enumerate(records):
-        groups[record["venue"], int(record["year"])].append(index)
     places = {}
-    for (venue, year), indices in sorted(groups.items()):
-        name = f"{re.sub(r'[^a-z0-9]+', '-', venue.lower())}-{year}.txt"
+    for (venue, year, stem), indices in venue_years(records).items():
+        name = f"{stem}.txt"
         lines = [f"{venue} {year}"]
         for index in indices:
             places[f"seeds/{name}", len(lines) + 2] = index  # after a blank line
