@@ -27,8 +27,17 @@ SUBPATH = "REPO"
 def pytest_configure(config: pytest.Config) -> None:
     """Property tests draw fresh examples on every run, CI included, from one seed per run;
     `pytest --hypothesis-seed=N` replays the run that printed N."""
-    if config.getoption("hypothesis_seed", None) is None:
+    workerinput = getattr(config, "workerinput", None)
+    if workerinput is not None:  # a pytest-xdist worker: the run's seed, drawn once by the controller
+        config.option.hypothesis_seed = workerinput["hypothesis_seed"]
+    elif config.getoption("hypothesis_seed", None) is None:
         config.option.hypothesis_seed = str(random.SystemRandom().randrange(2**32))
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_configure_node(node) -> None:
+    """pytest-xdist: every worker draws from the seed the controller prints."""
+    node.workerinput["hypothesis_seed"] = node.config.option.hypothesis_seed
 
 
 def hypothesis_seed_line(config: pytest.Config) -> str:
