@@ -69,6 +69,7 @@
       if (choice.topic) filters.topic = choice.topic;
       if (choice.venue) filters.venue = choice.venue;
       if (choice.year) filters.year = choice.year;
+      if (choice.author) filters.author = choice.author;
       if (choice.sort && bundles.length > 1) {
         // Merged indexes rank by score whatever the sort: so search one year at a time, in order.
         var years = bundles.map(function (bundle) { return bundle.year; }).filter(function (year, at, all) {
@@ -213,7 +214,13 @@
   function matchesChoice(paper, choice) {
     var venue = (paper.venue || "").replace(/\s*\d{4}$/, "");
     return (!choice.topic || paper.topics.indexOf(choice.topic) >= 0) &&
-      (!choice.venue || venue === choice.venue) && (!choice.year || String(yearOf(paper)) === choice.year);
+      (!choice.venue || venue === choice.venue) && (!choice.year || String(yearOf(paper)) === choice.year) &&
+      (!choice.author || paper.authors.some(function (name) { return authorKey(name) === authorKey(choice.author); }));
+  }
+
+  // As catalogue/authors.py's author_key: two spellings equal once folded are one author.
+  function authorKey(name) {
+    return name.normalize("NFC").toLowerCase().split(/\s+/).filter(Boolean).join(" ");
   }
 
   // --- Rendering: one layout for both engines ----------------------------------------------
@@ -345,12 +352,21 @@
   var resultsList = document.getElementById("search-results");
   var statusLine = document.getElementById("search-status");
   var controls = { topic: "filter-topic", venue: "filter-venue", year: "filter-year", sort: "sort" };
+  var authorFilter = document.getElementById("filter-author");
+  var chosenAuthor = "";  // from the address (an author's page links here): the name their page shows
   var pageRun = 0;
 
   function choice() {
     var chosen = {};
     Object.keys(controls).forEach(function (key) { chosen[key] = document.getElementById(controls[key]).value; });
+    chosen.author = chosenAuthor;
     return chosen;
+  }
+
+  function showAuthor(name) {
+    chosenAuthor = name;
+    authorFilter.hidden = !name;
+    authorFilter.querySelector(".chip").textContent = name;
   }
 
   function resultCount(count, query) {
@@ -375,7 +391,7 @@
     var chosen = choice();
     var run = ++pageRun;
     keepAddress(query, chosen);
-    var filtered = chosen.topic || chosen.venue || chosen.year;
+    var filtered = chosen.topic || chosen.venue || chosen.year || chosen.author;
     if (!query && !filtered) {
       resultsList.replaceChildren();
       resultsList.dataset.query = "";
@@ -399,6 +415,8 @@
     if (location.protocol === "file:") document.getElementById("search-offline").hidden = false;
     var params = new URLSearchParams(location.search);
     pageInput.value = params.get("q") || "";
+    showAuthor(params.get("author") || "");
+    authorFilter.querySelector("button").addEventListener("click", function () { showAuthor(""); pageSearch(); });
     Object.keys(controls).forEach(function (key) {
       var select = document.getElementById(controls[key]);
       if (params.get(key)) select.value = params.get(key);

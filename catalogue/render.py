@@ -366,12 +366,12 @@ class PagePlanner:
             pages.append(page(topic_path(topic), "collection.html", title=topic.label,
                               description=t("collection.topic_description", len(members), topic=topic.label,
                                             site=config.title),
-                              papers=members, parent=Crumb(t("nav.topics"), "topics/index.html")))
+                              papers=members, parent=Crumb(t("nav.topics"), "topics/index.html"), author=None))
         for slug, label, members in venues:
             pages.append(page(venue_path(slug), "collection.html", title=label,
                               description=t("collection.venue_description", len(members), venue=label,
                                             site=config.title),
-                              papers=members, parent=Crumb(t("nav.venues"), "venues/index.html")))
+                              papers=members, parent=Crumb(t("nav.venues"), "venues/index.html"), author=None))
         return pages + self.plan_authors()
 
     def plan_authors(self) -> list[Output]:
@@ -380,7 +380,7 @@ class PagePlanner:
         return [self.page(author.path, "collection.html", title=author.name, papers=author.papers,
                           description=t("collection.author_description", len(author.papers), author=author.name,
                                         site=site),
-                          parent=Crumb(t("nav.authors"), AUTHORS_INDEX))
+                          parent=Crumb(t("nav.authors"), AUTHORS_INDEX), author=author.name)
                 for author in self.authors] + self.plan_author_index()
 
     def plan_author_index(self) -> list[Output]:

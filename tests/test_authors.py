@@ -277,6 +277,28 @@ def test_both_search_engines_find_a_paper_by_its_authors_and_show_them(site, bro
         assert "Ada Lovelace, José García, Grace Hopper et al." in notes
 
 
+def test_an_authors_page_leads_to_a_search_filtered_to_their_papers_in_both_engines(site, browser):
+    listed = sorted(re.findall(r'class="card-title"><a href="[^"]*">([^<]+)</a>',
+                               main_of(read(site, "authors/ada-lovelace/index.html"))))
+    assert len(listed) == 2
+    page = browser.new_page()
+    addresses = [(site / "authors" / "ada-lovelace" / "index.html").as_uri()]
+    with serve_folder(site) as address:
+        addresses.append(f"{address}authors/ada-lovelace/index.html")
+        for engine, start in zip(("fallback", "pagefind"), addresses):
+            page.goto(start)
+            page.get_by_role("link", name="Search their papers").click()
+            page.wait_for_selector(f"#search-results[data-engine='{engine}'] .result")
+            assert "author=Ada+Lovelace" in page.url
+            assert page.locator("#filter-author .chip").inner_text() == "Ada Lovelace"
+            found = page.locator("#search-results .result-link").all_inner_texts()
+            assert sorted(found) == listed, engine
+            page.locator("#filter-author button").click()  # any author again: no query, no filter, no results
+            page.wait_for_function("() => !document.querySelector('#search-results .result')")
+            assert "author=" not in page.url and page.locator("#filter-author").is_hidden()
+    page.close()
+
+
 @pytest.mark.parametrize("device, viewport", [("desktop", {"width": 1280, "height": 900}),
                                               ("phone", {"width": 390, "height": 844})])
 @pytest.mark.parametrize("scheme", ["light", "dark"])
