@@ -275,6 +275,7 @@ def test_both_search_engines_find_a_paper_by_its_authors_and_show_them(site, bro
         assert "The notes paper" in results[0] + (results[1] if len(results) > 1 else "")
         notes = next(text for text in results if "The notes paper" in text)
         assert "Ada Lovelace, José García, Grace Hopper et al." in notes
+        assert "to my list" not in notes  # the star's label is interface text, never indexed
 
 
 def test_an_authors_page_leads_to_a_search_filtered_to_their_papers_in_both_engines(site, browser):
