@@ -33,9 +33,11 @@ from .markup import CONVERTED, Converted, Markup, conversion_key
 from .model import Link, Paper, Problem, Record, Source, Topic
 from .names import name_from_title
 from .notes import note_lines
+from .progress import Progress
 from .seedfiles import Unreadable, find_seed_files, read_seed_bytes
 from .seedlists import parse_seed_records
 from .trash import move_to_trash
+from .workers import cores, run_in_workers
 
 STATE_FILE = ".derived.json"
 # The fields ingest writes (from the seed record, or derived from it); any other is a person's alone.
@@ -49,7 +51,9 @@ MIN_WORDS = 5  # fewer words than this is a stray line (a page number, a heading
 MAX_TITLE_SLUG = 48
 SAME_PAPER_SIMILARITY = 0.9  # see continue_identities
 LISTED_REMOVALS = 10  # papers named when ingest refuses to remove more
-CONVERSIONS_AT_ONCE = 1000
+CONVERSIONS_AT_ONCE = 2000  # papers derived (and their converted abstracts held) before they go to the cache
+PARALLEL_FROM = 200  # fewer abstracts are read faster in one process than in workers
+DERIVE_CHUNK = 25  # abstracts a worker reads between two requests
 SLUG_STOPWORDS = ("a", "an", "the", "of", "for", "and", "or", "in", "on", "to", "with", "that", "this", "by",
                   "via", "from", "is", "are", "its", "their", "our")
 
@@ -113,25 +117,25 @@ def ingest(seeds_dir: Path, content_dir: Path, prune: bool = False, cache: Cache
     context = digest(code_version(), taxonomy, fallback)
     keys = {pid: digest(context, record) for pid, record in arrivals.items()}
     known = cache.get_many("ingest", keys.values())
+    missing = [pid for pid in arrivals if keys[pid] not in known]
     computed: dict[str, tuple[Paper, tuple[Problem, ...]]] = {}
-    conversions: dict[str, Converted] = {}
+    with Progress("Deriving papers", len(missing)) as progress:
+        for start in range(0, len(missing), CONVERSIONS_AT_ONCE):  # (all at once would hold every abstract twice over)
+            batch = missing[start:start + CONVERSIONS_AT_ONCE]
+            conversions: dict[str, Converted] = {}
+            for pid, (paper, notes, converted) in zip(batch, derive_papers([arrivals[pid] for pid in batch], batch,
+                                                                           taxonomy, fallback, progress)):
+                known[keys[pid]] = computed[keys[pid]] = paper, notes
+                if converted:
+                    conversions[conversion_key(paper.abstract, True)] = converted  # the render need not convert again
+            cache.put_many(CONVERTED, conversions)
     derived: dict[str, Paper] = {}
-    for pid, record in arrivals.items():
-        key = keys[pid]
-        if key not in known:
-            paper, notes, converted = derive_paper(pid, record, taxonomy, fallback, markup)
-            known[key] = computed[key] = paper, notes
-            if converted:
-                conversions[conversion_key(paper.abstract, True)] = converted  # the render need not convert again
-            if len(conversions) >= CONVERSIONS_AT_ONCE:  # (all at once would hold every abstract twice over)
-                cache.put_many(CONVERTED, conversions)
-                conversions.clear()
-        paper, notes = known[key]
+    for pid in arrivals:
+        paper, notes = known[keys[pid]]
         if pid in continued:
             paper = replace(paper, id=continued[pid])
         derived[paper.id] = paper
         problems += notes
-    cache.put_many(CONVERTED, conversions)
     problems.sort(key=lambda problem: problem.source)  # each seed file's notes together, by line
     cache.put_many("ingest", computed)
     cache.keep_only("ingest", keys.values())
@@ -294,6 +298,24 @@ def read_state(path: Path) -> dict:
     if not isinstance(state, dict):
         raise CatalogueError(f"{path.as_posix()}: not a JSON object; remove it (ingest writes it anew)")
     return state
+
+
+def derive_papers(records: list[Record], pids: list[str], taxonomy: tuple[Topic, ...], fallback: str,
+                  progress: Progress) -> list[tuple[Paper, tuple[Problem, ...], Converted | None]]:
+    """derive_paper for each record, on every core when there are many."""
+    markup = Markup()
+
+    def derive(index: int):
+        return derive_paper(pids[index], records[index], taxonomy, fallback, markup)
+
+    if len(records) < PARALLEL_FROM or cores() == 1:
+        made = [derive(index) for index in range(len(records))]
+        progress.advance(len(made))
+        return made
+    chunks = (range(start, min(start + DERIVE_CHUNK, len(records))) for start in range(0, len(records), DERIVE_CHUNK))
+    return run_in_workers(derive, chunks, lambda at, code: (
+        f"{records[at].source}: the process reading this abstract stopped (exit code {code}); nothing was written"),
+        progress)
 
 
 def derive_paper(pid: str, record: Record, taxonomy: tuple[Topic, ...], fallback: str,

@@ -18,16 +18,16 @@ import json
 import multiprocessing
 import multiprocessing.connection
 import os
-import pickle
 import re
 import shutil
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager, suppress
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
 from .errors import CatalogueError, shown
 from .lock import holding
+from .workers import cores, run_in_workers
 from .progress import Progress
 
 STAGING_PREFIX = ".site-staging-"
@@ -36,7 +36,7 @@ MARKER = ".paper-catalogue-site"  # in every site this tool builds: build and cl
 MARKER_TEXT = "A site built by paper-catalogue (python3 build.py); build and clean replace this folder whole.\n"
 MANAGED_ELSEWHERE = ("assets/", "pagefind/")  # written by copy_assets and the search stage
 PARALLEL_FROM = 200  # fewer files than this render faster in one process than in a pool
-WORKERS = max(1, min(2, os.cpu_count() or 1))
+WORKERS = cores()
 CHUNK = 16  # the most outputs a worker makes between two requests: few, so neither waits long for the other at the end
 NEW_FILE = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0)  # O_BINARY: Windows
 
@@ -185,7 +185,7 @@ class Batch:
 
 
 def _make_and_write_all(todo: list[Output], site_dir: Path) -> int:
-    """Outputs made on both cores when there are many, written one at a time (two processes
+    """Outputs made on every core when there are many, written one at a time (two processes
     creating files at once in one folder tree take longer than one: ext4 here, measured);
     returns the bytes written."""
     with Progress("Writing pages", len(todo)) as progress:
@@ -205,47 +205,16 @@ def _make_and_write_all(todo: list[Output], site_dir: Path) -> int:
 
 
 def _in_workers(todo: list[Output], site_dir: Path, progress: Progress) -> int:
-    """Forked workers make and write a chunk of outputs at a time, each asking for more when done.
+    """Forked workers make the outputs, a chunk at a time; each file is written under one lock."""
+    writing = multiprocessing.get_context("fork").Lock()
 
-    Not multiprocessing.Pool: its threads in this process wake for every result, and at
-    ~20,000 small results they took more than a core-second from the workers (measured)."""
-    context = multiprocessing.get_context("fork")
-    writing = context.Lock()
-    chunks = _chunks(len(todo))
-    making: dict = {}  # connection to a worker -> (the worker, the chunk it is making or None once it has no more)
-    for _ in range(WORKERS):
-        ours, theirs = context.Pipe()
-        worker = context.Process(target=_work, args=(theirs, [*making, ours], todo, site_dir, writing), daemon=True)
-        worker.start()
-        theirs.close()
-        making[ours] = (worker, None)
-    written = 0
-    try:
-        for connection in making:
-            _hand_out(connection, making, chunks)
-        while busy := [connection for connection, (_, chunk) in making.items() if chunk]:
-            for connection in multiprocessing.connection.wait(busy):
-                worker, chunk = making[connection]
-                try:
-                    failure, size = connection.recv()
-                except EOFError:
-                    worker.join()
-                    raise CatalogueError(f"a page maker stopped (exit code {worker.exitcode}) "
-                                         f"while making {todo[chunk.start].path} or the {len(chunk) - 1} after it")
-                if failure is not None:
-                    raise failure
-                written += size
-                progress.advance(len(chunk))
-                _hand_out(connection, making, chunks)
-    except BaseException:
-        for worker, _ in making.values():
-            worker.kill()  # the build failed: no one needs the pages still being made
-        raise
-    finally:
-        for connection, (worker, _) in making.items():
-            worker.join()
-            connection.close()
-    return written
+    def make_and_write(index: int) -> int:
+        content = todo[index].make()
+        with writing:
+            return write_file(site_dir, todo[index].path, content)
+
+    return sum(run_in_workers(make_and_write, _chunks(len(todo)), lambda at, code: (
+        f"a page maker stopped (exit code {code}) while making {todo[at].path}"), progress, WORKERS))
 
 
 def _chunks(total: int) -> Iterator[range]:
@@ -257,47 +226,6 @@ def _chunks(total: int) -> Iterator[range]:
         size = min(CHUNK, 1 + count // 4)
         yield range(start, min(start + size, total))
         start, count = start + size, count + 1
-
-
-def _hand_out(connection, making: dict, chunks: Iterator[range]) -> None:
-    """The next chunk to a worker that has finished one, or None when all are handed out (it ends)."""
-    worker, _ = making[connection]
-    chunk = next(chunks, None)
-    making[connection] = (worker, chunk)
-    connection.send(chunk)
-
-
-def _work(connection, builds_ends: list, todo: list[Output], site_dir: Path, writing) -> None:
-    """A worker: for each chunk received, (None, bytes written) or (the error, 0) sent back, until None."""
-    for end in builds_ends:
-        end.close()  # inherited copies: with only the build holding them, a worker sees the end if the build dies
-    gc.enable()  # the build may have paused it (cli.cycles_left_alone); rendering pages makes cycles
-    # The build is gone (killed): no one to answer, and its lock is freed. Ctrl-C reaches the
-    # workers too: the build says it, in one line, and ends them.
-    with suppress(EOFError, BrokenPipeError, KeyboardInterrupt):
-        while (chunk := connection.recv()) is not None:
-            connection.send(_make_and_write(chunk, todo, site_dir, writing))
-
-
-def _make_and_write(chunk: range, todo: list[Output], site_dir: Path, writing) -> tuple[Exception | None, int]:
-    try:
-        size = 0
-        for index in chunk:
-            content = todo[index].make()
-            with writing:
-                size += write_file(site_dir, todo[index].path, content)
-        return None, size
-    except Exception as error:  # noqa: BLE001 - the build reports it
-        return _sendable(error), 0
-
-
-def _sendable(error: Exception) -> Exception:
-    """The error itself if it can be pickled back to the build, else its text in one that can."""
-    try:
-        pickle.dumps(error)
-        return error
-    except Exception:  # noqa: BLE001 - any pickling failure
-        return CatalogueError(f"{type(error).__name__}: {error}")
 
 
 def remove_others(site_dir: Path, keep: set[str]) -> int:

@@ -13,12 +13,8 @@ from __future__ import annotations
 import functools
 import itertools
 import json
-import multiprocessing
-import multiprocessing.connection
-import os
 from collections import Counter
 from collections.abc import Callable
-from contextlib import suppress
 from dataclasses import dataclass, replace
 from urllib.parse import quote
 from pathlib import Path
@@ -42,6 +38,7 @@ from .output import Batch, Output
 from .progress import Progress
 from .related import SimilarityProcess
 from .preview import render_preview_png
+from .workers import cores, run_in_workers
 from .search import FALLBACK_FILE, SearchEntry, render_fallback_index
 
 EXCERPT_LENGTH = 260
@@ -157,12 +154,14 @@ def view_papers(catalogue: Catalogue, config: SiteConfig,
 
 
 def convert_texts(texts: list[tuple[str, bool]], labels: list[str]) -> list[Converted]:
-    """Texts (with links or not) converted, on both cores when there are many: the costly part of
+    """Texts (with links or not) converted, on every core when there are many: the costly part of
     a first build. `labels` name each text in a message, should its conversion fail."""
-    if len(texts) < PARALLEL_CONVERSION_FROM or os.cpu_count() == 1:
+    if len(texts) < PARALLEL_CONVERSION_FROM or cores() == 1:
         return [_convert(texts, labels, index) for index in range(len(texts))]
+    chunks = (range(start, min(start + CONVERSION_CHUNK, len(texts))) for start in range(0, len(texts), CONVERSION_CHUNK))
     with Progress("Converting text", len(texts)) as progress:
-        return _convert_in_workers(texts, labels, progress)
+        return run_in_workers(functools.partial(_convert, texts, labels), chunks, lambda at, code: (
+            f"{labels[at]}: the process converting it stopped (exit code {code}); the previous site is kept"), progress)
 
 
 def _convert(texts: list[tuple[str, bool]], labels: list[str], index: int, markup: Markup = Markup()) -> Converted:
@@ -171,76 +170,6 @@ def _convert(texts: list[tuple[str, bool]], labels: list[str], index: int, marku
         return markup.convert(*texts[index])
     except Exception as error:  # noqa: BLE001 - reported with the text's name
         raise CatalogueError(f"{labels[index]}: could not be converted ({type(error).__name__}: {error})") from error
-
-
-def _convert_in_workers(texts: list[tuple[str, bool]], labels: list[str], progress: Progress) -> list[Converted]:
-    """Forked workers convert a chunk of texts at a time, each asking for more when done. Each
-    worker notes in shared memory which text it is converting: if it dies (killed, out of memory),
-    its pipe ends and the build stops with that text's name instead of waiting for it forever
-    (as multiprocessing.Pool would)."""
-    context = multiprocessing.get_context("fork")
-    chunks = (range(start, min(start + CONVERSION_CHUNK, len(texts))) for start in range(0, len(texts), CONVERSION_CHUNK))
-    results: list[Converted] = [None] * len(texts)  # type: ignore[list-item] - each filled in below
-    making: dict = {}  # connection to a worker -> (the worker, the index it is at, the chunk it has or None)
-    for _ in range(min(2, os.cpu_count() or 1)):
-        ours, theirs = context.Pipe()
-        at = context.RawValue("q", -1)
-        worker = context.Process(target=_convert_work, args=(theirs, [*making, ours], texts, labels, at), daemon=True)
-        worker.start()
-        theirs.close()
-        making[ours] = (worker, at, None)
-    try:
-        for connection in making:
-            _next_chunk(connection, making, chunks)
-        while busy := [connection for connection, (_, _, chunk) in making.items() if chunk]:
-            for connection in multiprocessing.connection.wait(busy):
-                worker, at, chunk = making[connection]
-                try:
-                    failure, converted = connection.recv()
-                except EOFError:
-                    worker.join()
-                    what = labels[at.value] if at.value >= 0 else "converting text"
-                    raise CatalogueError(f"{what}: the process converting it stopped (exit code {worker.exitcode}); "
-                                         "the previous site is kept") from None
-                if failure:
-                    raise CatalogueError(failure)
-                results[chunk.start:chunk.stop] = converted
-                progress.advance(len(chunk))
-                _next_chunk(connection, making, chunks)
-    except BaseException:
-        for worker, _, _ in making.values():
-            worker.kill()  # the build failed: no one needs the rest
-        raise
-    finally:
-        for connection, (worker, _, _) in making.items():
-            worker.join()
-            connection.close()
-    return results
-
-
-def _next_chunk(connection, making: dict, chunks) -> None:
-    """The next chunk to a worker that has finished one, or None when all are handed out (it ends)."""
-    worker, at, _ = making[connection]
-    chunk = next(chunks, None)
-    making[connection] = (worker, at, chunk)
-    connection.send(chunk)
-
-
-def _convert_work(connection, builds_ends: list, texts: list[tuple[str, bool]], labels: list[str], at) -> None:
-    """A worker: for each chunk received, (None, the texts converted) or (the error, None) sent back, until None."""
-    for end in builds_ends:
-        end.close()  # inherited copies: with only the build holding them, a worker sees the end if the build dies
-    with suppress(EOFError, BrokenPipeError):  # the build is gone: no one to answer
-        while (chunk := connection.recv()) is not None:
-            try:
-                converted = []
-                for index in chunk:
-                    at.value = index
-                    converted.append(_convert(texts, labels, index))
-                at.value = -1  # between texts: a death now is no text's doing
-                connection.send((None, converted))
-            except CatalogueError as error:
-                connection.send((error.message, None))
 
 
 def view_paper(paper: Paper, topics: tuple[Topic, ...], config: SiteConfig, converted,

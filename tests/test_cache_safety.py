@@ -309,3 +309,33 @@ def test_a_worker_killed_while_converting_ends_the_build_naming_the_paper(tmp_pa
     assert done.stderr.splitlines()[-1] == (f"Error: {paper.source}: the title of paper '{paper.slug}': the process converting "
                                    f"it stopped (exit code -9); the previous site is kept"), done.stderr
     assert not (root / "site").exists()
+
+
+KILLING_INGEST = """
+import os, signal, sys
+from catalogue import ingest
+from catalogue.cli import main
+ingest.PARALLEL_FROM = 1  # workers even for a few abstracts
+derive = ingest.derive_paper
+def dies_on(pid, record, *rest):
+    if sys.argv[1] in record.abstract:
+        os.kill(os.getpid(), signal.SIGKILL)
+    return derive(pid, record, *rest)
+ingest.derive_paper = dies_on
+main(sys.argv[2:])
+"""
+
+
+def test_a_worker_killed_while_reading_an_abstract_ends_the_ingest_naming_it(tmp_path):
+    root = tmp_path / "p"
+    (root / "content").mkdir(parents=True)
+    shutil.copytree(PROJECT / "seeds", root / "seeds")
+    seed = sorted((root / "seeds").glob("*.txt"))[0]
+    paragraphs = seed.read_text(encoding="utf-8").split("\n\n")
+    line = 1 + seed.read_text(encoding="utf-8").split(paragraphs[3])[0].count("\n")
+    done = run_bounded("-c", KILLING_INGEST, paragraphs[3].strip()[:60], "ingest", "--seeds", str(root / "seeds"),
+                       "--content", str(root / "content"), cwd=root)
+    assert done.returncode == 1
+    assert done.stderr.splitlines()[-1] == (f"Error: seeds/{seed.name}:{line}: the process reading this abstract "
+                                            "stopped (exit code -9); nothing was written"), done.stderr
+    assert not list((root / "content").glob("papers/*.md"))
