@@ -29,7 +29,7 @@ ENVIRONMENT = PROJECT / ".venv"
 REQUIREMENTS = PROJECT / "requirements.txt"
 # Modules that requirements.txt provides; one of them missing means the requirements are not installed.
 NEEDED_MODULES = ("click", "jinja2", "markdown_it", "yaml", "latex2mathml", "pagefind", "pylatexenc", "slugify",
-                  "PIL", "numpy", "scipy", "sklearn", "threadpoolctl", "bibtexparser")
+                  "PIL", "numpy", "scipy", "sklearn", "threadpoolctl", "bibtexparser", "watchfiles")
 # Used only when the Python at hand has no ensurepip (Debian without python3-venv).
 PIP_VERSION = "26.3"
 PIP_WHEEL = f"pip-{PIP_VERSION}-py3-none-any.whl"

@@ -11,6 +11,9 @@ import functools
 import gc
 import os
 import shutil
+import subprocess
+import sys
+import threading
 import time
 from collections.abc import Iterator
 from contextlib import closing, contextmanager
@@ -268,13 +271,26 @@ def ingest_command(seeds: Path, content: Path, prune: bool, allow_removals: bool
 @main.command()
 @out_option
 @click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True)
-def serve(out: Path, port: int) -> None:
+@click.option("--watch", is_flag=True, help="Build first, then again whenever seeds/, content/, templates/, assets/ "
+                                            "or site.toml change, and reload the pages open in the browser.")
+@seeds_option
+@content_option
+def serve(out: Path, port: int, watch: bool, seeds: Path, content: Path) -> None:
     """Preview the built site on http://127.0.0.1:PORT/ (search works there, not from file://)."""
     import http.server
 
     from .server import QuietHandler
+    if watch:
+        from .watch import Generation, rebuild_on_change, reloading_handler
+        command = [sys.executable, str(PROJECT / "build.py"), "build", "--seeds", str(seeds), "--content", str(content),
+                   "--out", str(out)]
+        subprocess.run(command)  # a failed first build is reported; the previous site, if any, is served
+        generation = Generation()
+        handler_class = reloading_handler(generation)
+    else:
+        handler_class = QuietHandler
     require_index(out)
-    handler = functools.partial(QuietHandler, directory=str(out))
+    handler = functools.partial(handler_class, directory=str(out))
     try:
         server = http.server.ThreadingHTTPServer(("127.0.0.1", port), handler)
     except OSError as error:
@@ -284,10 +300,19 @@ def serve(out: Path, port: int) -> None:
                              f"e.g. --port {port + 1 if port < 65535 else 8000}") from None
     with server:
         say(f"Serving {display(out)}/ on http://127.0.0.1:{server.server_address[1]}/ (Ctrl+C to stop)")
+        stop = threading.Event()
+        if watch:
+            watched = [path for path in (seeds, content, PROJECT / "templates", PROJECT / "assets", PROJECT / "site.toml")
+                       if path.exists()]
+            threading.Thread(target=rebuild_on_change, args=(watched, command, generation, stop, say),
+                             daemon=True).start()
+            say(f"Watching {', '.join(display(path) for path in watched)}")
         try:
             server.serve_forever()
         except KeyboardInterrupt:
             say("Stopped.")
+        finally:
+            stop.set()
 
 
 @main.command()
