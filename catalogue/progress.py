@@ -1,4 +1,4 @@
-"""Progress of long stages: a count and a rate on one terminal line; silent when not a terminal (CI, logs)."""
+"""Progress of long stages: a count, a rate and the time left on one terminal line; silent when not a terminal (CI, logs)."""
 
 from __future__ import annotations
 
@@ -30,7 +30,9 @@ class Progress:
 
     def line(self, now: float) -> str:
         elapsed = max(now - self.started, 1e-9)
-        return f"{self.label}: {self.done:,}/{self.total:,} ({self.done / elapsed:,.0f}/s)"
+        rate = self.done / elapsed
+        left = (self.total - self.done) / rate if rate else 0
+        return f"{self.label}: {self.done:,}/{self.total:,} ({rate:,.0f}/s, {left:.0f} s left)"
 
     def __exit__(self, *_) -> None:
         if self.live and self.done:
