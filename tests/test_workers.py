@@ -1,7 +1,6 @@
 """The one way the build works in parallel: results in order, errors raised in the build, a dead
 worker naming the item it was at, and no worker left behind."""
 
-import io
 import multiprocessing
 import os
 
@@ -61,18 +60,3 @@ def test_a_worker_that_dies_ends_the_run_naming_its_item():
 def test_the_default_is_every_core_this_process_may_use():
     assert 1 <= cores() <= (os.cpu_count() or 1)
 
-
-def test_progress_on_a_terminal_shows_count_rate_and_time_left():
-    from catalogue.progress import Progress
-
-    class Terminal(io.StringIO):
-        def isatty(self) -> bool:
-            return True
-
-    progress = Progress("Deriving papers", 400, Terminal())
-    progress.done = 100
-    assert progress.line(progress.started + 2) == "Deriving papers: 100/400 (50/s, 6 s left)"
-    quiet = io.StringIO()
-    with Progress("Deriving papers", 3, quiet) as silent:
-        silent.advance(3)
-    assert quiet.getvalue() == ""  # not a terminal (CI, logs): the stage's own summary line only
