@@ -375,14 +375,17 @@ class SearchEntry:
     topics: tuple[int, ...]  # indexes into the topic labels
     abstract: str
     authors: tuple[str, ...] = ()
+    id: str = ""  # the paper's id, which the reading list keeps
+    derived: bool = False  # whether the title was derived from the abstract
 
 
 def render_fallback_index(entries: list[SearchEntry], topic_labels: list[str]) -> str:
     """A script that sets window.CATALOGUE_SEARCH: papers with their most telling words.
 
-    Each paper keeps its slug, name, title, the abstract words that set it apart most (tf-idf),
-    so the file stays small while names, titles and key terms match, and its authors when it has
-    any. An empty name means the title begins with it.
+    Each paper is a row: its slug, name, title, venue (an index into `venues`), topics (indexes
+    into `topics`), the abstract words that set it apart most (tf-idf), so the file stays small
+    while names, titles and key terms match, its authors, its id, and a 1 when its title was derived.
+    An empty name means the title begins with it.
     """
     abstract_words = [words(e.abstract) for e in entries]
     documents = [{w: n for w, n in Counter(found).items() if w not in STOPWORDS and len(w) > 2}
@@ -402,7 +405,7 @@ def render_fallback_index(entries: list[SearchEntry], topic_labels: list[str]) -
             if has_cjk(entry.abstract) else {}
         terms = [w for _, w in ranked[:TERMS_PER_PAPER]] + list(pieces)[:CJK_PIECES_PER_PAPER]
         row = [entry.path.removeprefix("papers/").removesuffix("/index.html"), name, entry.title,
-               venues.index(entry.venue), list(entry.topics), " ".join(terms)]
-        papers.append(row + [list(entry.authors)] if entry.authors else row)
+               venues.index(entry.venue), list(entry.topics), " ".join(terms), list(entry.authors), entry.id]
+        papers.append(row + [1] if entry.derived else row)
     data = {"stopwords": " ".join(sorted(STOPWORDS)), "topics": topic_labels, "venues": venues, "papers": papers}
     return "window.CATALOGUE_SEARCH = " + json.dumps(data, ensure_ascii=False, separators=(",", ":")) + ";\n"
