@@ -35,13 +35,14 @@ from .output import link_file, link_tree
 
 BUNDLE_DIR = "pagefind"
 SHARDS_FILE = "shards.json"  # in BUNDLE_DIR: the bundles search.js merges, and their fingerprints
-SHARDS_FORMAT = 1  # bump when the way a shard is indexed changes, so that every shard is indexed again
+SHARDS_FORMAT = 2  # bump when the way a shard is indexed changes, so that every shard is indexed again
 VOCABULARY = "vocabulary"  # the bundle of each shard's words (a folder in BUNDLE_DIR)
 OTHER_SHARD = "other"  # pages that name no venue and year
 # Pagefind's ready-made interfaces: the site has its own (assets/search.js), so these are not kept.
 UNUSED_FILES = ("pagefind-ui.js", "pagefind-ui.css", "pagefind-modular-ui.js", "pagefind-modular-ui.css",
                 "pagefind-component-ui.js", "pagefind-component-ui.css", "pagefind-highlight.js")
 FRAGMENT_SIGNATURE = b"pagefind_dcd"  # Pagefind 1.x puts this before each fragment's JSON
+TEXT_META = ("name", "title")  # metadata that is also the page's text (not its id, nor the derived mark)
 
 
 @dataclass(frozen=True)
@@ -252,7 +253,8 @@ def read_bundle_words(bundle: Path) -> dict[str, list[str]]:
         except (OSError, EOFError, zlib.error, ValueError) as error:
             raise CatalogueError(f"{fragment}: unreadable Pagefind fragment ({error})")
         language = next((code for code in languages if fragment.name.startswith(f"{code}_")), "unknown")
-        text = " ".join([data.get("content", ""), *map(str, data.get("meta", {}).values())])
+        meta = data.get("meta", {})
+        text = " ".join([data.get("content", ""), *(str(meta[key]) for key in TEXT_META if key in meta)])
         words[language].update(word for word in (token.strip(".,;:!?()[]{}\"'") for token in text.split()) if word)
     return {language: sorted(found) for language, found in sorted(words.items())}
 
