@@ -41,6 +41,7 @@
     if (button) toggle(button.getAttribute("data-paper"));
   });
   window.addEventListener("storage", function (event) { if (event.key === KEY) refresh(); });
+  document.addEventListener("catalogue:stars", refresh);  // search.js rendered results, each with a star
 
   // --- list.html: the list itself, shared as #ids=a,b,c -----------------------------------
 
@@ -77,6 +78,7 @@
       link.href = root + "papers/" + paper[0] + "/index.html";
       link.textContent = paper[1];
       heading.appendChild(link);
+      if (paper[4] === 1) heading.appendChild(derivedMark());
       item.appendChild(meta);
       item.appendChild(heading);
       return item;
@@ -93,6 +95,26 @@
     setDownload("export-bibtex", bibtex, "application/x-bibtex");
     setDownload("export-markdown", markdown, "text/markdown");
     list.dataset.count = String(ids.length);
+  }
+
+  // As templates/_macros.html's derived_mark: the title was derived from the abstract.
+  function derivedMark() {
+    var text = window.catalogueText;
+    var mark = document.createElement("span");
+    mark.className = "derived-mark";
+    var shown = document.createElement("span");
+    shown.setAttribute("aria-hidden", "true");
+    shown.title = text("derived_explain");
+    shown.textContent = text("derived");
+    var spoken = document.createElement("span");
+    spoken.className = "visually-hidden";
+    spoken.textContent = " " + text("derived_explain");
+    mark.appendChild(shown);
+    mark.appendChild(spoken);
+    var spaced = document.createDocumentFragment();
+    spaced.appendChild(document.createTextNode(" "));
+    spaced.appendChild(mark);
+    return spaced;
   }
 
   // As cite.py writes Markdown: a title cannot end its link, an address cannot end its parentheses.
@@ -135,7 +157,7 @@
   }
   refresh();
 
-  // --- Keyboard: j/k move through a list, s stars, ? shows the help --------------------------
+  // --- Keyboard: j/k move through a list, s stars the focused or selected paper, ? shows the help
 
   var current = -1;
 
@@ -147,6 +169,8 @@
   function move(step) {
     var list = items();
     if (!list.length) return;
+    var focused = list.filter(function (item) { return item.contains(document.activeElement); })[0];
+    if (focused) current = list.indexOf(focused);  // from the paper with the focus (a click, Tab, "Show more")
     list.forEach(function (item) { item.classList.remove("is-current"); });
     current = Math.max(0, Math.min(list.length - 1, current + step));
     var item = list[current];
@@ -156,9 +180,13 @@
     item.scrollIntoView({ block: "nearest" });
   }
 
+  // The paper of the card or search result with the focus (the header box's results too), else
+  // the one selected with j/k, else the paper of the page.
   function starHere() {
-    var focused = document.activeElement && document.activeElement.closest && document.activeElement.closest(".card");
-    var button = (focused && focused.querySelector("button.star")) || document.querySelector(".paper .kicker button.star");
+    var active = document.activeElement;
+    var focused = active && active.closest && active.closest(".card, .result");
+    var holder = focused || document.querySelector(".card.is-current, .result.is-current");
+    var button = (holder && holder.querySelector("button.star[data-paper]")) || document.querySelector(".paper .kicker button.star");
     if (button) toggle(button.getAttribute("data-paper"));
   }
 

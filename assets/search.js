@@ -1,18 +1,23 @@
 // Search on every page. Hosted, it uses Pagefind's index (site/pagefind/); opened from disk,
 // where browsers block Pagefind's module and WebAssembly, it uses search-index.js, a plain
 // script with each paper's name, title, authors, topics and key terms. Both give the same results
-// layout. The header box shows results as you type; search.html adds filters, sorting and an
-// address (?q=&topic=&venue=&year=&sort=) that can be shared. Paper pages reached from a
-// result highlight the query (?highlight=).
+// layout, with a star to keep a result in the reading list (assets/reader.js). The engine loads
+// when a search box gets focus. The header box shows results as you type; search.html adds
+// filters, sorting, results 30 at a time up to all matches ("Show 30 more") and an address
+// (?q=&topic=&venue=&year=&sort=) that can be shared. Paper pages reached from a result
+// highlight the query (?highlight=).
 (function () {
   "use strict";
   var root = document.documentElement.getAttribute("data-root") || "";
   var QUICK_LIMIT = 6;
-  var PAGE_LIMIT = 30;
+  var PAGE_SIZE = 30;  // results the search page shows at first, and adds with each "Show more"
+  var EXCERPT_WORDS = 30;  // as Pagefind's excerpts
   var SHOWN_AUTHORS = 3;  // as the cards (catalogue/render.py's CARD_AUTHORS), then "et al."
   var text = window.catalogueText;
 
-  // --- Engines: search(query, {topic, venue, year, sort}, limit) -> Promise<[result]> -----------
+  // --- Engines: search(query, {topic, venue, year, author, sort}) -> Promise<found> ------------
+  // found.total is the number of matches; found.page(from, to) -> Promise<[result]> gives those
+  // results, in ranked order, loading what they need only then.
 
   var engineLoading = null;
 
@@ -45,8 +50,10 @@
                                        { baseUrl: baseUrl, mergeFilter: { shard: bundle.name } });
           }));
         }).then(function () {
-          return { name: "pagefind", search: function (query, choice, limit) {
-            return searchPagefind(pagefind, shards.bundles, query, choice, limit);
+          return pagefind.init();  // every bundle's entry and metadata, now rather than at the first search
+        }).then(function () {
+          return { name: "pagefind", search: function (query, choice) {
+            return searchPagefind(pagefind, shards.bundles, query, choice);
           } };
         });
       });
@@ -56,7 +63,7 @@
   // As one index over every page would: the shards whose words match the whole query (an index
   // lacking a word falls back to near misses), then the results of those shards alone. An exact
   // search ("...") has no near misses, and no phrase would match a page of words.
-  function searchPagefind(pagefind, bundles, query, choice, limit) {
+  function searchPagefind(pagefind, bundles, query, choice) {
     var everyShard = bundles.map(function (bundle) { return bundle.name; });
     var exact = /^\s*".+"\s*$/.test(query);
     var shards = query && !exact && bundles.length > 1 ? pagefind.search(query, { filters: { vocabulary: { any: everyShard } } }).then(function (found) {
@@ -85,21 +92,75 @@
       if (choice.sort) options.sort = { year: choice.sort === "oldest" ? "asc" : "desc" };
       return pagefind.search(query || null, options).then(function (found) { return found ? found.results : []; });
     }).then(function (results) {
-      return Promise.all(results.slice(0, limit).map(function (result) { return result.data(); }));
-    }).then(function (pages) {
-      return pages.map(function (page) {
-        var filters = page.filters || {};
-        return {
-          url: page.url.replace(/\/$/, "/index.html"),
-          name: (page.meta && page.meta.name) || "",
-          title: (page.meta && page.meta.title) || page.url,
-          venue: [].concat(filters.venue || [], filters.year || []).join(" "),
-          topics: filters.topic || [],
-          authors: filters.author || [],
-          excerpt: page.excerpt || ""
-        };
-      });
+      return { total: results.length, page: function (from, to) {
+        return Promise.all(results.slice(from, to).map(function (result) { return result.data(); }))
+          .then(function (pages) { return pages.map(pagefindResult); });
+      } };
     });
+  }
+
+  function pagefindResult(page) {
+    var filters = page.filters || {};
+    var meta = page.meta || {};
+    return {
+      url: page.url.replace(/\/$/, "/index.html"),
+      id: meta.id || "",
+      name: meta.name || "",
+      title: meta.title || page.url,
+      derived: Boolean(meta.derived),
+      venue: [].concat(filters.venue || [], filters.year || []).join(" "),
+      topics: filters.topic || [],
+      authors: filters.author || [],
+      excerpt: abstractExcerpt(page)
+    };
+  }
+
+  // Pagefind's excerpt is the stretch of the indexed text with the most weight of matches, which
+  // is the title or the name whenever they match. The paper page marks where its abstract begins
+  // and ends in that text (the anchors #abstract and #facts): the excerpt is the stretch of the
+  // abstract with the most matches, as Pagefind chooses it, or the abstract's beginning.
+  function abstractExcerpt(page) {
+    var start = -1;
+    var end = -1;
+    (page.anchors || []).forEach(function (anchor) {
+      if (anchor.id === "abstract") start = anchor.location;
+      if (anchor.id === "facts") end = anchor.location;
+    });
+    if (start < 0) return page.excerpt || "";
+    var content = page.raw_content || "";
+    var segmented = content.indexOf("\u200B") >= 0;  // Chinese, Japanese: words cut by the indexer
+    var all = segmented ? content.split("\u200B") : content.split(/[\r\n\s]+/g);
+    if (end < start) end = all.length;
+    var weights = {};
+    var marked = {};
+    (page.weighted_locations || []).forEach(function (word) {
+      if (word.location < start || word.location >= end) return;
+      weights[word.location] = (weights[word.location] || 0) + word.balanced_score;
+      marked[word.location] = true;
+    });
+    // The EXCERPT_WORDS words with the most weight of matches, the matches in their middle.
+    var from = start;
+    var best = 0;
+    var sum = 0;
+    var last = -1;
+    for (var at = start; at < end; at++) {
+      sum += (weights[at] || 0) - (at - EXCERPT_WORDS >= start ? weights[at - EXCERPT_WORDS] || 0 : 0);
+      if (sum > best) { best = sum; last = at; }
+    }
+    if (best > 0) {
+      var first = last;
+      for (var back = last; back > last - EXCERPT_WORDS && back >= start; back--) if (weights[back]) first = back;
+      from = first - Math.floor((EXCERPT_WORDS - (last - first + 1)) / 2);
+      from = Math.max(start, Math.min(from, end - EXCERPT_WORDS));
+    }
+    var to = Math.min(end, from + EXCERPT_WORDS);
+    var words = [];
+    for (var i = from; i < to; i++) {
+      if (all[i] !== undefined) words.push(marked[i] ? "<mark>" + all[i] + "</mark>" : all[i]);
+    }
+    var joined = words.join(segmented ? "" : " ").trim();
+    if (!joined) return "";
+    return (from > start ? "… " : "") + joined + (to < end ? " …" : "");
   }
 
   function fallbackEngine() {
@@ -118,14 +179,18 @@
         var authors = row[6] || [];
         return {
           slug: row[0], name: name, title: title, venue: index.venues[row[3]], topics: topics, authors: authors,
+          id: row[7] || "", derived: row[8] === 1,
           nameWords: words(name.replace(/-/g, " ")).concat(words(name.replace(/-/g, ""))),
           titleWords: words(title), authorWords: words(authors.join(" ")), topicWords: words(topics.join(" ")),
           terms: row[5].split(" ")
         };
       });
       var stopwords = index.stopwords.split(" ");
-      return { name: "fallback", search: function (query, choice, limit) {
-        return Promise.resolve(searchFallback(papers, query, choice, stopwords).slice(0, limit));
+      return { name: "fallback", search: function (query, choice) {
+        var found = searchFallback(papers, query, choice, stopwords);
+        return Promise.resolve({ total: found.length, page: function (from, to) {
+          return Promise.resolve(found.slice(from, to));
+        } });
       } };
     });
   }
@@ -189,8 +254,8 @@
     return scored.map(function (hit) {
       var paper = hit.paper;
       return {
-        url: siteUrl("papers/" + paper.slug + "/index.html").href, name: paper.name, title: paper.title,
-        venue: paper.venue, topics: paper.topics, authors: paper.authors,
+        url: siteUrl("papers/" + paper.slug + "/index.html").href, id: paper.id, name: paper.name,
+        title: paper.title, derived: paper.derived, venue: paper.venue, topics: paper.topics, authors: paper.authors,
         excerpt: hit.matched.length ? text("key_terms") + " <mark>" + hit.matched.join("</mark>, <mark>") + "</mark>" : ""
       };
     });
@@ -235,8 +300,10 @@
     var heading = document.createElement(headingTag);
     heading.className = "result-title";
     heading.appendChild(link);
+    if (result.derived) heading.appendChild(derivedMark());
     var meta = document.createElement("p");
     meta.className = "result-meta";
+    if (result.id) meta.appendChild(starButton(result));
     if (result.name && result.title.indexOf(result.name) !== 0) {
       var name = document.createElement("span");
       name.className = "name";
@@ -259,6 +326,44 @@
       item.appendChild(excerpt);
     }
     return item;
+  }
+
+  // As templates/_macros.html's star: assets/reader.js keeps it (a click, or s on the result).
+  function starButton(result) {
+    var button = document.createElement("button");
+    button.type = "button";
+    button.className = "star";
+    button.setAttribute("data-paper", result.id);
+    button.setAttribute("aria-pressed", "false");
+    var label = document.createElement("span");
+    label.className = "visually-hidden";
+    label.textContent = text("star_add", { paper: result.name || result.title });
+    button.appendChild(label);
+    return button;
+  }
+
+  // As templates/_macros.html's derived_mark.
+  function derivedMark() {
+    var mark = document.createElement("span");
+    mark.className = "derived-mark";
+    var shown = document.createElement("span");
+    shown.setAttribute("aria-hidden", "true");
+    shown.title = text("derived_explain");
+    shown.textContent = text("derived");
+    var spoken = document.createElement("span");
+    spoken.className = "visually-hidden";
+    spoken.textContent = " " + text("derived_explain");
+    mark.appendChild(shown);
+    mark.appendChild(spoken);
+    var spaced = document.createDocumentFragment();
+    spaced.appendChild(document.createTextNode(" "));
+    spaced.appendChild(mark);
+    return spaced;
+  }
+
+  // New stars: reader.js shows whether each paper is in the list.
+  function starsAdded() {
+    document.dispatchEvent(new CustomEvent("catalogue:stars"));
   }
 
   function shortAuthors(names) {
@@ -292,7 +397,9 @@
     var query = quickInput.value.trim();
     var run = ++quickRun;
     if (!query) { quickPanel.hidden = true; return; }
-    engine().then(function (active) { return active.search(query, {}, QUICK_LIMIT); }).then(function (results) {
+    engine().then(function (active) { return active.search(query, {}); }).then(function (found) {
+      return found.page(0, QUICK_LIMIT);
+    }).then(function (results) {
       if (run !== quickRun) return;
       var list = document.createElement("ol");
       results.forEach(function (result) { list.appendChild(renderResult(result, query, "p")); });
@@ -302,6 +409,7 @@
       more.textContent = results.length ? text("all_results") : text("no_quick_matches");
       quickPanel.replaceChildren(list, more);
       quickPanel.hidden = false;
+      starsAdded();
     });
   }
 
@@ -313,6 +421,7 @@
   }
 
   if (quickInput && quickPanel) {
+    quickInput.addEventListener("focus", engine);  // loading while the reader types their first word
     quickInput.addEventListener("input", debounce(quickSearch, 120));
     quickInput.form.addEventListener("keydown", function (event) {
       if (event.key === "ArrowDown" || event.key === "ArrowUp") {
@@ -346,15 +455,17 @@
     return function () { clearTimeout(timer); timer = setTimeout(action, wait); };
   }
 
-  // --- search.html: filters, sorting and a shareable address -------------------------------
+  // --- search.html: filters, sorting, more results and a shareable address -------------------
 
   var pageInput = document.getElementById("search-input");
   var resultsList = document.getElementById("search-results");
   var statusLine = document.getElementById("search-status");
+  var moreButton = document.getElementById("search-more");
   var controls = { topic: "filter-topic", venue: "filter-venue", year: "filter-year", sort: "sort" };
   var authorFilter = document.getElementById("filter-author");
   var chosenAuthor = "";  // from the address (an author's page links here): the name their page shows
   var pageRun = 0;
+  var shown = null;  // the search on show: {found, query, count of results rendered, run}
 
   function choice() {
     var chosen = {};
@@ -369,8 +480,9 @@
     authorFilter.querySelector(".chip").textContent = name;
   }
 
-  function resultCount(count, query) {
-    var results = text("results", { count: count }).replace(String(count), count + (count === PAGE_LIMIT ? "+" : ""));
+  function resultCount(count, total, query) {
+    var results = text("results", { count: total });
+    if (count < total) results = text("shown_of", { shown: count, total: results });
     return query ? text("results_for", { results: results, query: query }) : results;
   }
 
@@ -393,22 +505,53 @@
     keepAddress(query, chosen);
     var filtered = chosen.topic || chosen.venue || chosen.year || chosen.author;
     if (!query && !filtered) {
+      shown = null;
       resultsList.replaceChildren();
       resultsList.dataset.query = "";
       statusLine.textContent = "";
+      moreButton.hidden = true;
       return;
     }
     engine().then(function (active) {
-      return active.search(query, chosen, PAGE_LIMIT).then(function (results) {
-        if (run !== pageRun) return;
-        resultsList.replaceChildren.apply(resultsList, results.map(function (r) { return renderResult(r, query, "h2"); }));
-        resultsList.dataset.engine = active.name;
-        resultsList.dataset.query = query;
-        statusLine.textContent = results.length ? resultCount(results.length, query) : noMatch(query, filtered);
+      return active.search(query, chosen).then(function (found) {
+        return found.page(0, PAGE_SIZE).then(function (results) {
+          if (run !== pageRun) return;
+          shown = { found: found, query: query, count: results.length, run: run };
+          resultsList.replaceChildren.apply(resultsList, results.map(function (r) { return renderResult(r, query, "h2"); }));
+          resultsList.dataset.engine = active.name;
+          resultsList.dataset.query = query;
+          statusLine.textContent = results.length ? resultCount(results.length, found.total, query) : noMatch(query, filtered);
+          offerMore();
+          starsAdded();
+        });
       });
     }).catch(function () {
       statusLine.textContent = text("unavailable");
     });
+  }
+
+  // The next PAGE_SIZE results, added below; focus moves to the first of them.
+  function showMore() {
+    var search = shown;
+    if (!search || search.count >= search.found.total) return;
+    moreButton.disabled = true;
+    search.found.page(search.count, search.count + PAGE_SIZE).then(function (results) {
+      moreButton.disabled = false;
+      if (search !== shown || search.run !== pageRun) return;
+      var items = results.map(function (r) { return renderResult(r, search.query, "h2"); });
+      items.forEach(function (item) { resultsList.appendChild(item); });
+      search.count += results.length;
+      statusLine.textContent = resultCount(search.count, search.found.total, search.query);
+      offerMore();
+      starsAdded();
+      if (items.length) items[0].querySelector(".result-link").focus();
+    });
+  }
+
+  function offerMore() {
+    var left = shown ? shown.found.total - shown.count : 0;
+    moreButton.hidden = left <= 0;
+    if (left > 0) moreButton.textContent = text("show_more", { count: Math.min(PAGE_SIZE, left) });
   }
 
   if (pageInput && resultsList) {
@@ -422,6 +565,8 @@
       if (params.get(key)) select.value = params.get(key);
       select.addEventListener("change", pageSearch);
     });
+    moreButton.addEventListener("click", showMore);
+    pageInput.addEventListener("focus", engine);
     pageInput.addEventListener("input", debounce(pageSearch, 120));
     pageInput.form.addEventListener("submit", function (event) { event.preventDefault(); pageSearch(); });
     pageInput.addEventListener("keydown", function (event) {

@@ -68,7 +68,8 @@ def protect_capitals(title: str) -> str:
 
 
 def render_bibtex(paper: Paper, url: str | None) -> str:
-    """An @inproceedings entry; the note says when the title was derived rather than given."""
+    """An @inproceedings entry with what is known of the paper (no note: a derived title is marked on
+    the site, and a citation manager would carry the note into every bibliography)."""
     fields = [("title", bibtex_field(protect_capitals(without_inline_html(paper.title))))]  # LaTeX has no HTML
     if paper.authors:
         fields.append(("author", bibtex_field(" and ".join(paper.authors))))
@@ -80,8 +81,6 @@ def render_bibtex(paper: Paper, url: str | None) -> str:
         fields.append(("url", bibtex_url(url)))
     if paper.pdf:
         fields.append(("pdf", bibtex_url(paper.pdf)))
-    if paper.title_source == "derived":
-        fields.append(("note", "{Title derived from the abstract}"))
     body = ",\n".join(f"  {name} = {value}" for name, value in fields)
     return f"@inproceedings{{{citation_key(paper)},\n{body}\n}}\n"
 

@@ -37,6 +37,7 @@ from .model import Catalogue, Paper, Topic
 from .output import Batch, Output
 from .progress import Progress
 from .related import SimilarityProcess
+from .lookup import find_links
 from .preview import render_preview_png
 from .workers import cores, run_in_workers
 from .search import FALLBACK_FILE, SearchEntry, render_fallback_index
@@ -380,8 +381,11 @@ class PartReuser:
 
 
 def paper_extras(view: PaperView, config: SiteConfig) -> dict:
-    """What a paper page adds to its view: citations and structured data."""
-    return {"citation": citations(view), "structured_data": structured_data(view, config)}
+    """What a paper page adds to its view: citations, structured data, and where to look the paper
+    up when its list links neither its PDF nor its proceedings."""
+    paper = view.paper
+    find = () if paper.pdf or paper.url else find_links(view.title_text, paper.title_source == "derived")
+    return {"citation": citations(view), "structured_data": structured_data(view, config), "find_links": find}
 
 
 def inputs_of(value: object) -> object:
@@ -589,7 +593,7 @@ def plan_data_files(catalogue: Catalogue, views: tuple[PaperView, ...], config: 
         Output(FALLBACK_FILE, all_views, lambda: render_fallback_index(
             [SearchEntry(v.path, v.name_text, v.title_text, venue_label(v.paper),
                          tuple(topic_index[t.slug] for t in v.topics), v.plain_abstract,
-                         tuple(author.shown for author in v.authors))
+                         tuple(author.shown for author in v.authors), v.paper.id, v.paper.title_source == "derived")
              for v in views],
             [t.label for t in catalogue.topics])),
     ]
@@ -614,8 +618,10 @@ def plan_paper_files(views: tuple[PaperView, ...], config: SiteConfig, everythin
 
 
 def render_list_data(views: tuple[PaperView, ...]) -> str:
-    """For the reading list page: id -> [slug, title, venue, BibTeX], as a plain script."""
-    data = {v.paper.id: [v.paper.slug, v.title_text, venue_label(v.paper), v.bibtex] for v in views}
+    """For the reading list page: id -> [slug, title, venue, BibTeX] and a 1 when the title was
+    derived, as a plain script."""
+    data = {v.paper.id: [v.paper.slug, v.title_text, venue_label(v.paper), v.bibtex]
+            + ([1] if v.paper.title_source == "derived" else []) for v in views}
     text = json.dumps(data, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
     return "window.CATALOGUE_LIST = " + text.replace("<", "\\u003c") + ";\n"
 

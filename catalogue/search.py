@@ -35,13 +35,14 @@ from .output import link_file, link_tree
 
 BUNDLE_DIR = "pagefind"
 SHARDS_FILE = "shards.json"  # in BUNDLE_DIR: the bundles search.js merges, and their fingerprints
-SHARDS_FORMAT = 1  # bump when the way a shard is indexed changes, so that every shard is indexed again
+SHARDS_FORMAT = 2  # bump when the way a shard is indexed changes, so that every shard is indexed again
 VOCABULARY = "vocabulary"  # the bundle of each shard's words (a folder in BUNDLE_DIR)
 OTHER_SHARD = "other"  # pages that name no venue and year
 # Pagefind's ready-made interfaces: the site has its own (assets/search.js), so these are not kept.
 UNUSED_FILES = ("pagefind-ui.js", "pagefind-ui.css", "pagefind-modular-ui.js", "pagefind-modular-ui.css",
                 "pagefind-component-ui.js", "pagefind-component-ui.css", "pagefind-highlight.js")
 FRAGMENT_SIGNATURE = b"pagefind_dcd"  # Pagefind 1.x puts this before each fragment's JSON
+TEXT_META = ("name", "title")  # metadata that is also the page's text (not its id, nor the derived mark)
 
 
 @dataclass(frozen=True)
@@ -252,7 +253,8 @@ def read_bundle_words(bundle: Path) -> dict[str, list[str]]:
         except (OSError, EOFError, zlib.error, ValueError) as error:
             raise CatalogueError(f"{fragment}: unreadable Pagefind fragment ({error})")
         language = next((code for code in languages if fragment.name.startswith(f"{code}_")), "unknown")
-        text = " ".join([data.get("content", ""), *map(str, data.get("meta", {}).values())])
+        meta = data.get("meta", {})
+        text = " ".join([data.get("content", ""), *(str(meta[key]) for key in TEXT_META if key in meta)])
         words[language].update(word for word in (token.strip(".,;:!?()[]{}\"'") for token in text.split()) if word)
     return {language: sorted(found) for language, found in sorted(words.items())}
 
@@ -375,14 +377,17 @@ class SearchEntry:
     topics: tuple[int, ...]  # indexes into the topic labels
     abstract: str
     authors: tuple[str, ...] = ()
+    id: str = ""  # the paper's id, which the reading list keeps
+    derived: bool = False  # whether the title was derived from the abstract
 
 
 def render_fallback_index(entries: list[SearchEntry], topic_labels: list[str]) -> str:
     """A script that sets window.CATALOGUE_SEARCH: papers with their most telling words.
 
-    Each paper keeps its slug, name, title, the abstract words that set it apart most (tf-idf),
-    so the file stays small while names, titles and key terms match, and its authors when it has
-    any. An empty name means the title begins with it.
+    Each paper is a row: its slug, name, title, venue (an index into `venues`), topics (indexes
+    into `topics`), the abstract words that set it apart most (tf-idf), so the file stays small
+    while names, titles and key terms match, its authors, its id, and a 1 when its title was derived.
+    An empty name means the title begins with it.
     """
     abstract_words = [words(e.abstract) for e in entries]
     documents = [{w: n for w, n in Counter(found).items() if w not in STOPWORDS and len(w) > 2}
@@ -402,7 +407,7 @@ def render_fallback_index(entries: list[SearchEntry], topic_labels: list[str]) -
             if has_cjk(entry.abstract) else {}
         terms = [w for _, w in ranked[:TERMS_PER_PAPER]] + list(pieces)[:CJK_PIECES_PER_PAPER]
         row = [entry.path.removeprefix("papers/").removesuffix("/index.html"), name, entry.title,
-               venues.index(entry.venue), list(entry.topics), " ".join(terms)]
-        papers.append(row + [list(entry.authors)] if entry.authors else row)
+               venues.index(entry.venue), list(entry.topics), " ".join(terms), list(entry.authors), entry.id]
+        papers.append(row + [1] if entry.derived else row)
     data = {"stopwords": " ".join(sorted(STOPWORDS)), "topics": topic_labels, "venues": venues, "papers": papers}
     return "window.CATALOGUE_SEARCH = " + json.dumps(data, ensure_ascii=False, separators=(",", ":")) + ";\n"

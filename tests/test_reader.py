@@ -49,7 +49,7 @@ def test_exports_hold_the_listed_papers(built_site: BuiltSite, context):
     page.goto((built_site.out / "index.html").as_uri())
     page.locator("#paper-list button.star").nth(1).click()
     page.goto((built_site.out / "list.html").as_uri())
-    title = page.locator("#my-list .card-title").inner_text()
+    title = page.locator("#my-list .card-title a").inner_text()
     with page.expect_download() as download:
         page.click("#export-bibtex")
     library = bibtexparser.parse_string(open(download.value.path(), encoding="utf-8").read())

@@ -139,6 +139,7 @@ def test_the_vocabulary_holds_each_shards_words(sharded: BuiltSite):
     words = search.read_bundle_words(sharded.out / "pagefind" / "icml-2026")
     assert list(words) == ["en"] and "FlashSinkhorn" not in words["en"]  # an ICLR 2024 paper here
     assert "FlashSinkhorn" in search.read_bundle_words(sharded.out / "pagefind" / "iclr-2024")["en"]
+    assert not any(re.fullmatch(r"[0-9a-f]{12}", word) for word in words["en"])  # ids are metadata, not words
     vocabulary = sharded.out / "pagefind" / "vocabulary"
     assert fragment_urls(vocabulary) == {f"/{name}.en.html" for name in SHARDS}
 

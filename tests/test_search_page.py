@@ -1,0 +1,224 @@
+"""Search results and the paper page, read at catalogue scale: what Pagefind indexes (a paper's
+name, title, authors and abstract; never interface text), excerpts taken from the abstract,
+results 30 at a time up to all matches, the engine loading when a search box gets focus, a star on
+every result (a click, or `s`), the mark of a derived title wherever a title is shown, and the
+"Find this paper" links of a paper whose list links neither its PDF nor its proceedings."""
+
+from __future__ import annotations
+
+import gzip
+import html
+import json
+import re
+import unicodedata
+from pathlib import Path
+from urllib.parse import parse_qs, urlsplit
+
+import pytest
+
+from catalogue.lookup import find_links
+from conftest import BuiltSite, serve_folder
+
+TIMEOUT_MS = 10_000
+
+
+# --- where to look a paper up ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize("title, derived, arxiv", [
+    ("Graph Neural Networks: A Survey", False, "https://arxiv.org/search/?query=Graph%20Neural%20Networks%3A%20A%20Survey"
+                                               "&searchtype=title"),
+    ("50% of A&B / C#?", False, "https://arxiv.org/search/?query=50%25%20of%20A%26B%20%2F%20C%23%3F&searchtype=title"),
+    ("  LS²MC-GDA:  A\tFederated  ", True, "https://arxiv.org/search/?query=LS%C2%B2MC-GDA%3A%20A%20Federated"
+                                          "&searchtype=all"),  # a derived title: in every field
+])
+def test_find_links_search_each_service_by_the_title_url_encoded(title, derived, arxiv):
+    links = find_links(title, derived)
+    assert [link.service for link in links] == ["arXiv", "Semantic Scholar", "Google Scholar", "OpenReview"]
+    assert links[0].url == arxiv
+    wanted = " ".join(title.split())
+    for link, field in zip(links[1:], ("q", "q", "term")):
+        assert parse_qs(urlsplit(link.url).query)[field] == [wanted]
+    assert links[1].url.startswith("https://www.semanticscholar.org/search?q=")
+    assert links[2].url.startswith("https://scholar.google.com/scholar?q=")
+    assert links[3].url.startswith("https://openreview.net/search?term=")
+
+
+def test_an_empty_title_has_no_find_links():
+    assert find_links("  ") == ()
+
+
+# --- the built pages --------------------------------------------------------------------------
+
+
+def fragments(site: Path) -> dict[str, dict]:
+    """Pagefind's record of each paper page (its text, filters, metadata, anchors), by URL."""
+    found = {}
+    for path in site.glob("pagefind/*/fragment/*.pf_fragment"):
+        if path.parts[-3] != "vocabulary":
+            data = json.loads(gzip.decompress(path.read_bytes()).removeprefix(b"pagefind_dcd"))
+            found[data["url"]] = data
+    return found
+
+
+def letters(text: str) -> str:
+    """Letters and digits only (math and punctuation come out of the indexer spaced differently)."""
+    return re.sub(r"[\W_]+", "", unicodedata.normalize("NFKC", text)).casefold()
+
+
+def meta(page: str, name: str) -> list[str]:
+    return [html.unescape(value) for value in re.findall(rf'<meta name="{name}" content="([^"]*)">', page)]
+
+
+@pytest.mark.parametrize("which", ["built_site", "authored_site"])
+def test_pagefind_indexes_name_title_authors_and_abstract_and_no_interface_text(which, request):
+    site = request.getfixturevalue(which)
+    site = site.out if isinstance(site, BuiltSite) else site
+    pages = fragments(site)
+    assert len(pages) == len(list((site / "papers").glob("*/index.html")))
+    for url, data in pages.items():
+        page = (site / url.strip("/") / "index.html").read_text(encoding="utf-8")
+        name = re.search(r'data-name="([^"]*)"', page)
+        also = re.search(r'<h2 id="also-heading"[^>]*>.*?</h2>\s*<p>(.*?)</p>', page, re.S)
+        indexed = [html.unescape(name[1]) if name else "", *meta(page, "citation_title"), *meta(page, "citation_author"),
+                   *meta(page, "citation_abstract"), html.unescape(also[1]) if also else ""]
+        assert letters(data["content"]) == letters(" ".join(indexed)), url  # no heading, button, label or topic
+        assert data["filters"]["topic"] and data["filters"]["venue"], url  # topics and venue: filters only
+        assert data["meta"]["id"] == re.search(r"id <code>([0-9a-f]+)</code>", page)[1]
+        assert ("derived" in data["meta"]) == ('class="title-note"' in page)
+        assert [anchor["id"] for anchor in data["anchors"]] == ["abstract", "facts"]
+
+
+def test_find_this_paper_only_without_pdf_or_proceedings_and_provenance_last(authored_site, built_site):
+    given = (authored_site / "papers" / "engines" / "index.html").read_text(encoding="utf-8")
+    assert 'class="paper-links"' in given and "find-links" not in given  # PDF and proceedings given
+    bare = (authored_site / "papers" / "notes" / "index.html").read_text(encoding="utf-8")
+    block = re.search(r'<div class="find-links".*?</div>', bare, re.S)[0]
+    assert "Find this paper:" in block
+    assert re.findall(r'href="([^"]+)"', block)[0] == \
+        "https://arxiv.org/search/?query=The%20notes%20paper&amp;searchtype=title"
+    assert bare.index("find-links") < bare.index('class="abstract"')
+    seed = (built_site.out / "papers" / "egotsr" / "index.html").read_text(encoding="utf-8")
+    assert "searchtype=all" in seed  # a derived title
+    main = seed[seed.index("<main"):seed.index("</main>")].rstrip()
+    assert re.search(r'<p class="provenance">[^\n]*</p>$', main), "provenance ends the page"
+
+
+def test_derived_titles_are_marked_on_cards_related_papers_and_the_pager(built_site, authored_site):
+    home = (built_site.out / "index.html").read_text(encoding="utf-8")
+    cards = re.findall(r'<h2 class="card-title">.*?</h2>', home, re.S)
+    assert cards and all('class="derived-mark"' in card for card in cards)  # the seeds give no titles
+    assert 'title="Title derived from the abstract; the list gave none."' in cards[0]
+    paper = (built_site.out / "papers" / "egotsr" / "index.html").read_text(encoding="utf-8")
+    for part in (r'<ol class="related-list">.*?</ol>', r'<nav class="pager".*?</nav>'):
+        assert 'class="derived-mark"' in re.search(part, paper, re.S)[0]
+    assert "derived-mark" not in (authored_site / "index.html").read_text(encoding="utf-8")  # titles given
+
+
+# --- in Chromium ------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def page(browser):
+    context = browser.new_context()
+    page = context.new_page()
+    page.set_default_timeout(TIMEOUT_MS)
+    errors = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.on("console", lambda message: message.type == "error" and errors.append(message.text))
+    yield page
+    context.close()
+    assert errors == []
+
+
+def wait_for_results(page, engine: str, count: int | None = None):
+    page.wait_for_selector(f"#search-results[data-engine='{engine}'] .result")
+    if count is not None:
+        page.wait_for_function("n => document.querySelectorAll('#search-results .result').length === n", arg=count)
+
+
+@pytest.mark.parametrize("engine", ["pagefind", "fallback"])
+def test_show_more_loads_30_more_up_to_all_matches(engine, built_site, page):
+    total = len(list((built_site.out / "papers").glob("*/index.html")))
+    assert total > 30
+    with serve_folder(built_site.out) as address:
+        base = address if engine == "pagefind" else built_site.out.as_uri() + "/"
+        page.goto(base + "search.html?venue=ICML")
+        wait_for_results(page, engine, 30)
+        more = page.locator("#search-more")
+        assert more.inner_text() == f"Show {total - 30} more"
+        assert page.inner_text("#search-status") == f"30 of {total} results"
+        more.click()
+        wait_for_results(page, engine, total)
+        assert more.is_hidden() and page.inner_text("#search-status") == f"{total} results"
+        assert page.evaluate("document.activeElement.closest('.result') === document.querySelectorAll('.result')[30]")
+        links = page.locator("#search-results a.result-link").evaluate_all("links => links.map(a => a.href)")
+        assert len(set(links)) == total
+
+
+def test_hosted_excerpts_come_from_the_abstract(built_site, page):
+    abstract = meta((built_site.out / "papers" / "egotsr" / "index.html").read_text(encoding="utf-8"),
+                    "citation_abstract")[0]
+    with serve_folder(built_site.out) as address:
+        page.goto(address + "search.html?q=EgoTSR")  # the name and the title's first word: weighted most
+        wait_for_results(page, "pagefind")
+        excerpt = page.locator("#search-results .result-excerpt").first
+        text = excerpt.inner_text().strip("… ")
+        assert len(text.split()) >= 20 and text in abstract
+        assert excerpt.locator("mark").first.inner_text().startswith("EgoTSR")
+
+
+@pytest.mark.parametrize("engine", ["pagefind", "fallback"])
+def test_the_engine_loads_when_a_search_box_gets_focus(engine, built_site, page):
+    requests = []
+    page.context.on("request", lambda request: requests.append(request.url))  # the page's and Pagefind's worker's
+    wanted = ["pagefind/shards.json", "pagefind/vocabulary/pagefind.js", "pagefind/icml-2026/pagefind-entry.json",
+              "pagefind/icml-2026/pagefind.en_"] if engine == "pagefind" else ["search-index.js"]
+
+    def loaded() -> list[bool]:
+        return [any(part in url for url in requests) for part in wanted]
+
+    with serve_folder(built_site.out) as address:
+        base = address if engine == "pagefind" else built_site.out.as_uri() + "/"
+        page.goto(base + "papers/egotsr/index.html")
+        page.wait_for_timeout(200)
+        assert not any(loaded())
+        page.focus("#site-search")  # no key pressed
+        for _ in range(50):
+            if all(loaded()):
+                break
+            page.wait_for_timeout(100)
+        assert all(loaded()), requests  # every bundle merged and ready for the first keystroke
+
+
+@pytest.mark.parametrize("engine", ["pagefind", "fallback"])
+def test_every_result_has_a_star_a_click_or_s_keeps_it(engine, built_site, page):
+    with serve_folder(built_site.out) as address:
+        base = address if engine == "pagefind" else built_site.out.as_uri() + "/"
+        page.goto(base + "search.html?q=model")
+        wait_for_results(page, engine)
+        results = page.locator("#search-results .result")
+        stars = page.locator("#search-results .result button.star")
+        assert stars.count() == results.count()
+        assert results.first.locator(".derived-mark").count() == 1  # the seeds' titles are derived
+        assert page.evaluate("getComputedStyle(document.querySelector('#search-results .result')).fontWeight") == "400"
+        stars.nth(1).click()
+        assert stars.nth(1).get_attribute("aria-pressed") == "true" and page.inner_text("#list-count") == "(1)"
+        results.first.locator("a.result-link").focus()
+        page.keyboard.press("s")  # on the focused result
+        assert stars.first.get_attribute("aria-pressed") == "true" and page.inner_text("#list-count") == "(2)"
+        page.keyboard.press("j")  # selected with j/k: the second result, starred before
+        page.keyboard.press("s")
+        assert stars.nth(1).get_attribute("aria-pressed") == "false" and page.inner_text("#list-count") == "(1)"
+        kept = json.loads(page.evaluate("localStorage.getItem('paper-catalogue:list')"))
+        assert kept == [stars.first.get_attribute("data-paper")]
+
+        page.goto(base + "index.html")  # the header box: s on a result reached with the arrow keys
+        page.fill("#site-search", "diffusion")
+        page.locator("#site-search-results .result").first.wait_for()
+        assert page.evaluate("getComputedStyle(document.querySelector('#site-search-results .result'))"
+                             ".borderLeftWidth") == "0px"
+        page.keyboard.press("ArrowDown")
+        page.keyboard.press("s")
+        first = page.locator("#site-search-results .result button.star").first
+        assert first.get_attribute("aria-pressed") == "true" and page.inner_text("#list-count") == "(2)"
