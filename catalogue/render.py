@@ -33,7 +33,7 @@ from .config import SiteConfig
 from .content import SLUG
 from .errors import CatalogueError, shown
 from .markup import CONVERTED, Converted, Markup, conversion_key, inline
-from .charts import MapPoint, render_bar_chart, render_map
+from .charts import MapPoint, render_bar_chart, render_map, render_swatch
 from .cite import render_bibtex, render_markdown_citation, render_plain_citation, venue_label
 from .i18n import Strings, load_strings, localise_topic
 from .feeds import paper_record, render_atom, render_papers_json, render_robots, render_sitemap
@@ -289,7 +289,7 @@ def plan_site(catalogue: Catalogue, config: SiteConfig, env: Environment, cache:
     first = data + lists + plan_paper_files(views, config, everything)
     return [Batch("lists, feeds and search data (related papers are found meanwhile)", lambda: first),
             Batch(f"{len(views)} paper pages", lambda: pages.plan_papers(similarity.related())),
-            Batch("the map", lambda: [pages.plan_map(similarity.positions())])]
+            Batch("the map", lambda: [pages.plan_map(similarity.positions(), similarity.groups())])]
 
 
 def templates_state(env: Environment) -> str:
@@ -412,11 +412,15 @@ class PagePlanner:
                           later=functools.partial(paper_extras, view, self.config))
                 for index, view in enumerate(views)]
 
-    def plan_map(self, positions: list[tuple[float, float]]) -> Output:
+    def plan_map(self, positions: list[tuple[float, float]],
+                 groups: list[tuple[tuple[str, ...], tuple[int, ...]]]) -> Output:
         t, views = self.strings.text, self.views
+        map_groups = [MapGroup(n, words, SafeHtml(render_swatch(n)), tuple(views[i] for i in members))
+                      for n, (words, members) in enumerate(groups)]
         return self.page(MAP_PATH, "map.html", title=t("map.title"), papers=views,
                          description=t("map.description", len(views), site=self.config.title),
-                         map_svg=SafeHtml(render_catalogue_map(views, positions, self.catalogue.topics)))
+                         map_svg=SafeHtml(render_catalogue_map(views, positions, groups, self.strings)),
+                         map_groups=map_groups)
 
 
 class CardMaker:
@@ -461,6 +465,8 @@ def inputs_of(value: object) -> object:
         return value.key
     if isinstance(value, Related):
         return value.view.key, value.terms
+    if isinstance(value, MapGroup):
+        return value.index, value.words, tuple(view.key for view in value.papers)
     if isinstance(value, dict):
         return tuple((key, inputs_of(item)) for key, item in sorted(value.items()))
     if isinstance(value, (list, tuple)):
@@ -474,15 +480,24 @@ class Related:
     terms: tuple[str, ...]
 
 
+@dataclass(frozen=True)
+class MapGroup:
+    """A group of the map, as the list below it shows it: its colour index, its words, its papers."""
+
+    index: int
+    words: tuple[str, ...]
+    swatch: SafeHtml
+    papers: tuple[PaperView, ...]  # most typical first
+
+
 def render_catalogue_map(views: tuple[PaperView, ...], positions: list[tuple[float, float]],
-                         topics: tuple[Topic, ...]) -> str:
-    """The map: one dot per paper, coloured by its first topic; short labels keep it small."""
-    colour = {t.slug: n for n, t in enumerate(topics)}
-    points = [MapPoint(x, y, f"../{v.path}", v.name_text or shorten(v.title_text, 60),
-                       colour[v.topics[0].slug] if v.topics else 0) for v, (x, y) in zip(views, positions)]
-    used = {v.topics[0].slug for v in views if v.topics}
-    legend = [(t.label, f"../{topic_path(t)}" if t.slug in used else "") for t in topics]
-    return render_map(points, legend)
+                         groups: list[tuple[tuple[str, ...], tuple[int, ...]]], strings: Strings) -> str:
+    """The map: one dot per paper, coloured and labelled by its group; short labels keep it small."""
+    colour = {member: n for n, (_, members) in enumerate(groups) for member in members}
+    points = [MapPoint(x, y, f"../{v.path}", v.name_text or shorten(v.title_text, 60), colour.get(i, 0))
+              for i, (v, (x, y)) in enumerate(zip(views, positions))]
+    return render_map(points, [words for words, _ in groups], title=strings.text("map.heading"),
+                      empty=strings.text("map.empty"))
 
 
 def statistics(views: tuple[PaperView, ...], topics: tuple[Topic, ...], counts: dict[str, int],
@@ -504,7 +519,7 @@ def statistics(views: tuple[PaperView, ...], topics: tuple[Topic, ...], counts: 
                                                  title=t("stats.per_venue"), unit=papers)),
         "code_chart": SafeHtml(render_bar_chart(
             [(label, round(100 * sum(1 for v in members if v.paper.links) / len(members)), f"../{venue_path(slug)}")
-             for slug, label, members in venues], title=t("stats.code_share_chart"), unit="%")),
+             for slug, label, members in venues], title=t("stats.code_share_chart"), unit="%", maximum=100)),
         "benchmark_chart": SafeHtml(render_bar_chart(
             [(name, count, f"../search.html?q={quote(name)}") for name, count in top_benchmarks],
             title=t("stats.benchmarks"), unit=papers)) if top_benchmarks else None,
