@@ -84,6 +84,8 @@
     document.getElementById("list-empty").hidden = ids.length > 0;
     document.getElementById("list-actions").hidden = ids.length === 0;
     document.getElementById("shared-list").hidden = !shared;
+    document.getElementById("add-all").hidden = ids.length === 0;
+    nameList(shared);
     var bibtex = ids.map(function (id) { return data[id][3]; }).join("\n");
     var markdown = ids.map(function (id) {
       var paper = data[id];
@@ -93,6 +95,17 @@
     setDownload("export-bibtex", bibtex, "application/x-bibtex");
     setDownload("export-markdown", markdown, "text/markdown");
     list.dataset.count = String(ids.length);
+  }
+
+  // A list opened from a shared link is titled as one, on the page and in the browser's tab.
+  var ownHeading = null, ownTitle = document.title;
+  function nameList(shared) {
+    var heading = document.getElementById("list-title");
+    if (!heading) return;
+    if (ownHeading === null) ownHeading = heading.textContent;
+    var name = shared ? window.catalogueText("shared_list") : ownHeading;
+    heading.textContent = name;
+    document.title = ownTitle.replace(ownHeading, name);
   }
 
   // As cite.py writes Markdown: a title cannot end its link, an address cannot end its parentheses.

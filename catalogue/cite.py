@@ -86,14 +86,15 @@ def render_bibtex(paper: Paper, url: str | None) -> str:
     return f"@inproceedings{{{citation_key(paper)},\n{body}\n}}\n"
 
 
-def venue_label(paper: Paper) -> str:
-    return venue_year_label(paper.venue, paper.year)
+def venue_label(paper: Paper, unknown: str = "Unknown venue") -> str:
+    return venue_year_label(paper.venue, paper.year, unknown)
 
 
-def venue_year_label(venue: str | None, year: int | None) -> str:
-    """'ICML 2026': the name of a venue's page (and what a citation gives as the venue)."""
+def venue_year_label(venue: str | None, year: int | None, unknown: str = "Unknown venue") -> str:
+    """'ICML 2026': the name of a venue's page (and what a citation gives as the venue); `unknown`
+    without a venue (pages pass it in their language)."""
     if not venue:
-        return "Unknown venue"
+        return unknown
     return f"{venue} {year}" if year else venue
 
 

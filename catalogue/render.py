@@ -147,12 +147,12 @@ def converted_texts(catalogue: Catalogue, cache: Cache) -> Callable[[str, bool],
     return lambda text, links: by_text[text, links] if text else NOTHING
 
 
-def view_papers(catalogue: Catalogue, config: SiteConfig,
-                converted: Callable[[str, bool], Converted]) -> tuple[PaperView, ...]:
-    """Every paper ready for the templates."""
+def view_papers(catalogue: Catalogue, config: SiteConfig, converted: Callable[[str, bool], Converted],
+                venue: Callable[[Paper], str] = venue_label) -> tuple[PaperView, ...]:
+    """Every paper ready for the templates; `venue` names a paper's venue as pages show it."""
     topics = {t.slug: t for t in catalogue.topics}
     authors = {key: (name, author_path(name)) for key, name in shown_names(p.authors for p in catalogue.papers).items()}
-    return tuple(view_paper(paper, tuple(topics[slug] for slug in paper.topics), config, converted, authors)
+    return tuple(view_paper(paper, tuple(topics[slug] for slug in paper.topics), config, converted, authors, venue)
                  for paper in catalogue.papers)
 
 
@@ -244,7 +244,7 @@ def _convert_work(connection, builds_ends: list, texts: list[tuple[str, bool]], 
 
 
 def view_paper(paper: Paper, topics: tuple[Topic, ...], config: SiteConfig, converted,
-               authors: dict[str, tuple[str, str]]) -> PaperView:
+               authors: dict[str, tuple[str, str]], venue: Callable[[Paper], str] = venue_label) -> PaperView:
     """A paper ready for the templates, its texts from `converted(text, links)`, its authors'
     shown spelling and page from `authors` (by author_key)."""
     name = converted(paper.name, False) if paper.name else None
@@ -262,7 +262,7 @@ def view_paper(paper: Paper, topics: tuple[Topic, ...], config: SiteConfig, conv
                      bibtex=render_bibtex(paper, url),
                      abstract_html=SafeHtml(abstract.html),
                      excerpt=shorten(abstract.plain, EXCERPT_LENGTH),
-                     description=shorten(abstract.plain or f"{title.plain} ({venue_label(paper)})", DESCRIPTION_LENGTH),
+                     description=shorten(abstract.plain or f"{title.plain} ({venue(paper)})", DESCRIPTION_LENGTH),
                      topics=topics,
                      authors=refs,
                      key=digest(code_version(), paper, topics, refs, config.base_url))
@@ -279,12 +279,13 @@ def plan_site(catalogue: Catalogue, config: SiteConfig, env: Environment, cache:
     converted = converted_texts(catalogue, cache)
     similarity.ask([f"{converted(paper.title, False).plain}. {converted(paper.abstract, True).plain}"
                     for paper in catalogue.papers])  # a paper's title_text and plain_abstract
-    views = view_papers(catalogue, config, converted)
+    venue = functools.partial(venue_label, unknown=strings.text("paper.unknown_venue"))  # as pages name it
+    views = view_papers(catalogue, config, converted, venue)
     everything = digest(code_version(), templates_state(env), config, sorted(strings.table.items()))
     pages = PagePlanner(catalogue, views, config, env, strings, everything, authors_per_page)
     lists = pages.plan_lists()
     paper_paths = [view.path for view in views] + [MAP_PATH]
-    data = plan_data_files(catalogue, views, config, sorted([o.path for o in lists] + paper_paths), everything)
+    data = plan_data_files(catalogue, views, config, sorted([o.path for o in lists] + paper_paths), everything, venue)
     # The few big files first (data, then lists), the many small ones after: no worker is left with a big one at the end.
     first = data + lists + plan_paper_files(views, config, everything)
     return [Batch("lists, feeds and search data (related papers are found meanwhile)", lambda: first),
@@ -310,13 +311,14 @@ class PagePlanner:
         order = {topic.slug: n for n, topic in enumerate(catalogue.topics)}
         self.used_topics = tuple(sorted((topic for topic in catalogue.topics if self.counts[topic.slug]),
                                         key=lambda topic: (-self.counts[topic.slug], order[topic.slug])))  # largest first
-        self.venues = venue_groups(views)
+        self.venue = functools.partial(venue_label, unknown=strings.text("paper.unknown_venue"))
+        self.venues = venue_groups(views, self.venue)
         shared = {"topics": self.used_topics, "topic_counts": self.counts, "paper_count": len(views),
                   "venues": [Entry(label, venue_path(slug), len(members)) for slug, label, members in self.venues],
                   "has_authors": bool(self.authors), "card_authors": CARD_AUTHORS}
         self.base = digest(everything, inputs_of(shared))
-        shared |= {"t": strings, "script_strings": script_json(strings.script_strings())}
-        shared["card"] = CardMaker(env, {**shared, "topic_path": topic_path, "venue_label": venue_label})
+        shared |= {"t": strings, "script_strings": script_json(strings.script_strings()), "venue_label": self.venue}
+        shared["card"] = CardMaker(env, {**shared, "topic_path": topic_path})
         shared["reuse"] = PartReuser()
         self.shared = shared
 
@@ -624,8 +626,10 @@ class Entry:
     count: int
 
 
-def venue_groups(views: tuple[PaperView, ...]) -> list[tuple[str, str, tuple[PaperView, ...]]]:
-    """(slug, label, papers) per venue and year, newest year first."""
+def venue_groups(views: tuple[PaperView, ...], shown_as: Callable[[Paper], str] = venue_label
+                 ) -> list[tuple[str, str, tuple[PaperView, ...]]]:
+    """(slug, label, papers) per venue and year, newest year first; the label as `shown_as` names
+    it (the slug stays the same in every language: unknown-venue)."""
     groups: dict[str, list[PaperView]] = {}
     for view in views:
         groups.setdefault(venue_label(view.paper), []).append(view)
@@ -638,7 +642,7 @@ def venue_groups(views: tuple[PaperView, ...]) -> list[tuple[str, str, tuple[Pap
                 f"{venue_path(venue_slug(label))}: would be the page of two venues, {shown(other)} "
                 f"({groups[other][0].paper.source}) and {shown(label)} ({members[0].paper.source}); "
                 "write one venue the same way in both, or make them differ in letters or digits")
-    return [(venue_slug(label), label, tuple(members)) for label, members in ordered]
+    return [(venue_slug(label), shown_as(members[0].paper), tuple(members)) for label, members in ordered]
 
 
 def venue_slug(label: str) -> str:
@@ -657,7 +661,7 @@ def venue_path(slug: str) -> str:
 
 
 def plan_data_files(catalogue: Catalogue, views: tuple[PaperView, ...], config: SiteConfig, html_paths: list[str],
-                    everything: str) -> list[Output]:
+                    everything: str, venue: Callable[[Paper], str] = venue_label) -> list[Output]:
     """The whole catalogue's citations, feeds, offline search index and redirects."""
     labels = {t.slug: t.label for t in catalogue.topics}
     topic_index = {t.slug: n for n, t in enumerate(catalogue.topics)}
@@ -670,10 +674,10 @@ def plan_data_files(catalogue: Catalogue, views: tuple[PaperView, ...], config: 
                                                           {v.paper.id: v.description for v in views}, config)),
         Output("papers.json", all_views, lambda: render_papers_json(
             (paper_record(v.paper, labels, v.title_text, v.plain_abstract, config) for v in views), config)),
-        Output("list-data.js", all_views, lambda: render_list_data(views)),
+        Output("list-data.js", all_views, lambda: render_list_data(views, venue)),
         Output("catalogue.bib", all_views, lambda: "\n".join(v.bibtex for v in views)),
         Output(FALLBACK_FILE, all_views, lambda: render_fallback_index(
-            [SearchEntry(v.path, v.name_text, v.title_text, venue_label(v.paper),
+            [SearchEntry(v.path, v.name_text, v.title_text, venue(v.paper),
                          tuple(topic_index[t.slug] for t in v.topics), v.plain_abstract,
                          tuple(author.shown for author in v.authors))
              for v in views],
@@ -699,9 +703,9 @@ def plan_paper_files(views: tuple[PaperView, ...], config: SiteConfig, everythin
     return files
 
 
-def render_list_data(views: tuple[PaperView, ...]) -> str:
+def render_list_data(views: tuple[PaperView, ...], venue: Callable[[Paper], str] = venue_label) -> str:
     """For the reading list page: id -> [slug, title, venue, BibTeX], as a plain script."""
-    data = {v.paper.id: [v.paper.slug, v.title_text, venue_label(v.paper), v.bibtex] for v in views}
+    data = {v.paper.id: [v.paper.slug, v.title_text, venue(v.paper), v.bibtex] for v in views}
     text = json.dumps(data, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
     return "window.CATALOGUE_LIST = " + text.replace("<", "\\u003c") + ";\n"
 
