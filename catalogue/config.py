@@ -16,9 +16,6 @@ CONFIG_FILE = "site.toml"
 SETTINGS = {"title": "My Catalogue", "description": "Papers from ...", "language": "en",
             "base_url": "https://example.org/catalogue/"}
 NOT_EMPTY = ("title", "language")
-# Settings that, unless site.toml or a flag sets them, are the interface language's own
-# (`site.title`, `site.description` in catalogue/locales/): a Chinese site gets a Chinese title.
-TRANSLATED = ("title", "description")
 
 
 @dataclass(frozen=True)
@@ -41,14 +38,17 @@ class SiteConfig:
 
 def read_config(path: Path, **overrides) -> SiteConfig:
     """Settings from a TOML file (optional), then non-empty overrides (command-line flags); a title
-    or description neither gives is the interface language's default."""
+    or description neither gives is the interface language's own (`site.title`, `site.description`
+    in catalogue/locales/): a Chinese site gets a Chinese title."""
     if path.exists() and not path.is_file():  # a FIFO would never end, a folder is no settings file
         raise CatalogueError(f"{path.as_posix()}: not a regular file; the settings file must be a TOML text file")
     values = parse_config_file(path.read_text(encoding="utf-8"), path.as_posix()) if path.exists() else {}
     given = values | {k: v for k, v in overrides.items() if v is not None}
     config = replace(SiteConfig(), **given)
-    defaults = {key: load_strings(config.language).text(f"site.{key}") for key in TRANSLATED if key not in given}
-    return replace(config, base_url=normalise_base_url(config.base_url), **defaults)
+    t = load_strings(config.language).text
+    defaults = {"title": t("site.title"), "description": t("site.description")}
+    return replace(config, base_url=normalise_base_url(config.base_url),
+                   **{key: text for key, text in defaults.items() if key not in given})
 
 
 def parse_config_file(text: str, shown: str) -> dict[str, str]:

@@ -498,8 +498,8 @@ def render_catalogue_map(views: tuple[PaperView, ...], positions: list[tuple[flo
     colour = {member: n for n, (_, members) in enumerate(groups) for member in members}
     points = [MapPoint(x, y, f"../{v.path}", v.name_text or shorten(v.title_text, 60), colour.get(i, 0))
               for i, (v, (x, y)) in enumerate(zip(views, positions))]
-    return render_map(points, [words for words, _ in groups], title=strings.text("map.heading"),
-                      empty=strings.text("map.empty"))
+    t = strings.text
+    return render_map(points, [words for words, _ in groups], title=t("map.heading"), empty=t("map.empty"))
 
 
 def statistics(views: tuple[PaperView, ...], topics: tuple[Topic, ...], counts: dict[str, int],

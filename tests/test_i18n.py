@@ -67,7 +67,8 @@ def test_values_are_escaped_unless_already_markup():
 def used_keys() -> set[str]:
     """Every key the templates, the renderer and the scripts ask for."""
     keys = set()
-    for path in [*(PROJECT / "templates").glob("*.html"), PROJECT / "catalogue" / "render.py"]:
+    for path in [*(PROJECT / "templates").glob("*.html"), PROJECT / "catalogue" / "render.py",
+                 PROJECT / "catalogue" / "config.py"]:
         keys |= set(re.findall(r"""\bt\(\s*["']([a-z_.]+)["']""", path.read_text(encoding="utf-8")))
     for path in (PROJECT / "assets").glob("*.js"):
         source = path.read_text(encoding="utf-8")
