@@ -98,13 +98,14 @@
   }
 
   // A list opened from a shared link is titled as one, on the page and in the browser's tab.
-  var ownHeading = null, ownTitle = document.title;
+  var ownHeading = null, ownLede = null, ownTitle = document.title;
   function nameList(shared) {
-    var heading = document.getElementById("list-title");
-    if (!heading) return;
-    if (ownHeading === null) ownHeading = heading.textContent;
+    var heading = document.getElementById("list-title"), lede = document.getElementById("list-lede");
+    if (!heading || !lede) return;
+    if (ownHeading === null) { ownHeading = heading.textContent; ownLede = lede.textContent; }
     var name = shared ? window.catalogueText("shared_list") : ownHeading;
     heading.textContent = name;
+    lede.textContent = shared ? window.catalogueText("shared_list_lede") : ownLede;
     document.title = ownTitle.replace(ownHeading, name);
   }
 

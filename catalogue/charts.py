@@ -68,6 +68,8 @@ MAP_LABEL_SIZE = 26  # a group's label (viewBox units): CSS sets it by the width
 MAP_LABEL_SIZE_NARROW = 36  # its largest size, on a phone (where it shows only its first word)
 MAP_LABEL_WORDS = 2  # words of a group that its label shows (the list below the map shows all)
 DENSITY_GRID = 12  # cells across the map where a label looks for the densest part of its group
+LABEL_CELL = 10  # cells (viewBox units) in which a label counts the dots it would hide
+NEAR_PLACES = 27  # the places of a label nearest its group (_label_moves), where it looks for fewest hidden dots
 
 _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
 
@@ -218,7 +220,7 @@ def render_map(points: list[MapPoint], groups: list[tuple[str, ...]], *, title: 
     if not points:
         body.append(f'<text x="{MAP_WIDTH // 2}" y="{MAP_HEIGHT // 2}" text-anchor="middle" font-size="32" '
                     f'fill="currentColor">{_escape(empty)}</text>\n')
-    labels = place_map_labels(places, groups)
+    labels = place_map_labels(places, groups, radius)
     if labels:
         body.append(f'<g class="map-labels" font-size="{MAP_LABEL_SIZE}" text-anchor="middle" pointer-events="none" '
                     f'stroke="#ffffff" stroke-width="{_num(MAP_LABEL_SIZE / 4)}" stroke-linejoin="round" '
@@ -244,30 +246,46 @@ def _map_label(label: MapLabel) -> str:
             f' {_escape(first)}{rest}</text>\n')
 
 
-def place_map_labels(places: dict[int, list[tuple[float, float]]],
-                     groups: list[tuple[str, ...]]) -> list[MapLabel]:
-    """A label for each group that has dots and words, largest group first: at the middle of the
-    densest part of its dots (a grid's 3 x 3 cells with most of them), moved up or down, then
-    sideways, until it overlaps no label placed before and stays inside the frame."""
+def place_map_labels(places: dict[int, list[tuple[float, float]]], groups: list[tuple[str, ...]],
+                     dot_radius: float = 0.0) -> list[MapLabel]:
+    """A label for each group that has dots and words, largest group first: near the middle of the
+    densest part of its dots (a grid's 3 x 3 cells with most of them), inside the frame, clear of
+    the labels placed before. Of the places a little above, below or beside, the one that hides
+    the fewest dots (of `dot_radius`) wins, the nearest of those; if all of them overlap a label,
+    the first place further away that does not."""
     placed: list[tuple[float, float, float, float]] = []
     labels = []
+    occupied = _occupied_cells([point for points in places.values() for point in points])
     for index in sorted(places, key=lambda i: (-len(places[i]), i)):
         words = groups[index] if index < len(groups) else ()
         if not words:
             continue
         x, y = _densest_middle(places[index])
         width, height = _label_box(words[:MAP_LABEL_WORDS])
-        best = None
-        for dy, dx in _label_moves(width, height):
-            box = _inside_frame(x + dx, y + dy, width, height)
-            if not any(_overlaps(box, other) for other in placed):
-                best = box
-                break
-        best = best or _inside_frame(x, y, width, height)
+        boxes = [_inside_frame(x + dx, y + dy, width, height) for dy, dx in _label_moves(width, height)]
+        free = [(n, box) for n, box in enumerate(boxes) if not any(_overlaps(box, other) for other in placed)]
+        near = [(_hidden_dots(box, occupied, dot_radius), n, box) for n, box in free if n < NEAR_PLACES]
+        best = min(near)[2] if near else free[0][1] if free else boxes[0]
         placed.append(best)
         left, top, right, bottom = best
         labels.append(MapLabel(index, words, round((left + right) / 2, 1), round(bottom - height * 0.28, 1)))
     return labels
+
+
+def _occupied_cells(points: list[tuple[float, float]]) -> dict[tuple[int, int], int]:
+    """How many dots lie in each cell of LABEL_CELL units."""
+    cells: dict[tuple[int, int], int] = {}
+    for x, y in points:
+        key = (int(x // LABEL_CELL), int(y // LABEL_CELL))
+        cells[key] = cells.get(key, 0) + 1
+    return cells
+
+
+def _hidden_dots(box: tuple[float, float, float, float], cells: dict[tuple[int, int], int], radius: float) -> int:
+    """About how many dots a label's box covers (those in the cells it touches, widened by a dot's radius)."""
+    left, top, right, bottom = (int(box[0] - radius) // LABEL_CELL, int(box[1] - radius) // LABEL_CELL,
+                                int(box[2] + radius) // LABEL_CELL, int(box[3] + radius) // LABEL_CELL)
+    return sum(cells.get((i, j), 0) for i in range(left, right + 1) for j in range(top, bottom + 1))
 
 
 def _densest_middle(places: list[tuple[float, float]]) -> tuple[float, float]:
