@@ -101,16 +101,18 @@ def venue_year_label(venue: str | None, year: int | None, unknown: str = "Unknow
 def render_plain_citation(paper: Paper, title: str, url: str | None) -> str:
     """'Authors. Title. ICML 2026. URL' with whatever of these is known (title in plain text)."""
     parts = [", ".join(paper.authors)] if paper.authors else []
-    parts += [title.rstrip("."), venue_label(paper)]
+    parts += [title.rstrip(".")] + ([venue_label(paper)] if paper.venue else [])
     return ". ".join(parts) + "." + (f" {url}" if url else "")
 
 
 def render_markdown_citation(paper: Paper, title: str, url: str | None) -> str:
     """'Authors. [Title](url). *Venue*.': the texts with Markdown's punctuation escaped, so that a
-    title cannot end its link or start one, and the address percent-encoded where it could end it."""
+    title cannot end its link or start one, and the address percent-encoded where it could end it.
+    A paper without a venue is cited without one."""
     linked = f"[{markdown_text(title)}]({markdown_url(url)})" if url else f"**{markdown_text(title)}**"
     authors = f"{markdown_text(', '.join(paper.authors))}. " if paper.authors else ""
-    return f"{authors}{linked}. *{markdown_text(venue_label(paper))}*."
+    venue = f" *{markdown_text(venue_label(paper))}*." if paper.venue else ""
+    return f"{authors}{linked}.{venue}"
 
 
 def markdown_text(text: str) -> str:

@@ -160,7 +160,7 @@ PROPER_NOUNS = {"PDF", "BibTeX", "Markdown", "arXiv", "JavaScript", "MathML", "P
 # What the papers say (English in the seeds), skipped when scanning a page: elements with these
 # classes, a paper page's title, abstracts, and every link to a paper (its text is its title).
 CONTENT_CLASSES = {"name", "card-title", "excerpt", "card-authors", "result", "results", "benchmark", "authors",
-                   "shared", "citation-text", "provenance", "map-label", "group-words", "bar-label"}
+                   "shared", "map-label", "group-words", "bar-label"}
 SCANNED_ATTRIBUTES = ("title", "aria-label", "alt", "placeholder")
 VOID_ELEMENTS = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr",
                  "circle", "rect", "path", "line", "ellipse", "polygon", "polyline", "use", "stop"}
