@@ -86,6 +86,8 @@
     document.getElementById("list-empty").hidden = ids.length > 0;
     document.getElementById("list-actions").hidden = ids.length === 0;
     document.getElementById("shared-list").hidden = !shared;
+    document.getElementById("add-all").hidden = ids.length === 0;
+    nameList(shared);
     var bibtex = ids.map(function (id) { return data[id][3]; }).join("\n");
     var markdown = ids.map(function (id) {
       var paper = data[id];
@@ -115,6 +117,18 @@
     spaced.appendChild(document.createTextNode(" "));
     spaced.appendChild(mark);
     return spaced;
+  }
+
+  // A list opened from a shared link is titled as one, on the page and in the browser's tab.
+  var ownHeading = null, ownLede = null, ownTitle = document.title;
+  function nameList(shared) {
+    var heading = document.getElementById("list-title"), lede = document.getElementById("list-lede");
+    if (!heading || !lede) return;
+    if (ownHeading === null) { ownHeading = heading.textContent; ownLede = lede.textContent; }
+    var name = shared ? window.catalogueText("shared_list") : ownHeading;
+    heading.textContent = name;
+    lede.textContent = shared ? window.catalogueText("shared_list_lede") : ownLede;
+    document.title = ownTitle.replace(ownHeading, name);
   }
 
   // As cite.py writes Markdown: a title cannot end its link, an address cannot end its parentheses.

@@ -6,12 +6,13 @@ presentation attributes that read well on their own (`currentColor` for text, so
 works) and CSS classes that assets/style.css may refine:
 
   chart chart-bars   the bar chart's <svg>;  .bar-row  .bar  .bar-label  .bar-value  .bar-hit  .chart-empty
-  chart-map          the map's wrapper <div>; .chart.map (its <svg>)  .map-frame  .dots  .tN (one per colour)
-                     .map-legend (<ul>)  .swatch (a legend item's colour dot)
+  chart map          the map's <svg>;  .map-frame  .dots  .map-labels  .map-label (its words, .more: all but
+                     the first)  .tN (one per colour: fill)  .swatch (a colour's dot in a list)
 
 Both charts scale with their container (a viewBox and width="100%"). Text inside an SVG scales
 with it, so the bar chart is drawn narrow (labels above their bars) to stay readable on a
-360 px phone, and the map keeps its text out of the SVG: its legend is an HTML list that wraps.
+360 px phone, and the map's labels are sized by CSS for the width of the screen (attributes
+give sizes for the SVG alone).
 
 Accessibility: the <svg> is a group named by its <title> (aria-labelledby too, for older
 screen readers); the bars form a list; every link or bar is named by its own <title> child,
@@ -27,13 +28,20 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
-# Twenty categorical colours, mid-tone so that each keeps about 3:1 contrast on the light
-# background (#fbfbf9) and on the dark one (#14171c); the first ten are the most distinct
-# hues, the next ten the same hues turned a little, alternately lighter and darker.
+# Twelve colours for the map's groups, one palette for a light background and one for a dark one
+# (assets/style.css holds the dark one, for prefers-color-scheme: dark). Each colour has at least
+# 3:1 contrast with its background, and the two palettes were searched (OKLab, near a hand-picked
+# blue, salmon, brown, orchid, teal, plum, crimson, olive, violet, slate, green, grey) for the
+# largest least difference between any two colours, seen with normal vision and with simulated
+# protanopia, deuteranopia and tritanopia (tests/colour_vision.py). The order makes the first
+# colours the most distinct: a small catalogue, with fewer groups, uses only those.
 PALETTE: tuple[str, ...] = (
-    "#538ae6", "#d26c28", "#36a558", "#c664a8", "#af8600", "#00a29b", "#d86165", "#9b74d9",
-    "#819808", "#009dd0", "#7b88f3", "#a2650a", "#37a37e", "#ab5374", "#969542", "#008799",
-    "#e56f4a", "#915ca2", "#60a14b", "#247bb5",
+    "#3d53fe", "#d2756a", "#674503", "#b247b8", "#38a19d", "#8c046f",
+    "#d1045b", "#888700", "#5c1bb7", "#223540", "#1f6c4b", "#6c6485",
+)
+PALETTE_DARK: tuple[str, ...] = (
+    "#4b8bf7", "#f9ba7c", "#b68924", "#fa3c9b", "#2ce5f8", "#dd8bd3",
+    "#f77c70", "#d5e02a", "#9b7dc5", "#69b3fb", "#87ce09", "#c2b6ba",
 )
 
 SVG_NS = "http://www.w3.org/2000/svg"
@@ -53,6 +61,15 @@ BAR_VALUE_GAP = 5
 MAP_WIDTH = 1000
 MAP_HEIGHT = 750
 MAP_MARGIN = 14
+# A dot can be tapped this far from its centre (viewBox units): about 12 px on a 360 px phone,
+# where the map is about 330 px wide. CSS narrows it on wider screens and as the map zooms.
+HIT_RADIUS = 40
+MAP_LABEL_SIZE = 26  # a group's label (viewBox units): CSS sets it by the width of the screen
+MAP_LABEL_SIZE_NARROW = 36  # its largest size, on a phone (where it shows only its first word)
+MAP_LABEL_WORDS = 2  # words of a group that its label shows (the list below the map shows all)
+DENSITY_GRID = 12  # cells across the map where a label looks for the densest part of its group
+LABEL_CELL = 10  # cells (viewBox units) in which a label counts the dots it would hide
+NEAR_PLACES = 27  # the places of a label nearest its group (_label_moves), where it looks for fewest hidden dots
 
 _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
 
@@ -69,31 +86,39 @@ class MapPoint:
 
 
 def palette_colour(index: int) -> str:
-    """The colour of a topic index; indices past the palette wrap around."""
+    """The colour of a group index; indices past the palette wrap around."""
     return PALETTE[index % len(PALETTE)]
 
 
 # --- bar chart ---------------------------------------------------------------------------
 
 
-def render_bar_chart(bars: list[tuple[str, int, str | None]], *, title: str, unit: str) -> str:
+def render_bar_chart(bars: list[tuple[str, int, str | None]], *, title: str, unit: str,
+                     maximum: int | None = None, empty: str | None = None) -> str:
     """A horizontal bar chart: one row per (label, value, href or None), in the given order.
 
     Each label sits above its bar and is cut with an ellipsis when too long (the full text is
     in the row's <title>); the value follows the end of the bar, the first one with its unit.
-    A row with an href is one link. No bars: a chart that says so.
+    Bar lengths are proportional to the values, from zero; with `maximum` (100 for a share in
+    percent) the full width stands for it, else for the largest value. A row with an href is
+    one link. No bars: a chart that says so (`empty`, by default "No <unit> to show").
     """
     for label, value, _ in bars:
         if value < 0:
             raise ValueError(f"bar chart {title!r}: {label!r} has a negative value ({value})")
+        if maximum is not None and value > maximum:
+            raise ValueError(f"bar chart {title!r}: {label!r} is {value}, above the chart's maximum ({maximum})")
     value_texts = [_value_text(value, unit if n == 0 else "") for n, (_, value, _) in enumerate(bars)]
-    scale = _bar_scale([value for _, value, _ in bars], value_texts)
+    values = [value for _, value, _ in bars]
+    if maximum is not None and bars:  # the scale a bar of `maximum` (with its value) would need
+        values, value_texts = values + [maximum], value_texts + [_value_text(maximum, unit)]
+    scale = _bar_scale(values, value_texts)
     rows = [_bar_row(n, label, value, href, value_texts[n], scale, unit)
             for n, (label, value, href) in enumerate(bars)]
     height = max(BAR_ROW * len(bars), BAR_ROW) + 2
     body = ('<g role="list">\n' + "".join(rows) + "</g>\n") if bars else (
         f'<text class="chart-empty" x="0" y="{BAR_LABEL_BASELINE + 8}" font-size="{BAR_LABEL_SIZE}" '
-        f'fill="currentColor">No {_escape(unit)} to show</text>\n')
+        f'fill="currentColor">{_escape(empty or f"No {unit} to show")}</text>\n')
     return _svg_open("chart chart-bars", BAR_WIDTH, height, title, body) + body + "</svg>\n"
 
 
@@ -145,61 +170,173 @@ def map_dot_style(count: int) -> tuple[float, float]:
     return round(radius, 1), round(opacity, 2)
 
 
-def render_map(points: list[MapPoint], legend: list[tuple[str, str]], *,
-               title: str = "Map of the catalogue") -> str:
-    """A scatter map of papers, one link per paper, coloured by topic, with a legend below.
+@dataclass(frozen=True)
+class MapLabel:
+    """A group's label as placed: its colour index, its text (all words, and the first alone for
+    narrow screens), the middle of its baseline."""
 
-    `legend[i]` is (topic label, href of its page or "") for colour index i; its swatch shows
-    palette_colour(i). Dots carry no visible text: each link's <title> is its tooltip and its
-    accessible name. Dots are grouped by colour (one fill per group, not per dot), in the
-    order of the points within a group; y grows upwards.
+    colour_index: int
+    words: tuple[str, ...]
+    x: float
+    y: float
 
-    Returns a <div class="chart-map"> holding the <svg> and the legend as an HTML <ul>, so the
-    legend wraps and keeps its text size on any screen.
+
+def render_map(points: list[MapPoint], groups: list[tuple[str, ...]], *, title: str = "Map of the catalogue",
+               empty: str = "No papers to show") -> str:
+    """A scatter map of papers, one link per paper, coloured by group, each group labelled.
+
+    `groups[i]` are the words that name the group of colour index i (a point's colour_index);
+    its label, drawn where the group's dots are densest, shows a dot of its colour and its first
+    MAP_LABEL_WORDS words (the first alone on a narrow screen, by CSS). Labels stay clear of each
+    other and let pointers through to the dots. Dots carry no visible text: each link's <title> is
+    its tooltip and its accessible name. Dots are grouped by colour (one fill per group, not per
+    dot), in the order of the points within a group; y grows upwards. Each dot's transparent
+    stroke widens where it can be tapped (HIT_RADIUS, narrowed by CSS on wider screens).
     """
     for point in points:
         if not (0 <= point.x <= 1 and 0 <= point.y <= 1):
             raise ValueError(f"map point {point.label!r} ({point.href}) lies outside [0, 1]: "
                              f"x={point.x}, y={point.y}")
     radius, opacity = map_dot_style(len(points))
-    groups: dict[int, list[str]] = {}
-    span_x, span_y = MAP_WIDTH - 2 * MAP_MARGIN, MAP_HEIGHT - 2 * MAP_MARGIN
+    dots: dict[int, list[str]] = {}
+    places: dict[int, list[tuple[float, float]]] = {}
     r = _num(radius)
     for point in points:
-        cx, cy = _num(MAP_MARGIN + point.x * span_x), _num(MAP_MARGIN + (1 - point.y) * span_y)
-        groups.setdefault(point.colour_index % len(PALETTE), []).append(
+        x, y = map_position(point)
+        index = point.colour_index % len(PALETTE)
+        places.setdefault(index, []).append((x, y))
+        dots.setdefault(index, []).append(
             f'<a href="{_escape(point.href)}"><title>{_escape(point.label)}</title>'
-            f'<circle cx="{cx}" cy="{cy}" r="{r}"/></a>\n')
+            f'<circle cx="{_num(x)}" cy="{_num(y)}" r="{r}"/></a>\n')
     fill_opacity = f' fill-opacity="{_num(opacity, 2)}"' if opacity < 1 else ""
-    # a thin ring in the background colour (stroke from CSS) parts touching dots; none when dense
-    outline = f' stroke-width="{_num(radius / 5 if len(points) <= 300 else 0)}"'
     frame = (f'<rect class="map-frame" x="0.5" y="0.5" width="{MAP_WIDTH - 1}" height="{MAP_HEIGHT - 1}" rx="6" '
              f'fill="none" stroke="currentColor" stroke-opacity="0.18"/>\n')
     body = [frame]
-    for index in sorted(groups):
-        body.append(f'<g class="dots t{index}" fill="{PALETTE[index]}"{fill_opacity}{outline}>\n')
-        body.extend(groups[index])
+    for index in sorted(dots):
+        body.append(f'<g class="dots t{index}" fill="{PALETTE[index]}"{fill_opacity} stroke="transparent" '
+                    f'stroke-width="{2 * HIT_RADIUS}">\n')
+        body.extend(dots[index])
         body.append("</g>\n")
     if not points:
         body.append(f'<text x="{MAP_WIDTH // 2}" y="{MAP_HEIGHT // 2}" text-anchor="middle" font-size="32" '
-                    f'fill="currentColor">No papers to show</text>\n')
+                    f'fill="currentColor">{_escape(empty)}</text>\n')
+    labels = place_map_labels(places, groups, radius)
+    if labels:
+        body.append(f'<g class="map-labels" font-size="{MAP_LABEL_SIZE}" text-anchor="middle" pointer-events="none" '
+                    f'stroke="#ffffff" stroke-width="{_num(MAP_LABEL_SIZE / 4)}" stroke-linejoin="round" '
+                    f'paint-order="stroke">\n')
+        body.extend(_map_label(label) for label in labels)
+        body.append("</g>\n")
     content = "".join(body)
-    svg = _svg_open("chart map", MAP_WIDTH, MAP_HEIGHT, title, content) + content + "</svg>\n"
-    return f'<div class="chart-map">\n{svg}{render_map_legend(legend)}</div>\n'
+    return _svg_open("chart map", MAP_WIDTH, MAP_HEIGHT, title, content) + content + "</svg>\n"
 
 
-def render_map_legend(legend: list[tuple[str, str]]) -> str:
-    """The map's legend: one item per (label, href or "") in colour-index order."""
-    if not legend:
-        return ""
-    items = []
-    for index, (label, href) in enumerate(legend):
-        colour = palette_colour(index)
-        swatch = (f'<svg class="swatch t{index % len(PALETTE)}" xmlns="{SVG_NS}" viewBox="0 0 10 10" width="12" '
-                  f'height="12" aria-hidden="true"><circle cx="5" cy="5" r="5" fill="{colour}"/></svg>')
-        text = f'<a href="{_escape(href)}">{_escape(label)}</a>' if href else _escape(label)
-        items.append(f"<li>{swatch} {text}</li>\n")
-    return f'<ul class="map-legend" aria-label="Legend">\n{"".join(items)}</ul>\n'
+def map_position(point: MapPoint) -> tuple[float, float]:
+    """A point's place in the map's viewBox, rounded as drawn."""
+    span_x, span_y = MAP_WIDTH - 2 * MAP_MARGIN, MAP_HEIGHT - 2 * MAP_MARGIN
+    return round(MAP_MARGIN + point.x * span_x, 1), round(MAP_MARGIN + (1 - point.y) * span_y, 1)
+
+
+def _map_label(label: MapLabel) -> str:
+    index = label.colour_index
+    first, *more = label.words[:MAP_LABEL_WORDS]
+    rest = f'<tspan class="more">{_escape("".join(" · " + word for word in more))}</tspan>' if more else ""
+    return (f'<text class="map-label" x="{_num(label.x)}" y="{_num(label.y)}">'
+            f'<tspan class="t{index}" fill="{PALETTE[index]}" aria-hidden="true">\u25cf</tspan>'
+            f' {_escape(first)}{rest}</text>\n')
+
+
+def place_map_labels(places: dict[int, list[tuple[float, float]]], groups: list[tuple[str, ...]],
+                     dot_radius: float = 0.0) -> list[MapLabel]:
+    """A label for each group that has dots and words, largest group first: near the middle of the
+    densest part of its dots (a grid's 3 x 3 cells with most of them), inside the frame, clear of
+    the labels placed before. Of the places a little above, below or beside, the one that hides
+    the fewest dots (of `dot_radius`) wins, the nearest of those; if all of them overlap a label,
+    the first place further away that does not."""
+    placed: list[tuple[float, float, float, float]] = []
+    labels = []
+    occupied = _occupied_cells([point for points in places.values() for point in points])
+    for index in sorted(places, key=lambda i: (-len(places[i]), i)):
+        words = groups[index] if index < len(groups) else ()
+        if not words:
+            continue
+        x, y = _densest_middle(places[index])
+        width, height = _label_box(words[:MAP_LABEL_WORDS])
+        boxes = [_inside_frame(x + dx, y + dy, width, height) for dy, dx in _label_moves(width, height)]
+        free = [(n, box) for n, box in enumerate(boxes) if not any(_overlaps(box, other) for other in placed)]
+        near = [(_hidden_dots(box, occupied, dot_radius), n, box) for n, box in free if n < NEAR_PLACES]
+        best = min(near)[2] if near else free[0][1] if free else boxes[0]
+        placed.append(best)
+        left, top, right, bottom = best
+        labels.append(MapLabel(index, words, round((left + right) / 2, 1), round(bottom - height * 0.28, 1)))
+    return labels
+
+
+def _occupied_cells(points: list[tuple[float, float]]) -> dict[tuple[int, int], int]:
+    """How many dots lie in each cell of LABEL_CELL units."""
+    cells: dict[tuple[int, int], int] = {}
+    for x, y in points:
+        key = (int(x // LABEL_CELL), int(y // LABEL_CELL))
+        cells[key] = cells.get(key, 0) + 1
+    return cells
+
+
+def _hidden_dots(box: tuple[float, float, float, float], cells: dict[tuple[int, int], int], radius: float) -> int:
+    """About how many dots a label's box covers (those in the cells it touches, widened by a dot's radius)."""
+    left, top, right, bottom = (int(box[0] - radius) // LABEL_CELL, int(box[1] - radius) // LABEL_CELL,
+                                int(box[2] + radius) // LABEL_CELL, int(box[3] + radius) // LABEL_CELL)
+    return sum(cells.get((i, j), 0) for i in range(left, right + 1) for j in range(top, bottom + 1))
+
+
+def _densest_middle(places: list[tuple[float, float]]) -> tuple[float, float]:
+    """The mean of the dots in the 3 x 3 grid cells (of DENSITY_GRID across) that hold most of them."""
+    cell = MAP_WIDTH / DENSITY_GRID
+    counts: dict[tuple[int, int], int] = {}
+    for x, y in places:
+        key = (int(x // cell), int(y // cell))
+        counts[key] = counts.get(key, 0) + 1
+    def around(key: tuple[int, int]) -> int:
+        return sum(counts.get((key[0] + i, key[1] + j), 0) for i in (-1, 0, 1) for j in (-1, 0, 1))
+    best = min(counts, key=lambda key: (-around(key), key[1], key[0]))
+    near = [(x, y) for x, y in places if abs(int(x // cell) - best[0]) <= 1 and abs(int(y // cell) - best[1]) <= 1]
+    return sum(x for x, _ in near) / len(near), sum(y for _, y in near) / len(near)
+
+
+def _label_box(words: tuple[str, ...]) -> tuple[float, float]:
+    """The room a label needs at the largest size CSS draws it: all its words, or its first on a
+    narrow screen at the larger MAP_LABEL_SIZE_NARROW."""
+    full = "\u25cf " + " · ".join(words)
+    short = "\u25cf " + words[0]
+    width = max(_text_width(full, MAP_LABEL_SIZE), _text_width(short, MAP_LABEL_SIZE_NARROW))
+    return width + MAP_LABEL_SIZE / 2, MAP_LABEL_SIZE_NARROW * 1.3
+
+
+def _label_moves(width: float, height: float):
+    """Offsets to try for a label, nearest first: up and down, then sideways as well."""
+    steps = [0.0]
+    for n in range(1, 7):
+        steps += [-n * height * 0.6, n * height * 0.6]
+    for dx in (0.0, -width / 2, width / 2, -width, width):
+        for dy in steps:
+            yield dy, dx
+
+
+def _inside_frame(x: float, y: float, width: float, height: float) -> tuple[float, float, float, float]:
+    """The box of a label centred on (x, y), moved inside the frame."""
+    left = min(max(x - width / 2, MAP_MARGIN), MAP_WIDTH - MAP_MARGIN - width)
+    top = min(max(y - height / 2, MAP_MARGIN), MAP_HEIGHT - MAP_MARGIN - height)
+    return left, top, left + width, top + height
+
+
+def _overlaps(one: tuple[float, float, float, float], other: tuple[float, float, float, float]) -> bool:
+    return one[0] < other[2] and other[0] < one[2] and one[1] < other[3] and other[1] < one[3]
+
+
+def render_swatch(index: int) -> str:
+    """A dot of a colour index's colour, for a list that names the map's groups."""
+    index %= len(PALETTE)
+    return (f'<svg class="swatch" xmlns="{SVG_NS}" viewBox="0 0 10 10" width="12" height="12" aria-hidden="true">'
+            f'<circle class="t{index}" cx="5" cy="5" r="5" fill="{PALETTE[index]}"/></svg>')
 
 
 # --- shared ------------------------------------------------------------------------------

@@ -85,30 +85,33 @@ def render_bibtex(paper: Paper, url: str | None) -> str:
     return f"@inproceedings{{{citation_key(paper)},\n{body}\n}}\n"
 
 
-def venue_label(paper: Paper) -> str:
-    return venue_year_label(paper.venue, paper.year)
+def venue_label(paper: Paper, unknown: str = "Unknown venue") -> str:
+    return venue_year_label(paper.venue, paper.year, unknown)
 
 
-def venue_year_label(venue: str | None, year: int | None) -> str:
-    """'ICML 2026': the name of a venue's page (and what a citation gives as the venue)."""
+def venue_year_label(venue: str | None, year: int | None, unknown: str = "Unknown venue") -> str:
+    """'ICML 2026': the name of a venue's page (and what a citation gives as the venue); `unknown`
+    without a venue (pages pass it in their language)."""
     if not venue:
-        return "Unknown venue"
+        return unknown
     return f"{venue} {year}" if year else venue
 
 
 def render_plain_citation(paper: Paper, title: str, url: str | None) -> str:
     """'Authors. Title. ICML 2026. URL' with whatever of these is known (title in plain text)."""
     parts = [", ".join(paper.authors)] if paper.authors else []
-    parts += [title.rstrip("."), venue_label(paper)]
+    parts += [title.rstrip(".")] + ([venue_label(paper)] if paper.venue else [])
     return ". ".join(parts) + "." + (f" {url}" if url else "")
 
 
 def render_markdown_citation(paper: Paper, title: str, url: str | None) -> str:
     """'Authors. [Title](url). *Venue*.': the texts with Markdown's punctuation escaped, so that a
-    title cannot end its link or start one, and the address percent-encoded where it could end it."""
+    title cannot end its link or start one, and the address percent-encoded where it could end it.
+    A paper without a venue is cited without one."""
     linked = f"[{markdown_text(title)}]({markdown_url(url)})" if url else f"**{markdown_text(title)}**"
     authors = f"{markdown_text(', '.join(paper.authors))}. " if paper.authors else ""
-    return f"{authors}{linked}. *{markdown_text(venue_label(paper))}*."
+    venue = f" *{markdown_text(venue_label(paper))}*." if paper.venue else ""
+    return f"{authors}{linked}.{venue}"
 
 
 def markdown_text(text: str) -> str:

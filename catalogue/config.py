@@ -9,6 +9,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 from .errors import CatalogueError, shown
+from .i18n import load_strings
 
 CONFIG_FILE = "site.toml"
 # The settings site.toml may hold (each a text), with an example of each for messages.
@@ -20,7 +21,8 @@ NOT_EMPTY = ("title", "language")
 @dataclass(frozen=True)
 class SiteConfig:
     title: str = "Paper Catalogue"
-    description: str = "Conference papers you can browse, search, cite and share."
+    description: str = ("Conference papers you can browse, search, cite and share: abstracts with rendered math, "
+                        "topics and code links.")
     language: str = "en"
     base_url: str | None = None  # e.g. https://user.github.io/REPO/; None: no absolute URLs
     source_date_epoch: int | None = None  # from $SOURCE_DATE_EPOCH: the date feeds carry
@@ -35,12 +37,18 @@ class SiteConfig:
 
 
 def read_config(path: Path, **overrides) -> SiteConfig:
-    """Settings from a TOML file (optional), then non-empty overrides (command-line flags)."""
+    """Settings from a TOML file (optional), then non-empty overrides (command-line flags); a title
+    or description neither gives is the interface language's own (`site.title`, `site.description`
+    in catalogue/locales/): a Chinese site gets a Chinese title."""
     if path.exists() and not path.is_file():  # a FIFO would never end, a folder is no settings file
         raise CatalogueError(f"{path.as_posix()}: not a regular file; the settings file must be a TOML text file")
     values = parse_config_file(path.read_text(encoding="utf-8"), path.as_posix()) if path.exists() else {}
-    config = replace(SiteConfig(), **(values | {k: v for k, v in overrides.items() if v is not None}))
-    return replace(config, base_url=normalise_base_url(config.base_url))
+    given = values | {k: v for k, v in overrides.items() if v is not None}
+    config = replace(SiteConfig(), **given)
+    t = load_strings(config.language).text
+    defaults = {"title": t("site.title"), "description": t("site.description")}
+    return replace(config, base_url=normalise_base_url(config.base_url),
+                   **{key: text for key, text in defaults.items() if key not in given})
 
 
 def parse_config_file(text: str, shown: str) -> dict[str, str]:

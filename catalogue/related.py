@@ -3,7 +3,7 @@
 `python -m catalogue.similarity` runs beside the build, so scikit-learn (100 MB) and the
 matrices never enter the build process, nor the page writers forked from it. It starts
 before the catalogue is loaded, so that its start-up (importing scikit-learn, about a
-second) overlaps the loading; it answers related papers first and the map after, so that
+second) overlaps the loading; it answers related papers first and the map (positions, then groups) after, so that
 paper pages are written while the map is still being drawn.
 """
 
@@ -22,7 +22,8 @@ from pathlib import Path
 from .cache import Cache, code_version
 from .errors import CatalogueError
 
-KIND = "similarity"  # cache entries: (related papers, map positions) of one list of texts
+KIND = "similarity"  # cache entries: (related papers, map positions, map groups) of one list of texts
+ANSWERS = 3
 ENDING_SECONDS = 5  # how long a process whose answer broke off may take to end by itself
 
 
@@ -72,6 +73,10 @@ class SimilarityProcess:
         """Each paper's place on the map, in [0, 1] x [0, 1]."""
         return self._answer(1)
 
+    def groups(self) -> list[tuple[tuple[str, ...], tuple[int, ...]]]:
+        """The map's groups: (the words that name it, its papers' indices), largest first."""
+        return self._answer(2)
+
     def _send(self, data: bytes) -> None:
         try:
             self.process.stdin.write(data)
@@ -98,7 +103,7 @@ class SimilarityProcess:
                 self.errors.seek(0)
                 said = self.errors.read().decode("utf-8", "replace").strip()
                 raise CatalogueError(f"finding related papers failed:\n{said or error or 'no answer'}") from None
-            if len(self.found) == 2:
+            if len(self.found) == ANSWERS:
                 self.cache.put(KIND, self.key, tuple(self.found))
                 self.cache.keep_only(KIND, [self.key])
         return self.found[which]

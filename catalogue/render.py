@@ -29,7 +29,7 @@ from .config import SiteConfig
 from .content import SLUG
 from .errors import CatalogueError, shown
 from .markup import CONVERTED, Converted, Markup, conversion_key, inline
-from .charts import MapPoint, render_bar_chart, render_map
+from .charts import MapPoint, render_bar_chart, render_map, render_swatch
 from .cite import render_bibtex, render_markdown_citation, render_plain_citation, venue_label
 from .i18n import Strings, load_strings, localise_topic
 from .feeds import paper_record, render_atom, render_papers_json, render_robots, render_sitemap
@@ -145,12 +145,12 @@ def converted_texts(catalogue: Catalogue, cache: Cache) -> Callable[[str, bool],
     return lambda text, links: by_text[text, links] if text else NOTHING
 
 
-def view_papers(catalogue: Catalogue, config: SiteConfig,
-                converted: Callable[[str, bool], Converted]) -> tuple[PaperView, ...]:
-    """Every paper ready for the templates."""
+def view_papers(catalogue: Catalogue, config: SiteConfig, converted: Callable[[str, bool], Converted],
+                venue: Callable[[Paper], str] = venue_label) -> tuple[PaperView, ...]:
+    """Every paper ready for the templates; `venue` names a paper's venue as pages show it."""
     topics = {t.slug: t for t in catalogue.topics}
     authors = {key: (name, author_path(name)) for key, name in shown_names(p.authors for p in catalogue.papers).items()}
-    return tuple(view_paper(paper, tuple(topics[slug] for slug in paper.topics), config, converted, authors)
+    return tuple(view_paper(paper, tuple(topics[slug] for slug in paper.topics), config, converted, authors, venue)
                  for paper in catalogue.papers)
 
 
@@ -174,7 +174,7 @@ def _convert(texts: list[tuple[str, bool]], labels: list[str], index: int, marku
 
 
 def view_paper(paper: Paper, topics: tuple[Topic, ...], config: SiteConfig, converted,
-               authors: dict[str, tuple[str, str]]) -> PaperView:
+               authors: dict[str, tuple[str, str]], venue: Callable[[Paper], str] = venue_label) -> PaperView:
     """A paper ready for the templates, its texts from `converted(text, links)`, its authors'
     shown spelling and page from `authors` (by author_key)."""
     name = converted(paper.name, False) if paper.name else None
@@ -192,7 +192,7 @@ def view_paper(paper: Paper, topics: tuple[Topic, ...], config: SiteConfig, conv
                      bibtex=render_bibtex(paper, url),
                      abstract_html=SafeHtml(abstract.html),
                      excerpt=shorten(abstract.plain, EXCERPT_LENGTH),
-                     description=shorten(abstract.plain or f"{title.plain} ({venue_label(paper)})", DESCRIPTION_LENGTH),
+                     description=shorten(abstract.plain or f"{title.plain} ({venue(paper)})", DESCRIPTION_LENGTH),
                      topics=topics,
                      authors=refs,
                      key=digest(code_version(), paper, topics, refs, config.base_url))
@@ -209,17 +209,18 @@ def plan_site(catalogue: Catalogue, config: SiteConfig, env: Environment, cache:
     converted = converted_texts(catalogue, cache)
     similarity.ask([f"{converted(paper.title, False).plain}. {converted(paper.abstract, True).plain}"
                     for paper in catalogue.papers])  # a paper's title_text and plain_abstract
-    views = view_papers(catalogue, config, converted)
+    venue = functools.partial(venue_label, unknown=strings.text("paper.unknown_venue"))  # as pages name it
+    views = view_papers(catalogue, config, converted, venue)
     everything = digest(code_version(), templates_state(env), config, sorted(strings.table.items()))
     pages = PagePlanner(catalogue, views, config, env, strings, everything, authors_per_page)
     lists = pages.plan_lists()
     paper_paths = [view.path for view in views] + [MAP_PATH]
-    data = plan_data_files(catalogue, views, config, sorted([o.path for o in lists] + paper_paths), everything)
+    data = plan_data_files(catalogue, views, config, sorted([o.path for o in lists] + paper_paths), everything, venue)
     # The few big files first (data, then lists), the many small ones after: no worker is left with a big one at the end.
     first = data + lists + plan_paper_files(views, config, everything)
     return [Batch("lists, feeds and search data (related papers are found meanwhile)", lambda: first),
             Batch(f"{len(views)} paper pages", lambda: pages.plan_papers(similarity.related())),
-            Batch("the map", lambda: [pages.plan_map(similarity.positions())])]
+            Batch("the map", lambda: [pages.plan_map(similarity.positions(), similarity.groups())])]
 
 
 def templates_state(env: Environment) -> str:
@@ -240,13 +241,14 @@ class PagePlanner:
         order = {topic.slug: n for n, topic in enumerate(catalogue.topics)}
         self.used_topics = tuple(sorted((topic for topic in catalogue.topics if self.counts[topic.slug]),
                                         key=lambda topic: (-self.counts[topic.slug], order[topic.slug])))  # largest first
-        self.venues = venue_groups(views)
+        self.venue = functools.partial(venue_label, unknown=strings.text("paper.unknown_venue"))
+        self.venues = venue_groups(views, self.venue)
         shared = {"topics": self.used_topics, "topic_counts": self.counts, "paper_count": len(views),
                   "venues": [Entry(label, venue_path(slug), len(members)) for slug, label, members in self.venues],
                   "has_authors": bool(self.authors), "card_authors": CARD_AUTHORS}
         self.base = digest(everything, inputs_of(shared))
-        shared |= {"t": strings, "script_strings": script_json(strings.script_strings())}
-        shared["card"] = CardMaker(env, {**shared, "topic_path": topic_path, "venue_label": venue_label})
+        shared |= {"t": strings, "script_strings": script_json(strings.script_strings()), "venue_label": self.venue}
+        shared["card"] = CardMaker(env, {**shared, "topic_path": topic_path})
         shared["reuse"] = PartReuser()
         self.shared = shared
 
@@ -342,11 +344,15 @@ class PagePlanner:
                           later=functools.partial(paper_extras, view, self.config))
                 for index, view in enumerate(views)]
 
-    def plan_map(self, positions: list[tuple[float, float]]) -> Output:
+    def plan_map(self, positions: list[tuple[float, float]],
+                 groups: list[tuple[tuple[str, ...], tuple[int, ...]]]) -> Output:
         t, views = self.strings.text, self.views
+        map_groups = [MapGroup(n, words, SafeHtml(render_swatch(n)), tuple(views[i] for i in members))
+                      for n, (words, members) in enumerate(groups)]
         return self.page(MAP_PATH, "map.html", title=t("map.title"), papers=views,
                          description=t("map.description", len(views), site=self.config.title),
-                         map_svg=SafeHtml(render_catalogue_map(views, positions, self.catalogue.topics)))
+                         map_svg=SafeHtml(render_catalogue_map(views, positions, groups, self.strings)),
+                         map_groups=map_groups)
 
 
 class CardMaker:
@@ -394,6 +400,8 @@ def inputs_of(value: object) -> object:
         return value.key
     if isinstance(value, Related):
         return value.view.key, value.terms
+    if isinstance(value, MapGroup):
+        return value.index, value.words, tuple(view.key for view in value.papers)
     if isinstance(value, dict):
         return tuple((key, inputs_of(item)) for key, item in sorted(value.items()))
     if isinstance(value, (list, tuple)):
@@ -407,15 +415,24 @@ class Related:
     terms: tuple[str, ...]
 
 
+@dataclass(frozen=True)
+class MapGroup:
+    """A group of the map, as the list below it shows it: its colour index, its words, its papers."""
+
+    index: int
+    words: tuple[str, ...]
+    swatch: SafeHtml
+    papers: tuple[PaperView, ...]  # most typical first
+
+
 def render_catalogue_map(views: tuple[PaperView, ...], positions: list[tuple[float, float]],
-                         topics: tuple[Topic, ...]) -> str:
-    """The map: one dot per paper, coloured by its first topic; short labels keep it small."""
-    colour = {t.slug: n for n, t in enumerate(topics)}
-    points = [MapPoint(x, y, f"../{v.path}", v.name_text or shorten(v.title_text, 60),
-                       colour[v.topics[0].slug] if v.topics else 0) for v, (x, y) in zip(views, positions)]
-    used = {v.topics[0].slug for v in views if v.topics}
-    legend = [(t.label, f"../{topic_path(t)}" if t.slug in used else "") for t in topics]
-    return render_map(points, legend)
+                         groups: list[tuple[tuple[str, ...], tuple[int, ...]]], strings: Strings) -> str:
+    """The map: one dot per paper, coloured and labelled by its group; short labels keep it small."""
+    colour = {member: n for n, (_, members) in enumerate(groups) for member in members}
+    points = [MapPoint(x, y, f"../{v.path}", v.name_text or shorten(v.title_text, 60), colour.get(i, 0))
+              for i, (v, (x, y)) in enumerate(zip(views, positions))]
+    t = strings.text
+    return render_map(points, [words for words, _ in groups], title=t("map.heading"), empty=t("map.empty"))
 
 
 def statistics(views: tuple[PaperView, ...], topics: tuple[Topic, ...], counts: dict[str, int],
@@ -437,7 +454,7 @@ def statistics(views: tuple[PaperView, ...], topics: tuple[Topic, ...], counts: 
                                                  title=t("stats.per_venue"), unit=papers)),
         "code_chart": SafeHtml(render_bar_chart(
             [(label, round(100 * sum(1 for v in members if v.paper.links) / len(members)), f"../{venue_path(slug)}")
-             for slug, label, members in venues], title=t("stats.code_share_chart"), unit="%")),
+             for slug, label, members in venues], title=t("stats.code_share_chart"), unit="%", maximum=100)),
         "benchmark_chart": SafeHtml(render_bar_chart(
             [(name, count, f"../search.html?q={quote(name)}") for name, count in top_benchmarks],
             title=t("stats.benchmarks"), unit=papers)) if top_benchmarks else None,
@@ -542,8 +559,10 @@ class Entry:
     count: int
 
 
-def venue_groups(views: tuple[PaperView, ...]) -> list[tuple[str, str, tuple[PaperView, ...]]]:
-    """(slug, label, papers) per venue and year, newest year first."""
+def venue_groups(views: tuple[PaperView, ...], shown_as: Callable[[Paper], str] = venue_label
+                 ) -> list[tuple[str, str, tuple[PaperView, ...]]]:
+    """(slug, label, papers) per venue and year, newest year first; the label as `shown_as` names
+    it (the slug stays the same in every language: unknown-venue)."""
     groups: dict[str, list[PaperView]] = {}
     for view in views:
         groups.setdefault(venue_label(view.paper), []).append(view)
@@ -556,7 +575,7 @@ def venue_groups(views: tuple[PaperView, ...]) -> list[tuple[str, str, tuple[Pap
                 f"{venue_path(venue_slug(label))}: would be the page of two venues, {shown(other)} "
                 f"({groups[other][0].paper.source}) and {shown(label)} ({members[0].paper.source}); "
                 "write one venue the same way in both, or make them differ in letters or digits")
-    return [(venue_slug(label), label, tuple(members)) for label, members in ordered]
+    return [(venue_slug(label), shown_as(members[0].paper), tuple(members)) for label, members in ordered]
 
 
 def venue_slug(label: str) -> str:
@@ -575,7 +594,7 @@ def venue_path(slug: str) -> str:
 
 
 def plan_data_files(catalogue: Catalogue, views: tuple[PaperView, ...], config: SiteConfig, html_paths: list[str],
-                    everything: str) -> list[Output]:
+                    everything: str, venue: Callable[[Paper], str] = venue_label) -> list[Output]:
     """The whole catalogue's citations, feeds, offline search index and redirects."""
     labels = {t.slug: t.label for t in catalogue.topics}
     topic_index = {t.slug: n for n, t in enumerate(catalogue.topics)}
@@ -588,10 +607,10 @@ def plan_data_files(catalogue: Catalogue, views: tuple[PaperView, ...], config: 
                                                           {v.paper.id: v.description for v in views}, config)),
         Output("papers.json", all_views, lambda: render_papers_json(
             (paper_record(v.paper, labels, v.title_text, v.plain_abstract, config) for v in views), config)),
-        Output("list-data.js", all_views, lambda: render_list_data(views)),
+        Output("list-data.js", all_views, lambda: render_list_data(views, venue)),
         Output("catalogue.bib", all_views, lambda: "\n".join(v.bibtex for v in views)),
         Output(FALLBACK_FILE, all_views, lambda: render_fallback_index(
-            [SearchEntry(v.path, v.name_text, v.title_text, venue_label(v.paper),
+            [SearchEntry(v.path, v.name_text, v.title_text, venue(v.paper),
                          tuple(topic_index[t.slug] for t in v.topics), v.plain_abstract,
                          tuple(author.shown for author in v.authors), v.paper.id, v.paper.title_source == "derived")
              for v in views],
@@ -617,10 +636,10 @@ def plan_paper_files(views: tuple[PaperView, ...], config: SiteConfig, everythin
     return files
 
 
-def render_list_data(views: tuple[PaperView, ...]) -> str:
+def render_list_data(views: tuple[PaperView, ...], venue: Callable[[Paper], str] = venue_label) -> str:
     """For the reading list page: id -> [slug, title, venue, BibTeX] and a 1 when the title was
     derived, as a plain script."""
-    data = {v.paper.id: [v.paper.slug, v.title_text, venue_label(v.paper), v.bibtex]
+    data = {v.paper.id: [v.paper.slug, v.title_text, venue(v.paper), v.bibtex]
             + ([1] if v.paper.title_source == "derived" else []) for v in views}
     text = json.dumps(data, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
     return "window.CATALOGUE_LIST = " + text.replace("<", "\\u003c") + ";\n"

@@ -21,6 +21,7 @@ import re
 import sys
 import warnings
 from collections import Counter
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from itertools import pairwise
@@ -47,6 +48,8 @@ PAIRS_AT_ONCE = 2000  # pairs of neighbours whose shared terms are found togethe
 MAP_DIMENSIONS = 50  # TF-IDF is reduced to this many dimensions before the map is drawn
 MAP_CLUSTERS = 500  # t-SNE lays out at most this many points: papers, or groups of similar papers
 MAP_SPREAD = 0.5  # a group's radius on the map, as a share of the distance between neighbouring groups
+MAP_GROUPS = 12  # the map shows at most this many groups of papers, one colour each (charts.PALETTE)
+GROUP_TERMS = 3  # words that name a group
 
 # The offline search's stop words; scikit-learn's English ones less those that name things
 # ('system', 'computer', 'fire', ...); and what abstracts say whatever they are about, which
@@ -113,17 +116,10 @@ def map_layout(texts: list[str]) -> list[tuple[float, float]]:
     are scaled by one factor, so a distance means the same across as down.
     """
     n = len(texts)
-    weights = _vectorise(tuple(texts)).weights if n > 1 else None
-    if weights is None or weights.nnz == 0:
+    reduced = _map_vectors(tuple(texts))
+    if reduced is None:
         return [(0.5, 0.5)] * n
     with threadpool_limits(1):  # one thread: sums then add up in the same order on any machine
-        dimensions = min(MAP_DIMENSIONS, n - 1, weights.shape[1] - 1)
-        if dimensions >= 2:
-            with np.errstate(divide="ignore", invalid="ignore"):  # its variance ratios, of no use here
-                reduced = TruncatedSVD(dimensions, algorithm="randomized", random_state=0).fit_transform(weights)
-        else:  # one or two terms in the whole catalogue
-            reduced = weights.toarray()
-        reduced = normalize(reduced)
         if n <= 3 or np.ptp(reduced, axis=0).max() < 1e-9:
             points = _principal_plane(reduced)
         elif n <= MAP_CLUSTERS:
@@ -131,6 +127,94 @@ def map_layout(texts: list[str]) -> list[tuple[float, float]]:
         else:
             points = _grouped_layout(reduced)
     return _unit_square(points)
+
+
+def map_groups(texts: list[str]) -> list[tuple[tuple[str, ...], tuple[int, ...]]]:
+    """The papers in at most MAP_GROUPS groups of similar ones: (the words that name a group,
+    its papers' indices, most typical first), the largest group first.
+
+    k-means (k-means++, four starts, seeded) on the vectors map_layout lays out, with about the
+    square root of the number of papers for k (6 groups for 38 papers, MAP_GROUPS from 144). A
+    group's words are the terms that set its papers apart: a high mean weight in the group that
+    is also well above the catalogue's (mean x log(1 + mean / the catalogue's mean)), at most
+    GROUP_TERMS phrases, none repeating a word of another (_group_words). Papers without a term are one group without
+    words; ties in size go to the group with the lower first paper.
+    """
+    n = len(texts)
+    reduced = _map_vectors(tuple(texts))
+    if reduced is None:
+        return [((), tuple(range(n)))] if n else []
+    distinct = len(np.unique(np.round(reduced, 6), axis=0))
+    k = min(MAP_GROUPS, max(1, round(math.sqrt(n))), distinct)
+    with threadpool_limits(1), warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        fitted = KMeans(k, n_init=4, random_state=0).fit(reduced) if k > 1 else None
+    labels = fitted.labels_ if fitted is not None else np.zeros(n, dtype=np.int64)
+    closeness = (reduced * (fitted.cluster_centers_[labels] if fitted is not None else reduced.mean(axis=0))).sum(axis=1)
+    vectors = _vectorise(tuple(texts))
+    weights = vectors.weights
+    overall = np.asarray(weights.mean(axis=0)).ravel()
+    lower_case = {spelling for spelling in vectors.spellings if spelling.islower()}
+    groups = []
+    for group in range(k):
+        members = np.flatnonzero(labels == group)
+        if not len(members):
+            continue
+        mean = np.asarray(weights[members].mean(axis=0)).ravel()
+        with np.errstate(divide="ignore", invalid="ignore"):
+            score = np.where(mean > 0, mean * np.log1p(mean / overall), 0.0)
+        ranked = [t for t in np.argsort(-score, kind="stable")[:6 * GROUP_TERMS].tolist() if score[t] > 0]
+        folded = [texts[i].casefold() for i in members]
+        words = _group_words(ranked, vectors, lower_case, GROUP_TERMS,
+                             lambda phrase: any(phrase.casefold() in text for text in folded))
+        order = members[np.lexsort((members, -np.round(closeness[members], 6)))]  # most typical first
+        groups.append((words, tuple(order.tolist())))
+    return sorted(groups, key=lambda group: (-len(group[1]), min(group[1])))
+
+
+@functools.lru_cache(maxsize=1)  # the layout and the groups read the same vectors
+def _map_vectors(texts: tuple[str, ...]) -> np.ndarray | None:
+    """Each text's TF-IDF reduced by truncated SVD to MAP_DIMENSIONS, rows of length 1; None
+    when fewer than two texts, or none with a term."""
+    n = len(texts)
+    weights = _vectorise(texts).weights if n > 1 else None
+    if weights is None or weights.nnz == 0:
+        return None
+    with threadpool_limits(1):
+        dimensions = min(MAP_DIMENSIONS, n - 1, weights.shape[1] - 1)
+        if dimensions >= 2:
+            with np.errstate(divide="ignore", invalid="ignore"):  # its variance ratios, of no use here
+                reduced = TruncatedSVD(dimensions, algorithm="randomized", random_state=0).fit_transform(weights)
+        else:  # one or two terms in the whole catalogue
+            reduced = weights.toarray()
+        return normalize(reduced)
+
+
+def _group_words(ranked: list[int], vectors: _Vectors, lower_case: set[str], limit: int,
+                 written_in: Callable[[str], bool]) -> tuple[str, ...]:
+    """The first `limit` phrases of the ranked terms, as written, none sharing a word with another:
+    a pair of words takes the place of the chosen words it holds ('question', 'answering' ->
+    'question answering'), and two pairs that chain make one phrase of three words ('stochastic
+    gradient' + 'gradient descent' -> 'stochastic gradient descent') if the group's texts write
+    those three words (`written_in`)."""
+    chosen: list[tuple[tuple[str, ...], str]] = []  # (folded words, as written)
+    for t in ranked:
+        words, written = vectors.terms[t], _written_form(vectors, t, lower_case)
+        overlapping = [n for n, (others, _) in enumerate(chosen) if set(words) & set(others)]
+        if not overlapping:
+            if len(chosen) < limit:
+                chosen.append((words, written))
+        elif len(words) > 1 and all(len(chosen[n][0]) == 1 for n in overlapping):
+            chosen[overlapping[0]] = (words, written)
+            chosen = [phrase for n, phrase in enumerate(chosen) if n not in overlapping[1:]]
+        elif len(overlapping) == 1 and len(words) == 2 and len(chosen[overlapping[0]][0]) == 2:
+            others, shown = chosen[overlapping[0]]
+            first, second = written.split(" ") if written.count(" ") == 1 else (None, None)
+            if first and others[-1] == words[0] and shown.count(" ") == 1 and written_in(f"{shown} {second}"):
+                chosen[overlapping[0]] = (others + words[1:], f"{shown} {second}")
+            elif first and others[0] == words[-1] and shown.count(" ") == 1 and written_in(f"{first} {shown}"):
+                chosen[overlapping[0]] = (words[:1] + others, f"{first} {shown}")
+    return tuple(written for _, written in chosen)
 
 
 # --- Words -----------------------------------------------------------------------------------
@@ -509,12 +593,14 @@ def _unit_square(points: np.ndarray) -> list[tuple[float, float]]:
 def main() -> None:
     """`python -m catalogue.similarity`, as the build runs it in a process of its own (related.py):
     pickled texts on stdin; on stdout, pickled as plain tuples (reading them needs no scikit-learn),
-    first each paper's related papers as (index, shared terms), then each paper's place on the map."""
+    first each paper's related papers as (index, shared terms), then each paper's place on the map,
+    then the map's groups (map_groups)."""
     texts = pickle.load(sys.stdin.buffer)
     related = [tuple((n.index, n.shared_terms) for n in neighbours) for neighbours in related_papers(texts)]
     pickle.dump(related, sys.stdout.buffer)
     sys.stdout.buffer.flush()  # the build writes paper pages while the map is drawn
     pickle.dump(map_layout(texts), sys.stdout.buffer)
+    pickle.dump(map_groups(texts), sys.stdout.buffer)
 
 
 if __name__ == "__main__":

@@ -282,3 +282,22 @@ def test_everything_works_under_a_strict_content_security_policy(built_site: Bui
         assert page.locator(".paper mark").count() > 0
         assert page.evaluate("getComputedStyle(document.body).margin") == "0px"
     assert tab.errors == []  # a blocked script, style or WebAssembly would show here
+
+
+def test_a_phone_shows_a_compact_header_whole_names_and_math_in_a_math_font(built_site: BuiltSite, browser):
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    page = context.new_page()
+    page.goto((built_site.out / "index.html").as_uri())
+    header = page.locator(".site-header").bounding_box()
+    assert header["height"] <= 100  # was 165 px: name, search, then the sections in one line
+    nav = page.locator(".site-nav").bounding_box()
+    assert page.evaluate("new Set([...document.querySelectorAll('.site-nav li')].map(li => li.offsetTop)).size") == 1
+    assert nav["width"] <= 390
+    name = page.locator(f'.card[data-name^="LS"] .name').first
+    assert name.evaluate("e => e.getClientRects().length") == 1  # LS²MC-GDA never breaks after the ²
+    assert name.evaluate("e => e.getBoundingClientRect().height") < 30
+    font = page.evaluate("getComputedStyle(document.querySelector('math')).fontFamily")
+    assert font.startswith('"STIX Two Math", "Cambria Math"') and font.endswith("math")
+    title_math = page.locator(".card-title math").first
+    assert int(title_math.evaluate("e => getComputedStyle(e).fontWeight")) >= 700
+    context.close()

@@ -2,20 +2,32 @@
 
 from __future__ import annotations
 
+import math
 import random
 import re
 import xml.etree.ElementTree as ET
+from itertools import combinations
 
 import pytest
 
 from catalogue.charts import (
+    MAP_HEIGHT,
+    MAP_MARGIN,
+    MAP_WIDTH,
     PALETTE,
+    PALETTE_DARK,
     MapPoint,
+    _label_box,
     map_dot_style,
+    map_position,
     palette_colour,
+    place_map_labels,
     render_bar_chart,
     render_map,
+    render_swatch,
 )
+from colour_vision import SIMULATIONS, contrast, distance
+from conftest import PROJECT
 
 SVG = "{http://www.w3.org/2000/svg}"
 HOSTILE = '<script>alert("x")</script> & \'quotes\''
@@ -73,16 +85,13 @@ def points_of(count: int, seed: int = 1) -> list[MapPoint]:
             for n in range(count)]
 
 
-LEGEND = [(f"Topic {n}", f"topics/t{n}/index.html") for n in range(20)]
-
-
 def map_links(root: ET.Element) -> list[ET.Element]:
-    """The links on the plot (the legend's links are HTML, outside the <svg>)."""
+    """The links on the plot: its dots."""
     return elements(the_svg(root), "a")
 
 
 def radius(root: ET.Element) -> float:
-    radii = {float(c.get("r")) for c in elements(root, "circle") if c.get("r") and c.get("cx") != "5"}
+    radii = {float(c.get("r")) for c in elements(root, "circle") if c.get("r")}
     assert len(radii) == 1
     return radii.pop()
 
@@ -128,6 +137,23 @@ def test_bars_keep_their_order_and_length_follows_value():
     assert widths[1] == pytest.approx(10 * widths[0], rel=0.01)
     values = [t.text for t in elements(root, "text") if t.get("class") == "bar-value"]
     assert values == ["2 papers", "20", "10"]  # the unit once, on the first bar
+
+
+@pytest.mark.parametrize("shares", [[13, 5], [100, 50, 1], [0, 0], [7]])
+def test_shares_are_drawn_to_scale_of_a_hundred(shares):
+    """13 % is an eighth of the width a full 100 % bar would take, not a nearly full bar."""
+    root = parse(render_bar_chart([(f"V{n}", share, None) for n, share in enumerate(shares)],
+                                  title="Share with code", unit="%", maximum=100))
+    widths = [float(r.get("width")) for r in elements(root, "rect") if r.get("class") == "bar"]
+    full = render_bar_chart([("Full", 100, None)], title="t", unit="%", maximum=100)
+    full_width = float(next(r.get("width") for r in elements(parse(full), "rect") if r.get("class") == "bar"))
+    assert widths == [pytest.approx(share * full_width / 100, abs=0.06) for share in shares if share > 0]
+    assert full_width > 0.75 * 360
+
+
+def test_a_value_above_the_maximum_is_refused():
+    with pytest.raises(ValueError, match="maximum"):
+        render_bar_chart([("Too much", 101, None)], title="t", unit="%", maximum=100)
 
 
 def test_only_bars_with_an_href_are_links():
@@ -202,14 +228,17 @@ def test_bar_chart_is_deterministic():
 # --- map -----------------------------------------------------------------------------------
 
 
+GROUPS = [(f"words{n}", f"more{n}", f"third{n}") for n in range(12)]
+
+
 @pytest.mark.parametrize("count", [0, 1, 38, 10_000])
 def test_map_is_well_formed_safe_and_scales(count):
-    root = parse(render_map(points_of(count), LEGEND))
-    assert_csp_safe(root)
-    svg = the_svg(root)
+    svg = parse(render_map(points_of(count), GROUPS))
+    assert local(svg.tag) == "svg"
+    assert_csp_safe(svg)
     assert_scales(svg)
     assert_rounded(svg)
-    links = map_links(root)
+    links = map_links(svg)
     assert len(links) == count
     assert sorted(a.get("href") for a in links) == sorted(p.href for p in points_of(count))
     for link in links:  # one dot per link, named by its <title> (tooltip and accessible name)
@@ -218,54 +247,118 @@ def test_map_is_well_formed_safe_and_scales(count):
 
 def test_map_dots_are_placed_inside_the_plot_with_y_upwards():
     points = [MapPoint(0, 0, "a.html", "bottom left", 0), MapPoint(1, 1, "b.html", "top right", 0)]
-    svg = the_svg(parse(render_map(points, [])))
+    svg = parse(render_map(points, []))
     _, _, width, height = map(float, svg.get("viewBox").split())
     (x0, y0), (x1, y1) = [(float(c.get("cx")), float(c.get("cy"))) for c in elements(svg, "circle")]
     r = float(elements(svg, "circle")[0].get("r"))
     assert r <= x0 < x1 <= width - r and r <= y1 < y0 <= height - r
 
 
-def test_map_dots_are_coloured_by_topic_with_the_palette_wrapping():
+def test_map_dots_are_coloured_by_group_with_the_palette_wrapping():
     points = [MapPoint(0.5, 0.5, f"p{n}.html", f"P{n}", index) for n, index in enumerate([0, 3, len(PALETTE) + 3])]
-    svg = the_svg(parse(render_map(points, LEGEND)))
+    svg = parse(render_map(points, GROUPS))
     groups = {g.get("class"): g for g in elements(svg, "g") if "dots" in g.get("class", "")}
     assert set(groups) == {"dots t0", "dots t3"}
     assert groups["dots t3"].get("fill") == PALETTE[3] == palette_colour(len(PALETTE) + 3)
     assert [a.get("href") for a in groups["dots t3"].iter(f"{SVG}a")] == ["p1.html", "p2.html"]  # in given order
-    assert 12 <= len(PALETTE) <= 20 and len(set(PALETTE)) == len(PALETTE)
 
 
 def test_dots_shrink_and_fade_as_the_map_fills():
-    few, many = parse(render_map(points_of(38), LEGEND)), parse(render_map(points_of(10_000), LEGEND))
+    few, many = parse(render_map(points_of(38), GROUPS)), parse(render_map(points_of(10_000), GROUPS))
     assert radius(many) < radius(few) / 3
-    dots = lambda root: [g for g in elements(the_svg(root), "g") if "dots" in g.get("class", "")]
+    dots = lambda root: [g for g in elements(root, "g") if "dots" in g.get("class", "")]
     assert all(g.get("fill-opacity") is None for g in dots(few))
     assert all(0.5 <= float(g.get("fill-opacity")) < 1 for g in dots(many))
     sizes = [map_dot_style(n) for n in (1, 38, 100, 1000, 10_000, 100_000)]
     assert sizes == sorted(sizes, reverse=True)
 
 
-def test_the_legend_wraps_as_html_with_a_swatch_per_topic():
-    root = parse(render_map(points_of(38), LEGEND[:3] + [("Unlinked", "")]))
-    legend = root.find("ul")
-    assert legend.get("class") == "map-legend"
-    items = legend.findall("li")
-    assert ["".join(li.itertext()).strip() for li in items] == ["Topic 0", "Topic 1", "Topic 2", "Unlinked"]
-    assert [a.get("href") for a in legend.iter("a")] == [href for _, href in LEGEND[:3]]
-    swatches = [li.find(f"{SVG}svg") for li in items]
-    assert all(s.get("aria-hidden") == "true" for s in swatches)
-    assert [s.find(f"{SVG}circle").get("fill") for s in swatches] == list(PALETTE[:4])
+def test_every_dot_can_be_tapped_a_finger_s_width_around_it():
+    """A transparent stroke widens each dot to at least 24 px on a 330 px wide map."""
+    svg = parse(render_map(points_of(38), GROUPS))
+    for group in (g for g in elements(svg, "g") if "dots" in g.get("class", "")):
+        assert group.get("stroke") == "transparent"
+        assert (float(group.get("stroke-width")) + 2 * radius(svg)) * 330 / MAP_WIDTH >= 24
+
+
+# The twelve palettes' colours: each seen apart from every other with normal vision and with
+# each of three colour-vision deficiencies (OKLab distance x 100; 2 is just noticeable), and
+# each with 3:1 contrast on its background (a graphic's minimum, WCAG 1.4.11).
+@pytest.mark.parametrize("palette, background", [(PALETTE, "#ffffff"), (PALETTE_DARK, "#1b1f26")])
+def test_the_palettes_hold_twelve_colours_everyone_tells_apart(palette, background):
+    assert len(palette) == len(set(palette)) == 12
+    for colour in palette:
+        assert contrast(colour, background) >= 3, colour
+    for one, other in combinations(palette, 2):
+        assert distance(one, other) >= 10, (one, other)
+        for vision in SIMULATIONS:
+            assert distance(one, other, vision) >= 6, (one, other, vision)
+    first = palette[:6]  # what a small catalogue uses: further apart still
+    assert min(distance(a, b, v) for a, b in combinations(first, 2) for v in [None, *SIMULATIONS]) >= 8
+
+
+def test_the_stylesheet_gives_dark_screens_the_dark_palette():
+    css = (PROJECT / "assets" / "style.css").read_text(encoding="utf-8")
+    dark = css[css.index("charts.PALETTE_DARK"):]
+    assert re.findall(r"svg \.t(\d+) \{ fill: (#[0-9a-f]{6}); \}", dark)[:12] == [
+        (str(n), colour) for n, colour in enumerate(PALETTE_DARK)]
+
+
+def test_each_group_is_labelled_in_the_svg_where_its_dots_are():
+    """Labels are SVG text (readable without script or CSS), clear of each other, in the frame."""
+    rng = random.Random(3)
+    centres = [(0.2, 0.2), (0.8, 0.8), (0.2, 0.8), (0.8, 0.2), (0.5, 0.5)]
+    points = [MapPoint(min(1, max(0, cx + rng.gauss(0, 0.04))), min(1, max(0, cy + rng.gauss(0, 0.04))),
+                       f"p{g}-{n}.html", f"P{g}-{n}", g) for g, (cx, cy) in enumerate(centres) for n in range(20)]
+    svg = parse(render_map(points, [("diffusion models", "sampling", "images"), ("graphs", "nodes", "edges"),
+                                    ("bandits", "regret", "arms"), ("proteins", "folding", "structure"), ()]))
+    layer = next(g for g in elements(svg, "g") if g.get("class") == "map-labels")
+    assert layer.get("pointer-events") == "none"  # taps go through to the dots
+    labels = elements(layer, "text")
+    assert ["".join(label.itertext()) for label in labels] == [
+        "\u25cf diffusion models · sampling", "\u25cf graphs · nodes", "\u25cf bandits · regret",
+        "\u25cf proteins · folding"]  # the group without words has no label
+    for label, (cx, cy) in zip(labels, centres):
+        bullet = label.find(f"{SVG}tspan")
+        assert bullet.get("aria-hidden") == "true" and bullet.get("class") in {f"t{n}" for n in range(4)}
+        assert bullet.get("fill") == PALETTE[int(bullet.get("class")[1:])]
+        x, y = float(label.get("x")), float(label.get("y"))
+        assert 0 < x < MAP_WIDTH and 0 < y < MAP_HEIGHT
+        assert math.dist((x, y), (MAP_MARGIN + cx * (MAP_WIDTH - 2 * MAP_MARGIN),
+                                  MAP_MARGIN + (1 - cy) * (MAP_HEIGHT - 2 * MAP_MARGIN))) < 120
+        assert [t.text for t in label.iter(f"{SVG}tspan")][1].startswith(" · ")  # .more: hidden on phones
+
+
+def test_crowded_labels_do_not_overlap():
+    points = [MapPoint(0.5 + n / 1000, 0.5, f"p{n}.html", f"P{n}", n % 12) for n in range(120)]  # all in one spot
+    placed = place_map_labels({n: [map_position(p) for p in points if p.colour_index == n] for n in range(12)}, GROUPS)
+    assert len(placed) == 12
+    boxes = []
+    for label in placed:
+        width, height = _label_box(label.words[:2])
+        boxes.append((label.x - width / 2, label.y - height, label.x + width / 2, label.y))
+    for one, other in combinations(boxes, 2):
+        assert not (one[0] < other[2] - 0.5 and other[0] < one[2] - 0.5 and one[1] < other[3] - 0.5
+                    and other[1] < one[3] - 0.5), (one, other)
+
+
+def test_a_swatch_shows_its_group_s_colour():
+    swatch = parse(render_swatch(len(PALETTE) + 2))
+    assert swatch.get("aria-hidden") == "true"
+    circle = swatch.find(f"{SVG}circle")
+    assert circle.get("fill") == PALETTE[2] and circle.get("class") == "t2"
 
 
 def test_map_text_is_escaped():
     point = MapPoint(0.5, 0.5, 'p.html?a=1&b="<x>"', HOSTILE, 2)
-    markup = render_map([point], [(HOSTILE, "t.html")])
-    root = parse(markup)
+    markup = render_map([point], [(), (), (HOSTILE,)], title=HOSTILE)
+    svg = parse(markup)
     assert "<script>" not in markup
-    assert_csp_safe(root)
-    link = map_links(root)[0]
+    assert_csp_safe(svg)
+    link = map_links(svg)[0]
     assert link.get("href") == 'p.html?a=1&b="<x>"' and link.find(f"{SVG}title").text == HOSTILE
-    assert "".join(root.find("ul").itertext()).strip() == HOSTILE
+    assert "".join(elements(svg, "text")[0].itertext()) == "\u25cf " + HOSTILE
+    assert svg.find(f"{SVG}title").text == HOSTILE
 
 
 @pytest.mark.parametrize("x, y", [(-0.1, 0.5), (0.5, 1.01), (float("nan"), 0.5)])
@@ -275,13 +368,13 @@ def test_points_off_the_map_are_refused(x, y):
 
 
 def test_map_is_deterministic():
-    assert render_map(points_of(500), LEGEND) == render_map(points_of(500), LEGEND)
+    assert render_map(points_of(500), GROUPS) == render_map(points_of(500), GROUPS)
 
 
 def test_ten_thousand_dots_stay_compact():
     """Per dot only its link, its title and three numbers: under 1.5 MB for usual labels."""
     points = points_of(10_000)
-    size = len(render_map(points, LEGEND).encode())
+    size = len(render_map(points, GROUPS).encode())
     text = sum(len(p.href) + len(p.label) for p in points)
     assert (size - text) / len(points) < 72
     assert size < 1_500_000
@@ -296,7 +389,7 @@ def test_charts_render_under_a_strict_policy_and_dots_are_named(browser, tmp_pat
         '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Charts</title>'
         "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'self'; style-src 'self'\">"
         '</head><body>' + render_bar_chart(bars_of(5), title="Papers per topic", unit="papers")
-        + render_map(points_of(38), LEGEND) + "</body></html>")
+        + render_map(points_of(38), GROUPS) + "</body></html>")
     (tmp_path / "charts.html").write_text(page_html, encoding="utf-8")
     context = browser.new_context()
     try:

@@ -21,13 +21,100 @@ def test_each_paper_lists_five_related_papers_never_itself(built_site):
         assert section.count('class="shared"') == 5
 
 
+SVG = "{http://www.w3.org/2000/svg}"
+
+
 def test_the_map_links_every_paper_once_and_is_valid_svg(built_site):
     html = (built_site.out / "map" / "index.html").read_text(encoding="utf-8")
     (plot, *swatches) = svgs(html)
-    links = [a.get("href") for a in plot.iter("{http://www.w3.org/2000/svg}a")]
+    links = [a.get("href") for a in plot.iter(f"{SVG}a")]
     slugs = sorted(re.fullmatch(r"\.\./papers/([^/]+)/index\.html", href)[1] for href in links)
     assert slugs == sorted(p.name for p in (built_site.out / "papers").iterdir() if p.is_dir())
-    assert len(swatches) >= 1  # the legend
+    labels = [text for text in plot.iter(f"{SVG}text") if text.get("class") == "map-label"]
+    assert 4 <= len(labels) == len(swatches) <= 12  # a label on the map and a swatch in the list per group
+
+
+def test_the_map_lists_each_group_s_papers_below_it(built_site):
+    html = (built_site.out / "map" / "index.html").read_text(encoding="utf-8")
+    section = html[html.index('<section class="map-groups"'):]
+    groups = re.findall(r'<details class="map-group">(.*?)</details>', section, re.S)
+    assert 4 <= len(groups) <= 12
+    listed = [slug for group in groups for slug in re.findall(r'href="\.\./papers/([^/]+)/index\.html"', group)]
+    assert sorted(listed) == sorted(p.name for p in (built_site.out / "papers").iterdir() if p.is_dir())
+    for group in groups:
+        words = re.search(r'<span class="group-words">([^<]+)</span>', group)[1]
+        assert 1 <= len(words.split(" · ")) <= 3
+        count = int(re.search(r"(\d+) papers?", group)[1])
+        assert count == group.count("<li>")
+
+
+def view_box(page) -> list[float]:
+    return [float(n) for n in page.get_attribute("svg.map", "viewBox").split()]
+
+
+def test_the_map_zooms_pans_and_picks_the_nearest_dot_on_a_phone(built_site, browser):
+    context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True)
+    page = context.new_page()
+    errors = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto((built_site.out / "map" / "index.html").as_uri())
+    assert page.is_visible("#map-tools")
+    assert view_box(page) == [0, 0, 1000, 750]
+    dots = page.locator("svg.map .dots a")
+    assert dots.count() == 38
+    for box in (dots.nth(i).bounding_box() for i in range(dots.count())):  # a finger's width, at least
+        assert box["width"] >= 24 and box["height"] >= 24, box
+    page.click("[data-zoom=in]")
+    zoomed = view_box(page)
+    assert zoomed[2] < 1000 * 0.7 and zoomed[3] == pytest.approx(zoomed[2] * 0.75, abs=0.1)
+    assert zoomed[0] == pytest.approx((1000 - zoomed[2]) / 2, abs=0.1)  # about the middle
+    for i in range(dots.count()):  # still a finger's width on the screen when zoomed
+        box = dots.nth(i).bounding_box()
+        if box and box["width"]:
+            assert box["width"] >= 23.5, box
+    page.click("[data-zoom=out]")
+    assert view_box(page) == pytest.approx([0, 0, 1000, 750], abs=0.01)
+    page.focus("svg.map")
+    page.keyboard.press("+")
+    page.keyboard.press("+")
+    before = view_box(page)
+    page.keyboard.press("ArrowRight")
+    after = view_box(page)
+    assert after[2] == before[2] and after[0] > before[0]  # moved right, same zoom
+    page.click("[data-zoom=reset]")
+    assert view_box(page) == pytest.approx([0, 0, 1000, 750], abs=0.01)
+    # A tap 9 px beside a dot opens that dot's paper (the nearest), not whichever is drawn on top.
+    first = dots.first
+    box = first.locator("circle").bounding_box()
+    href = first.get_attribute("href")
+    page.mouse.click(box["x"] + box["width"] / 2 + 9, box["y"] + box["height"] / 2)
+    page.wait_for_url("**/papers/**")
+    assert page.url.endswith(href.removeprefix(".."))
+    assert errors == []
+    context.close()
+
+
+def test_the_map_zooms_at_the_wheel_and_reads_without_script(built_site, browser):
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    page.goto((built_site.out / "map" / "index.html").as_uri())
+    box = page.locator("svg.map").bounding_box()
+    page.mouse.move(box["x"] + box["width"] * 0.25, box["y"] + box["height"] * 0.25)
+    page.mouse.wheel(0, -300)
+    zoomed = view_box(page)
+    assert zoomed[2] < 700 and zoomed[0] < 250 - zoomed[2] * 0.2  # towards the pointer, top left
+    assert page.locator("svg.map .map-label").first.is_visible()
+    page.close()
+    context = browser.new_context(java_script_enabled=False, viewport={"width": 390, "height": 844})
+    page = context.new_page()
+    page.goto((built_site.out / "map" / "index.html").as_uri())
+    assert not page.is_visible("#map-tools")  # nothing to press without the script
+    labels = page.locator("svg.map .map-label")
+    assert labels.count() >= 4 and all(labels.nth(i).is_visible() for i in range(labels.count()))
+    for i in range(labels.count()):  # readable on the phone: 12 px or more
+        assert labels.nth(i).bounding_box()["height"] >= 12
+    box = page.locator("svg.map .dots a").first.bounding_box()
+    assert box["width"] >= 24 and box["height"] >= 24
+    context.close()
 
 
 def test_statistics_charts_are_valid_svg_with_links_that_resolve(built_site):

@@ -1,6 +1,9 @@
 """Interface languages: complete string catalogues, --lang, and a Chinese build end to end."""
 
+import html
+import json
 import re
+from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
@@ -64,7 +67,8 @@ def test_values_are_escaped_unless_already_markup():
 def used_keys() -> set[str]:
     """Every key the templates, the renderer and the scripts ask for."""
     keys = set()
-    for path in [*(PROJECT / "templates").glob("*.html"), PROJECT / "catalogue" / "render.py"]:
+    for path in [*(PROJECT / "templates").glob("*.html"), PROJECT / "catalogue" / "render.py",
+                 PROJECT / "catalogue" / "config.py"]:
         keys |= set(re.findall(r"""\bt\(\s*["']([a-z_.]+)["']""", path.read_text(encoding="utf-8")))
     for path in (PROJECT / "assets").glob("*.js"):
         source = path.read_text(encoding="utf-8")
@@ -147,3 +151,134 @@ def test_chinese_interface_and_search_in_chromium(chinese_site: Path, browser):
         assert page.locator("#paper-list button.star").first.get_attribute("aria-pressed") == "true"
         assert page.inner_text(".site-nav") .split()[0] == "论文"
     page.close()
+
+
+# --- The seeds built in Chinese: no English interface text on any page ------------------------
+
+# English words of en.yaml that stay as they are in Chinese: names of formats and programs.
+PROPER_NOUNS = {"PDF", "BibTeX", "Markdown", "arXiv", "JavaScript", "MathML", "Pagefind"}
+# What the papers say (English in the seeds), skipped when scanning a page: elements with these
+# classes, a paper page's title, abstracts, and every link to a paper (its text is its title).
+CONTENT_CLASSES = {"name", "card-title", "excerpt", "card-authors", "result", "results", "benchmark", "authors",
+                   "shared", "map-label", "group-words", "bar-label"}
+SCANNED_ATTRIBUTES = ("title", "aria-label", "alt", "placeholder")
+VOID_ELEMENTS = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr",
+                 "circle", "rect", "path", "line", "ellipse", "polygon", "polyline", "use", "stop"}
+
+
+def english_pieces() -> list[str]:
+    """Each English interface string (plural forms too) that Chinese writes otherwise, cut at its
+    {placeholders}: the pieces longer than 3 characters, proper nouns left out."""
+    english, chinese = read_table("en"), read_table("zh-CN")
+    pieces = set()
+    for key, entry in english.items():
+        forms = entry.values() if isinstance(entry, dict) else [entry]
+        theirs = set(chinese[key].values()) if isinstance(chinese[key], dict) else {chinese[key]}
+        for form in forms:
+            if form in theirs or key == "language_name":
+                continue
+            for piece in re.split(r"\{\w+\}", form):
+                piece = piece.strip(" .,:;·“”()")
+                if len(piece) > 3 and piece not in PROPER_NOUNS and re.search("[A-Za-z]", piece):
+                    pieces.add(piece)
+    return sorted(pieces)
+
+
+class InterfaceText(HTMLParser):
+    """A page's text and scanned attributes, without script, data and what the papers say."""
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.stack: list[tuple[str, bool]] = []  # (tag, skipped)
+        self.texts: list[str] = []
+
+    def skipped(self) -> bool:
+        return bool(self.stack) and self.stack[-1][1]
+
+    def handle_starttag(self, tag, attrs):
+        attributes = dict(attrs)
+        classes = set((attributes.get("class") or "").split())
+        inside = {t for t, _ in self.stack}
+        skip = self.skipped() or tag in ("script", "style", "pre", "code") or bool(classes & CONTENT_CLASSES) \
+            or (tag == "h1" and "data-title" in attributes) \
+            or (tag == "a" and re.search(r"(^|/)papers/[^/]+/index\.html$", attributes.get("href") or "")) \
+            or (tag == "p" and "abstract" in self.classes_above() and "notice" not in classes) \
+            or (tag == "title" and "svg" in inside and not (attributes.get("id") or "").startswith("chart-"))
+        if not skip:
+            self.texts += [attributes[name] for name in SCANNED_ATTRIBUTES if attributes.get(name)]
+        if tag not in VOID_ELEMENTS:
+            self.stack.append((tag, skip))
+            self.class_stack.append(classes)
+
+    def classes_above(self) -> set[str]:
+        return set().union(*self.class_stack) if self.class_stack else set()
+
+    def handle_startendtag(self, tag, attrs):
+        self.handle_starttag(tag, attrs)
+        if tag not in VOID_ELEMENTS:
+            self.handle_endtag(tag)
+
+    def handle_endtag(self, tag):
+        for at in range(len(self.stack) - 1, -1, -1):  # close up to the matching start tag
+            if self.stack[at][0] == tag:
+                del self.stack[at:]
+                del self.class_stack[at:]
+                return
+
+    def handle_data(self, data):
+        if not self.skipped() and data.strip():
+            self.texts.append(data)
+
+    class_stack: list[set[str]]
+
+    def reset(self):
+        super().reset()
+        self.class_stack = []
+
+
+@pytest.fixture(scope="module")
+def chinese_seed_site(tmp_path_factory):
+    """The project's seeds (English abstracts) built with a Chinese interface and no settings file,
+    with one more paper that has no venue and links to its code, project page and PDF."""
+    root = make_project(tmp_path_factory.mktemp("zh-seeds"))
+    (root / "seeds" / "links.jsonl").write_text(json.dumps({
+        "title": "Vortex: Fluid Simulation with Learned Pressure Solvers",
+        "abstract": "We propose Vortex, a learned pressure solver that speeds up fluid simulation tenfold while "
+                    "keeping divergence below the error of classical multigrid solvers on smoke and water scenes.",
+        "github": "https://github.com/example/vortex", "project": "https://example.org/vortex",
+        "pdf": "https://example.org/vortex.pdf"}) + "\n", encoding="utf-8")
+    run_cli("build", "--seeds", str(root / "seeds"), "--content", str(root / "content"), "--out", str(root / "site"),
+            "--config", str(root / "no-site.toml"), "--lang", "zh-CN", "--no-search")
+    return root / "site"
+
+
+def test_the_seeds_built_in_chinese_show_no_english_interface_text(chinese_seed_site: Path):
+    pieces = english_pieces()
+    assert {"Map of the catalogue", "Unknown venue", "Project page", "Paper Catalogue"} <= set(pieces)
+    pattern = re.compile("|".join(rf"(?<![A-Za-z]){re.escape(piece)}(?![A-Za-z])"
+                                  for piece in sorted(pieces, key=len, reverse=True)))
+    pages = sorted(chinese_seed_site.rglob("*.html"))
+    assert len(pages) > 40
+    home = (chinese_seed_site / "index.html").read_text(encoding="utf-8")  # its cards name every paper
+    papers = sorted({html.unescape(value) for value in re.findall(r'data-(?:title|name)="([^"]+)"', home)},
+                    key=len, reverse=True)
+    leaks = {}
+    for page in pages:
+        markup = page.read_text(encoding="utf-8")
+        assert '<html lang="zh-CN"' in markup
+        parser = InterfaceText()
+        parser.feed(markup)
+        text = "\n".join(parser.texts)
+        for paper in papers:  # in the page's <title>, in a star's label, ...
+            text = text.replace(paper, " ")
+        found = sorted({match[0] for match in pattern.finditer(text)})
+        if found:
+            leaks[page.relative_to(chinese_seed_site).as_posix()] = found
+    assert leaks == {}
+
+
+def test_a_chinese_site_without_settings_has_a_chinese_title_and_description(chinese_seed_site: Path):
+    home = (chinese_seed_site / "index.html").read_text(encoding="utf-8")
+    strings = read_table("zh-CN")
+    assert f"<title>{strings['site.title']}</title>" in home
+    assert f'<meta name="description" content="{strings["site.description"]}">' in home

@@ -81,3 +81,64 @@ def test_keyboard_moves_stars_and_shows_help(built_site: BuiltSite, context):
     assert page.evaluate("document.getElementById('shortcuts').open")
     page.keyboard.press("Escape")
     assert not page.evaluate("document.getElementById('shortcuts').open")
+
+
+def test_an_empty_list_offers_nothing_to_copy_or_export(built_site: BuiltSite, context):
+    page = context.new_page()
+    page.goto((built_site.out / "list.html").as_uri())
+    assert page.is_visible("#list-empty")
+    for hidden in ("#list-actions", "#copy-list-link", "#export-bibtex", "#export-markdown", "#shared-list"):
+        assert not page.is_visible(hidden), hidden
+    assert page.inner_text("h1") == "My list"
+
+
+def test_a_shared_list_is_titled_as_one(built_site: BuiltSite, context):
+    page = context.new_page()
+    page.goto((built_site.out / "index.html").as_uri())
+    ids = [page.locator("#paper-list button.star").nth(i).get_attribute("data-paper") for i in (0, 1)]
+    page.goto((built_site.out / "list.html").as_uri() + "#ids=" + ",".join(ids))
+    assert page.inner_text("h1") == "Shared list"
+    assert page.title().startswith("Shared list · ")
+    assert page.locator("#my-list .card").count() == 2 and page.is_visible("#add-all")
+    page.evaluate("location.hash = ''")  # back to one's own list
+    page.wait_for_function("document.querySelector('h1').textContent === 'My list'")
+    assert page.title().startswith("My list · ")
+
+
+PAGES = ["index.html", "list.html", "search.html", "map/index.html", "stats/index.html", "papers/ls2mc-gda/index.html"]
+
+
+@pytest.mark.parametrize("script", [True, False], ids=["with-script", "without-script"])
+def test_every_hidden_element_is_hidden(built_site: BuiltSite, browser, script: bool):
+    """No stylesheet rule that sets display shows what carries `hidden` (as .list-tools did)."""
+    context = browser.new_context(java_script_enabled=script)
+    page = context.new_page()
+    for path in PAGES:
+        page.goto((built_site.out / path).as_uri())
+        shown = page.evaluate("""[...document.querySelectorAll('[hidden]')]
+            .filter(e => getComputedStyle(e).display !== 'none').map(e => e.outerHTML.slice(0, 80))""")
+        assert shown == [], path
+    page.goto((built_site.out / "index.html").as_uri())
+    assert page.is_visible("#list-tools") == script  # the venue and sort menus work only with the script
+    context.close()
+
+
+# What a finger taps, besides links inside sentences (WCAG 2.5.8 leaves those out).
+TARGETS = ("button:not(.visually-hidden), select, input:not([type=hidden]), summary, .site-nav a, .chips a, "
+           ".topics a, .pager a, .paper-links a, .map-tools button, .letter-jump a")
+
+
+@pytest.mark.parametrize("path", ["index.html", "papers/ls2mc-gda/index.html", "map/index.html", "list.html"])
+def test_every_tap_target_is_at_least_24_px_on_a_phone(built_site: BuiltSite, browser, path: str):
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    page = context.new_page()
+    page.goto((built_site.out / path).as_uri())
+    small = page.evaluate("""(selector) => [...document.querySelectorAll(selector)]
+        .filter(e => e.getClientRects().length && getComputedStyle(e).visibility !== 'hidden')
+        .map(e => [e.outerHTML.slice(0, 70), e.getBoundingClientRect()])
+        .filter(([, box]) => box.width < 24 || box.height < 24)
+        .map(([html, box]) => `${html} ${box.width.toFixed(1)}x${box.height.toFixed(1)}`)""", TARGETS)
+    assert small == []
+    if path == "index.html":
+        assert page.locator("button.star").first.bounding_box()["height"] >= 24
+    context.close()

@@ -24,7 +24,7 @@ from catalogue.cache import Cache
 from catalogue.errors import CatalogueError
 from catalogue.related import SimilarityProcess
 from catalogue.search import words
-from catalogue.similarity import Neighbour, map_layout, phrases, related_papers, term_key
+from catalogue.similarity import MAP_GROUPS, Neighbour, map_groups, map_layout, phrases, related_papers, term_key
 
 DIFFUSION = [
     ("Denoising diffusion models generate images by reversing a gradual noising process. We propose "
@@ -306,6 +306,56 @@ def test_map_of_two_different_papers_sets_them_apart():
     assert math.dist(first, second) == pytest.approx(1.0)
 
 
+def check_groups(groups, count: int) -> None:
+    """Groups that share the papers out: each once, largest group first, at most MAP_GROUPS."""
+    assert 1 <= len(groups) <= MAP_GROUPS
+    members = [i for _, papers in groups for i in papers]
+    assert sorted(members) == list(range(count))
+    assert [len(papers) for _, papers in groups] == sorted((len(papers) for _, papers in groups), reverse=True)
+    for words, _ in groups:
+        assert len(words) <= 3 and len({w for phrase in words for w in term_key(phrase)}) == \
+            sum(len(term_key(phrase)) for phrase in words)  # no word in two phrases
+
+
+def test_map_groups_keep_kinds_apart_and_are_named_by_their_words():
+    rng = random.Random(0)
+    kinds = [DIFFUSION, GRAPHS, OTHERS]
+    labels = [k % 3 for k in range(90)]
+    texts = [" ".join(rng.sample(kinds[label], 2)) + f" Paper {k}." for k, label in enumerate(labels)]
+    groups = map_groups(texts)
+    check_groups(groups, 90)
+    assert len(groups) == 7  # as many as the distinct texts (3 + 3 + 1 pairs of sentences), below sqrt(90)
+    for words, papers in groups:
+        assert len({labels[i] for i in papers}) == 1, "a group holds one kind of paper"
+        kind = labels[papers[0]]
+        said = " ".join(words).lower()
+        assert {0: "diffusion", 1: "graph", 2: "reward"}.get(kind, "") in said or kind == 2, (kind, words)
+    assert map_groups(texts) == groups  # the same each time
+
+
+def test_map_groups_of_real_abstracts_name_their_subject():
+    texts = synthetic(200)
+    groups = map_groups(texts)
+    check_groups(groups, 200)
+    assert len(groups) == MAP_GROUPS
+    assert all(words for words, _ in groups)
+
+
+@pytest.mark.parametrize("texts, expected", [
+    ([], []),
+    (["Only one paper."], [((), (0,))]),
+    (["", "of the and 42", ""], [((), (0, 1, 2))]),
+])
+def test_map_groups_edge_cases(texts, expected):
+    assert map_groups(texts) == expected
+
+
+def test_identical_papers_make_one_group():
+    groups = map_groups(["Graph neural networks pass messages."] * 6)
+    assert [papers for _, papers in groups] == [(0, 1, 2, 3, 4, 5)]
+    assert groups[0][0][0].lower() in ("graph neural", "neural networks", "graph neural networks", "messages")
+
+
 def test_a_failing_similarity_process_stops_the_build_with_its_message(tmp_path, monkeypatch):
     failing = tmp_path / "python"
     failing.write_text("#!/bin/sh\necho 'MemoryError: out of memory' >&2\nexit 1\n")
@@ -337,17 +387,18 @@ def test_the_similarity_process_answers_as_the_functions_do():
     related, positions = pickle.load(answers), pickle.load(answers)  # related papers first, then the map
     assert related == [tuple((n.index, n.shared_terms) for n in neighbours) for neighbours in related_papers(texts)]
     assert positions == map_layout(texts)
+    assert pickle.load(answers) == map_groups(texts)  # and the map's groups last
 
 
 def test_answers_are_kept_until_a_text_changes(monkeypatch):
     texts, cache = synthetic(30), Cache(None)
     with SimilarityProcess(cache) as process:
         process.ask(texts)
-        first = process.related(), process.positions()
+        first = process.related(), process.positions(), process.groups()
     monkeypatch.setattr(sys, "executable", "false")  # no process could answer now: the cache must
     with SimilarityProcess(cache) as process:
         process.ask(list(texts))
-        assert (process.related(), process.positions()) == first
+        assert (process.related(), process.positions(), process.groups()) == first
     with SimilarityProcess(cache) as process, pytest.raises(CatalogueError):
         process.ask(texts[:-1] + [texts[-1] + " One more sentence."])
         process.related()
