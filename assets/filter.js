@@ -70,15 +70,22 @@
     });
   }
 
-  function withData(then) {
+  function ready() {
     if (!data && window.CATALOGUE_LIST) data = prepare(window.CATALOGUE_LIST);
-    if (data) { then(); return; }
-    if (loading) return;  // the state is read when it arrives
+    return Boolean(data);
+  }
+
+  // list-data.js, fetched once: by the first filter, or as soon as a control is pointed at or
+  // focused, so that it is usually there when the choice is made.
+  function load() {
+    if (ready() || loading) return;
     loading = true;
-    list.setAttribute("aria-busy", "true");
     var script = document.createElement("script");
     script.src = root + "list-data.js";
-    script.onload = function () { list.removeAttribute("aria-busy"); withData(then); };
+    script.onload = function () {
+      list.removeAttribute("aria-busy");
+      if (ready() && active()) render();
+    };
     document.head.appendChild(script);
   }
 
@@ -243,8 +250,9 @@
         history[how](null, "", location.pathname + target.slice(target.indexOf("index.html") + "index.html".length));
       }
     }
-    if (active()) withData(function () { if (active()) render(); });
-    else restore();
+    if (!active()) restore();
+    else if (ready()) render();
+    else { list.setAttribute("aria-busy", "true"); load(); }
   }
 
   function readAddress() {
@@ -280,6 +288,11 @@
     if (list.getBoundingClientRect().top < 0) tools.scrollIntoView();
   });
   window.addEventListener("popstate", function () { readAddress(); apply(null); });
+  [tools, document.querySelector(".topic-nav")].filter(Boolean).forEach(function (controls) {
+    ["pointerover", "focusin", "touchstart"].forEach(function (type) {
+      controls.addEventListener(type, load, { once: true, passive: true });
+    });
+  });
 
   readAddress();
   if (active()) apply(null);

@@ -53,7 +53,7 @@ PAYLOADS = [
 
 # Our own scripts, and only these, may appear on a page.
 OWN_SCRIPTS = ("assets/filter.js", "assets/search.js", "assets/cite.js", "assets/reader.js", "assets/strings.js",
-               "list-data.js", "script head json-ld", "script ui-strings")
+               "list-data.js", "list-bibtex.js", "script head json-ld", "script ui-strings")
 
 FIND_INJECTED = """() => {
   const found = [];
