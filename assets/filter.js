@@ -1,6 +1,7 @@
 // Home page: the topic chips, Venue and Sort act on the whole catalogue, not only the page shown.
-// The catalogue comes from list-data.js (a plain script, so it loads from disk too), fetched on first
-// use; the results are rendered here, a page at a time, in the page's view (cards or compact lines).
+// The catalogue comes from list-data.js (a plain script, so it loads from disk too), fetched when a
+// control is first pointed at or used; the results are rendered here, a page at a time, in the
+// page's view (cards or compact lines).
 // The address keeps the view (?topic=&venue=&sort=&page=), so a shared link opens it again.
 // Without JavaScript the controls stay hidden, the chips and venue links lead to the static topic
 // and venue pages, and the static pages (page/2/index.html, compact/index.html, ...) page through all.

@@ -393,6 +393,8 @@ class PagePlanner:
         pages = []
         for listing in list_pages(base, len(members), self.sizes, VIEWS if compact else VIEWS[:1]):
             title, about = heading, description
+            if listing.path == "index.html":
+                title = self.config.title  # the home page is named by the site
             if listing.view == "compact":
                 title = t("listing.compact_title", title=title)
             if listing.number > 1:
@@ -795,10 +797,10 @@ def plan_paper_files(views: tuple[PaperView, ...], config: SiteConfig, everythin
 
 def render_list_data(views: tuple[PaperView, ...], topics: tuple[Topic, ...]) -> str:
     """Every paper in catalogue order, for the home page's filters and the reading list, as a plain
-    script (so it loads from disk): {"papers": [[id, slug, title, name, venue, [topic, ...], [[author,
-    slug], ...], author count], ...], "venues": [[label, year], ...], "topics": [[slug, label], ...]},
-    a venue or topic by its place in those lists (venues newest first), the first CARD_AUTHORS authors
-    by their shown name and their folder under authors/ (see author_entry)."""
+    script (so it loads from disk): {"papers": [[id, slug, title, name, venue, [topic, ...], [author,
+    ...], author count], ...], "venues": [[label, year], ...], "topics": [[slug, label], ...]}, a
+    venue or topic by its place in those lists (venues newest first), the first CARD_AUTHORS authors
+    as author_entry gives them."""
     venues = [(label, members[0].paper.year) for _, label, members in venue_groups(views)]
     venue_index = {label: n for n, (label, _) in enumerate(venues)}
     topic_index = {t.slug: n for n, t in enumerate(topics)}
