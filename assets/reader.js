@@ -42,6 +42,7 @@
   });
   window.addEventListener("storage", function (event) { if (event.key === KEY) refresh(); });
   document.addEventListener("catalogue:stars", refresh);  // search.js rendered results, each with a star
+  document.addEventListener("catalogue:listed", refresh);  // filter.js rendered new cards, with their stars
 
   // --- list.html: the list itself, shared as #ids=a,b,c -----------------------------------
 
@@ -51,7 +52,10 @@
   }
 
   function renderList() {
-    var data = window.CATALOGUE_LIST || {};
+    var data = {};  // id -> [slug, title, venue label, BibTeX]
+    var listed = window.CATALOGUE_LIST || { papers: [], venues: [] };
+    var entries = window.CATALOGUE_BIBTEX || {};
+    listed.papers.forEach(function (row) { data[row[0]] = [row[1], row[2], listed.venues[row[4]][0], entries[row[0]], row[8]]; });
     var shared = sharedIds();
     var ids = (shared || load()).filter(function (id) { return data[id]; });
     var list = document.getElementById("my-list");
@@ -177,7 +181,7 @@
 
   function items() {
     return Array.prototype.slice.call(document.querySelectorAll(
-      "#paper-list .card:not([hidden]), .paper-list .card:not([hidden]), #search-results .result, #my-list .card"));
+      "#paper-list .card:not([hidden]), .paper-list .card:not([hidden]), #paper-list .line, #search-results .result, #my-list .card"));
   }
 
   function move(step) {
@@ -189,7 +193,7 @@
     current = Math.max(0, Math.min(list.length - 1, current + step));
     var item = list[current];
     item.classList.add("is-current");
-    var link = item.querySelector(".card-title a, .result-title a");
+    var link = item.querySelector(".card-title a, .result-title a, a.line-title");
     if (link) link.focus();
     item.scrollIntoView({ block: "nearest" });
   }

@@ -174,17 +174,30 @@ def check_collections(site: Path, parsed: dict[str, PageParser]) -> list[str]:
         if page not in parsed:
             problems.append(f"{page}: missing; the page of {shown(next(iter(labels)))} in {PAPERS_JSON}")
             continue
-        linked = {posixpath.normpath(posixpath.join(posixpath.dirname(page), unquote(urlsplit(reference).path)))
-                  for reference in parsed[page].references}
         for label, members in sorted(labels.items()):
             heading = " ".join(parsed[page].heading.split())
-            missing = [member for member in members if member not in linked]
             if heading != label:
                 problems.append(f"{page}: is headed {shown(heading)}, not {shown(label)} as {PAPERS_JSON} says")
-            if missing:
-                problems.append(f"{page}: does not list {len(missing)} of the {len(members)} papers of "
-                                f"{shown(label)} (first: {missing[0]})")
+            for first, linked in views_of(page, parsed).items():
+                missing = [member for member in members if member not in linked]
+                if missing:
+                    problems.append(f"{first}: does not list {len(missing)} of the {len(members)} papers of "
+                                    f"{shown(label)} (first: {missing[0]}), over all its pages")
     return problems
+
+
+def views_of(page: str, parsed: dict[str, PageParser]) -> dict[str, set[str]]:
+    """A list's views by their first page (the list's own, topics/x/index.html; its compact view's,
+    topics/x/compact/index.html), each with the pages linked from all its pages (page/2/index.html, ...)."""
+    views = {}
+    for folder in (page.removesuffix("index.html"), page.removesuffix("index.html") + "compact/"):
+        pages = [f"{folder}index.html"]
+        while f"{folder}page/{len(pages) + 1}/index.html" in parsed:
+            pages.append(f"{folder}page/{len(pages) + 1}/index.html")
+        if pages[0] in parsed:
+            views[pages[0]] = {posixpath.normpath(posixpath.join(posixpath.dirname(path), unquote(urlsplit(reference).path)))
+                               for path in pages for reference in parsed[path].references}
+    return views
 
 
 def check_redirects(site: Path) -> list[str]:

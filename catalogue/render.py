@@ -49,8 +49,19 @@ CONVERSION_CHUNK = 100  # texts a worker converts between two requests
 MAP_PATH = "map/index.html"
 NOTHING = Converted("", "", ())  # the abstract of a paper its list gives none for
 AUTHORS_INDEX = "authors/index.html"
-AUTHORS_PER_PAGE = 1000  # names on a page of the authors index
-CARD_AUTHORS = 3  # names a card shows before "et al." (assets/search.js shows as many)
+CARD_AUTHORS = 3  # names a card or a compact line shows before "et al." (assets/search.js, filter.js as many)
+VIEWS = ("cards", "compact")  # the two views of a list of papers
+PAGER_REACH = 2  # page numbers a pager shows on each side of the current page, besides the first and the last
+
+
+@dataclass(frozen=True)
+class PageSizes:
+    """What a page of each paginated list holds. At these sizes the home page stays under 150 KB
+    and every list page under 400 KB at any catalogue size (tests/test_lists.py)."""
+
+    cards: int = 50
+    lines: int = 200  # compact lines
+    authors: int = 1000  # names on a page of the authors index
 
 
 @dataclass(frozen=True)
@@ -199,7 +210,7 @@ def view_paper(paper: Paper, topics: tuple[Topic, ...], config: SiteConfig, conv
 
 
 def plan_site(catalogue: Catalogue, config: SiteConfig, env: Environment, cache: Cache,
-              similarity: SimilarityProcess, authors_per_page: int = AUTHORS_PER_PAGE) -> list[Batch]:
+              similarity: SimilarityProcess, sizes: PageSizes = PageSizes()) -> list[Batch]:
     """Every file of the site but assets and search bundle, each with the digest of its inputs,
     unmade, in three batches: what needs neither related papers nor the map (planned now),
     the paper pages, the map. The similarity process works while a batch is written; planning
@@ -212,7 +223,7 @@ def plan_site(catalogue: Catalogue, config: SiteConfig, env: Environment, cache:
     venue = functools.partial(venue_label, unknown=strings.text("paper.unknown_venue"))  # as pages name it
     views = view_papers(catalogue, config, converted, venue)
     everything = digest(code_version(), templates_state(env), config, sorted(strings.table.items()))
-    pages = PagePlanner(catalogue, views, config, env, strings, everything, authors_per_page)
+    pages = PagePlanner(catalogue, views, config, env, strings, everything, sizes)
     lists = pages.plan_lists()
     paper_paths = [view.path for view in views] + [MAP_PATH]
     data = plan_data_files(catalogue, views, config, sorted([o.path for o in lists] + paper_paths), everything, venue)
@@ -233,9 +244,9 @@ class PagePlanner:
     """The site's HTML pages as Outputs. A page's inputs are its template, its path and its values."""
 
     def __init__(self, catalogue: Catalogue, views: tuple[PaperView, ...], config: SiteConfig, env: Environment,
-                 strings: Strings, everything: str, authors_per_page: int = AUTHORS_PER_PAGE):
+                 strings: Strings, everything: str, sizes: PageSizes = PageSizes()):
         self.catalogue, self.views, self.config, self.env, self.strings = catalogue, views, config, env, strings
-        self.authors, self.authors_per_page = author_groups(views), authors_per_page
+        self.authors, self.sizes = author_groups(views), sizes
         counts = Counter(slug for v in views for slug in v.paper.topics)
         self.counts = {topic.slug: counts[topic.slug] for topic in catalogue.topics}
         order = {topic.slug: n for n, topic in enumerate(catalogue.topics)}
@@ -248,7 +259,8 @@ class PagePlanner:
                   "has_authors": bool(self.authors), "card_authors": CARD_AUTHORS}
         self.base = digest(everything, inputs_of(shared))
         shared |= {"t": strings, "script_strings": script_json(strings.script_strings()), "venue_label": self.venue}
-        shared["card"] = CardMaker(env, {**shared, "topic_path": topic_path})
+        macros = env.get_template("_macros.html").make_module({**shared, "topic_path": topic_path})
+        shared["card"], shared["line"] = EntryMaker(macros.paper_card), EntryMaker(macros.paper_line)
         shared["reuse"] = PartReuser()
         self.shared = shared
 
@@ -263,8 +275,8 @@ class PagePlanner:
         """Every page but the paper pages and the map: lists, overviews, statistics, old addresses."""
         page, t, config, views, catalogue = self.page, self.strings.text, self.config, self.views, self.catalogue
         counts, used_topics, venues = self.counts, self.used_topics, self.venues
-        pages = [
-            page("index.html", "index.html", title=config.title, description=config.description, papers=views),
+        pages = self.plan_list("", views, "index.html", t("listing.home_title"), config.description)
+        pages += [
             page("search.html", "search.html", title=t("search.title"),
                  description=t("search.description", site=config.title), papers=(),
                  venue_names=sorted({p.venue for p in catalogue.papers if p.venue}),
@@ -295,30 +307,52 @@ class PagePlanner:
                 members_of.setdefault(slug, []).append(view)
         for topic in used_topics:
             members = tuple(members_of[topic.slug])
-            pages.append(page(topic_path(topic), "collection.html", title=topic.label,
-                              description=t("collection.topic_description", len(members), topic=topic.label,
-                                            site=config.title),
-                              papers=members, parent=Crumb(t("nav.topics"), "topics/index.html"), author=None))
+            pages += self.plan_list(list_base(topic_path(topic)), members, "collection.html", topic.label,
+                                    t("collection.topic_description", len(members), topic=topic.label,
+                                      site=config.title),
+                                    parent=Crumb(t("nav.topics"), "topics/index.html"), author=None)
         for slug, label, members in venues:
-            pages.append(page(venue_path(slug), "collection.html", title=label,
-                              description=t("collection.venue_description", len(members), venue=label,
-                                            site=config.title),
-                              papers=members, parent=Crumb(t("nav.venues"), "venues/index.html"), author=None))
+            pages += self.plan_list(list_base(venue_path(slug)), members, "collection.html", label,
+                                    t("collection.venue_description", len(members), venue=label, site=config.title),
+                                    parent=Crumb(t("nav.venues"), "venues/index.html"), author=None)
         return pages + self.plan_authors()
 
+    def plan_list(self, base: str, members: tuple[PaperView, ...], template: str, heading: str, description: str,
+                  compact: bool = True, **values) -> list[Output]:
+        """Every page of a list of papers: its cards at <base>index.html, <base>page/2/index.html, ...
+        and (when `compact`) its compact lines at <base>compact/index.html, <base>compact/page/2/index.html, ..."""
+        t = self.strings.text
+        pages = []
+        for listing in list_pages(base, len(members), self.sizes, VIEWS if compact else VIEWS[:1]):
+            title, about = heading, description
+            if listing.path == "index.html":
+                title = self.config.title  # the home page is named by the site
+            if listing.view == "compact":
+                title = t("listing.compact_title", title=title)
+            if listing.number > 1:
+                title = t("listing.page_title", title=title, page=listing.number, pages=listing.count)
+                about = t("listing.page_description", description=about, page=listing.number, pages=listing.count)
+            pages.append(self.page(listing.path, template, title=title, description=about, heading=heading,
+                                   papers=members[listing.start:listing.start + listing.per_page], listing=listing,
+                                   **values))
+        return pages
+
     def plan_authors(self) -> list[Output]:
-        """A page per author listing their papers, and the authors index (none without authors)."""
+        """A page per author listing their papers, and the authors index (none without authors).
+        Most authors have a few papers: only those with more than a page of cards get the compact view too."""
         t, site = self.strings.text, self.config.title
-        return [self.page(author.path, "collection.html", title=author.name, papers=author.papers,
-                          description=t("collection.author_description", len(author.papers), author=author.name,
-                                        site=site),
-                          parent=Crumb(t("nav.authors"), AUTHORS_INDEX), author=author.name)
-                for author in self.authors] + self.plan_author_index()
+        return [page for author in self.authors
+                for page in self.plan_list(list_base(author.path), author.papers, "collection.html", author.name,
+                                           t("collection.author_description", len(author.papers),
+                                             author=author.name, site=site),
+                                           compact=len(author.papers) > self.sizes.cards,
+                                           parent=Crumb(t("nav.authors"), AUTHORS_INDEX), author=author.name)
+                ] + self.plan_author_index()
 
     def plan_author_index(self) -> list[Output]:
-        """The authors index, authors_per_page names a page, each page with the letter bar and a pager."""
+        """The authors index, sizes.authors names a page, each page with the letter bar and a pager."""
         t, site, count = self.strings.text, self.config.title, len(self.authors)
-        index = paginate_authors(self.authors, self.authors_per_page)
+        index = paginate_authors(self.authors, self.sizes.authors)
         jumps = letter_jumps(index)
         pages = []
         for at, part in enumerate(index):
@@ -355,14 +389,14 @@ class PagePlanner:
                          map_groups=map_groups)
 
 
-class CardMaker:
-    """Each paper's card (the `paper_card` macro) made once per build, however many lists show it:
-    made with a stand-in for the way back to the site's top, which each page then fills in."""
+class EntryMaker:
+    """Each paper's entry in a list (a macro: its card, its compact line) made once per build, however
+    many lists show it: made with a stand-in for the way back to the site's top, which each page then fills in."""
 
     ROOT = SafeHtml("<root>")  # passed unescaped, so it cannot be confused with any text (whose '<' is escaped)
 
-    def __init__(self, env: Environment, context: dict):
-        self.macro = env.get_template("_macros.html").make_module(context).paper_card
+    def __init__(self, macro):
+        self.macro = macro
         self.made: dict[str, str] = {}
 
     def __call__(self, view: PaperView, root: str) -> SafeHtml:
@@ -467,6 +501,82 @@ class Crumb:
 
     label: str
     path: str
+
+
+@dataclass(frozen=True)
+class ListPage:
+    """A page of a list of papers (the home page's, a topic's, a venue's, an author's) in one of
+    its views: cards, or compact lines (one a paper, under <base>compact/)."""
+
+    base: str  # the list's folder from the site root: '' for the home page, 'topics/x/'
+    view: str
+    number: int
+    total: int  # papers in the list
+    sizes: PageSizes
+    views: tuple[str, ...]  # the views the list has
+
+    def per_view(self, view: str) -> int:
+        return self.sizes.cards if view == "cards" else self.sizes.lines
+
+    @property
+    def per_page(self) -> int:
+        return self.per_view(self.view)
+
+    @property
+    def count(self) -> int:
+        return max(1, -(-self.total // self.per_page))
+
+    @property
+    def start(self) -> int:
+        return (self.number - 1) * self.per_page
+
+    @property
+    def path(self) -> str:
+        return self.address(self.number)
+
+    def address(self, number: int, view: str | None = None) -> str:
+        """Page `number` of this list in `view` (this page's view by default)."""
+        folder = self.base + ("compact/" if (view or self.view) == "compact" else "")
+        return f"{folder}index.html" if number == 1 else f"{folder}page/{number}/index.html"
+
+    @property
+    def previous(self) -> str | None:
+        return self.address(self.number - 1) if self.number > 1 else None
+
+    @property
+    def next(self) -> str | None:
+        return self.address(self.number + 1) if self.number < self.count else None
+
+    @property
+    def numbers(self) -> tuple[int | None, ...]:
+        """The page numbers the pager links: the first, the last and those near this one; None for a gap."""
+        near = range(max(1, self.number - PAGER_REACH), min(self.count, self.number + PAGER_REACH) + 1)
+        shown = sorted({1, self.count, *near})
+        numbers: list[int | None] = []
+        for number in shown:
+            if numbers and number - numbers[-1] > 1:
+                numbers.append(None if number - numbers[-1] > 2 else number - 1)  # a gap of one page shows it
+            numbers.append(number)
+        return tuple(numbers)
+
+    def switch(self, view: str) -> str:
+        """The page of `view` that shows this page's first paper."""
+        return self.address(self.start // self.per_view(view) + 1, view)
+
+    def in_view(self, path: str) -> str:
+        """Another list's first page (its cards page, e.g. topics/x/index.html) in this page's view."""
+        return list_base(path) + "compact/index.html" if self.view == "compact" else path
+
+
+def list_pages(base: str, total: int, sizes: PageSizes, views: tuple[str, ...]) -> list[ListPage]:
+    """Every page of a list of `total` papers in each of `views` (an empty list has one, empty, page)."""
+    first = [ListPage(base, view, 1, total, sizes, views) for view in views]
+    return [replace(page, number=number) for page in first for number in range(1, page.count + 1)]
+
+
+def list_base(path: str) -> str:
+    """A list's folder from its first page: 'topics/x/index.html' -> 'topics/x/', 'index.html' -> ''."""
+    return path.removesuffix("index.html")
 
 
 @dataclass(frozen=True)
@@ -607,7 +717,8 @@ def plan_data_files(catalogue: Catalogue, views: tuple[PaperView, ...], config: 
                                                           {v.paper.id: v.description for v in views}, config)),
         Output("papers.json", all_views, lambda: render_papers_json(
             (paper_record(v.paper, labels, v.title_text, v.plain_abstract, config) for v in views), config)),
-        Output("list-data.js", all_views, lambda: render_list_data(views, venue)),
+        Output("list-data.js", all_views, lambda: render_list_data(views, catalogue.topics, venue)),
+        Output("list-bibtex.js", all_views, lambda: render_list_bibtex(views)),
         Output("catalogue.bib", all_views, lambda: "\n".join(v.bibtex for v in views)),
         Output(FALLBACK_FILE, all_views, lambda: render_fallback_index(
             [SearchEntry(v.path, v.name_text, v.title_text, venue(v.paper),
@@ -636,13 +747,40 @@ def plan_paper_files(views: tuple[PaperView, ...], config: SiteConfig, everythin
     return files
 
 
-def render_list_data(views: tuple[PaperView, ...], venue: Callable[[Paper], str] = venue_label) -> str:
-    """For the reading list page: id -> [slug, title, venue, BibTeX] and a 1 when the title was
-    derived, as a plain script."""
-    data = {v.paper.id: [v.paper.slug, v.title_text, venue(v.paper), v.bibtex]
-            + ([1] if v.paper.title_source == "derived" else []) for v in views}
-    text = json.dumps(data, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
-    return "window.CATALOGUE_LIST = " + text.replace("<", "\\u003c") + ";\n"
+def render_list_data(views: tuple[PaperView, ...], topics: tuple[Topic, ...],
+                     venue: Callable[[Paper], str] = venue_label) -> str:
+    """Every paper in catalogue order, for the home page's filters and the reading list, as a plain
+    script (so it loads from disk): {"papers": [[id, slug, title, name, venue, [topic, ...], [author,
+    ...], author count, and 1 when the title was derived], ...], "venues": [[label, year], ...],
+    "topics": [[slug, label], ...]}, a venue or topic by its place in those lists (venues newest
+    first, labelled as `venue` names them), the first CARD_AUTHORS authors as author_entry gives them."""
+    groups = venue_groups(views, venue)
+    venues = [(label, members[0].paper.year) for _, label, members in groups]
+    venue_index = {venue(members[0].paper): n for n, (_, _, members) in enumerate(groups)}
+    topic_index = {t.slug: n for n, t in enumerate(topics)}
+    papers = [[v.paper.id, v.paper.slug, v.title_text, v.name_text, venue_index[venue(v.paper)],
+               [topic_index[t.slug] for t in v.topics],
+               [author_entry(a) for a in v.authors[:CARD_AUTHORS]], len(v.authors)]
+              + ([1] if v.paper.title_source == "derived" else []) for v in views]
+    data = {"papers": papers, "venues": venues, "topics": [[t.slug, t.label] for t in topics]}
+    return "window.CATALOGUE_LIST = " + plain_script_json(data) + ";\n"
+
+
+def author_entry(author: AuthorRef) -> str | list[str]:
+    """An author in list-data.js: [name, folder], or the name alone when the folder is the name in
+    lower case with hyphens for spaces, as for most names."""
+    folder = author.path.removeprefix("authors/").removesuffix("/index.html")
+    return author.shown if author.shown.isascii() and author.shown.lower().replace(" ", "-") == folder else [author.shown, folder]
+
+
+def render_list_bibtex(views: tuple[PaperView, ...]) -> str:
+    """For the reading list's export: id -> BibTeX, as a plain script (apart from list-data.js, which the home page loads)."""
+    return "window.CATALOGUE_BIBTEX = " + plain_script_json({v.paper.id: v.bibtex for v in views}) + ";\n"
+
+
+def plain_script_json(data) -> str:
+    """JSON for a script file; '<' escaped, so no text can read as a tag (a tag-leak check reads these files)."""
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":"), sort_keys=True).replace("<", "\\u003c")
 
 
 def preview_path(paper: Paper) -> str:

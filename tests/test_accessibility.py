@@ -80,6 +80,8 @@ def home_with_chip_pressed(page) -> None:
     chip = page.locator(".chips a[data-topic]").first
     chip.click()
     assert chip.get_attribute("aria-pressed") == "true"
+    page.wait_for_function("() => / of /.test(document.getElementById('paper-count').textContent)",
+                           timeout=TIMEOUT_MS)  # the topic's papers, from list-data.js
     star_first_paper(page)
 
 
@@ -113,6 +115,7 @@ class Case:
 PHONE = 390
 CASES: dict[str, Case] = {
     "home, chip pressed": Case(lambda s: s.file + "index.html", home_with_chip_pressed),
+    "home, compact view, phone": Case(lambda s: s.file + "compact/index.html", home_with_chip_pressed, width=PHONE),
     "search ?q=diffusion (file)": Case(lambda s: s.file + "search.html?q=diffusion", lambda p: wait_for_search(p, "diffusion")),
     "search ?q=diffusion (http)": Case(lambda s: s.http + "search.html?q=diffusion", lambda p: wait_for_search(p, "diffusion"), 200),
     "topics": Case(lambda s: s.file + "topics/index.html"),

@@ -138,9 +138,9 @@ def bibtex_site(tmp_path_factory) -> Path:
 def test_the_catalogue_bib_holds_one_entry_per_paper(bibtex_site):
     library = parse_bibtex((bibtex_site / "catalogue.bib").read_text(encoding="utf-8"))
     assert len(library.entries) == len(BIBTEX_CASES) + len(PDF_CASES) + 1
-    listed = json.loads((bibtex_site / "list-data.js").read_text(encoding="utf-8")
-                        .removeprefix("window.CATALOGUE_LIST = ").removesuffix(";\n"))
-    assert len(parse_bibtex("\n".join(item[3] for item in listed.values())).entries) == len(listed)  # list export
+    listed = json.loads((bibtex_site / "list-bibtex.js").read_text(encoding="utf-8")
+                        .removeprefix("window.CATALOGUE_BIBTEX = ").removesuffix(";\n"))
+    assert len(parse_bibtex("\n".join(listed.values())).entries) == len(listed)  # list export
 
 
 @pytest.mark.parametrize("number", range(len(BIBTEX_CASES)), ids=[repr(case) for case in BIBTEX_CASES])

@@ -24,7 +24,7 @@ from catalogue.cli import main
 from catalogue.config import SiteConfig
 from catalogue.content import load_catalogue
 from catalogue.related import SimilarityProcess
-from catalogue.render import make_environment, plan_site
+from catalogue.render import PageSizes, make_environment, plan_site
 from authored import BASE, hashed, write_content
 from conftest import PROJECT, serve_folder
 
@@ -183,7 +183,7 @@ def test_the_authors_index_is_paginated_with_a_letter_bar_to_each_page(tmp_path)
     content = write_content(tmp_path)
     with closing(Cache.beside(content)) as cache, SimilarityProcess(cache) as similarity:
         batches = plan_site(load_catalogue(content, cache), SiteConfig(), make_environment(PROJECT / "templates"),
-                            cache, similarity, authors_per_page=2)
+                            cache, similarity, sizes=PageSizes(authors=2))
         outputs = {output.path: output for output in batches[0].plan()}
     index = [path for path in outputs if re.fullmatch(r"authors/(page/\d+/)?index\.html", path)]
     assert index == ["authors/index.html", "authors/page/2/index.html", "authors/page/3/index.html"]

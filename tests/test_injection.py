@@ -53,7 +53,7 @@ PAYLOADS = [
 
 # Our own scripts, and only these, may appear on a page.
 OWN_SCRIPTS = ("assets/filter.js", "assets/search.js", "assets/cite.js", "assets/reader.js", "assets/strings.js",
-               "list-data.js", "script head json-ld", "script ui-strings",
+               "list-data.js", "list-bibtex.js", "script head json-ld", "script ui-strings",
                "search-index.js")  # search.js adds it when the search page's box gets focus, from disk
 
 FIND_INJECTED = """() => {
