@@ -142,8 +142,12 @@ def test_the_home_page_filters_by_venue_and_sorts(built_site, browser, width):
     page = browser.new_page(viewport={"width": width, "height": 900})
     page.goto((built_site.out / "index.html").as_uri())
     page.select_option("#sort-order", "title")
-    titles = [card.get_attribute("data-title") for card in page.locator("#paper-list .card").all()]
-    assert titles == sorted(titles, key=str.lower)
+    page.wait_for_function("""() => {  // the catalogue's data loads when a control is first used
+        const titles = [...document.querySelectorAll('#paper-list .card .card-title a')].map(a => a.innerText.toLowerCase());
+        return new URLSearchParams(location.search).get('sort') === 'title' && titles.every((t, i) => !i || titles[i - 1] <= t);
+    }""")
+    titles = page.locator("#paper-list .card .card-title a").all_inner_texts()
+    assert len(titles) == 38 and titles == sorted(titles, key=str.lower)
     page.select_option("#venue-filter", "ICML 2026")
     assert page.locator("#paper-list .card:visible").count() == 38
     page.close()

@@ -52,7 +52,7 @@ PAYLOADS = [
 ]
 
 # Our own scripts, and only these, may appear on a page.
-OWN_SCRIPTS = ("assets/filter.js", "assets/search.js", "assets/cite.js", "assets/reader.js", "assets/strings.js",
+OWN_SCRIPTS = ("assets/filter.js", "assets/map.js", "assets/search.js", "assets/cite.js", "assets/reader.js", "assets/strings.js",
                "list-data.js", "list-bibtex.js", "script head json-ld", "script ui-strings",
                "search-index.js")  # search.js adds it when the search page's box gets focus, from disk
 
@@ -65,11 +65,12 @@ FIND_INJECTED = """() => {
           && /^\\s*(javascript|data|vbscript):/i.test(attr.value)) found.push(el.tagName + ' ' + attr.value);
     }
   }
-  const ours = (el) => el.closest('.chart-map, section.chart');  // the map's and charts' own SVG
+  // the map's and charts' own SVG, and the map's list of its groups (their swatches, their details)
+  const ours = (el) => el.closest('svg.chart, section.chart, .map-groups');
   for (const el of document.querySelectorAll(
       'iframe, object, embed, img, svg, base, style, details:not(.citations), textarea, meta[http-equiv],'
       + ' body *  title'))
-    if (!(ours(el) && ['svg', 'title'].includes(el.tagName.toLowerCase()))) found.push('element ' + el.tagName);
+    if (!(ours(el) && ['svg', 'title', 'details'].includes(el.tagName.toLowerCase()))) found.push('element ' + el.tagName);
   for (const script of document.scripts) {
     const data = script.type === 'application/ld+json' && script.parentNode === document.head;
     const strings = script.type === 'application/json' && script.id === 'ui-strings';

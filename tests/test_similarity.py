@@ -312,9 +312,9 @@ def check_groups(groups, count: int) -> None:
     members = [i for _, papers in groups for i in papers]
     assert sorted(members) == list(range(count))
     assert [len(papers) for _, papers in groups] == sorted((len(papers) for _, papers in groups), reverse=True)
-    for words, _ in groups:
-        assert len(words) <= 3 and len({w for phrase in words for w in term_key(phrase)}) == \
-            sum(len(term_key(phrase)) for phrase in words)  # no word in two phrases
+    for named, _ in groups:
+        assert len(named) <= 3 and len({w for phrase in named for w in term_key(phrase)}) == \
+            sum(len(term_key(phrase)) for phrase in named)  # no word in two phrases
 
 
 def test_map_groups_keep_kinds_apart_and_are_named_by_their_words():
@@ -325,11 +325,11 @@ def test_map_groups_keep_kinds_apart_and_are_named_by_their_words():
     groups = map_groups(texts)
     check_groups(groups, 90)
     assert len(groups) == 7  # as many as the distinct texts (3 + 3 + 1 pairs of sentences), below sqrt(90)
-    for words, papers in groups:
+    for named, papers in groups:
         assert len({labels[i] for i in papers}) == 1, "a group holds one kind of paper"
         kind = labels[papers[0]]
-        said = " ".join(words).lower()
-        assert {0: "diffusion", 1: "graph", 2: "reward"}.get(kind, "") in said or kind == 2, (kind, words)
+        said = " ".join(named).lower()
+        assert {0: "diffusion", 1: "graph", 2: "reward"}.get(kind, "") in said or kind == 2, (kind, named)
     assert map_groups(texts) == groups  # the same each time
 
 

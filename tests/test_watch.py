@@ -12,7 +12,6 @@ import subprocess
 import sys
 import threading
 import urllib.request
-from pathlib import Path
 
 import pytest
 
