@@ -82,7 +82,7 @@
       link.href = root + "papers/" + paper[0] + "/index.html";
       link.textContent = paper[1];
       heading.appendChild(link);
-      if (paper[4] === 1) heading.appendChild(derivedMark());
+      if (paper[4] === 1) heading.appendChild(window.catalogueDerivedMark());
       item.appendChild(meta);
       item.appendChild(heading);
       return item;
@@ -101,26 +101,6 @@
     setDownload("export-bibtex", bibtex, "application/x-bibtex");
     setDownload("export-markdown", markdown, "text/markdown");
     list.dataset.count = String(ids.length);
-  }
-
-  // As templates/_macros.html's derived_mark: the title was derived from the abstract.
-  function derivedMark() {
-    var text = window.catalogueText;
-    var mark = document.createElement("span");
-    mark.className = "derived-mark";
-    var shown = document.createElement("span");
-    shown.setAttribute("aria-hidden", "true");
-    shown.title = text("derived_explain");
-    shown.textContent = text("derived");
-    var spoken = document.createElement("span");
-    spoken.className = "visually-hidden";
-    spoken.textContent = " " + text("derived_explain");
-    mark.appendChild(shown);
-    mark.appendChild(spoken);
-    var spaced = document.createDocumentFragment();
-    spaced.appendChild(document.createTextNode(" "));
-    spaced.appendChild(mark);
-    return spaced;
   }
 
   // A list opened from a shared link is titled as one, on the page and in the browser's tab.

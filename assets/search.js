@@ -300,7 +300,7 @@
     var heading = document.createElement(headingTag);
     heading.className = "result-title";
     heading.appendChild(link);
-    if (result.derived) heading.appendChild(derivedMark());
+    if (result.derived) heading.appendChild(window.catalogueDerivedMark());
     var meta = document.createElement("p");
     meta.className = "result-meta";
     if (result.id) meta.appendChild(starButton(result));
@@ -340,25 +340,6 @@
     label.textContent = text("star_add", { paper: result.name || result.title });
     button.appendChild(label);
     return button;
-  }
-
-  // As templates/_macros.html's derived_mark.
-  function derivedMark() {
-    var mark = document.createElement("span");
-    mark.className = "derived-mark";
-    var shown = document.createElement("span");
-    shown.setAttribute("aria-hidden", "true");
-    shown.title = text("derived_explain");
-    shown.textContent = text("derived");
-    var spoken = document.createElement("span");
-    spoken.className = "visually-hidden";
-    spoken.textContent = " " + text("derived_explain");
-    mark.appendChild(shown);
-    mark.appendChild(spoken);
-    var spaced = document.createDocumentFragment();
-    spaced.appendChild(document.createTextNode(" "));
-    spaced.appendChild(mark);
-    return spaced;
   }
 
   // New stars: reader.js shows whether each paper is in the list.

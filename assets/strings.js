@@ -14,3 +14,25 @@ window.catalogueText = (function () {
     });
   };
 })();
+
+// A derived title's mark, as templates/_macros.html's derived_mark writes it: " " and the mark,
+// its explanation on hover and for screen readers.
+window.catalogueDerivedMark = function () {
+  "use strict";
+  var text = window.catalogueText;
+  var mark = document.createElement("span");
+  mark.className = "derived-mark";
+  var shown = document.createElement("span");
+  shown.setAttribute("aria-hidden", "true");
+  shown.title = text("derived_explain");
+  shown.textContent = text("derived");
+  var spoken = document.createElement("span");
+  spoken.className = "visually-hidden";
+  spoken.textContent = " " + text("derived_explain");
+  mark.appendChild(shown);
+  mark.appendChild(spoken);
+  var spaced = document.createDocumentFragment();
+  spaced.appendChild(document.createTextNode(" "));
+  spaced.appendChild(mark);
+  return spaced;
+};
