@@ -27,9 +27,9 @@ import yaml
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from catalogue.cleanup import clean_abstract  # noqa: E402
+from catalogue.markup.cleanup import clean_abstract  # noqa: E402
 from catalogue.errors import CatalogueError  # noqa: E402
-from catalogue.extract import extract  # noqa: E402
+from catalogue.ingest.extract import extract  # noqa: E402
 from bench.realtext_metrics import dataset_key  # noqa: E402
 
 PROJECT = Path(__file__).resolve().parent.parent

@@ -17,9 +17,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.synthetic import PROJECT, real_sentences, synthetic_abstract  # noqa: E402
-from catalogue.cleanup import clean_abstract  # noqa: E402
+from catalogue.markup.cleanup import clean_abstract  # noqa: E402
 from catalogue.content import read_taxonomy  # noqa: E402
-from catalogue.extract import extract  # noqa: E402
+from catalogue.ingest.extract import extract  # noqa: E402
 
 
 def main() -> None:

@@ -64,7 +64,7 @@ def read_abstracts(every: int) -> list[str]:
 
 def math_counts(abstracts: list[str]) -> tuple[int, list[str]]:
     """(math segments, those shown unconverted): formulas that are more than text, as the page shows them."""
-    from catalogue.markup import render_math, split_math, text_only_math
+    from catalogue.markup.convert import render_math, split_math, text_only_math
     total, unconverted = 0, []
     for abstract in abstracts:
         segments, _ = split_math(abstract)
@@ -84,7 +84,7 @@ def main() -> None:
     parser.add_argument("--examples", type=int, default=0, help="print this many unconverted formulas")
     args = parser.parse_args()
     sys.path.insert(0, str(args.project.resolve()))
-    from catalogue.markup import Markup
+    from catalogue.markup.convert import Markup
     abstracts = read_abstracts(args.every)
     markup = Markup()
     plains = [markup.plain(abstract) for abstract in abstracts]

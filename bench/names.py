@@ -27,8 +27,8 @@ sys.path.insert(0, str(PROJECT))
 
 from bench.corpus_sample import CORPUS  # noqa: E402
 from bench.realtext_metrics import common_words, silver_name  # noqa: E402
-from catalogue.cleanup import clean_abstract  # noqa: E402
-from catalogue.extract import find_contributions, plain_for_extraction  # noqa: E402
+from catalogue.markup.cleanup import clean_abstract  # noqa: E402
+from catalogue.ingest.extract import find_contributions, plain_for_extraction  # noqa: E402
 
 SAMPLE = PROJECT / "tests" / "data" / "corpus_sample.jsonl"
 

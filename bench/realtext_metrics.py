@@ -3,7 +3,7 @@
 A *pair* is (record, derived): a corpus record (a dict with the real `title`, `abstract`,
 `keywords`, `venue`, `year`) and what the reader gets for it, any object with the attributes
 `name`, `title`, `topics` and `benchmarks` (a catalogue.model.Paper read from content/, or a
-catalogue.extract.Extraction computed in-process). The site checks read a built site/.
+catalogue.ingest.extract.Extraction computed in-process). The site checks read a built site/.
 
     name_scores(pairs, common)        item 3: precision, recall, names given where the title has no ':'
     title_scores(pairs)               item 4: mean token F1, each defect with examples
@@ -34,10 +34,10 @@ from pathlib import Path
 import yaml
 from slugify import slugify
 
-from catalogue.characters import replace_unsafe
-from catalogue.cleanup import clean_abstract
-from catalogue.extract import extract
-from catalogue.markup import Markup
+from catalogue.text import replace_unsafe
+from catalogue.markup.cleanup import clean_abstract
+from catalogue.ingest.extract import extract
+from catalogue.markup.convert import Markup
 from catalogue.model import Topic
 
 Pair = tuple[dict, object]

@@ -18,7 +18,7 @@ from pathlib import Path
 from playwright.sync_api import sync_playwright
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from catalogue.server import QuietHandler  # noqa: E402  (the preview server's content types)
+from catalogue.serve.handler import QuietHandler  # noqa: E402  (the preview server's content types)
 
 
 def main() -> None:

@@ -20,9 +20,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.corpus_sample import CORPUS, read_corpus  # noqa: E402
 from bench.realtext_metrics import token_f1, tokens  # noqa: E402
-from catalogue.cleanup import clean_abstract  # noqa: E402
+from catalogue.markup.cleanup import clean_abstract  # noqa: E402
 from catalogue.content import read_taxonomy  # noqa: E402
-from catalogue.extract import extract  # noqa: E402
+from catalogue.ingest.extract import extract  # noqa: E402
 
 PROJECT = Path(__file__).resolve().parent.parent
 LIMIT = 110

@@ -21,17 +21,17 @@ from pathlib import Path
 
 import click
 
-from .cache import CACHE_DIR, Cache, code_version, digest, tree_state
-from .config import CONFIG_FILE, SiteConfig, host_base_url, read_config
-from .errors import CatalogueError, shown
-from .faults import fault_message
-from .guard import Holds, check_site_folder, read_folder
-from .i18n import available_languages, load_strings
-from .lock import LOCK_FILE, exclusive
-from .output import (SiteWriter, copy_assets, read_manifest, refuse_strange_assets, site_lock, staged_site,
+from catalogue.system.cache import CACHE_DIR, Cache, code_version, digest, tree_state
+from catalogue.config import CONFIG_FILE, SiteConfig, host_base_url, read_config
+from catalogue.errors import CatalogueError, shown
+from catalogue.system.faults import fault_message
+from catalogue.system.guard import Holds, check_site_folder, read_folder
+from catalogue.site.i18n import available_languages, load_strings
+from catalogue.system.lock import LOCK_FILE, exclusive
+from catalogue.site.output import (SiteWriter, copy_assets, read_manifest, refuse_strange_assets, site_lock, staged_site,
                      staging_folders, write_manifest)
-from .seedfiles import check_seeds_folder, seeds_state
-from .trash import TRASH_DIR
+from catalogue.ingest.seed_files import check_seeds_folder, seeds_state
+from catalogue.ingest.trash import TRASH_DIR
 
 PROJECT = Path(__file__).resolve().parent.parent
 
@@ -154,7 +154,7 @@ def render(content: Path, out: Path, base_url: str | None, language: str | None,
 @out_option
 def index_command(out: Path) -> None:
     """Index a built site for search with Pagefind (the last stage of build)."""
-    from .search import index_site
+    from catalogue.search.index import index_site
     if check_site_folder(out, display(out), protected_inputs(), PROJECT) is not Holds.OUR_SITE:
         raise CatalogueError(f"{display(out)}/ is not a built site; run 'python3 build.py render' first")
     with site_lock(out, display(out)), stage("Indexing for search (Pagefind)"):
@@ -190,11 +190,11 @@ def render_and_write(content: Path, out: Path, config: SiteConfig, templates: Pa
 
     `fingerprint` (build_fingerprint) is taken before content/ is read: a file edited during the
     build makes the next build's fingerprint differ, so that build is not skipped."""
-    from .content import load_catalogue
-    from .notes import note_lines
-    from .related import SimilarityProcess
-    from .render import make_environment, plan_site
-    from .search import BUNDLE_DIR, index_site
+    from catalogue.content import load_catalogue
+    from catalogue.system.notes import note_lines
+    from catalogue.discovery.related import SimilarityProcess
+    from catalogue.site.render import make_environment, plan_site
+    from catalogue.search.index import BUNDLE_DIR, index_site
     with closing(Cache.beside(content)) as cache, SimilarityProcess(cache) as similarity, cycles_left_alone():
         with stage(f"Loading {display(content)}/"):
             catalogue = load_catalogue(content, cache)
@@ -279,9 +279,9 @@ def serve(out: Path, port: int, watch: bool, seeds: Path, content: Path) -> None
     """Preview the built site on http://127.0.0.1:PORT/ (search works there, not from file://)."""
     import http.server
 
-    from .server import QuietHandler
+    from catalogue.serve.handler import QuietHandler
     if watch:
-        from .watch import Generation, rebuild_on_change, reloading_handler
+        from catalogue.serve.watch import Generation, rebuild_on_change, reloading_handler
         command = [sys.executable, str(PROJECT / "build.py"), "build", "--seeds", str(seeds), "--content", str(content),
                    "--out", str(out)]
         subprocess.run(command)  # a failed first build is reported; the previous site, if any, is served
@@ -321,7 +321,7 @@ def serve(out: Path, port: int, watch: bool, seeds: Path, content: Path) -> None
 def check(out: Path, no_html: bool) -> None:
     """Verify a built site: links work from disk and under a subpath, HTML is valid,
     every page has a title and description, search covers every paper."""
-    from .check import check_site
+    from catalogue.site.check import check_site
     with stage(f"Checking {display(out)}/"):
         problems = check_site(out, validate_html=not no_html)
     for problem in problems:
@@ -337,7 +337,7 @@ def check(out: Path, no_html: bool) -> None:
               help="Where to write the zip (default: next to the site, as <out>.zip).")
 def bundle(out: Path, zip_path: Path | None) -> None:
     """Zip the built site for offline reading: unzip anywhere and open index.html."""
-    from .bundle import write_bundle
+    from catalogue.site.bundle import write_bundle
     require_index(out)
     target = zip_path or out.with_name(out.name + ".zip")
     if not target.parent.is_dir():
@@ -379,9 +379,9 @@ def source_date_epoch(value: str | None) -> int | None:
 
 
 def run_ingest(seeds: Path, content: Path, prune: bool = False, allow_removals: bool = False) -> None:
-    from .content import write_default_taxonomy
-    from .ingest import ingest
-    from .notes import note_lines
+    from catalogue.content import write_default_taxonomy
+    from catalogue.ingest.run import ingest
+    from catalogue.system.notes import note_lines
     if written := write_default_taxonomy(content):  # a new catalogue: it builds at once
         say(f"{display(written)}: no topic taxonomy; wrote the default one (edit it to change topics)")
     with stage(f"Ingesting {display(seeds)}{'/' if seeds.is_dir() else ''} into {display(content)}/"), closing(Cache.beside(content)) as cache:

@@ -8,8 +8,8 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from .errors import CatalogueError, shown
-from .i18n import load_strings
+from catalogue.errors import CatalogueError, shown
+from catalogue.site.i18n import load_strings
 
 CONFIG_FILE = "site.toml"
 # The settings site.toml may hold (each a text), with an example of each for messages.
@@ -39,7 +39,7 @@ class SiteConfig:
 def read_config(path: Path, **overrides) -> SiteConfig:
     """Settings from a TOML file (optional), then non-empty overrides (command-line flags); a title
     or description neither gives is the interface language's own (`site.title`, `site.description`
-    in catalogue/locales/): a Chinese site gets a Chinese title."""
+    in catalogue/site/locales/): a Chinese site gets a Chinese title."""
     if path.exists() and not path.is_file():  # a FIFO would never end, a folder is no settings file
         raise CatalogueError(f"{path.as_posix()}: not a regular file; the settings file must be a TOML text file")
     values = parse_config_file(path.read_text(encoding="utf-8"), path.as_posix()) if path.exists() else {}

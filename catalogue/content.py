@@ -16,10 +16,10 @@ from pathlib import Path
 
 import yaml
 
-from .cache import Cache, code_version, digest
-from .characters import UNSAFE
-from .errors import SHOWN_LENGTH, CatalogueError, ContentFileError, shown
-from .model import Catalogue, Link, Paper, Problem, Source, Topic
+from catalogue.system.cache import Cache, code_version, digest
+from catalogue.text import UNSAFE
+from catalogue.errors import SHOWN_LENGTH, CatalogueError, ContentFileError, shown
+from catalogue.model import Catalogue, Link, Paper, Problem, Source, Topic
 
 PAPERS_DIR = "papers"
 CONTENT = "content"  # cache entries: a content file's Paper, by content_key

@@ -16,7 +16,7 @@ import pytest
 from click.testing import CliRunner
 
 from catalogue.cli import main
-from catalogue.server import QuietHandler
+from catalogue.serve.handler import QuietHandler
 
 PROJECT = Path(__file__).resolve().parent.parent
 CHROMIUM = "/usr/bin/chromium"

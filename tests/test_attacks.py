@@ -22,20 +22,20 @@ import yaml
 from click.testing import CliRunner
 from markdown_it import MarkdownIt
 
-from catalogue.cache import CACHE_DIR
-from catalogue.check import check_collections, check_redirects, parse_page
-from catalogue.cite import render_markdown_citation
+from catalogue.system.cache import CACHE_DIR
+from catalogue.site.check import check_collections, check_redirects, parse_page
+from catalogue.site.cite import render_markdown_citation
 from catalogue.cli import main
 from catalogue.config import SiteConfig
 from catalogue.content import parse_paper_markdown, read_papers
 from catalogue.errors import CatalogueError, ContentFileError
-from catalogue.feeds import feed_id, render_atom, render_sitemap
-from catalogue.ingest import remember_renamed_slug
-from catalogue.lock import LOCK_FILE
+from catalogue.site.feeds import feed_id, render_atom, render_sitemap
+from catalogue.ingest.run import remember_renamed_slug
+from catalogue.system.lock import LOCK_FILE
 from catalogue.model import Catalogue, Paper, Source
-from catalogue.output import write_manifest
-from catalogue.render import author_path, render_netlify_redirects
-from catalogue.search import VOCABULARY, read_shards
+from catalogue.site.output import write_manifest
+from catalogue.site.render import author_path, render_netlify_redirects
+from catalogue.search.index import VOCABULARY, read_shards
 
 from conftest import PROJECT
 

@@ -16,15 +16,15 @@ from click.testing import CliRunner
 from hypothesis import given
 from hypothesis import strategies as st
 
-from catalogue.authors import author_key, author_slug, index_order, initial, shown_names
-from catalogue import render
-from catalogue.cache import Cache
-from catalogue.check import check_site
+from catalogue.site.authors import author_key, author_slug, index_order, initial, shown_names
+from catalogue.site import render
+from catalogue.system.cache import Cache
+from catalogue.site.check import check_site
 from catalogue.cli import main
 from catalogue.config import SiteConfig
 from catalogue.content import load_catalogue
-from catalogue.related import SimilarityProcess
-from catalogue.render import PageSizes, make_environment, plan_site
+from catalogue.discovery.related import SimilarityProcess
+from catalogue.site.render import PageSizes, make_environment, plan_site
 from authored import BASE, hashed, write_content
 from conftest import PROJECT, serve_folder
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from catalogue.cache import Cache
+from catalogue.system.cache import Cache
 
 
 def stored(cache: Cache, kind: str) -> set[str]:

@@ -20,11 +20,11 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from catalogue import cache as cache_module
-from catalogue.cache import CACHE_DIR, CACHE_FILE, KEY_FILE, SHAPING_DISTRIBUTIONS, Cache, code_version, tree_state
+from catalogue.system import cache as cache_module
+from catalogue.system.cache import CACHE_DIR, CACHE_FILE, KEY_FILE, SHAPING_DISTRIBUTIONS, Cache, code_version, tree_state
 from catalogue.cli import main
 from catalogue.content import PAPERS_DIR, read_papers
-from catalogue.markup import CONVERTED, Converted, conversion_key
+from catalogue.markup.convert import CONVERTED, Converted, conversion_key
 from catalogue.model import Link, Paper, Problem, Source, Topic
 from conftest import PROJECT, make_project, run_cli
 
@@ -288,7 +288,8 @@ def test_two_checkouts_publish_the_same_bytes(tmp_path):
 
 KILLING_RENDER = """
 import os, signal, sys
-from catalogue import markup, render
+from catalogue.markup import convert as markup
+from catalogue.site import render
 from catalogue.cli import main
 render.PARALLEL_CONVERSION_FROM = 1  # workers even for a few texts
 convert = markup.Markup.convert
@@ -313,7 +314,7 @@ def test_a_worker_killed_while_converting_ends_the_build_naming_the_paper(tmp_pa
 
 KILLING_INGEST = """
 import os, signal, sys
-from catalogue import ingest
+from catalogue.ingest import run as ingest
 from catalogue.cli import main
 ingest.PARALLEL_FROM = 1  # workers even for a few abstracts
 derive = ingest.derive_paper

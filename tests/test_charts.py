@@ -10,7 +10,7 @@ from itertools import combinations
 
 import pytest
 
-from catalogue.charts import (
+from catalogue.site.charts import (
     MAP_HEIGHT,
     MAP_MARGIN,
     MAP_WIDTH,

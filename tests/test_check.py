@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from catalogue.check import check_reference, check_site
+from catalogue.site.check import check_reference, check_site
 
 FILES = {"index.html", "search.html", "assets/style.css", "papers/egotsr/index.html", "papers/a b/index.html"}
 

@@ -1,6 +1,6 @@
 import pytest
 
-from catalogue.cleanup import clean_abstract, restore_abstract
+from catalogue.markup.cleanup import clean_abstract, restore_abstract
 
 
 @pytest.mark.parametrize("text, cleaned, notes", [

@@ -4,11 +4,11 @@ import sys
 
 import pytest
 
-from catalogue.cleanup import clean_abstract
-from catalogue.extract import extract, find_benchmarks, find_contributions, find_links, find_results, rank_topics
+from catalogue.markup.cleanup import clean_abstract
+from catalogue.ingest.extract import extract, find_benchmarks, find_contributions, find_links, find_results, rank_topics
 from catalogue.model import Topic
-from catalogue.names import acronym_matches, expansion_before, is_name_like
-from catalogue.topics import keyword_evidence
+from catalogue.ingest.names import acronym_matches, expansion_before, is_name_like
+from catalogue.ingest.topics import keyword_evidence
 from conftest import PROJECT
 
 sys.path.insert(0, str(PROJECT))

@@ -1,4 +1,4 @@
-"""How well `catalogue.extract.extract` names papers and picks topics, measured on hand-labelled abstracts.
+"""How well `catalogue.ingest.extract.extract` names papers and picks topics, measured on hand-labelled abstracts.
 
 Three labelled sets live in tests/data/:
 
@@ -34,8 +34,8 @@ import pytest
 import yaml
 
 from catalogue.content import read_taxonomy
-from catalogue.extract import extract
-from catalogue.seeds import read_seed_document
+from catalogue.ingest.extract import extract
+from catalogue.ingest.text_lists import read_seed_document
 from conftest import PROJECT
 
 DATA = PROJECT / "tests" / "data"

@@ -9,7 +9,7 @@ import pytest
 from markupsafe import Markup
 
 from catalogue.errors import CatalogueError
-from catalogue.i18n import LOCALES_DIR, Strings, available_languages, load_strings, localise_topic, read_table
+from catalogue.site.i18n import LOCALES_DIR, Strings, available_languages, load_strings, localise_topic, read_table
 from catalogue.model import Topic
 from conftest import PROJECT, make_project, run_cli
 
@@ -41,7 +41,7 @@ def test_a_catalogue_missing_a_key_or_placeholder_is_refused(tmp_path, monkeypat
     broken = english.replace("  papers: Papers\n", "").replace("Add {paper} to my list", "Add to my list")
     (tmp_path / "en.yaml").write_text(english, encoding="utf-8")
     (tmp_path / "xx.yaml").write_text(broken, encoding="utf-8")
-    monkeypatch.setattr("catalogue.i18n.LOCALES_DIR", tmp_path)
+    monkeypatch.setattr("catalogue.site.i18n.LOCALES_DIR", tmp_path)
     read_table.cache_clear()
     try:
         with pytest.raises(CatalogueError, match=r"xx.yaml: missing 'nav.papers'.*'star.add' uses \{\}, English uses \{paper\}"):
@@ -64,10 +64,9 @@ def test_values_are_escaped_unless_already_markup():
 
 
 def used_keys() -> set[str]:
-    """Every key the templates, the renderer and the scripts ask for."""
+    """Every key the templates, the package and the scripts ask for."""
     keys = set()
-    for path in [*(PROJECT / "templates").glob("*.html"), PROJECT / "catalogue" / "render.py",
-                 PROJECT / "catalogue" / "config.py"]:
+    for path in [*(PROJECT / "templates").glob("*.html"), *(PROJECT / "catalogue").rglob("*.py")]:
         keys |= set(re.findall(r"""\bt\(\s*["']([a-z_.]+)["']""", path.read_text(encoding="utf-8")))
     for path in (PROJECT / "assets").glob("*.js"):
         source = path.read_text(encoding="utf-8")

@@ -5,7 +5,7 @@ from pathlib import Path
 import pytest
 
 from catalogue.content import read_papers
-from catalogue.ingest import ingest, paper_id
+from catalogue.ingest.run import ingest, paper_id
 
 from conftest import PROJECT
 
@@ -168,8 +168,8 @@ def test_reingesting_unchanged_seeds_rewrites_nothing(project):
 
 def test_papers_sharing_a_name_and_the_start_of_their_id_get_distinct_slugs():
     """Found at 100,000 papers: two FlashOptim papers whose ids both begin 4ed4dd shared one file."""
-    from catalogue.ingest import choose_slug
-    from catalogue.markup import Markup
+    from catalogue.ingest.run import choose_slug
+    from catalogue.markup.convert import Markup
     from catalogue.model import Paper, Source
 
     taken: set[str] = set()

@@ -16,14 +16,14 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from catalogue import ingest as ingest_module
-from catalogue.characters import TERMINAL_UNSAFE, printable
+from catalogue.ingest import run as ingest_module
+from catalogue.text import TERMINAL_UNSAFE, printable
 from catalogue.cli import main
 from catalogue.content import read_papers
-from catalogue.corrections import alike_pairs
+from catalogue.ingest.corrections import alike_pairs
 from catalogue.model import Problem, Source
-from catalogue.notes import NOTES_PER_KIND, note_lines
-from catalogue.seedfiles import MAX_SEED_BYTES, decode_seed_bytes
+from catalogue.system.notes import NOTES_PER_KIND, note_lines
+from catalogue.ingest.seed_files import MAX_SEED_BYTES, decode_seed_bytes
 from conftest import PROJECT
 
 HEADER = "ICLR 2025 Accepted Papers"

@@ -22,15 +22,15 @@ import pytest
 from markupsafe import escape
 
 from authored import write_content
-from catalogue import render
-from catalogue.cache import Cache
-from catalogue.check import check_site
+from catalogue.site import render
+from catalogue.system.cache import Cache
+from catalogue.site.check import check_site
 from catalogue.config import SiteConfig
 from catalogue.content import load_catalogue, read_taxonomy
-from catalogue.markup import Converted
+from catalogue.markup.convert import Converted
 from catalogue.model import Catalogue, Link, Paper, Source
-from catalogue.related import SimilarityProcess
-from catalogue.render import ListPage, PageSizes, list_pages, make_environment, plan_site
+from catalogue.discovery.related import SimilarityProcess
+from catalogue.site.render import ListPage, PageSizes, list_pages, make_environment, plan_site
 from conftest import PROJECT
 from test_accessibility import describe, run_axe
 

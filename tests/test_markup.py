@@ -7,9 +7,9 @@ from html.parser import HTMLParser
 
 import pytest
 
-from catalogue.extract import plain_for_extraction
-from catalogue.markup import Markup, math_to_text, render_math, repair_math, split_math, without_inline_html
-from catalogue.urls import find_urls
+from catalogue.ingest.extract import plain_for_extraction
+from catalogue.markup.convert import Markup, math_to_text, render_math, repair_math, split_math, without_inline_html
+from catalogue.ingest.links import find_urls
 
 from conftest import PROJECT, run_cli
 from tag_leaks import find_tag_leaks

@@ -7,8 +7,8 @@ import os
 import pytest
 
 from catalogue.errors import CatalogueError
-from catalogue import output
-from catalogue.output import CHUNK, PARALLEL_FROM, Output, SiteWriter, _chunks
+from catalogue.site import output
+from catalogue.site.output import CHUNK, PARALLEL_FROM, Output, SiteWriter, _chunks
 
 MANY = PARALLEL_FROM + 7 * CHUNK + 3  # enough for the workers, and a last chunk that is not full
 

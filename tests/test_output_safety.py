@@ -24,13 +24,14 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner, Result
 
-from catalogue import cli, output
+from catalogue import cli
+from catalogue.site import output
 from catalogue.cli import main
 from catalogue.errors import CatalogueError
-from catalogue.faults import fault_message
-from catalogue.guard import Folder, Holds, read_folder, refuse_site_folder
-from catalogue.output import MANIFEST, MARKER, site_lock, staged_site, write_file
-from catalogue.server import QuietHandler
+from catalogue.system.faults import fault_message
+from catalogue.system.guard import Folder, Holds, read_folder, refuse_site_folder
+from catalogue.site.output import MANIFEST, MARKER, site_lock, staged_site, write_file
+from catalogue.serve.handler import QuietHandler
 from conftest import make_project, run_cli
 
 SEED = ("ICML 2026\n\n"

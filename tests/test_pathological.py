@@ -16,10 +16,10 @@ import time
 import pytest
 
 from catalogue.content import read_taxonomy
-from catalogue.ingest import derive_paper
-from catalogue.markup import Markup
+from catalogue.ingest.run import derive_paper
+from catalogue.markup.convert import Markup
 from catalogue.model import Record, Source
-from catalogue.seeds import read_seed_document
+from catalogue.ingest.text_lists import read_seed_document
 
 from conftest import PROJECT
 

@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from PIL import Image, ImageFont
 
-from catalogue.preview import (
+from catalogue.site.share_image import (
     BACKGROUND, ELLIPSIS, FOOTER, FOOTER_HEIGHT, HEIGHT, MARGIN, RING, TEXT_WIDTH, WIDTH,
     fit_charset, render_preview_png, wrap_lines,
 )

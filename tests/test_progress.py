@@ -2,7 +2,7 @@
 
 import io
 
-from catalogue.progress import Progress
+from catalogue.system.progress import Progress
 
 
 def test_progress_on_a_terminal_shows_count_rate_and_time_left():

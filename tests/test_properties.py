@@ -19,16 +19,16 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from catalogue.characters import replace_unsafe
-from catalogue.cache import Cache
+from catalogue.text import replace_unsafe
+from catalogue.system.cache import Cache
 from catalogue.content import CONTENT, content_key, read_papers
-from catalogue.extract import extract
-from catalogue.titles import MAX_TITLE
-from catalogue.ingest import ingest
-from catalogue import markup as markup_module
-from catalogue.markup import _MATHML_ATTRIBUTES, _MATHML_TAGS, Markup, split_math
+from catalogue.ingest.extract import extract
+from catalogue.ingest.titles import MAX_TITLE
+from catalogue.ingest.run import ingest
+from catalogue.markup import convert as markup_module
+from catalogue.markup.convert import _MATHML_ATTRIBUTES, _MATHML_TAGS, Markup, split_math
 from catalogue.model import Source, Topic
-from catalogue.seeds import parse_seed_document
+from catalogue.ingest.text_lists import parse_seed_document
 
 from conftest import PROJECT
 

@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from catalogue.characters import replace_unsafe
-from catalogue.cleanup import clean_abstract
+from catalogue.text import replace_unsafe
+from catalogue.markup.cleanup import clean_abstract
 from catalogue.content import read_taxonomy
 from catalogue.model import Paper, Topic
 from conftest import PROJECT, run_cli

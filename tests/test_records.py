@@ -9,9 +9,9 @@ from dataclasses import replace
 
 import pytest
 
-from catalogue.characters import UNSAFE
+from catalogue.text import UNSAFE
 from catalogue.model import Record, Source
-from catalogue.records import STRUCTURED_EXTENSIONS, parse_record_file, venue_year_from_filename
+from catalogue.ingest.structured_lists import STRUCTURED_EXTENSIONS, parse_record_file, venue_year_from_filename
 
 from seed_writers import sample_records, write_bibtex, write_csv, write_jsonl
 

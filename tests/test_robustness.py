@@ -14,8 +14,8 @@ from click.testing import CliRunner
 from catalogue.cli import main
 from catalogue.content import read_papers
 from catalogue.errors import CatalogueError
-from catalogue.lock import exclusive
-from catalogue.output import Output, SiteWriter
+from catalogue.system.lock import exclusive
+from catalogue.site.output import Output, SiteWriter
 from conftest import PROJECT, build_project, make_project
 
 sys.path.insert(0, str(PROJECT / "bench"))

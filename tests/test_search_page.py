@@ -16,7 +16,7 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
-from catalogue.lookup import find_links
+from catalogue.site.lookup import find_links
 from conftest import BuiltSite, serve_folder
 
 TIMEOUT_MS = 10_000

@@ -1,6 +1,6 @@
 import pytest
 
-from catalogue.seeds import parse_header, parse_seed_document, read_seed_document
+from catalogue.ingest.text_lists import parse_header, parse_seed_document, read_seed_document
 
 
 @pytest.mark.parametrize("header, expected", [

@@ -18,9 +18,9 @@ from urllib.parse import urlencode, urlsplit
 import pytest
 import yaml
 
-from catalogue import search
-from catalogue.check import check_site
-from catalogue.search import indexed_part, parse_shard_key, shard_name
+from catalogue.search import index as search
+from catalogue.site.check import check_site
+from catalogue.search.index import indexed_part, parse_shard_key, shard_name
 from conftest import BuiltSite, build_project, make_project, run_cli, serve_under_subpath
 
 SHARDS = {"icml-2026": 19, "neurips-2025": 13, "iclr-2024": 6}

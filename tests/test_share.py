@@ -10,7 +10,7 @@ import bibtexparser
 import pytest
 from click.testing import CliRunner
 
-from catalogue.cite import bibtex_field, protect_capitals, render_bibtex
+from catalogue.site.cite import bibtex_field, protect_capitals, render_bibtex
 from catalogue.cli import main
 from catalogue.model import Paper, Source
 from conftest import build_project, make_project

@@ -19,12 +19,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bench.synthetic import PROJECT, real_sentences, synthetic_abstract
-from catalogue import related, similarity
-from catalogue.cache import Cache
+from catalogue.discovery import related
+from catalogue.discovery import similarity
+from catalogue.system.cache import Cache
 from catalogue.errors import CatalogueError
-from catalogue.related import SimilarityProcess
-from catalogue.search import words
-from catalogue.similarity import MAP_GROUPS, Neighbour, map_groups, map_layout, phrases, related_papers, term_key
+from catalogue.discovery.related import SimilarityProcess
+from catalogue.search.index import words
+from catalogue.discovery.similarity import MAP_GROUPS, Neighbour, map_groups, map_layout, phrases, related_papers, term_key
 
 DIFFUSION = [
     ("Denoising diffusion models generate images by reversing a gradual noising process. We propose "
@@ -381,7 +382,7 @@ def test_a_process_that_answers_garbage_and_goes_on_is_stopped(tmp_path, monkeyp
 
 def test_the_similarity_process_answers_as_the_functions_do():
     texts = synthetic(40)
-    done = subprocess.run([sys.executable, "-m", "catalogue.similarity"], input=pickle.dumps(texts),
+    done = subprocess.run([sys.executable, "-m", "catalogue.discovery.similarity"], input=pickle.dumps(texts),
                           capture_output=True, check=True, cwd=PROJECT)
     answers = io.BytesIO(done.stdout)
     related, positions = pickle.load(answers), pickle.load(answers)  # related papers first, then the map

@@ -16,7 +16,7 @@ from click.testing import CliRunner
 
 from catalogue.cli import main
 from catalogue.content import read_papers
-from catalogue.ingest import ingest
+from catalogue.ingest.run import ingest
 
 from conftest import PROJECT
 from seed_writers import corpus_records, write_bibtex, write_csv, write_jsonl

@@ -1,5 +1,5 @@
-"""Titles derived from abstracts (catalogue/titles.py), judged on written cases and on the 500 real papers
-of tests/data/corpus_sample.jsonl (none of them was used to learn catalogue/title_model.json)."""
+"""Titles derived from abstracts (catalogue/ingest/titles.py), judged on written cases and on the 500 real papers
+of tests/data/corpus_sample.jsonl (none of them was used to learn catalogue/ingest/title_model.json)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from catalogue.titles import MAX_TITLE, articles_agree, derive_title, title_case
+from catalogue.ingest.titles import MAX_TITLE, articles_agree, derive_title, title_case
 
 PROJECT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(PROJECT))

@@ -15,7 +15,7 @@ import urllib.request
 
 import pytest
 
-from catalogue.watch import GENERATION, RELOAD_SCRIPT, Generation, is_input_change, reloading_handler
+from catalogue.serve.watch import GENERATION, RELOAD_SCRIPT, Generation, is_input_change, reloading_handler
 
 from conftest import PROJECT
 

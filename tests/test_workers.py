@@ -7,7 +7,7 @@ import os
 import pytest
 
 from catalogue.errors import CatalogueError
-from catalogue.workers import cores, run_in_workers
+from catalogue.system.workers import cores, run_in_workers
 
 
 def chunks_of(total: int, size: int):

@@ -1,0 +1,1 @@
+"""Related papers and the map of the catalogue."""

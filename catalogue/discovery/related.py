@@ -1,0 +1,109 @@
+"""Related papers and the map for a render: from the cache, or from the similarity process.
+
+`python -m catalogue.discovery.similarity` runs beside the build, so scikit-learn (100 MB) and the
+matrices never enter the build process, nor the page writers forked from it. It starts
+before the catalogue is loaded, so that its start-up (importing scikit-learn, about a
+second) overlaps the loading; it answers related papers first and the map (positions, then groups) after, so that
+paper pages are written while the map is still being drawn.
+"""
+
+from __future__ import annotations
+
+import os
+import pickle
+import subprocess
+import sys
+import tempfile
+import threading
+from contextlib import suppress
+from hashlib import blake2b
+from pathlib import Path
+
+from catalogue.system.cache import Cache, code_version
+from catalogue.errors import CatalogueError
+
+KIND = "similarity"  # cache entries: (related papers, map positions, map groups) of one list of texts
+ANSWERS = 3
+ENDING_SECONDS = 5  # how long a process whose answer broke off may take to end by itself
+
+
+class SimilarityProcess:
+    """`with SimilarityProcess(cache) as similarity: similarity.ask(texts); ... similarity.related()`."""
+
+    def __init__(self, cache: Cache):
+        self.cache = cache
+        self.key: str | None = None
+        self.found: list | None = None  # [related, positions] as far as they are known
+        self.errors = tempfile.TemporaryFile()  # not a pipe: a chatty process must not stall on a full one
+        package_parent = str(Path(__file__).resolve().parents[2])
+        environment = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [package_parent,
+                                                                                 os.environ.get("PYTHONPATH")]))}
+        self.process = subprocess.Popen([sys.executable, "-m", "catalogue.discovery.similarity"], stdin=subprocess.PIPE,
+                                        stdout=subprocess.PIPE, stderr=self.errors, env=environment)
+
+    def __enter__(self) -> SimilarityProcess:
+        return self
+
+    def __exit__(self, *_) -> None:
+        self._stop(0)  # still running: not needed (the answer was cached), or the build failed
+        for stream in (self.process.stdin, self.process.stdout, self.errors):
+            with suppress(OSError):  # texts left unsent to a killed process: nothing to flush them to
+                stream.close()
+
+    def ask(self, texts: list[str]) -> None:
+        """Each paper's text (title and abstract); the answers are kept until a text changes."""
+        hashed = blake2b(code_version().encode(), digest_size=16)
+        for text in texts:  # one text at a time: a digest of the list would copy the whole catalogue's text
+            hashed.update(text.encode("utf-8") + b"\0")
+        self.key = hashed.hexdigest()
+        cached = self.cache.get(KIND, self.key)
+        if cached is not None:
+            self.found = list(cached)
+            self.process.kill()
+            return
+        self.found = []
+        # A thread writes: the pipe holds 64 KB and the process reads only once its imports are done.
+        threading.Thread(target=self._send, args=(pickle.dumps(texts),), daemon=True).start()
+
+    def related(self) -> list[tuple[tuple[int, tuple[str, ...]], ...]]:
+        """Each paper's related papers: (index of the other paper, the terms they share)."""
+        return self._answer(0)
+
+    def positions(self) -> list[tuple[float, float]]:
+        """Each paper's place on the map, in [0, 1] x [0, 1]."""
+        return self._answer(1)
+
+    def groups(self) -> list[tuple[tuple[str, ...], tuple[int, ...]]]:
+        """The map's groups: (the words that name it, its papers' indices), largest first."""
+        return self._answer(2)
+
+    def _send(self, data: bytes) -> None:
+        try:
+            self.process.stdin.write(data)
+            self.process.stdin.close()
+        except (OSError, ValueError):  # the process ended early (or the build, closing the pipe): the answer says why
+            pass
+
+    def _stop(self, grace: float) -> None:
+        """Let the process end within `grace` seconds (it may be writing why it failed), else kill it."""
+        try:
+            self.process.wait(timeout=grace)
+        except subprocess.TimeoutExpired:  # e.g. it wrote something other than an answer and went on
+            self.process.kill()
+            self.process.wait()
+
+    def _answer(self, which: int):
+        if self.found is None:
+            raise RuntimeError("ask() first")
+        while len(self.found) <= which:
+            try:
+                self.found.append(pickle.load(self.process.stdout))
+            except (EOFError, pickle.UnpicklingError) as error:
+                self._stop(ENDING_SECONDS)
+                self.errors.seek(0)
+                said = self.errors.read().decode("utf-8", "replace").strip()
+                raise CatalogueError(f"finding related papers failed:\n{said or error or 'no answer'}") from None
+            if len(self.found) == ANSWERS:
+                self.cache.put(KIND, self.key, tuple(self.found))
+                self.cache.keep_only(KIND, [self.key])
+        return self.found[which]

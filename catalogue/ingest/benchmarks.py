@@ -1,0 +1,551 @@
+"""The named datasets and benchmarks an abstract evaluates on or introduces, and its headline results.
+
+Both read the abstract's sentences as plain text (catalogue.ingest.extract splits and cleans them).
+
+A dataset is recognised by how the text places it, never by a list of known datasets:
+- next to a kind word: "the GLUE benchmark", "on ScanNetV2 and S3DIS datasets", "datasets such as
+  A, B and C", "a dataset called X", "X, a new dataset of videos";
+- in its own name: VBench, HumanEval, CoqGym;
+- or as a coined name (CIFAR-10, TriviaQA) after "on"/"across" in a sentence about evaluation.
+The last, weaker reading drops what the abstract shows to be something else: the paper's own
+method, an acronym it defines for a method or task, a model ("the X model", "X outperforms"), a
+measure ("2.1 BLEU", "X score") and the acronyms of fields, model families, hardware and metrics.
+"""
+
+from __future__ import annotations
+
+import re
+
+from catalogue.markup.convert import math_to_text
+
+# Sentences are read as tokens: words (with inner - . + # / ' kept: CIFAR-10, v2.0, MSMARCO's) and
+# the punctuation that separates list items.
+_TOKEN = re.compile(r"#?\w(?:[\w+#/]|[\-'’](?=\w)|\.(?=[a-z0-9]))*|[(),;:.\[\]]")
+_ADDRESS = re.compile(r"\.[a-z]{2,}/")
+_POSSESSIVE = re.compile(r"['’]s$")
+_KIND_STARTS = ("data", "bench", "corp", "chall", "leader", "treeb", "Data", "Bench", "Corp", "Chall", "Leader",
+                "Treeb")
+_KIND = re.compile(r"(?:data-?sets?|benchmarks?|corpus|corpora|challenges?|leaderboards?|treebanks?)", re.IGNORECASE)
+_EVALUATION = re.compile(r"benchmark|dataset|evaluat|experiment|outperform|achiev|accuracy|results|improv|score|"
+                         r"perform|surpass|test|state[\s-]of[\s-]the[\s-]art", re.IGNORECASE)
+_AFTER_KIND_GAP = {",", "e.g", "i.e"}
+# Heads that make a phrase about something other than data: "methods such as A, B", "MRC tasks".
+_OTHER_HEADS = re.compile(r"(?:models?|networks?|architectures?|backbones?|methods?|algorithms?|approach(?:es)?|"
+                          r"baselines?|techniques?|frameworks?|systems?|solvers?|tools?|metrics?|measures?|"
+                          r"tasks?|problems?|settings?|languages?)$")
+_CLAUSE_WORDS = {"than", "when", "while", "where", "whereas"}
+# "We improve on X", "based on X": X is earlier work, not data.
+_NOT_EVALUATED_ON = {"improve", "improves", "improving", "build", "builds", "building", "built", "based", "rely",
+                     "relies", "relying", "focus", "focuses", "focusing", "depend", "depends", "conditioned", "act",
+                     "acts", "operate", "operates", "draw", "draws", "elaborate", "expand", "expands"}
+# Before a single name and its kind, words that make the phrase a description of unnamed data.
+_DESCRIBING = {"our", "their", "its", "first", "largest", "new"}
+_CALLED = {"called", "named", "termed", "dubbed", "coined", "name", "call"}
+_LIST_MARKERS = {":", "(", "such", "as", "including", "like", "namely", "e.g", "i.e", "viz"}
+_SEPARATORS = {",", "and", "or", "the"}
+_ABBREVIATIONS = {"e.g", "i.e", "al", "vs", "cf", "viz", "etc"}
+_NOT_NAME_WORDS = {"the", "a", "an", "this", "that", "these", "those", "our", "we", "its", "their", "in", "on", "for",
+                   "to", "of", "with", "from", "by", "at", "as", "and", "or", "both", "all", "each", "every",
+                   "existing", "several", "many", "extensive", "experiments", "experimental", "results", "empirical",
+                   "finally", "moreover", "furthermore", "additionally", "specifically", "besides", "then", "also",
+                   "here", "there", "it", "they", "most", "some", "such", "using", "compared", "unlike"}
+# Acronyms of fields, model families, hardware and metrics: never a dataset's name.
+_GENERIC = {"LLM", "LLMs", "VLM", "VLMs", "MLLM", "MLLMs", "LM", "LMs", "RL", "AI", "ML", "NLP", "CV", "GPU", "GPUs",
+            "CPU", "CPUs", "TPU", "SOTA", "CNN", "CNNs", "RNN", "RNNs", "GNN", "GNNs", "MLP", "MLPs", "ViT", "ViTs",
+            "GAN", "GANs", "VAE", "VAEs", "API", "APIs", "OCR", "IO", "PDE", "PDEs", "ODE", "ODEs", "SGD", "KL",
+            "RAG", "VLA", "VLAs", "RGB", "RGB-D", "EEG", "MRI", "CT", "BLEU", "ROUGE", "METEOR", "CIDEr", "PSNR",
+            "SSIM", "LPIPS", "FID", "AUC", "AUROC", "mAP", "AP", "IoU", "mIoU", "F1", "EM", "MRR", "NDCG", "WER",
+            "FLOPs", "FLOP", "FPS", "VR", "AR", "CoT", "RLHF", "SFT", "QA", "VQA", "NER", "MT", "NMT", "ASR", "TTS",
+            "NLI", "US"}
+# Widely used model families: "on ResNet-50", "GPT-2 outperforms" name the model trained, not the data.
+_MODEL_FAMILY = re.compile(r"(?:ResNet|ResNeXt|VGG|AlexNet|GoogLeNet|Inception|MobileNet|EfficientNet|DenseNet|BERT|"
+                           r"RoBERTa|GPT|LLaMA|Llama|ViT|DeiT|Swin|CLIP|T5)(?:[-.]?\d[\w.\-]*|-\w+)?")
+# What only a method or model is said to be or do ("the X model", "X outperforms").
+_AGENT_AFTER = re.compile(r"\s+(?:models?|networks?|architectures?|backbones?|encoders?|decoders?|embeddings?|"
+                          r"agents?|polic(?:y|ies)|baselines?|algorithms?|methods?|frameworks?|detectors?|trackers?|"
+                          r"classifiers?|solvers?|optimi[sz]ers?|features|family|variants?|outperforms|achieves|"
+                          r"learns|generates|predicts|surpasses|obtains|improves|performs|uses)\b"
+                          r"|[\s-](?:based|like|style)\b")
+# A measure reads as a unit after a number ("2.1 BLEU", "5.4% AUC") or names itself ("X score").
+_MEASURE_BEFORE = re.compile(r"\d(?:%|\s*points?)?\s+$")
+# ... and then ends its phrase: "+6.7 BLEU over", not "+1% ImageNet top-1 accuracy"
+_UNIT_END = re.compile(r"\s*(?:[,.;:)]|$)|\s+(?:on|in|over|and|or|points?|higher|lower|better|worse|improvements?|"
+                       r"gains?|increase|drop)\b")
+_MEASURE_AFTER = re.compile(r"\s+(?:scores?|metrics?|points?|gains?)\b")
+_BENCHMARK_SHAPED = re.compile(r"(?:[a-z0-9\-]Bench|[a-z0-9\-]Eval|[a-z0-9\-]Arena|[a-z]Gym)(?:-\w+)?$")
+_HARDWARE = {"GPU", "GPUs", "CPU", "CPUs", "TPU", "TPUs"}  # "on A100 GPUs"
+_MODEL_SIZE = re.compile(r"(?:^|[-\s])\d+(?:\.\d+)?[BM]$")  # Llama-3.1-8B is a model; Human3.6M is data
+_SIZE = re.compile(r"[\d.,]+(?:[A-Za-z]{1,2}|-[a-z]+)?|top-\d+")  # 2D, 150x, 65GB, 1-shot: sizes, not names
+_MAX_NAMES = 8
+_MAX_WEIGHED = 40  # names weighed per abstract: each reads the whole abstract, so hostile lists are cut short
+_MAX_RUN = 5
+_MAX_DESCRIPTORS = 2  # "the KITTI BEV object detection benchmark"
+_MAX_GAP = 12  # "datasets for fine-grained, object, scene and texture classification: A, B"
+
+
+def find_benchmarks(sentences: list[str], own_names: tuple[str, ...] = ()) -> tuple[str, ...]:
+    """Named benchmarks and datasets, in order of mention, each once."""
+    abstract = " ".join(sentences)
+    found: dict[str, str] = {}
+    weighed: set[tuple[str, bool]] = set()
+    for sentence in sentences:
+        tokens = _tokens(sentence)
+        strong = _beside_kind_words(tokens)
+        if "Bench" in sentence or "Eval" in sentence or "Arena" in sentence or "Gym" in sentence:
+            strong += _named_as_benchmarks(tokens)
+        weak = _after_on(tokens) if _EVALUATION.search(sentence) else []
+        for position, name, is_strong in sorted([(p, n, True) for p, n in strong] + [(p, n, False) for p, n in weak]):
+            key = _key(name)
+            if key in found or (key, is_strong) in weighed:
+                continue
+            if len(weighed) == _MAX_WEIGHED or len(found) == _MAX_NAMES:
+                break
+            weighed.add((key, is_strong))
+            if _is_dataset_name(name, position, abstract, own_names, is_strong):
+                found[key] = name
+    names = list(found.values())
+    # "a Multi-modal ... Emotional Dialogue dataset, M3ED": the acronym is the name the text goes on using
+    return tuple(name for name in names if not any(_initials_match(other, name.split()) for other in names
+                                                   if other != name))[:_MAX_NAMES]
+
+
+def _tokens(sentence: str) -> list[str]:
+    """Words without a possessive "'s"; a full stop only where it ends a clause (not after e.g or et al);
+    no web addresses (github.com/x/DataSet-Net is not a name)."""
+    if "/" in sentence:
+        sentence = " ".join(word for word in sentence.split() if "://" not in word and not _ADDRESS.search(word))
+    tokens: list[str] = []
+    for token in _TOKEN.findall(sentence):
+        if token == "." and tokens and tokens[-1].lower() in _ABBREVIATIONS:
+            continue
+        tokens.append(_POSSESSIVE.sub("", token) if "s" in token[-1:] else token)
+    return tokens
+
+
+def _key(name: str) -> str:
+    return " ".join(re.findall(r"\w+", name.lower()))
+
+
+def _is_kind(token: str) -> bool:
+    """'dataset', 'benchmarks', 'corpus'; a challenge only when it is part of a name ('AI City Challenge')."""
+    return (token.startswith(_KIND_STARTS) and _KIND.fullmatch(token) is not None
+            and (token[0].isupper() or not token.startswith("challenge")))
+
+
+def _is_name_token(token: str) -> bool:
+    """Part of a proper name: capitalised (Sintel), a coinage (bAbI, nuScenes), a number or a version;
+    not an adjective made from a name (L1-regularized, English-language)."""
+    if re.search(r"-[a-z]{3,}$", token):
+        return False
+    return (token[0].isupper() or token[0].isdigit() or token[0] == "#" or re.search(r"[A-Z]", token) is not None
+            or re.fullmatch(r"v\d[\d.]*", token) is not None)
+
+
+def _coined(words: list[str]) -> bool:
+    """Written as no English word is: several capitals (MNIST), inner capitals (GeoQuery), letters with
+    digits (S3DIS), or a name with a number (KITTI 2015, Friedman #2)."""
+    for word in words:
+        letters = re.sub(r"[^A-Za-z]", "", word)
+        if sum(c.isupper() for c in letters) >= 2 or re.search(r"[a-z][A-Z]", word) or (
+                letters and re.search(r"\d", word)):
+            return True
+    return len(words) >= 2 and any(re.fullmatch(r"#?\d[\d.]*", word) for word in words)
+
+
+def _run_before(tokens: list[str], end: int) -> tuple[int, list[str]]:
+    """The name tokens ending just before index end: (start, words)."""
+    start = end
+    while start > 0 and end - start < _MAX_RUN and _is_name_token(tokens[start - 1]) and not _KIND.fullmatch(
+            tokens[start - 1]):
+        start -= 1
+    words = tokens[start:end]
+    while words and words[0].lower() in _NOT_NAME_WORDS:  # "The GLUE benchmark", "We ..."
+        words, start = words[1:], start + 1
+    return start, words
+
+
+def _run_after(tokens: list[str], start: int) -> list[str]:
+    end = start
+    while end < len(tokens) and end - start < _MAX_RUN and _is_name_token(tokens[end]):
+        end += 1
+    words = tokens[start:end]
+    return [] if words and words[0].lower() in _NOT_NAME_WORDS else words
+
+
+def _skip_parenthesis_before(tokens: list[str], end: int) -> tuple[int, list[str]]:
+    """'Multi-category Pose (MP-100) dataset': the index before the parenthesis and what it holds."""
+    if end > 0 and tokens[end - 1] == ")":
+        for opening in range(end - 2, max(-1, end - 12), -1):
+            if tokens[opening] == "(":
+                return opening, tokens[opening + 1:end - 1]
+            if tokens[opening] in ")(":
+                break
+    return end, []
+
+
+def _names_before(tokens: list[str], kind: int) -> list[tuple[int, str]]:
+    """'on CIHP (Crowd ...), MHP v2.0 and DensePose-COCO datasets': every name of the list."""
+    end, inside = _skip_parenthesis_before(tokens, kind)
+    listed = _list_after(tokens, end) if inside else []
+    if len(inside) == 1 and _coined(inside):  # the acronym is the name the text goes on using
+        names = [(end + 1, inside[0])]
+        end, _ = _run_before(tokens, end)
+    elif len(listed) > 1 and sum(len(name.split()) for _, name in listed) + len(listed) - 1 == len(inside):
+        return listed  # "real-world (PEMS-SF, CMU-MOSI) datasets"
+    else:
+        descriptors = 0
+        while descriptors < _MAX_DESCRIPTORS and end > 0 and _is_descriptor(tokens[end - 1]):
+            end, descriptors = end - 1, descriptors + 1
+        start, words = _run_before(tokens, end)
+        if not words or (descriptors and not _coined(words)):
+            return []
+        name = " ".join(words + [tokens[kind]] if tokens[kind][0].isupper() and not descriptors else words)
+        names, end = [(start, name)], start
+    while len(names) < _MAX_NAMES:  # more items of the list, leftwards
+        gap = end
+        while gap > 0 and tokens[gap - 1] in _SEPARATORS:
+            gap -= 1
+        if gap == end:
+            break
+        gap, _ = _skip_parenthesis_before(tokens, gap)
+        start, words = _run_before(tokens, gap)
+        if not words:
+            break
+        names.append((start, " ".join(words)))
+        end = start
+    return [] if _describes_data(tokens, names, end, kind) else names
+
+
+def _describes_data(tokens: list[str], names: list[tuple[int, str]], first: int, kind: int) -> bool:
+    """Words before a kind that say what the data is, not which: 'an English ToD dataset', 'our Thai
+    dataset', 'on English and Chinese datasets', 'existing MWP datasets', '142 NLP datasets' (but 'our
+    Swords benchmark', 'two MovieLens datasets' and 'the Visual Decathlon datasets' name it)."""
+    determiner = tokens[first - 1].lower() if first > 0 else ""
+    single = names[0][1] if len(names) == 1 else None
+    if single and (determiner in {"a", "an"} or (determiner in _DESCRIBING and not _coined(single.split()))):
+        return True
+    head = kind  # "English benchmark datasets": the last kind word is the head
+    while head + 1 < len(tokens) and _is_kind(tokens[head + 1]):
+        head += 1
+    if not _is_plural(tokens[head]) or tokens[kind][0].isupper() or determiner == "the":
+        return False
+    if not any(_coined(name.split()) for _, name in names):
+        return True
+    in_a_list = determiner in {",", "and", "or"}  # "... final pass and KITTI 2015 benchmarks"
+    return bool(single and not in_a_list and (re.fullmatch(r"[A-Z]+", single) or single[0].isdigit()))
+
+
+def _names_after(tokens: list[str], kind: int) -> list[tuple[int, str]]:
+    """'datasets such as A, B and C', 'benchmarks: A, B', 'a dataset called X', 'the benchmark FetchBench'."""
+    nxt = kind + 1
+    if nxt < len(tokens) and _is_name_token(tokens[nxt]) and not _is_kind(tokens[nxt]):
+        words = _run_after(tokens, nxt)  # "the benchmark FetchBench, featuring", not "benchmark Bayesian networks"
+        follows = tokens[nxt + len(words)] if nxt + len(words) < len(tokens) else "."
+        if tokens[kind][0].isupper() or not words or re.fullmatch(r"[a-z]\w*", follows):
+            return []
+        return [(nxt, " ".join(words))]
+    for position in range(nxt, min(len(tokens), nxt + _MAX_GAP)):
+        token = tokens[position]
+        if token.lower() in _CALLED:
+            words = _run_after(tokens, position + 1)
+            return [(position + 1, " ".join(words))] if words else []
+        if token in _LIST_MARKERS or (token == "," and position == nxt):
+            names = _list_after(tokens, position)
+            plural = _is_plural(tokens[kind])
+            if token == "(" and _defines_acronym(tokens, position):
+                return []
+            if token == "," and (len(names) < 2 if plural else not _closed_by_comma(tokens, names)):
+                return []  # "On benchmarks, ZetaNet wins": a comma alone opens a list only of several names
+            return names
+        if (not (token in _AFTER_KIND_GAP or re.fullmatch(r"[a-z][a-z\-]*", token)) or _OTHER_HEADS.match(token)
+                or token in _CLAUSE_WORDS):
+            return []  # the list must follow the kind's own phrase: "datasets in the public domain (A and B)"
+    return []
+
+
+def _is_plural(kind: str) -> bool:
+    kind = kind.lower()
+    return kind == "corpora" or (kind.endswith("s") and not kind.endswith("us"))
+
+
+def _closed_by_comma(tokens: list[str], names: list[tuple[int, str]]) -> bool:
+    """'Our dataset, ActivityNet-Entities, augments', '... dataset, RWTH-PHOENIX-Weather 2014T.': one name set
+    off by commas."""
+    if len(names) != 1:
+        return False
+    after = names[0][0] + len(names[0][1].split())
+    return after >= len(tokens) or tokens[after] in {",", "."}
+
+
+def _list_after(tokens: list[str], marker: int) -> list[tuple[int, str]]:
+    """'A (Expansion), B v2 and C test': the names of a list, each possibly followed by its expansion
+    or a word or two saying what it holds."""
+    names: list[tuple[int, str]] = []
+    position = marker + 1
+    while position < len(tokens) and len(names) < _MAX_NAMES:
+        last_item = False
+        while position < len(tokens) and tokens[position] in _SEPARATORS | _LIST_MARKERS:
+            last_item = last_item or tokens[position] in {"and", "or"}
+            position += 1
+        words = _run_after(tokens, position) if position < len(tokens) else []
+        end = position + len(words)
+        if not words or (end < len(tokens) and tokens[end] == "et"):  # a citation: "(Hahn et al. 2021)"
+            break
+        names.append((position, " ".join(words)))
+        if last_item:  # "On COCO and VOC, Dense Teacher shows": the list ended with "and VOC"
+            break
+        position = end
+        if position < len(tokens) and tokens[position] == "(":
+            closing = next((i for i in range(position + 1, min(len(tokens), position + 12)) if tokens[i] == ")"), None)
+            position = closing + 1 if closing is not None else position
+        trailing = position
+        while trailing - position < _MAX_DESCRIPTORS and trailing < len(tokens) and _is_descriptor(tokens[trailing]):
+            trailing += 1
+        if trailing < len(tokens) and tokens[trailing] in _SEPARATORS:
+            position = trailing
+        if position >= len(tokens) or tokens[position] not in _SEPARATORS:
+            break
+    return names
+
+
+def _is_descriptor(token: str) -> bool:
+    """A lower-case word that can stand between a name and its kind: 'KITTI object detection benchmark'."""
+    return (re.fullmatch(r"[a-z][a-z\-]*", token) is not None and not token.endswith("ed")
+            and token not in _NOT_NAME_WORDS and not _is_kind(token) and not _OTHER_HEADS.match(token))
+
+
+def _defines_acronym(tokens: list[str], opening: int) -> bool:
+    """'Chinese Grammatical Error Correction (CGEC)': a parenthesis that defines an acronym, not a list."""
+    inside = tokens[opening + 1:opening + 3]
+    before = tokens[max(0, opening - 8):opening]
+    return len(inside) == 2 and inside[1] == ")" and _spelling(inside[0], before) is not None
+
+
+def _initials_match(acronym: str, words: list[str]) -> bool:
+    """True when the words' initials spell the acronym's capitals: M3ED, 'Multi-modal ... Emotional Dialogue'."""
+    initials = "".join(part[0] for word in words for part in re.split(r"-", word) if part and part[0].isupper())
+    capitals = re.sub(r"[^A-Z]", "", acronym)
+    return len(capitals) >= 2 and len(words) >= 2 and initials.startswith(capitals[0]) and _in_order(capitals,
+                                                                                                      initials)
+
+
+def _in_order(letters: str, text: str) -> bool:
+    position = 0
+    for letter in letters:
+        position = text.find(letter, position) + 1
+        if position == 0:
+            return False
+    return True
+
+
+def _appositive(tokens: list[str], kind: int) -> list[tuple[int, str]]:
+    """'MuCGEC, a multi-reference multi-source evaluation dataset': the name before ', a ... dataset'."""
+    for article in range(kind - 1, max(-1, kind - 8), -1):
+        token = tokens[article]
+        if token.lower() in {"a", "an"}:
+            if article >= 2 and tokens[article - 1] == ",":
+                start, words = _run_before(tokens, article - 1)
+                if words and _coined(words):
+                    return [(start, " ".join(words))]
+            return []
+        if token in "(),;:.[]" or _is_kind(token):
+            return []  # only the kind's own words stand between: "X, a new Dark Web dataset"
+    return []
+
+
+def _beside_kind_words(tokens: list[str]) -> list[tuple[int, str]]:
+    names = []
+    for position, token in enumerate(tokens):
+        if _is_kind(token):
+            after = _names_after(tokens, position)
+            before = _names_before(tokens, position)
+            appositive = _appositive(tokens, position)
+            if (after or appositive) and len(before) == 1:  # "the EAE dataset RAMS", "CoDA, a Dark Web dataset":
+                before = []  # the word before the kind says what the data is about
+            names += before + after + appositive
+    return names
+
+
+def _named_as_benchmarks(tokens: list[str]) -> list[tuple[int, str]]:
+    """Names coined as benchmarks wherever they stand: VBench, HumanEval, CoqGym, MT-Bench."""
+    return [(position, " ".join(_run_after(tokens, position))) for position, token in enumerate(tokens)
+            if _BENCHMARK_SHAPED.search(token) and _run_after(tokens, position)]  # "SemEval 2014 Task 4" whole
+
+
+def _after_on(tokens: list[str]) -> list[tuple[int, str]]:
+    """'... outperforms the state of the art on CIFAR-10, CIFAR-100, and SVHN.': a list with a coined name."""
+    names = []
+    for position, token in enumerate(tokens):
+        if token.lower() not in {"on", "across"} or (position and tokens[position - 1].lower() in _NOT_EVALUATED_ON):
+            continue
+        start = position + 1
+        while start < len(tokens) and tokens[start].lower() in {"the", "both", "all"}:
+            start += 1
+        listed = _list_after(tokens, start - 1)
+        if not any(_coined(name.split()) for _, name in listed):
+            continue
+        for name_start, name in listed:
+            end = name_start + len(name.split())
+            follows = tokens[end] if end < len(tokens) else "."
+            counted = re.fullmatch(r"#?\d[\d.,]*", name.split()[0]) or _SIZE.fullmatch(name.split()[0])
+            # "on 10 NLU datasets", "on 2D Euclidean graphs": a count or a size, then what is counted
+            if not counted and not _OTHER_HEADS.match(follows):  # "on MRC tasks"
+                names.append((name_start, name))
+    return names
+
+
+def _is_dataset_name(name: str, position: int, abstract: str, own_names: tuple[str, ...], strong: bool) -> bool:
+    words = name.split()
+    if (not words or all(_SIZE.fullmatch(word) for word in words) or name in _GENERIC
+            or _MODEL_SIZE.search(name) or _MODEL_FAMILY.fullmatch(words[0]) or words[-1] in _HARDWARE
+            or any(re.fullmatch(r"[\d.]*\.\d{2,}", word) for word in words)):
+        return False  # a size, a field, a model, a measured value ("FID 22.18")
+    if any((len(word) == 1 and word.isalpha()) or re.fullmatch(r"[A-Za-z]_\w+", word) for word in words):
+        return False  # "Expressions A and B", "dataset B", "L_2 norm": a variable, not a name
+    expansion = _spelled_out_in(name, abstract)
+    if strong:
+        # "the ECoG dataset" after "electrocorticographic (ECoG)": an acronym for a common phrase names a kind of data
+        lower_case_phrase = expansion is not None and all(not word[0].isupper() for word in expansion[1:] or expansion)
+        # "a standard LJP dataset" after "Legal Judgment Prediction (LJP)" and "LJP models": a task's acronym
+        task_acronym = expansion is not None and _used_as_other(name, abstract)
+        return not (lower_case_phrase or task_acronym or (len(words) == 1 and not _coined(words) and position == 0))
+    defined_for_other = expansion is not None and not any(_is_kind(word) for word in expansion)
+    return not (name in own_names or defined_for_other or _used_as_other(name, abstract))
+
+
+def _spelled_out_in(acronym: str, abstract: str) -> list[str] | None:
+    """The words an acronym stands for where the abstract defines it: 'Joint Goal Accuracy (JGA)',
+    'CIHP (Crowd Instance-level Human Parsing)'."""
+    if len(acronym.split()) != 1:
+        return None
+    for match in re.finditer(re.escape(acronym), abstract):
+        before = abstract[max(0, match.start() - 130):match.start()].rstrip()
+        after = abstract[match.end():match.end() + 130].lstrip()
+        if before.endswith("(") and after.startswith(")"):
+            words = re.split(r"\s+", before[-120:-1].strip())
+            spelled = _spelling(acronym, words[-8:])
+        elif after.startswith("(") and ")" in after[:120]:
+            spelled = _spelling(acronym, after[1:after.index(")")].split())
+        else:
+            continue
+        if spelled:
+            return spelled
+    return None
+
+
+def _spelling(acronym: str, words: list[str]) -> list[str] | None:
+    """The longest tail of words starting with the acronym's first letter and holding all its letters in order."""
+    letters = [c.lower() for c in acronym if c.isalpha()]
+    if not letters:
+        return None
+    for start, word in enumerate(words):
+        if word[:1].lower() == letters[0] and _in_order("".join(letters), " ".join(words[start:]).lower()):
+            return words[start:]
+    return None
+
+
+def _used_as_other(name: str, abstract: str) -> bool:
+    """Somewhere the abstract calls it a model or method, makes it act, or measures with it."""
+    for match in re.finditer(rf"(?<![\w\-]){re.escape(name)}(?![\w\-])", abstract):
+        after = abstract[match.end():match.end() + 40]
+        before = abstract[max(0, match.start() - 12):match.start()]
+        if (_AGENT_AFTER.match(after) or _MEASURE_AFTER.match(after)
+                or (_MEASURE_BEFORE.search(before) and _UNIT_END.match(after))):
+            return True
+    return False
+
+
+# Headline results: a number with a percent sign or a multiplier, and what it measures, in
+# a sentence that reports an outcome.
+# A number starts where a run of digits starts, and its digits are never given back: a long run
+# is read once, not once from each of its digits. A range may carry its unit twice ("4x-11.6x").
+_NUMBER = (r"(?<!\d)\d++(?:\.\d++)?(?:\s*(?:%|×|x\b))?(?:\s*[-\u2013]\s*\d++(?:\.\d++)?)?"
+           r"(?:\s*(?:%|×|x\b|-fold)|\s+times\b)")
+_PLAIN = r"(?<![\d.])\d++(?:\.\d++)?"
+_HEADLINE_NUMBER = re.compile(rf"(?:from\s+{_NUMBER}\s+to\s+{_NUMBER})|(?:(?:up to|over|nearly|about|by)\s+)?{_NUMBER}"
+                              rf"|{_PLAIN}\s*(?:→|->)\s*{_PLAIN}%?")  # "from 61.0 → 88.9 average accuracy"
+_OUTCOME = re.compile(r"achiev|improv|outperform|reduc|speed|gain|reach|rise|rises|surpass|boost|cut|"
+                      r"accelerat|increas|decreas|lower|yield|deliver|attain|faster", re.IGNORECASE)
+# What a number can measure. A phrase without one ("outperforms them by 11.1%", "99.9% reduction")
+# does not say what it measures, and is not shown.
+# Words are matched in lower case (a capitalised "Faster R-CNN" is a model), acronyms as written.
+_MEASURE = re.compile(r"\b(?:accura|error|speed|faster|slower|laten|throughput|time\b|runtime|memory|cost|comput|"
+                      r"flop|energy|power|param|size|smaller|compress|score|rates?\b|precision|recall|perplexit|"
+                      r"reward|return|success|win|bits?\b|bandwidth|storage|coverage|correlat|loss|regret|sample|"
+                      r"label|annotation|quer|token|exact match|top-\d|hits?\b|performance|quality|efficien|robust|"
+                      r"agreement|fps\b|frames|data\b|metric|f-?measure|f-?score|"
+                      r"BLEU|ROUGE|METEOR|CIDEr|F1|AUC|mAP|AP\b|IoU|mIoU|PSNR|SSIM|LPIPS|FID\b|MSE|RMSE|MAE\b|EM\b|"
+                      r"NDCG|MRR|WER\b|CER\b|FLOPs|GPU|Acc\b|Acc@"
+                      # or says it in so many words: "40% improvements in empirical safety"
+                      r"|(?:improvement|gain|reduction|increase|decrease|drop|boost)s?\s+(?:in|of)\s+"
+                      r"(?!up\b|about\b|over\b|around\b|nearly\b|the\b|a\b)[a-z])")
+# What follows these is what a number is compared with, not what it measures.
+_COMPARED_WITH = re.compile(r"\s(?:than|over|versus|vs\.?|compared)\s")
+# How far around a number its phrase is looked for: seven words after it or six before fit easily,
+# and a bounded window keeps a sentence of many numbers linear.
+_RESULT_WINDOW = 300
+_RESULT_STOP = re.compile(r"[,;:()]|\.(?:\s|$)|\s(?:while|whereas|and|but|compared|outperforming|which|"
+                          r"thereby|demonstrating|showing|when|respectively)\b")
+_NOT_A_MEASURE = {"of", "in", "on", "to", "and", "or", "the", "a", "an", "while", "with", "for", "from", "at",
+                  "over", "than", "by", "when", "respectively", "without", "using", "across", "under", "within",
+                  "after", "via", "through", "among", "despite"}
+_MAX_RESULTS = 3
+_COMPARATIVES = {"higher", "lower", "better", "worse", "more", "less", "fewer", "greater", "larger", "absolute",
+                 "relative", "average", "overall", "additional", "consistent", "significant", "substantial"}
+# Words that say a number changed, not what it measures ("10% absolute improvement over the best prior result").
+_VAGUE_HEADS = _NOT_A_MEASURE | {"than", "improvement", "improvements", "gain", "gains", "increase", "increases",
+                                 "reduction", "reductions", "boost", "drop", "decrease", "margin", "respectively",
+                                 "times", "fold", "overall", "compared", "relative", "absolute", "points", "vs",
+                                 "versus"}
+
+
+def find_results(sentences: list[str]) -> tuple[str, ...]:
+    """Up to three short phrases with headline numbers: '34% proof success rate on LCI-Test'."""
+    results: list[str] = []
+    for sentence in sentences:
+        if not _OUTCOME.search(sentence):
+            continue
+        for match in _HEADLINE_NUMBER.finditer(sentence):
+            text = _result_phrase(sentence, match)
+            if text and _says_what_it_measures(text, match[0]) and not any(text in r or r in text for r in results):
+                results.append(text)
+                if len(results) == _MAX_RESULTS:
+                    return tuple(results)
+    return tuple(results)
+
+
+def _says_what_it_measures(text: str, number: str) -> bool:
+    """A measure word before any "than" or "over" (what is compared with is not what is measured: "30% higher
+    than methods for efficient inference"), or a noun right after the number: "46.5% PQ", "17% more formulas"."""
+    measured = _COMPARED_WITH.split(text)[0]
+    if _MEASURE.search(measured) or _MEASURE.match(measured[:12].lower()):  # "Accuracy improves from 69% to 96%"
+        return True
+    words = text[len(number):].split() if text.startswith(number) else []
+    while words and words[0].lower() in _COMPARATIVES:
+        words.pop(0)
+    return (bool(words) and re.fullmatch(r"[A-Za-z][\w\-]*", words[0]) is not None
+            and words[0].lower() not in _VAGUE_HEADS and not words[0].endswith(("ed", "ly")))  # "averaged across"
+
+
+def _result_phrase(sentence: str, match: re.Match) -> str | None:
+    """The number with the words after it ('34% success rate'), or before it when it closes its clause
+    ('reduces memory by over 50%')."""
+    after = sentence[match.end():match.end() + _RESULT_WINDOW]
+    stop = _RESULT_STOP.search(after)
+    words = (after[:stop.start()] if stop else after).split()[:7]
+    if words and re.match(r"[A-Za-z]", words[0]) and words[0].lower() not in _NOT_A_MEASURE:
+        phrase = [match[0], *words]
+    else:
+        before = sentence[max(0, match.start() - _RESULT_WINDOW):match.start()]
+        phrase = [*_RESULT_STOP.split(before)[-1].split()[-6:], match[0]]
+        if _HEADLINE_NUMBER.search(" ".join(phrase[:-1])):
+            return None  # "achieves 80% accuracy using only 20%": the phrase belongs to the first number
+    while phrase and phrase[-1].lower() in _NOT_A_MEASURE:
+        phrase.pop()
+    return " ".join(phrase).strip(" .,;:") if len(phrase) >= 2 else None
+
+
+def plain_math(text: str) -> str:
+    """Inline math as readable text ($32\\times$ -> 32×, $69\\\\%$ -> 69%), and \\% as %."""
+    text = re.sub(r"\$([^$]{1,80})\$", lambda m: math_to_text(m[1]), text)
+    return re.sub(r"\\{1,2}%", "%", text)

@@ -1,0 +1,97 @@
+"""What the lists do not carry, derived from the abstract alone: name, title, topics, links,
+benchmarks and headline results. Each has its own module (names, titles, topics, benchmarks);
+this one reads the abstract's sentences once and hands them on.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from dataclasses import dataclass
+
+from catalogue.ingest import benchmarks
+from catalogue.markup.convert import text_only_math, without_inline_html
+from catalogue.model import Link, Topic
+from catalogue.ingest.names import Contribution, find_names
+from catalogue.ingest.titles import derive_title
+from catalogue.ingest.topics import rank_topics
+from catalogue.ingest.links import find_urls
+
+_SENTENCE_END = re.compile(r"(?<![A-Z]\.)(?<!e\.g\.)(?<!i\.e\.)(?<!al\.)(?<!vs\.)(?<!cf\.)(?<=[.!?])\s+(?=[\"“*$\\(A-Z0-9])"
+                           r"|(?<=[。！？])\s*")  # Chinese and Japanese full stops need no space
+
+
+@dataclass(frozen=True)
+class Extraction:
+    name: str | None
+    other_names: tuple[str, ...]
+    title: str
+    topics: tuple[str, ...]
+    links: tuple[Link, ...]
+    benchmarks: tuple[str, ...]
+    results: tuple[str, ...]
+
+
+def extract(abstract: str, taxonomy: tuple[Topic, ...], fallback_topic: str, title: str | None = None,
+            keywords: tuple[str, ...] = ()) -> Extraction:
+    """Everything derived from one abstract; a title the list gives is used, not derived, and the
+    authors' keywords count as the title's words do for topics."""
+    contributions = find_contributions(abstract) if abstract else []
+    primary = next((c for c in contributions if not c.secondary), None)
+    title = title or derive_title(abstract, primary.name if primary else None)
+    return Extraction(
+        name=primary.name if primary else None,
+        other_names=tuple(c.name for c in contributions if c is not primary),
+        title=title,
+        topics=rank_topics(" ; ".join((title, *keywords)), abstract, taxonomy, fallback_topic),
+        links=find_links(abstract),
+        benchmarks=find_benchmarks(abstract, tuple(c.name for c in contributions)),
+        results=find_results(abstract),
+    )
+
+
+@functools.lru_cache(maxsize=16)  # each rule below reads the same abstract's sentences
+def _sentences(text: str) -> tuple[str, ...]:
+    return tuple(s.strip() for s in _SENTENCE_END.split(text) if s.strip())
+
+
+def split_sentences(text: str) -> list[str]:
+    return list(_sentences(text))
+
+
+@functools.lru_cache(maxsize=16)
+def plain_for_extraction(abstract: str) -> str:
+    """The abstract with inline HTML tags and emphasis markers gone, entities decoded and
+    $\\textbf{...}$ turned back into text."""
+    text = re.sub(r"\$(\\text\w*\{[^$]*\})\$", lambda m: text_only_math(m[1]) or m[0], without_inline_html(abstract))
+    text = re.sub(r"\\(?:emph|textit|textbf)\{([^{}]*)\}", r"\1", text)
+    # Markdown's emphasis markers go; a formula's subscripts ($x_{t+1}$) stay as written.
+    return re.sub(r"(\$[^$]*+\$)|\*+|(?<!\w)_+|(?<!_)_++(?!\w)", lambda found: found[1] or "", text)
+
+
+def find_contributions(abstract: str) -> list[Contribution]:
+    """Named contributions in the order the abstract introduces them (first = primary)."""
+    return find_names(split_sentences(plain_for_extraction(abstract)))
+
+
+def find_links(abstract: str) -> tuple[Link, ...]:
+    """Code and project links, in order, each once."""
+    links: list[Link] = []
+    for _, _, href in find_urls(abstract):
+        host = re.sub(r"^https?://", "", href).split("/")[0].lower()
+        label = "Code" if host in {"github.com", "gitlab.com", "bitbucket.org", "huggingface.co"} else "Project page"
+        if all(link.url != href for link in links):
+            links.append(Link(href, label))
+    return tuple(links)
+
+
+def find_benchmarks(abstract: str, own_names: tuple[str, ...] = ()) -> tuple[str, ...]:
+    """Named benchmarks and datasets the abstract evaluates on or introduces, in order of mention."""
+    return benchmarks.find_benchmarks(split_sentences(plain_for_extraction(abstract)), own_names)
+
+
+
+
+def find_results(abstract: str) -> tuple[str, ...]:
+    """Up to three short phrases with headline numbers, each saying what it measures."""
+    return benchmarks.find_results(split_sentences(benchmarks.plain_math(plain_for_extraction(abstract))))

@@ -1,0 +1,28 @@
+"""A seed file's bytes -> the records it lists, whatever its format.
+
+A text list (.txt) gives one record per abstract, with the venue and year of its header; a
+structured list (JSON, CSV, BibTeX: see records.py) gives each record's own fields. Either way
+every problem is a note naming the file and the line or record.
+"""
+
+from __future__ import annotations
+
+from catalogue.model import Problem, Record, Source
+from catalogue.ingest.structured_lists import STRUCTURED_EXTENSIONS, parse_record_file
+from catalogue.ingest.seed_files import decode_seed_bytes
+from catalogue.ingest.text_lists import parse_seed_bytes
+
+
+def parse_seed_records(data: bytes, path: str) -> tuple[list[Record], list[Problem]]:
+    """The records of one seed file and what was wrong with it (pure: no I/O)."""
+    if path.lower().endswith(STRUCTURED_EXTENSIONS):
+        decoded = decode_seed_bytes(data)
+        if decoded.text is None:
+            return [], [Problem(Source(path), decoded.why_not)]
+        listed = parse_record_file(decoded.text, path)
+        replaced = [Problem(Source(path), "bytes that are not UTF-8 were replaced by '\ufffd'")] if decoded.replaced else []
+        return list(listed.records), replaced + list(listed.problems)
+    document = parse_seed_bytes(data, path)
+    records = [Record(Source(path, paragraph.line), paragraph.text, venue=document.venue, year=document.year)
+               for paragraph in document.paragraphs]
+    return records, list(document.problems)

@@ -1,0 +1,500 @@
+"""A readable title derived from an abstract: the span of its words most likely to be the title.
+
+Each word of the abstract gets the probability that the real title holds it, from a small
+logistic model learned from real title-abstract pairs (catalogue/ingest/title_model.json, written by
+bench/train_titles.py). Candidate spans are whole phrases of one sentence: they start where a
+phrase starts and end where one ends, never on a word that needs another after it. The chosen
+span maximises the expected token F1 against a title of typical length, so a span of unlikely
+words loses to a shorter one: when nothing fits well the title says less. A named contribution
+leads the title ("Name: span"). Math is kept exactly as the abstract writes it.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import math
+import re
+from collections import Counter
+from collections.abc import Collection
+from dataclasses import dataclass
+from pathlib import Path
+from typing import NamedTuple
+
+from catalogue.markup.convert import split_math, text_only_math
+from catalogue.ingest.names import normalise_expansion
+
+MAX_TITLE = 110
+MODEL = Path(__file__).with_name("title_model.json")
+_LONGEST_SPAN = 14
+# A title without a name needs a few words to tell its paper from others ("Deep Neural Networks").
+_SHORTEST_SPAN = {True: 2, False: 5}
+# The title is looked for in the opening sentences and in the first sentences that state a claim.
+_OPENING_SENTENCES = 2
+_CLAIM_SENTENCES = 2
+
+_ARTICLES = {"a", "an", "the"}
+_SMALL_WORDS = {"a", "an", "the", "and", "or", "but", "nor", "for", "of", "in", "on", "at", "to", "by",
+                "via", "with", "from", "as", "into", "over", "per", "vs", "than", "through", "across",
+                "under", "within", "without", "between", "among", "beyond", "toward", "towards", "upon"}
+# Words after which a phrase is not finished.
+_LINKING = _SMALL_WORDS | {
+    "this", "that", "these", "those", "yet", "so", "if", "whether", "while", "because", "although", "about",
+    "onto", "against", "during", "after", "before", "around", "along", "behind", "below", "above", "versus",
+    "which", "who", "whose", "where", "when", "how", "what", "whereas", "such", "both", "either", "neither",
+    "each", "every", "all", "any", "some", "our", "their", "its", "his", "her", "we", "it", "they", "is", "are",
+    "was", "were", "be", "been", "being", "has", "have", "had", "can", "could", "may", "might", "will", "would",
+    "should", "must", "do", "does", "did", "not", "also", "very", "more", "most", "less", "novel", "new",
+    "first", "based", "e.g.", "i.e.", "etc", "namely", "then", "thus", "hence", "there", "here", "them",
+    "despite", "like", "unlike", "though", "unless", "throughout", "amongst", "including", "except", "until",
+}
+# Words a title does not start with (a title may start with an article).
+_NOT_FIRST = (_LINKING - _ARTICLES) | {"however", "moreover", "furthermore", "additionally", "finally",
+                                       "specifically", "instead", "therefore", "consequently", "further"}
+# Where a phrase may end: before one of these words, or at punctuation.
+_PHRASE_BREAK = _LINKING | {"using", "called", "named", "termed", "dubbed", "known", "leading", "resulting",
+                            "achieving", "making", "allowing", "enabling", "yielding", "showing", "without"}
+# Words a phrase begins after: prepositions, articles, conjunctions, linking verbs, namings.
+_LINKING_VERBS = {"is", "are", "was", "were", "be", "been"}
+_PHRASE_BEFORE = (_SMALL_WORDS - {"to"}) | _LINKING_VERBS | {"about", "versus", "against", "during", "called",
+                                                             "named", "termed", "dubbed", "using", "namely"}
+# Words that make a sentence of a phrase (a verb follows them, or they are one): never inside a title.
+_CLAUSAL = {"is", "are", "was", "were", "be", "been", "being", "has", "have", "had", "can", "could", "may", "might",
+            "will", "would", "should", "must", "do", "does", "did", "we", "it", "they", "which", "who", "whose",
+            "where", "when", "whether", "how", "what", "why", "if", "our", "their", "not", "also"}
+# A phrase that ends right before one of these most likely ends on a verb ("... networks define the").
+_DETERMINERS = {"the", "a", "an", "this", "these", "those", "our", "their", "its", "each", "every", "all", "any",
+                "some", "such"}
+# Words that open a verb's object.
+_OBJECT_START = _DETERMINERS | {"many", "several", "multiple", "two", "three", "both", "no"}
+_CLAIM_VERBS = {
+    "propose": "introduce", "introduce": "introduce", "present": "introduce", "develop": "introduce",
+    "design": "introduce", "devise": "introduce", "describe": "introduce", "build": "introduce",
+    "construct": "introduce", "create": "introduce", "release": "introduce", "offer": "introduce",
+    "study": "study", "investigate": "study", "analyze": "study", "analyse": "study", "examine": "study",
+    "explore": "study", "consider": "study", "address": "study", "tackle": "study", "revisit": "study",
+    "formalize": "study", "characterize": "study", "focus": "study", "provide": "study", "give": "study",
+    "show": "show", "prove": "show", "demonstrate": "show", "establish": "show", "derive": "show",
+    "find": "show", "argue": "show",
+}
+# Each claim verb as written (proposes, studied, ...), and the kind of claim it makes.
+_CLAIM_FORMS = {form: kind for verb, kind in _CLAIM_VERBS.items()
+                for form in ((verb, verb[:-1] + "ies", verb[:-1] + "ied") if verb.endswith("y") else
+                             (verb, verb + "s", verb + "d", verb + "ed", verb + "es"))}
+# A sentence ends at . ! or ? (and a closing quote or bracket) before a capital, a digit or a formula;
+# not after an initial (J. Smith, U.S.) or a common abbreviation.
+_SENTENCE_END = re.compile(r"(?:(?<=[.!?])(?<!\b[A-Z]\.)(?<!e\.g\.)(?<!i\.e\.)(?<!\bal\.)(?<!vs\.)(?<!cf\.)"
+                           r"|(?<=[.!?][\"'\u201d\u2019)\]]))\s+(?=[\"\u201c'(\[]?[A-Z0-9\ufdd0])")
+_CLAIM = re.compile(r"\b(?:we|paper|work|i)\s++(?:\S++\s++){0,2}?(?:" + "|".join(sorted(_CLAIM_FORMS, reverse=True))
+                    + r")\b", re.IGNORECASE)
+_HELD = re.compile("\ufdd0(\\d+)\ufdd1")
+_NOT_TEXT = {0xFDD0: " ", 0xFDD1: " "}
+_EMPHASIS = re.compile(r"\\(?:emph|textit|textbf|textsc|texttt|textrm|text)\{([^{}]*)\}|\*+|(?<!\w)_+|(?<!_)_++(?!\w)")
+_OPENERS = "([{\"'\u201c\u2018"
+_CLOSERS = ")]}\"'\u201d\u2019"
+_PUNCTUATION = _CLOSERS + ".,;:!?"
+_TOKEN = re.compile(r"\w+")
+
+
+class Word(NamedTuple):
+    core: str           # as in the abstract (math verbatim), without surrounding brackets, quotes and punctuation
+    lowered: str        # core in lower case
+    sentence: int
+    tokens: tuple[str, ...]  # lower-case word tokens, as token F1 counts them
+    opens: bool         # starts with a bracket or a quote
+    closes: bool        # ends a phrase: punctuation, a closing bracket or quote after it
+
+
+@dataclass(frozen=True, eq=False)  # compared by identity: the weight sums below are cached per model
+class TitleModel:
+    weights: dict[str, float]
+    bias: float
+    title_tokens: float     # the typical length of a real title, in tokens
+    name_in_title: float    # how often a named contribution's name is in the real title
+
+
+def tokens_of(text: str) -> tuple[str, ...]:
+    """Lower-case words, after `$`, backslashes of commands and HTML tags are removed."""
+    text = re.sub(r"<[^<>]*>", " ", text)
+    text = re.sub(r"\\(?=[A-Za-z])", "", text).replace("$", " ")
+    return tuple(_TOKEN.findall(text.lower()))
+
+
+class Abstract(NamedTuple):
+    """What a title is chosen from."""
+    words: tuple[Word, ...]  # of the sentences that may hold the title: the opening ones and the claims
+    counts: Counter          # of each token in the whole abstract
+    last_sentence: int
+
+
+def read_abstract(abstract: str) -> Abstract:
+    text, held = _hold_math(abstract)
+    sentences = _SENTENCE_END.split(text)
+    tokens = _TOKEN.findall(_HELD.sub(" ", text).lower())
+    words = []
+    claims = 0
+    for number, sentence in enumerate(sentences):
+        claimed = claims < _CLAIM_SENTENCES and _CLAIM.search(sentence) is not None
+        claims += claimed
+        if number < _OPENING_SENTENCES or claimed:
+            words += [_word(piece, number, held) for piece in sentence.split()]
+    return Abstract(tuple(words), Counter(tokens), len(sentences) - 1)
+
+
+def _hold_math(abstract: str) -> tuple[str, list[str]]:
+    """The abstract's prose without emphasis markers, each formula held as one placeholder word."""
+    held: list[str] = []
+    pieces = []
+    abstract = abstract.translate(_NOT_TEXT)  # the placeholder's own characters are never text
+    for segment in split_math(abstract)[0]:
+        text_only = text_only_math(segment.content) if segment.kind == "math" else None
+        if segment.kind == "text" or text_only is not None:
+            prose = text_only or segment.written
+            marked = "*" in prose or "_" in prose or "\\" in prose
+            pieces.append(_EMPHASIS.sub(lambda m: m[1] or "", prose) if marked else prose)
+        else:
+            held.append(segment.written)
+            pieces.append(f"\ufdd0{len(held) - 1}\ufdd1")
+    return "".join(pieces), held
+
+
+def _word(piece: str, sentence: int, held: list[str]) -> Word:
+    bare = piece.rstrip(_PUNCTUATION)
+    core = bare.lstrip(_OPENERS)
+    if "\ufdd0" in piece:
+        core = _HELD.sub(lambda m: held[int(m[1])], core)
+        tokens = tokens_of(core)
+    else:
+        tokens = tuple(_TOKEN.findall(core.lower()))
+    stray = "$" in piece or "\\" in piece or "<" in piece  # a dollar, macro or tag outside math: never in a title
+    return Word(core, core.lower(), sentence, tokens, piece[:1] in _OPENERS or stray,
+                len(bare) < len(piece) or "(" in bare or stray)
+
+
+_DIGIT = re.compile(r"\d")
+_TWO_CAPITALS = re.compile(r"[A-Z][^A-Z]*[A-Z]")
+
+
+def _shape(core: str) -> str:
+    if "$" in core or "\\" in core:
+        return "math"
+    if not core.strip("-"):
+        return "other"
+    if _DIGIT.search(core):
+        return "digit"
+    if _TWO_CAPITALS.search(core):
+        return "caps"
+    if core[0].isupper():
+        return "cap"
+    return "long" if len(core) > 8 else "short"
+
+
+class _Described(NamedTuple):
+    """One word of a sentence that may hold the title, as the word model sees it."""
+    index: int
+    context: tuple  # the arguments of _context_features
+    tokens: tuple   # for each token, the arguments of _token_features
+
+
+def _describe(abstract: Abstract) -> list[_Described]:
+    """The words that may be in the title, with what the model weighs about each."""
+    words, counts, last_sentence = abstract
+    claims = _claims(words)
+    expanded = _before_acronyms(words)
+    described = []
+    position = 0
+    sentence = -1
+    place = ""
+    for index, word in enumerate(words):
+        if word.sentence != sentence:
+            sentence, position = word.sentence, 0
+            place = "last" if sentence == last_sentence and sentence > 2 else str(min(sentence, 4))
+        else:
+            position += 1
+        if not word.tokens:
+            continue
+        where = _WHERE[position] if position < len(_WHERE) else "10"
+        shape = _shape(word.core)
+        context = (place, claims.get(index, "none"), shape, where, index in expanded)
+        described.append(_Described(index, context, tuple((token, _FREQUENCY[min(counts.get(token, 1), 5)], shape)
+                                                          for token in word.tokens)))
+    return described
+
+
+# Buckets of a word's position in its sentence and of a token's count in the abstract.
+_WHERE = ("0", "1", "1", "1", "4", "4", "4", "4", "4", "4")
+_FREQUENCY = (1, 1, 2, 3, 3, 5)
+
+
+def _context_features(place: str, claim: str, shape: str, where: str, expanded: bool) -> tuple:
+    return (f"s:{place}", f"c:{claim}", f"sh:{shape}", f"c-s:{claim}:{place}", f"pos:{where}", f"acr:{expanded}")
+
+
+def _token_features(identity: str, frequency: int, shape: str) -> tuple:
+    return (identity, f"tf:{frequency}", f"tf-sh:{frequency}:{shape}")
+
+
+def token_features(abstract: Abstract, vocabulary: Collection[str]) -> dict[int, list[tuple]]:
+    """For the words that may be in the title, for each of their tokens: the features the model weighs.
+
+    A token is known by itself when `vocabulary` holds its feature, else as one of the rare words.
+    """
+    features = {}
+    for word in _describe(abstract):
+        context = _context_features(*word.context)
+        features[word.index] = [context + _token_features(_identity(token, vocabulary), *rest)
+                                for token, *rest in word.tokens]
+    return features
+
+
+def _identity(token: str, vocabulary: Collection[str]) -> str:
+    identity = f"w:{token}"
+    return identity if identity in vocabulary else "w:?"
+
+
+def token_probabilities(abstract: Abstract, model: TitleModel) -> dict[int, tuple[float, ...]]:
+    """For the words that may be in the title: the probability that the real title holds each token."""
+    probabilities = {}
+    for word in _describe(abstract):
+        base = model.bias + _context_weight(model, *word.context)
+        probabilities[word.index] = tuple(1 / (1 + math.exp(-base - _token_weight(model, *token)))
+                                          for token in word.tokens)
+    return probabilities
+
+
+@functools.lru_cache(maxsize=4096)
+def _context_weight(model: TitleModel, *context) -> float:
+    return sum(model.weights.get(feature, 0.0) for feature in _context_features(*context))
+
+
+@functools.lru_cache(maxsize=65536)
+def _token_weight(model: TitleModel, token: str, *rest) -> float:
+    features = _token_features(_identity(token, model.weights), *rest)
+    return sum(model.weights.get(feature, 0.0) for feature in features)
+
+
+def _before_acronyms(words: tuple[Word, ...]) -> set[int]:
+    """Words of a phrase the abstract abbreviates: the five before '(ABC)'."""
+    found: set[int] = set()
+    for index, word in enumerate(words):
+        if word.opens and _shape(word.core) == "caps":
+            found.update(i for i in range(max(0, index - 5), index) if words[i].sentence == word.sentence)
+    return found
+
+
+def _claims(words: tuple[Word, ...]) -> dict[int, str]:
+    """Words that follow a claim ('we propose ...', 'this paper studies ...') in its sentence, by its kind."""
+    found: dict[int, str] = {}
+    for index, word in enumerate(words):
+        kind = _CLAIM_FORMS.get(word.lowered)
+        if not kind or not any(w.lowered in {"we", "paper", "work", "i"} for w in words[max(0, index - 3):index]
+                               if w.sentence == word.sentence):
+            continue
+        for after in range(index + 1, min(len(words), index + 1 + _LONGEST_SPAN)):
+            if words[after].sentence != word.sentence:
+                break
+            found.setdefault(after, kind)
+    return found
+
+
+@functools.cache
+def load_model(path: Path = MODEL) -> TitleModel:
+    data = json.loads(path.read_text(encoding="utf-8"))
+    return TitleModel(data["weights"], data["bias"], data["title_tokens"], data["name_in_title"])
+
+
+class Span(NamedTuple):
+    start: int
+    end: int  # exclusive
+    expected_f1: float  # of the title this span makes, from the words' probabilities
+
+
+def candidate_spans(words: tuple[Word, ...], probabilities: dict[int, tuple[float, ...]], model: TitleModel,
+                    name: str | None, room: int, shortest: int) -> list[Span]:
+    """Every well-formed phrase of one sentence, of `shortest` words or more, that fits in `room`
+    characters, in the order of the text."""
+    name_tokens = len(tokens_of(name)) if name else 0
+    name_gain = model.name_in_title * name_tokens
+    naming = _name_words(words, name)
+    # Each word's part, once: whether a phrase may end on it, and whether one may run through it.
+    may_end = [_may_end(words, index) for index in range(len(words))]
+    blocked = [index in naming or word.lowered in _CLAUSAL or not word.tokens  # a lone dash or '&' breaks a phrase
+               for index, word in enumerate(words)]
+    verbal = [_takes_object(words, index) for index in range(len(words))]
+    spans = []
+    for start in probabilities:
+        if blocked[start] or not _may_start(words, start):
+            continue
+        sentence = words[start].sentence
+        gain, length, characters = name_gain, name_tokens, -1
+        held: set[str] = set()  # a token said twice in a title matches the real title's once
+        for end in range(start, min(len(words), start + _LONGEST_SPAN)):
+            current = words[end]
+            if current.sentence != sentence or blocked[end] or (end > start and (current.opens or verbal[end])):
+                break
+            for token, probability in zip(current.tokens, probabilities.get(end, ())):
+                if token not in held:
+                    gain += probability
+                    held.add(token)
+            length += len(current.tokens)
+            characters += 1 + len(current.core)
+            if characters > room:
+                break
+            if may_end[end] and end - start + 1 >= shortest:
+                spans.append(Span(start, end + 1, 2 * gain / (length + model.title_tokens)))
+            if current.closes:
+                break
+    return spans
+
+
+def _takes_object(words: tuple[Word, ...], index: int) -> bool:
+    """Whether a word reads as a verb with its object after it ('requires many', 'supports a', 'showing that'):
+    a title may start with one ('Learning the Structure of ...'), never hold one further on."""
+    if index + 1 == len(words) or words[index + 1].sentence != words[index].sentence:
+        return False
+    word, following = words[index].lowered, words[index + 1].lowered
+    if word in _PHRASE_BEFORE or word in _LINKING:
+        return False
+    return following in _OBJECT_START or (following == "that" and word.endswith(("ing", "ed")))
+
+
+def _name_words(words: tuple[Word, ...], name: str | None) -> set[int]:
+    """Where the abstract writes the name, which the title already leads with (a name may be several words)."""
+    if not name:
+        return set()
+    parts = name.lower().split()
+    found = set()
+    for index in range(len(words) - len(parts) + 1):
+        if parts[0] in words[index].lowered and all(
+                part == words[index + n].lowered for n, part in enumerate(parts[1:], 1)):
+            found.update(range(index, index + len(parts)))
+    return found
+
+
+def _may_start(words: tuple[Word, ...], index: int) -> bool:
+    word = words[index]
+    if not word.tokens or word.lowered in _NOT_FIRST:
+        return False
+    if index == 0 or words[index - 1].sentence != word.sentence or words[index - 1].closes or word.opens:
+        return True
+    before = words[index - 1].lowered
+    if before in _LINKING_VERBS:  # "is a method for ...", not "is crucial for ..."
+        return word.lowered in _ARTICLES
+    return before in _PHRASE_BEFORE or before in _CLAIM_FORMS
+
+
+def _may_end(words: tuple[Word, ...], index: int) -> bool:
+    word = words[index]
+    lowered = word.lowered
+    if not word.tokens or lowered in _LINKING or lowered.endswith(("-", "\u2013", "\u2014", "ly")) \
+            or (lowered.endswith("ed") and not lowered.endswith("eed")):  # "... Sensitivities Induced"
+        return False
+    if word.closes or index + 1 == len(words) or words[index + 1].sentence != word.sentence:
+        return True
+    following = words[index + 1]
+    return following.opens or (following.lowered in _PHRASE_BREAK and following.lowered not in _DETERMINERS)
+
+
+def derive_title(abstract: str, name: str | None, model: TitleModel | None = None) -> str:
+    """'Name: phrase' when the abstract names its contribution, else the phrase, in title case."""
+    model = model or load_model()
+    read = read_abstract(abstract)
+    words = read.words
+    prefix = f"{name}: " if name else ""
+    room = MAX_TITLE - len(prefix) - 1  # 'a' may become 'an'
+    probabilities = token_probabilities(read, model)
+    name_tokens = tokens_of(name) if name else ()
+    spans = candidate_spans(words, probabilities, model, name, room, _SHORTEST_SPAN[bool(name)])
+    while spans:
+        best = max(spans, key=lambda span: span.expected_f1)  # the first of equals
+        if tuple(t for w in words[best.start:best.end] for t in w.tokens) != name_tokens:
+            return title_of(words, best, name)
+        spans.remove(best)  # the name again in other words ("Pyramid BERT" for Pyramid-BERT)
+    return name or _opening(words) or "Untitled abstract"
+
+
+def title_of(words: tuple[Word, ...], span: Span, name: str | None) -> str:
+    # an expansion's capitals that mark its acronym's letters are not the title's ('REconstruction')
+    phrase = [normalise_expansion(words[index].core) for index in range(span.start, span.end)]
+    # an abstract's "a novel method" is a title's "A Method": titles seldom call themselves novel
+    phrase = [word for word in phrase if word.lower() != "novel"] or phrase
+    return (f"{name}: " if name else "") + title_case(articles_agree(phrase))
+
+
+def _opening(words: tuple[Word, ...]) -> str:
+    """The opening words of the abstract up to its first break or verb, when no phrase qualifies."""
+    opening: list[str] = []
+    for word in words[:_LONGEST_SPAN]:
+        if not opening and word.lowered in _NOT_FIRST:  # "We ...", "In ...": from the first word a title may open
+            continue
+        if word.sentence or word.opens or not word.core or (opening and word.lowered in _CLAUSAL):
+            break  # a noun phrase, not a sentence
+        opening.append(word.core)
+        if word.closes:
+            break
+    while opening and (opening[-1].lower() in _LINKING or opening[-1].endswith("-")):
+        opening.pop()
+    text = title_case(articles_agree(opening)) if opening else ""
+    return text if len(text) <= MAX_TITLE else _cut_characters(text)
+
+
+def _cut_characters(text: str) -> str:
+    """A text with no word boundary to cut at (a Chinese sentence): cut it, never inside math."""
+    cut = text[:MAX_TITLE - 1]
+    if cut.count("$") % 2:
+        cut = cut[:cut.rindex("$")]
+    return cut.rstrip() + "\u2026"
+
+
+def articles_agree(phrase: list[str]) -> list[str]:
+    """'a' before a vowel sound is 'an' (an analysis, an LSTM), 'an' before a consonant sound is 'a'."""
+    agreed = list(phrase)
+    for index, word in enumerate(phrase[:-1]):
+        if word.lower() in {"a", "an"}:
+            vowel = _vowel_sound(phrase[index + 1])
+            if vowel is not None:
+                article = "an" if vowel else "a"
+                agreed[index] = article.capitalize() if word[0].isupper() else article
+    return agreed
+
+
+_CONSONANT_SOUND = re.compile(r"u(?:ni|s[eu]|ti|biq|ra|re|ro|k)|eu|one\b|once\b", re.IGNORECASE)
+_VOWEL_LETTERS = set("AEFHILMNORSX")
+
+
+def _vowel_sound(word: str) -> bool | None:
+    """Whether a word starts with a vowel sound; None when it cannot be told (math, a number)."""
+    letters = word.lstrip(_OPENERS)
+    if not letters[:1].isalpha():
+        return None
+    if re.fullmatch(r"[A-Z]{2,}[\w]*", letters.split("-")[0]) and not re.fullmatch(r"[A-Z][a-z]+", letters):
+        return letters[0] in _VOWEL_LETTERS  # an acronym is read letter by letter
+    return letters[0].lower() in "aeiou" and not _CONSONANT_SOUND.match(letters)
+
+
+def title_case(text: str | list[str]) -> str:
+    """Capitalise words, hyphen parts included; keep small words, acronyms and math as written."""
+    words = text if isinstance(text, list) else _math_safe_split(text)
+    out = []
+    for index, word in enumerate(words):
+        if "$" in word or "\\" in word:
+            out.append(word)
+            continue
+        parts = word.split("-")
+        cased = [_case_word(part, index > 0 and (n > 0 or len(parts) == 1)) for n, part in enumerate(parts)]
+        out.append("-".join(cased))
+    return " ".join(out)
+
+
+def _math_safe_split(text: str) -> list[str]:
+    held_text, held = _hold_math(text)
+    return [_HELD.sub(lambda m: held[int(m[1])], piece) for piece in held_text.split()]
+
+
+def _case_word(word: str, small_allowed: bool) -> str:
+    """Small words stay lower case, except as the first word or the first part of a compound."""
+    if not word or any(c.isupper() for c in word[1:]) or any(c.isdigit() for c in word):
+        return word  # an acronym, a coined name or a number: as written
+    if word.lower() in _SMALL_WORDS and small_allowed:
+        return word.lower()
+    return word[0].upper() + word[1:]

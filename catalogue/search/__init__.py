@@ -1,0 +1,1 @@
+"""site/ -> site/pagefind/ and the offline index: search over what the render recorded."""

@@ -1,0 +1,413 @@
+"""Search: Pagefind indexes the built pages (site/pagefind/) for the hosted site, and a small
+offline index (site/search-index.js) serves pages opened from disk, where Pagefind cannot load.
+
+Pagefind's index is sharded: one bundle per venue and year (site/pagefind/<shard>/), so that
+indexing memory is bounded by the largest shard and a shard whose pages did not change since the
+last build is reused instead of indexed again. The browser merges the bundles (Pagefind's
+mergeIndex). One more bundle, site/pagefind/vocabulary/, holds one page per shard with all the
+words of that shard: Pagefind falls back to shorter prefixes for a word an index lacks, and a
+shard lacking a word another shard has would otherwise add such near misses, which one index
+over every page never shows. The browser searches the vocabulary first and keeps the shards
+that match, as one index would. site/pagefind/shards.json lists the bundles for assets/search.js.
+"""
+
+from __future__ import annotations
+
+import functools
+import gzip
+import hashlib
+import html
+import json
+import math
+import re
+import shutil
+import subprocess
+import sys
+import zlib
+from collections import Counter, defaultdict
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from importlib import metadata
+from pathlib import Path
+
+from catalogue.errors import CatalogueError
+from catalogue.site.output import link_file, link_tree
+
+BUNDLE_DIR = "pagefind"
+SHARDS_FILE = "shards.json"  # in BUNDLE_DIR: the bundles search.js merges, and their fingerprints
+SHARDS_FORMAT = 2  # bump when the way a shard is indexed changes, so that every shard is indexed again
+VOCABULARY = "vocabulary"  # the bundle of each shard's words (a folder in BUNDLE_DIR)
+OTHER_SHARD = "other"  # pages that name no venue and year
+# Pagefind's ready-made interfaces: the site has its own (assets/search.js), so these are not kept.
+UNUSED_FILES = ("pagefind-ui.js", "pagefind-ui.css", "pagefind-modular-ui.js", "pagefind-modular-ui.css",
+                "pagefind-component-ui.js", "pagefind-component-ui.css", "pagefind-highlight.js")
+FRAGMENT_SIGNATURE = b"pagefind_dcd"  # Pagefind 1.x puts this before each fragment's JSON
+TEXT_META = ("name", "title")  # metadata that is also the page's text (not its id, nor the derived mark)
+
+
+@dataclass(frozen=True)
+class Shard:
+    """Pages indexed together into one Pagefind bundle, site/pagefind/<name>/."""
+
+    name: str  # a slug of the venue and year, e.g. icml-2026
+    venue: str  # the pages' venue and year filters as written ("" when they name none)
+    year: str
+    pages: tuple[str, ...]  # paths relative to the site, sorted
+    fingerprint: str  # changes when any page, Pagefind's version or the way of indexing changes
+
+
+def parse_shard_key(page: str) -> tuple[str, str] | None:
+    """(venue, year) of a page Pagefind indexes (one with data-pagefind-body), from its filters;
+    None for a page Pagefind leaves out."""
+    if attribute_end(page, "data-pagefind-body") < 0:
+        return None
+    key = []
+    for name in ("venue", "year"):
+        end = attribute_end(page, f'data-pagefind-filter="{name}"')
+        close = page.find(">", end) if end >= 0 else -1
+        text = page[close + 1:page.find("<", close)] if close >= 0 else ""
+        key.append(html.unescape(text).strip())
+    return key[0], key[1]
+
+
+def attribute_end(page: str, attribute: str) -> int:
+    """Where the first `attribute` inside a tag (not in text, not in a quoted value) ends, or -1.
+    (Faster than a regular expression over every tag; abstracts are escaped, so their '<' is not.)"""
+    at = page.find(attribute)
+    while at >= 0:
+        end = at + len(attribute)
+        tag = page.rfind("<", 0, at)
+        after = page[end:end + 1]
+        if (tag > page.rfind(">", 0, at) and page[at - 1].isspace() and after and (after.isspace() or after in "=/>")
+                and page.count('"', tag, at) % 2 == 0):
+            return end
+        at = page.find(attribute, end)
+    return -1
+
+
+def indexed_part(page: str) -> str:
+    """What Pagefind reads of a page with data-pagefind-body: the element with it, the <html> tag
+    (the language), the first h1 and img (default title and image), and every other tag with a
+    data-pagefind- attribute and the text after it (filters and metadata set outside the body).
+    The rest of the page (navigation, related papers) may change without the index changing.
+    A page without data-pagefind-body is read whole."""
+    at = attribute_end(page, "data-pagefind-body")
+    if at < 0:
+        return page
+    start = page.rfind("<", 0, at)
+    name = re.match(r"<([a-zA-Z][\w:-]*)", page[start:at]).group(1)
+    depth, end = 0, len(page)
+    for tag in re.compile(rf"<(/?){re.escape(name)}[\s/>]", re.IGNORECASE).finditer(page, start):
+        depth += -1 if tag.group(1) else 1
+        if depth == 0:
+            end = page.find(">", tag.start()) + 1 or len(page)
+            break
+    parts, outside = [page[start:end]], page[:start] + page[end:]
+    for opening, closing in (("<html", ">"), ("<h1", "</h1>"), ("<img", ">")):
+        first = outside.find(opening)
+        if first >= 0:
+            parts.append(outside[first:outside.find(closing, first) + len(closing)])
+    found = outside.find("data-pagefind-")
+    while found >= 0:
+        following = outside.find("<", outside.find(">", found))
+        parts.append(outside[outside.rfind("<", 0, found):following if following >= 0 else None])
+        found = outside.find("data-pagefind-", following if following >= 0 else len(outside))
+    return "\n".join(parts)
+
+
+def shard_name(venue: str, year: str) -> str:
+    """A folder name for a venue and year: ('ICML', '2026') -> 'icml-2026'; a hash is added for
+    letters that do not fit in a folder name."""
+    if not f"{venue}{year}".strip():
+        return OTHER_SHARD
+    slug = re.sub(r"[^a-z0-9]+", "-", f"{venue} {year}".lower()).strip("-")
+    if slug and re.sub(r"[^a-z0-9]", "", slug) == re.sub(r"[\W_]", "", f"{venue}{year}".lower()):
+        return slug
+    return "-".join(filter(None, [slug, short_hash(venue, year)]))
+
+
+def short_hash(*parts: str) -> str:
+    return hashlib.sha256("\0".join(parts).encode()).hexdigest()[:8]
+
+
+def read_shards(site_dir: Path) -> list[Shard]:
+    """The site's pages that Pagefind indexes, grouped by venue and year, with fingerprints.
+
+    Pagefind indexes only the pages with data-pagefind-body once any page has it; when none has,
+    it indexes every page, and so does the one shard returned then."""
+    keys: dict[str, tuple[str, str] | None] = {}
+    digests: dict[str, str] = {}
+    for path in sorted(site_dir.rglob("*.html")):
+        relative = path.relative_to(site_dir).as_posix()
+        if relative.split("/", 1)[0] == BUNDLE_DIR:
+            continue
+        page = path.read_bytes().decode("utf-8", errors="replace")
+        keys[relative] = parse_shard_key(page)
+        digests[relative] = hashlib.sha256(indexed_part(page).encode()).hexdigest()
+    if not any(keys.values()):
+        keys = dict.fromkeys(keys, ("", ""))
+    groups: dict[tuple[str, str], list[str]] = defaultdict(list)
+    for relative, key in keys.items():
+        if key is not None:
+            groups[key].append(relative)
+    names = Counter(shard_name(venue, year) for venue, year in groups)
+    shards = []
+    for (venue, year), pages in sorted(groups.items()):
+        name = shard_name(venue, year)
+        if names[name] > 1 or name == VOCABULARY:  # 'ICML' and 'icml', a venue called Vocabulary
+            name += "-" + short_hash(venue, year)
+        shards.append(Shard(name, venue, year, tuple(pages),
+                            fingerprint(*(f"{page} {digests[page]}" for page in pages))))
+    return shards
+
+
+def fingerprint(*lines: str) -> str:
+    """A hash of the lines, Pagefind's version and SHARDS_FORMAT."""
+    try:
+        version = metadata.version("pagefind")
+    except metadata.PackageNotFoundError:
+        version = "unknown"
+    return hashlib.sha256("\n".join([f"{SHARDS_FORMAT} pagefind {version}", *lines]).encode()).hexdigest()[:32]
+
+
+def index_site(site_dir: Path, previous: Path | None = None, jobs: int = 1) -> str:
+    """Index site_dir with Pagefind, one bundle per shard plus the vocabulary; returns a summary.
+
+    A bundle whose fingerprint matches the one recorded in `previous` (an earlier build of the
+    site; by default site_dir itself) is kept from there (as hard links when previous is another
+    folder). The others are indexed, `jobs` shards at a time; bundles no longer needed are removed."""
+    shards = read_shards(site_dir)
+    if not shards:
+        raise CatalogueError(f"{site_dir}: no pages to index for search")
+    previous = previous or site_dir
+    in_place = previous.resolve() == site_dir.resolve()
+    bundle_root = site_dir / BUNDLE_DIR
+    recorded = read_fingerprints(previous / BUNDLE_DIR)
+    wanted = {shard.name: shard.fingerprint for shard in shards}
+    wanted[VOCABULARY] = fingerprint(*(f"{shard.name} {shard.fingerprint}" for shard in shards))
+    reusable = {name for name, mark in wanted.items() if recorded.get(name) == mark
+                and (previous / BUNDLE_DIR / name / "pagefind-entry.json").is_file()}
+    if bundle_root.is_dir():  # bundles no longer wanted, files of an unsharded index, unfinished work
+        for entry in bundle_root.iterdir():
+            if not in_place or entry.name not in reusable:
+                shutil.rmtree(entry) if entry.is_dir() and not entry.is_symlink() else entry.unlink()
+    bundle_root.mkdir(exist_ok=True)
+    if not in_place:
+        for name in sorted(reusable):
+            link_tree(previous / BUNDLE_DIR / name, bundle_root / name)
+    stale = [shard for shard in shards if shard.name not in reusable]
+    with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+        list(pool.map(lambda shard: index_shard(site_dir, shard), stale))
+    if VOCABULARY not in reusable:
+        index_vocabulary(site_dir, shards)
+    (bundle_root / SHARDS_FILE).write_text(render_shards_file(shards, wanted[VOCABULARY]), encoding="utf-8")
+    pages = sum(len(shard.pages) for shard in shards)
+    indexed = ", ".join(f"{shard.name} ({len(shard.pages)})" for shard in stale)
+    return (f"Indexed {pages} pages in {len(shards)} shard{'s' if len(shards) != 1 else ''}: "
+            f"{len(shards) - len(stale)} unchanged, {len(stale)} indexed" + (f": {indexed}" if stale else ""))
+
+
+def index_shard(site_dir: Path, shard: Shard) -> None:
+    """Run Pagefind over the shard's pages alone (hard links at their paths in a scratch folder,
+    so that the URLs in the index are the site's) into site/pagefind/<name>/."""
+    def place(pages: Path) -> None:
+        for relative in shard.pages:
+            target = pages / relative
+            target.parent.mkdir(parents=True, exist_ok=True)
+            link_file(site_dir / relative, target)
+
+    result = build_bundle(site_dir / BUNDLE_DIR, shard.name, place)
+    found = re.search(r"Indexed (\d+) page", result)
+    if not found or int(found.group(1)) != len(shard.pages):
+        raise CatalogueError(f"Pagefind indexed {found.group(1) if found else 'none'} of the {len(shard.pages)} "
+                             f"pages of shard {shard.name}:\n{result.strip()[-2000:]}")
+
+
+def index_vocabulary(site_dir: Path, shards: list[Shard]) -> None:
+    """The vocabulary bundle: for each shard and language, one page with every word Pagefind
+    indexed there (read back from the shard's fragments), filtered as vocabulary:<shard>."""
+    bundle_root = site_dir / BUNDLE_DIR
+
+    def place(pages: Path) -> None:
+        pages.mkdir(parents=True)
+        for shard in shards:
+            for language, words in read_bundle_words(bundle_root / shard.name).items():
+                (pages / f"{shard.name}.{language}.html").write_text(
+                    render_vocabulary_page(shard.name, language, words), encoding="utf-8")
+
+    build_bundle(bundle_root, VOCABULARY, place)
+
+
+def read_bundle_words(bundle: Path) -> dict[str, list[str]]:
+    """{language: the distinct words of its pages' text}, from a bundle's fragments (named
+    <language>_<hash>.pf_fragment); surrounding punctuation is dropped, Pagefind drops it too."""
+    try:
+        languages = sorted(json.loads((bundle / "pagefind-entry.json").read_text(encoding="utf-8"))["languages"],
+                           key=len, reverse=True)
+    except (OSError, ValueError, KeyError) as error:
+        raise CatalogueError(f"{bundle}: unreadable Pagefind bundle ({error})")
+    words: dict[str, set[str]] = defaultdict(set)
+    for fragment in (bundle / "fragment").glob("*.pf_fragment"):
+        try:
+            data = json.loads(gzip.decompress(fragment.read_bytes()).removeprefix(FRAGMENT_SIGNATURE))
+        except (OSError, EOFError, zlib.error, ValueError) as error:
+            raise CatalogueError(f"{fragment}: unreadable Pagefind fragment ({error})")
+        language = next((code for code in languages if fragment.name.startswith(f"{code}_")), "unknown")
+        meta = data.get("meta", {})
+        text = " ".join([data.get("content", ""), *(str(meta[key]) for key in TEXT_META if key in meta)])
+        words[language].update(word for word in (token.strip(".,;:!?()[]{}\"'") for token in text.split()) if word)
+    return {language: sorted(found) for language, found in sorted(words.items())}
+
+
+def render_vocabulary_page(shard: str, language: str, words: list[str]) -> str:
+    return (f'<!DOCTYPE html>\n<html lang="{html.escape(language)}"><head><meta charset="utf-8"><title>{shard}</title>'
+            f'</head><body><main data-pagefind-body data-pagefind-filter="vocabulary:{shard}">\n'
+            + html.escape(" ".join(words)) + "\n</main></body></html>\n")
+
+
+def build_bundle(bundle_root: Path, name: str, place) -> str:
+    """Pagefind over a scratch folder that place(folder) fills, into bundle_root/name (replaced
+    only when complete); returns Pagefind's output."""
+    pages, output = bundle_root / f".{name}.pages", bundle_root / f".{name}.bundle"
+    try:
+        place(pages)
+        result = run_pagefind(pages, output)
+        for unused in UNUSED_FILES:
+            (output / unused).unlink(missing_ok=True)
+        shutil.rmtree(bundle_root / name, ignore_errors=True)
+        output.rename(bundle_root / name)
+    finally:
+        shutil.rmtree(pages, ignore_errors=True)
+        shutil.rmtree(output, ignore_errors=True)
+    return result
+
+
+def run_pagefind(site: Path, output: Path) -> str:
+    """Pagefind's output for indexing `site` into `output`; a CatalogueError when it fails."""
+    command = [sys.executable, "-m", "pagefind", "--site", str(site), "--output-path", str(output)]
+    try:
+        result = subprocess.run(command, capture_output=True, text=True, timeout=1800)
+    except FileNotFoundError as error:
+        raise CatalogueError(f"cannot run Pagefind ({error}); install it with 'pip install -r requirements.txt'")
+    if result.returncode != 0 or not (output / "pagefind.js").exists():
+        text = (result.stderr or result.stdout).strip()[-2000:]
+        raise CatalogueError(f"Pagefind failed (exit {result.returncode}):\n{text}\n"
+                             "Is it installed? 'pip install -r requirements.txt' brings it; or build with --no-search.")
+    return result.stdout
+
+
+def render_shards_file(shards: list[Shard], vocabulary: str) -> str:
+    """shards.json: the vocabulary bundle and each shard's bundle (folders relative to
+    site/pagefind/), with their name, venue, year, page count and fingerprint."""
+    bundles = [{"name": shard.name, "path": f"{shard.name}/", "venue": shard.venue, "year": shard.year,
+                "pages": len(shard.pages), "fingerprint": shard.fingerprint} for shard in shards]
+    return json.dumps({"format": SHARDS_FORMAT, "vocabulary": {"path": f"{VOCABULARY}/", "fingerprint": vocabulary},
+                       "bundles": bundles}, ensure_ascii=False, indent=1) + "\n"
+
+
+def read_fingerprints(bundle_root: Path) -> dict[str, str]:
+    """{bundle folder: fingerprint} recorded in bundle_root/shards.json; empty when there is none."""
+    try:
+        data = json.loads((bundle_root / SHARDS_FILE).read_text(encoding="utf-8"))
+        if data.get("format") != SHARDS_FORMAT:
+            return {}
+        return {bundle["path"].rstrip("/"): bundle["fingerprint"] for bundle in [*data["bundles"], data["vocabulary"]]}
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return {}
+
+
+# --- The offline index: a plain script, so that search works from file:// too -------------
+
+FALLBACK_FILE = "search-index.js"
+TERMS_PER_PAPER = 16
+CJK_PIECES_PER_PAPER = 400
+STOPWORDS = frozenset("""a about above across after again against all also although among an and any are as at
+be because been before being below between both but by can could did do does doing done during each either
+even every few for from further had has have having here how however i if in into is it its itself just
+less many may more most much must new no nor not novel of off often on once only or other our ours out over
+own paper per propose proposed rather same several should show shows so some such than that the their them
+then there these they this those through thus to too under until up upon us use used uses using very via
+was we were what when where whether which while who whom why will with within without would yet""".split())
+
+
+# Chinese, Japanese and Korean runs have no spaces between words: they are cut into overlapping
+# two-character pieces (强化学习 -> 强化 化学 学习), which match a query cut the same way.
+WORD = re.compile(r"[^\W_]+")
+CJK_RUN = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af]+")
+
+
+def has_cjk(text: str) -> bool:
+    """Whether text holds Chinese, Japanese or Korean characters (ASCII text, most of it, is not searched)."""
+    return not text.isascii() and CJK_RUN.search(text) is not None
+
+
+def words(text: str) -> list[str]:
+    """Lower-case words with plurals folded, CJK runs as bigrams (the search page's script does the same)."""
+    text = text.lower()
+    if not has_cjk(text):  # most text: words only
+        return list(map(stem, WORD.findall(text)))
+    result = []
+    for token in WORD.findall(CJK_RUN.sub(lambda run: f" {run.group()} ", text)):
+        if CJK_RUN.fullmatch(token):
+            result += [token[i:i + 2] for i in range(max(1, len(token) - 1))]
+        else:
+            result.append(stem(token))
+    return result
+
+
+@functools.lru_cache(maxsize=1 << 16)  # a catalogue has a few tens of thousands of distinct words
+def stem(word: str) -> str:
+    if len(word) > 4 and word.endswith("ies"):
+        return word[:-3] + "y"
+    if len(word) > 4 and word.endswith("es") and word[-3] in "sxzh":
+        return word[:-2]
+    if len(word) > 3 and word.endswith("s") and not word.endswith("ss"):
+        return word[:-1]
+    return word
+
+
+@dataclass(frozen=True)
+class SearchEntry:
+    """What the offline search knows of a paper (plain text, no markup)."""
+
+    path: str
+    name: str
+    title: str
+    venue: str
+    topics: tuple[int, ...]  # indexes into the topic labels
+    abstract: str
+    authors: tuple[str, ...] = ()
+    id: str = ""  # the paper's id, which the reading list keeps
+    derived: bool = False  # whether the title was derived from the abstract
+
+
+def render_fallback_index(entries: list[SearchEntry], topic_labels: list[str]) -> str:
+    """A script that sets window.CATALOGUE_SEARCH: papers with their most telling words.
+
+    Each paper is a row: its slug, name, title, venue (an index into `venues`), topics (indexes
+    into `topics`), the abstract words that set it apart most (tf-idf), so the file stays small
+    while names, titles and key terms match, its authors, its id, and a 1 when its title was derived.
+    An empty name means the title begins with it.
+    """
+    abstract_words = [words(e.abstract) for e in entries]
+    documents = [{w: n for w, n in Counter(found).items() if w not in STOPWORDS and len(w) > 2}
+                 for found in abstract_words]
+    frequency = Counter()
+    for document in documents:
+        frequency.update(document.keys())  # the number of papers each word is in
+    venues = sorted({e.venue for e in entries})
+    papers = []
+    rarity = {word: math.log(len(entries) / count + 1) for word, count in frequency.items()}
+    for entry, document, found in zip(entries, documents, abstract_words):
+        in_title = set(words(f"{entry.name} {entry.title}"))
+        ranked = sorted((-count * rarity[w], w) for w, count in document.items() if w not in in_title)
+        name = "" if entry.title.startswith(entry.name) else entry.name  # most titles begin with the name
+        # CJK pieces are too many and too alike to rank: a paper keeps them all (up to a cap).
+        pieces = dict.fromkeys(w for w in found if CJK_RUN.match(w) and w not in in_title) \
+            if has_cjk(entry.abstract) else {}
+        terms = [w for _, w in ranked[:TERMS_PER_PAPER]] + list(pieces)[:CJK_PIECES_PER_PAPER]
+        row = [entry.path.removeprefix("papers/").removesuffix("/index.html"), name, entry.title,
+               venues.index(entry.venue), list(entry.topics), " ".join(terms), list(entry.authors), entry.id]
+        papers.append(row + [1] if entry.derived else row)
+    data = {"stopwords": " ".join(sorted(STOPWORDS)), "topics": topic_labels, "venues": venues, "papers": papers}
+    return "window.CATALOGUE_SEARCH = " + json.dumps(data, ensure_ascii=False, separators=(",", ":")) + ";\n"

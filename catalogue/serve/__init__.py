@@ -1,0 +1,1 @@
+"""The local preview: a server for the built site and `serve --watch`."""

@@ -1,0 +1,38 @@
+"""An offline copy of the site as one zip: unzip anywhere, double-click index.html.
+
+Pagefind's bundle is left out (browsers refuse to load it from disk); search runs on the
+offline index (search-index.js) instead. Same site, same bytes: entries are sorted and dated
+1980-01-01, the earliest date a zip can hold.
+"""
+
+from __future__ import annotations
+
+import os
+import zipfile
+from pathlib import Path
+
+from catalogue.search.index import BUNDLE_DIR
+
+FOLDER = "paper-catalogue"
+FIXED_DATE = (1980, 1, 1, 0, 0, 0)
+README = ("Paper catalogue, offline copy\n\nOpen index.html in a web browser (double-click it).\n"
+          "Everything works from disk, search included.\n")
+
+
+def write_bundle(site_dir: Path, zip_path: Path) -> int:
+    """Zip the built site; returns the number of files. Replaces zip_path only when complete."""
+    files = sorted(p for p in site_dir.rglob("*") if p.is_file() and BUNDLE_DIR not in p.relative_to(site_dir).parts[:1])
+    partial = zip_path.with_name(zip_path.name + ".partial")
+    with zipfile.ZipFile(partial, "w", compression=zipfile.ZIP_DEFLATED, compresslevel=9) as archive:
+        archive.writestr(entry(f"{FOLDER}/README.txt"), README)
+        for path in files:
+            archive.writestr(entry(f"{FOLDER}/{path.relative_to(site_dir).as_posix()}"), path.read_bytes())
+    os.replace(partial, zip_path)
+    return len(files) + 1
+
+
+def entry(name: str) -> zipfile.ZipInfo:
+    info = zipfile.ZipInfo(name, date_time=FIXED_DATE)
+    info.compress_type = zipfile.ZIP_DEFLATED
+    info.external_attr = 0o644 << 16
+    return info

@@ -1,0 +1,294 @@
+"""Checks a built site: its links work everywhere, its HTML is valid, every page has a title
+and a description, and the search index covers every paper. Reads the site, never writes it.
+
+Problems are strings `path: message` (or `path:line: message`), path relative to the site.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import os
+import posixpath
+import re
+import shutil
+import subprocess
+import zlib
+from html.parser import HTMLParser
+from pathlib import Path
+from urllib.parse import unquote, urlsplit
+
+from catalogue.site.authors import author_key, shown_names
+from catalogue.site.cite import venue_year_label
+from catalogue.errors import shown
+from catalogue.site.render import author_path, venue_path, venue_slug
+from catalogue.search.index import BUNDLE_DIR, SHARDS_FILE
+
+PROJECT = Path(__file__).resolve().parents[2]
+VNU_JAR_VARIABLE = "VNU_JAR"
+VNU_JAR = PROJECT / "node_modules" / "vnu-jar" / "build" / "dist" / "vnu.jar"  # from `npm install`
+PAPER_PAGE = re.compile(r"papers/[^/]+/index\.html")  # render.paper_path's form
+FRAGMENT_SIGNATURE = b"pagefind_dcd"  # Pagefind 1.x puts this before each fragment's JSON
+EXTERNAL_SCHEMES = ("http", "https", "mailto")
+COLLECTIONS = ("venues/", "topics/", "authors/")  # the pages that list a venue's, a topic's or an author's papers
+PAPERS_JSON = "papers.json"
+REDIRECTS = "_redirects"
+
+
+def check_site(site_dir: Path, *, validate_html: bool = True) -> list[str]:
+    """Every problem found in the built site at site_dir, sorted; an empty list means it is fine."""
+    site = site_dir.resolve()
+    if not (site / "index.html").is_file():
+        return [f"index.html: missing; is {site_dir} a built site?"]
+    files = {path.relative_to(site).as_posix() for path in site.rglob("*") if path.is_file()}
+    pages = sorted(f for f in files if f.endswith(".html") and not f.startswith(f"{BUNDLE_DIR}/"))
+    problems, parsed = [], {}
+    for page in pages:
+        parser = parse_page((site / page).read_text(encoding="utf-8", errors="replace"))
+        problems += page_problems(page, parser, files)
+        if page.startswith(COLLECTIONS):
+            parsed[page] = parser
+    problems += check_collections(site, parsed)
+    problems += check_redirects(site)
+    problems += check_search_index(site, pages)
+    if validate_html:
+        problems += check_html(site)
+    return sorted(problems)
+
+
+class PageParser(HTMLParser):
+    """The links, title and description of one page."""
+
+    def __init__(self):
+        super().__init__()
+        self.references: list[str] = []
+        self.title = self.description = self.heading = ""
+        self.in_title = self.in_heading = False
+
+    def handle_starttag(self, tag, attrs):
+        attrs = {name: value or "" for name, value in attrs}
+        self.references += [attrs[name] for name in ("href", "src", "action") if attrs.get(name)]
+        self.references += [candidate.split()[0] for candidate in attrs.get("srcset", "").split(",")
+                            if candidate.strip()]
+        if tag == "meta" and attrs.get("name", "").lower() == "description":
+            self.description = attrs.get("content", "")
+        if tag == "title":
+            self.in_title = True
+        if tag == "h1" and not self.heading:
+            self.in_heading = True
+
+    def handle_endtag(self, tag):
+        if tag == "title":
+            self.in_title = False
+        if tag == "h1":
+            self.in_heading = False
+
+    def handle_data(self, data):
+        if self.in_title:
+            self.title += data
+        if self.in_heading:
+            self.heading += data
+
+
+def parse_page(html: str) -> PageParser:
+    parser = PageParser()
+    parser.feed(html)
+    parser.close()
+    return parser
+
+
+def page_problems(page: str, parser: PageParser, files: set[str]) -> list[str]:
+    """The problems of one page (path from the site root) among the site's files."""
+    problems = [f"{page}: no <title>"] if not parser.title.strip() else []
+    problems += [f"{page}: no <meta name=\"description\">"] if not parser.description.strip() else []
+    # Hosts serve the root 404.html at any depth, so its links start from the site's base path.
+    base = base_path(parser.references) if page == "404.html" else None
+    for reference in parser.references:
+        if problem := check_reference(page, reference, files, base):
+            problems.append(f"{page}: {problem}")
+    return problems
+
+
+def base_path(references: list[str]) -> str:
+    """The site's path on its host that a root-absolute page uses: what precedes its assets/ ('/REPO/')."""
+    for reference in references:
+        path = urlsplit(reference).path
+        if path.startswith("/") and "/assets/" in path:
+            return path[:path.rindex("/assets/") + 1]
+    return "/"
+
+
+def check_reference(page: str, reference: str, files: set[str], base: str | None = None) -> str | None:
+    """Why a link from page fails from disk or under a subpath; None if it works everywhere.
+
+    Relative links must name a file of the site; with a base ('/REPO/', for 404.html) links
+    must instead be root-absolute under that base.
+    """
+    parts = urlsplit(reference)
+    if parts.scheme in EXTERNAL_SCHEMES:
+        return None
+    if parts.scheme:  # javascript:, data:, file:, ...
+        return f"{shown(reference)} uses the {parts.scheme}: scheme; only http(s) and mailto links may leave the site"
+    if parts.netloc:
+        return f"{shown(reference)} is protocol-relative; it fails from disk"
+    path = unquote(parts.path)
+    if not path:  # '#fragment' or '?query': this page
+        return None
+    if base is None and path.startswith("/"):
+        return f"{shown(reference)} is root-absolute; it breaks from disk and under a subpath"
+    if base is not None and not path.startswith(base):
+        return f"{shown(reference)} does not start with the site's base path {shown(base)}; hosts serve this page at any depth"
+    target = posixpath.normpath(path[len(base):] if base is not None else posixpath.join(posixpath.dirname(page), path))
+    if target == ".." or target.startswith("../"):
+        return f"{shown(reference)} points outside the site"
+    if path.endswith("/"):
+        return f"{shown(reference)} names a folder; link to its index.html so it works from disk"
+    if target not in files:
+        return f"{shown(reference)} is broken: there is no file {target}"
+    return None
+
+
+def check_collections(site: Path, parsed: dict[str, PageParser]) -> list[str]:
+    """Each venue's, topic's and author's page (by papers.json) is theirs alone and lists all
+    their papers: two labels at one address would leave one of them without a page."""
+    try:
+        records = json.loads((site / PAPERS_JSON).read_text(encoding="utf-8"))["papers"]
+        groups: dict[str, dict[str, list[str]]] = {}  # page -> label -> paper pages
+        names = shown_names(tuple(record["authors"]) for record in records)
+        for record in records:
+            for author in dict.fromkeys(record["authors"]):
+                groups.setdefault(author_path(author), {}).setdefault(names[author_key(author)], []).append(
+                    record["path"])
+            venue = venue_year_label(record["venue"], record["year"])
+            groups.setdefault(venue_path(venue_slug(venue)), {}).setdefault(venue, []).append(record["path"])
+            for topic in record["topics"]:
+                groups.setdefault(f"topics/{topic['slug']}/index.html", {}).setdefault(topic["label"], []).append(
+                    record["path"])
+    except (OSError, ValueError, KeyError, TypeError) as error:
+        return [f"{PAPERS_JSON}: missing or unreadable ({error})"]
+    problems = []
+    for page, labels in sorted(groups.items()):
+        if len(labels) > 1:
+            problems.append(f"{page}: the address of {len(labels)} labels in {PAPERS_JSON}: "
+                            f"{', '.join(map(shown, sorted(labels)))}; only one can have the page")
+        if page not in parsed:
+            problems.append(f"{page}: missing; the page of {shown(next(iter(labels)))} in {PAPERS_JSON}")
+            continue
+        for label, members in sorted(labels.items()):
+            heading = " ".join(parsed[page].heading.split())
+            if heading != label:
+                problems.append(f"{page}: is headed {shown(heading)}, not {shown(label)} as {PAPERS_JSON} says")
+            for first, linked in views_of(page, parsed).items():
+                missing = [member for member in members if member not in linked]
+                if missing:
+                    problems.append(f"{first}: does not list {len(missing)} of the {len(members)} papers of "
+                                    f"{shown(label)} (first: {missing[0]}), over all its pages")
+    return problems
+
+
+def views_of(page: str, parsed: dict[str, PageParser]) -> dict[str, set[str]]:
+    """A list's views by their first page (the list's own, topics/x/index.html; its compact view's,
+    topics/x/compact/index.html), each with the pages linked from all its pages (page/2/index.html, ...)."""
+    views = {}
+    for folder in (page.removesuffix("index.html"), page.removesuffix("index.html") + "compact/"):
+        pages = [f"{folder}index.html"]
+        while f"{folder}page/{len(pages) + 1}/index.html" in parsed:
+            pages.append(f"{folder}page/{len(pages) + 1}/index.html")
+        if pages[0] in parsed:
+            views[pages[0]] = {posixpath.normpath(posixpath.join(posixpath.dirname(path), unquote(urlsplit(reference).path)))
+                               for path in pages for reference in parsed[path].references}
+    return views
+
+
+def check_redirects(site: Path) -> list[str]:
+    """Netlify's _redirects: 'from to status' lines from old paper addresses, none to itself or to
+    another redirect (a loop, or a chain a browser follows twice)."""
+    try:
+        text = (site / REDIRECTS).read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return []  # a site for another host
+    rules = []
+    problems = []
+    for number, line in enumerate(text.split("\n"), 1):
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        fields = line.split()
+        if len(fields) != 3 or not fields[0].startswith("/papers/") or not fields[1].startswith("/papers/"):
+            problems.append(f"{REDIRECTS}:{number}: {shown(line)} is not an old paper address, its paper's "
+                            "address and a status")
+            continue
+        rules.append((number, fields[0].removesuffix("*").rstrip("/"), fields[1].rstrip("/")))
+    sources = {source for _, source, _ in rules}
+    for number, source, target in rules:
+        if source == target:
+            problems.append(f"{REDIRECTS}:{number}: {source}/ redirects to itself (a loop)")
+        elif target in sources:
+            problems.append(f"{REDIRECTS}:{number}: {source}/ redirects to {target}/, which redirects again")
+    return problems
+
+
+def check_search_index(site: Path, pages: list[str]) -> list[str]:
+    """Pagefind's fragments (one per indexed page, in the shards' bundles that shards.json names)
+    must name exactly the paper pages, each once; the vocabulary bundle must be there."""
+    bundle = site / BUNDLE_DIR
+    if not bundle.is_dir():
+        return [f"{BUNDLE_DIR}/: missing; the site was built without search (--no-search)"]
+    try:
+        shards = json.loads((bundle / SHARDS_FILE).read_text(encoding="utf-8"))
+        folders = [shards["vocabulary"]["path"], *(entry["path"] for entry in shards["bundles"])]
+    except (OSError, ValueError, KeyError, TypeError) as error:
+        return [f"{BUNDLE_DIR}/{SHARDS_FILE}: missing or unreadable ({error})"]
+    problems, indexed = [], {}
+    missing = [folder for folder in folders if not (bundle / folder / "pagefind-entry.json").is_file()]
+    problems += [f"{BUNDLE_DIR}/{folder}: named in {SHARDS_FILE}, but not a Pagefind bundle" for folder in missing]
+    for fragment in sorted(f for folder in folders[1:] for f in (bundle / folder / "fragment").glob("*.pf_fragment")):
+        name = fragment.relative_to(site).as_posix()
+        try:
+            url = json.loads(gzip.decompress(fragment.read_bytes()).removeprefix(FRAGMENT_SIGNATURE))["url"]
+        except (OSError, EOFError, zlib.error, ValueError, KeyError, TypeError) as error:
+            problems.append(f"{name}: unreadable Pagefind fragment ({error})")
+            continue
+        path = unquote(urlsplit(url).path).lstrip("/")  # Pagefind records '/papers/x/'
+        path = path + "index.html" if path.endswith("/") or not path else path
+        if path in indexed:
+            problems.append(f"{name}: indexes {path} again (also in {indexed[path]})")
+        indexed[path] = name
+    papers = {page for page in pages if PAPER_PAGE.fullmatch(page) and not is_redirect(site / page)}
+    problems += [f"{page}: missing from the search index" for page in papers - indexed.keys()]
+    problems += [f"{indexed[path]}: indexes {path}, which is not a paper page" for path in indexed.keys() - papers]
+    return problems
+
+
+def is_redirect(page: Path) -> bool:
+    """An old paper address (a renamed slug) holds a redirect page, which is not indexed."""
+    return 'http-equiv="refresh"' in page.read_text(encoding="utf-8", errors="replace")
+
+
+def check_html(site: Path) -> list[str]:
+    """The Nu Html Checker's errors, run once over every page outside the search bundle."""
+    site = site.resolve()  # vnu reports absolute file: URLs
+    java, jar = shutil.which("java"), Path(os.environ.get(VNU_JAR_VARIABLE) or VNU_JAR)
+    if java is None:
+        return ["java: not found; the HTML check needs Java 17+ (Debian: apt-get install default-jre-headless)"]
+    if not jar.is_file():
+        return [f"vnu.jar: not found at {jar}; run 'npm install' in {PROJECT} (or set ${VNU_JAR_VARIABLE})"]
+    # vnu walks folders itself; --skip-non-html keeps it to pages, and the search bundle is left out.
+    targets = sorted(str(path) for path in site.iterdir() if path.name != BUNDLE_DIR)
+    command = [java, "-jar", str(jar), "--format", "json", "--skip-non-html", "--stdout", *targets]
+    result = subprocess.run(command, capture_output=True, encoding="utf-8", errors="replace")
+    try:
+        messages = json.loads(result.stdout)["messages"]
+    except (ValueError, KeyError, TypeError):
+        return [f"vnu.jar: failed (exit {result.returncode}): {(result.stderr or result.stdout).strip()[-500:]}"]
+    # Only errors fail the check: "info" messages, warnings among them, are advice (vnu's own
+    # exit status ignores them too); "non-document-error" means a page could not be read.
+    return [f"{vnu_location(message, site)}: {message['message']}"
+            for message in messages if message["type"] in ("error", "non-document-error")]
+
+
+def vnu_location(message: dict, site: Path) -> str:
+    """Where a vnu message points, as 'path:line' from the site root (vnu gives a file: URL)."""
+    url = message.get("url", "vnu.jar")
+    path = Path(unquote(urlsplit(url).path))
+    where = path.relative_to(site).as_posix() if path.is_relative_to(site) else url
+    return f"{where}:{message['lastLine']}" if "lastLine" in message else where

@@ -1,0 +1,124 @@
+"""Citations of a paper: BibTeX, plain text and Markdown, from its front matter."""
+
+from __future__ import annotations
+
+import re
+from urllib.parse import quote
+
+from catalogue.text import UNSAFE
+from catalogue.markup.convert import without_inline_html
+from catalogue.model import Paper
+
+# Characters BibTeX/LaTeX treat as commands outside math; written as escapes in fields.
+_LATEX_SPECIAL = re.compile(r"(?<!\\)([&%#_])")
+# What makes Markdown text more than text inside a line: links and images ([ ]), raw HTML and
+# autolinks (<), code (`), emphasis (* _) and the escapes themselves (\).
+_MARKDOWN_PUNCTUATION = re.compile(r"[\\`*_\[\]<]")
+_URL_ESCAPES = str.maketrans({"{": "%7B", "}": "%7D", "\\": "%5C"})
+
+
+def citation_key(paper: Paper) -> str:
+    """venue + year + slug, letters and digits only: icml2026egotsr."""
+    return re.sub(r"[^a-z0-9]", "", f"{paper.venue or ''}{paper.year or ''}{paper.slug}".lower())
+
+
+def bibtex_field(text: str) -> str:
+    """A field value for BibTeX, braced: specials escaped outside math. The value cannot end its
+    entry: control characters go, braces are kept only in matched pairs, and no backslash stands
+    before a brace or at the end (BibTeX counts '\\}' as a brace, other readers as a character)."""
+    parts = re.split(r"(\$[^$]*\$)", _printable(text))
+    escaped = "".join(part if part.startswith("$") else _LATEX_SPECIAL.sub(r"\\\1", part) for part in parts)
+    return "{" + _balanced(escaped) + "}"
+
+
+def bibtex_url(url: str) -> str:
+    """An address as a braced field: the characters that could end the field are percent-encoded,
+    which leaves the address the same."""
+    return "{" + _printable(url).translate(_URL_ESCAPES) + "}"
+
+
+def _printable(text: str) -> str:
+    """Line breaks and tabs as spaces, other control characters (and noncharacters) removed."""
+    return UNSAFE.sub("", re.sub(r"[\t\n\r\x0c\u2028\u2029]", " ", text))
+
+
+def _balanced(text: str) -> str:
+    """Braces in matched pairs only (an unmatched one is dropped); no backslash before a brace or at the end."""
+    text = re.sub(r"(?<!\\)\\+(?=[{}]|\Z)", "", text)  # from a run's start only: linear
+    unmatched, opened = set(), []
+    for at, character in enumerate(text):
+        if character == "{":
+            opened.append(at)
+        elif character == "}":
+            if opened:
+                opened.pop()
+            else:
+                unmatched.add(at)
+    unmatched.update(opened)
+    return "".join(character for at, character in enumerate(text) if at not in unmatched)
+
+
+def protect_capitals(title: str) -> str:
+    """Braces around words with inner capitals (WZ-LLM, EgoTSR, LS$^2$MC), which styles would
+    lower-case; 'Neuro-Symbolic' only starts its parts with capitals and is left alone."""
+    def protect(word: str) -> str:
+        inner_capital = re.search(r"[^\s\-{][A-Z]", re.sub(r"\$[^$]*\$", "", word))
+        return "{" + word + "}" if inner_capital and "{" not in word else word
+    return " ".join(protect(word) for word in title.split(" "))
+
+
+def render_bibtex(paper: Paper, url: str | None) -> str:
+    """An @inproceedings entry with what is known of the paper (no note: a derived title is marked on
+    the site, and a citation manager would carry the note into every bibliography)."""
+    fields = [("title", bibtex_field(protect_capitals(without_inline_html(paper.title))))]  # LaTeX has no HTML
+    if paper.authors:
+        fields.append(("author", bibtex_field(" and ".join(paper.authors))))
+    if paper.venue:
+        fields.append(("booktitle", bibtex_field(f"{paper.venue} {paper.year or ''}".strip())))
+    if paper.year:
+        fields.append(("year", str(paper.year)))
+    if url:
+        fields.append(("url", bibtex_url(url)))
+    if paper.pdf:
+        fields.append(("pdf", bibtex_url(paper.pdf)))
+    body = ",\n".join(f"  {name} = {value}" for name, value in fields)
+    return f"@inproceedings{{{citation_key(paper)},\n{body}\n}}\n"
+
+
+def venue_label(paper: Paper, unknown: str = "Unknown venue") -> str:
+    return venue_year_label(paper.venue, paper.year, unknown)
+
+
+def venue_year_label(venue: str | None, year: int | None, unknown: str = "Unknown venue") -> str:
+    """'ICML 2026': the name of a venue's page (and what a citation gives as the venue); `unknown`
+    without a venue (pages pass it in their language)."""
+    if not venue:
+        return unknown
+    return f"{venue} {year}" if year else venue
+
+
+def render_plain_citation(paper: Paper, title: str, url: str | None) -> str:
+    """'Authors. Title. ICML 2026. URL' with whatever of these is known (title in plain text)."""
+    parts = [", ".join(paper.authors)] if paper.authors else []
+    parts += [title.rstrip(".")] + ([venue_label(paper)] if paper.venue else [])
+    return ". ".join(parts) + "." + (f" {url}" if url else "")
+
+
+def render_markdown_citation(paper: Paper, title: str, url: str | None) -> str:
+    """'Authors. [Title](url). *Venue*.': the texts with Markdown's punctuation escaped, so that a
+    title cannot end its link or start one, and the address percent-encoded where it could end it.
+    A paper without a venue is cited without one."""
+    linked = f"[{markdown_text(title)}]({markdown_url(url)})" if url else f"**{markdown_text(title)}**"
+    authors = f"{markdown_text(', '.join(paper.authors))}. " if paper.authors else ""
+    venue = f" *{markdown_text(venue_label(paper))}*." if paper.venue else ""
+    return f"{authors}{linked}.{venue}"
+
+
+def markdown_text(text: str) -> str:
+    """Text that Markdown shows as it is: punctuation with a meaning gets a backslash (CommonMark)."""
+    return _MARKDOWN_PUNCTUATION.sub(r"\\\g<0>", _printable(text))
+
+
+def markdown_url(url: str) -> str:
+    """An address for `[...](here)`: spaces, brackets, parentheses and '<>' percent-encoded (the same address)."""
+    return quote(_printable(url), safe="/:?#@!$&'*+,;=%~")

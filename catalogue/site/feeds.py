@@ -1,0 +1,109 @@
+"""The catalogue for machines: sitemap.xml, robots.txt, an Atom feed and papers.json."""
+
+from __future__ import annotations
+
+import json
+import re
+import uuid
+from collections.abc import Iterable
+from datetime import datetime, timezone
+from xml.sax import saxutils
+
+from catalogue.site.cite import venue_label
+from catalogue.config import SiteConfig
+from catalogue.model import Catalogue, Paper
+
+# What XML 1.0 forbids in a document: most C0 controls, surrogates, U+FFFE and U+FFFF. Removed,
+# whatever the text: a single one makes the whole feed unreadable.
+NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+
+
+def escape(text: str) -> str:
+    """Text for an XML element."""
+    return saxutils.escape(NOT_XML.sub("", text))
+
+
+def quoteattr(text: str) -> str:
+    """Text for an XML attribute, quotes included."""
+    return saxutils.quoteattr(NOT_XML.sub("", text))
+
+
+def feed_id(catalogue: Catalogue, config: SiteConfig) -> str:
+    """The feed's id, an IRI that stays the same for this catalogue: its address when known, else a
+    name-based UUID of its title, description and papers (two catalogues with the default title differ)."""
+    if config.base_url:
+        return config.base_url
+    name = json.dumps([config.title, config.description, sorted(paper.id for paper in catalogue.papers)])  # ASCII
+    return uuid.uuid5(uuid.NAMESPACE_URL, name).urn
+
+
+def feed_date(catalogue: Catalogue, config: SiteConfig) -> str:
+    """The feed's date: SOURCE_DATE_EPOCH when set, else 1 January of the newest paper's year.
+
+    Never the clock, so that the same input gives the same bytes.
+    """
+    if config.source_date_epoch is not None:
+        moment = datetime.fromtimestamp(config.source_date_epoch, timezone.utc)
+    else:
+        moment = datetime(max((p.year for p in catalogue.papers if p.year), default=1970), 1, 1, tzinfo=timezone.utc)
+    return moment.strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def render_sitemap(paths: list[str], config: SiteConfig) -> str | None:
+    """Absolute page addresses; None without a base URL (a sitemap must be absolute)."""
+    if config.base_url is None:
+        return None
+    entries = "".join(f"  <url><loc>{escape(config.base_url + path.removesuffix('index.html'))}</loc></url>\n"
+                      for path in sorted(paths))
+    return ('<?xml version="1.0" encoding="UTF-8"?>\n'
+            f'<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n{entries}</urlset>\n')
+
+
+def render_robots(config: SiteConfig) -> str:
+    sitemap = f"Sitemap: {config.base_url}sitemap.xml\n" if config.base_url else ""
+    return f"User-agent: *\nAllow: /\n{sitemap}"
+
+
+def render_atom(catalogue: Catalogue, titles: dict[str, str], summaries: dict[str, str], config: SiteConfig) -> str:
+    """One entry per paper; links are absolute with a base URL, else relative to the feed."""
+    updated = feed_date(catalogue, config)
+    base = config.base_url or ""
+    entries = []
+    for paper in catalogue.papers:
+        link = f"{base}papers/{paper.slug}/" if base else f"papers/{paper.slug}/index.html"
+        authors = "".join(f"<author><name>{escape(name)}</name></author>" for name in paper.authors)
+        entries.append(
+            f"  <entry>\n    <id>urn:paper-catalogue:{paper.id}</id>\n"
+            f"    <title>{escape(titles[paper.id])}</title>\n    <link href={quoteattr(link)}/>\n"
+            f"    <updated>{updated}</updated>\n    {authors or '<author><name>Unknown</name></author>'}\n"
+            f"    <category term={quoteattr(venue_label(paper))}/>\n"
+            f"    <summary>{escape(summaries[paper.id])}</summary>\n  </entry>\n")
+    self_link = f'  <link rel="self" href={quoteattr(base + "feed.xml")}/>\n' if base else ""
+    return ('<?xml version="1.0" encoding="utf-8"?>\n<feed xmlns="http://www.w3.org/2005/Atom">\n'
+            f"  <title>{escape(config.title)}</title>\n  <subtitle>{escape(config.description)}</subtitle>\n"
+            f"  <id>{escape(feed_id(catalogue, config))}</id>\n  <updated>{updated}</updated>\n"
+            f"  <link href={quoteattr(base or 'index.html')}/>\n{self_link}{''.join(entries)}</feed>\n")
+
+
+def paper_record(paper: Paper, topic_labels: dict[str, str], title_text: str, abstract_text: str,
+                 config: SiteConfig) -> dict:
+    """One paper of papers.json (its fields are listed in the README)."""
+    return {
+        "id": paper.id, "slug": paper.slug, "path": f"papers/{paper.slug}/index.html",
+        "url": config.absolute_url(f"papers/{paper.slug}/"), "name": paper.name, "other_names": list(paper.other_names),
+        "title": paper.title, "title_text": title_text, "title_source": paper.title_source,
+        "venue": paper.venue, "year": paper.year,
+        "topics": [{"slug": slug, "label": topic_labels[slug]} for slug in paper.topics],
+        "links": [{"url": link.url, "label": link.label} for link in paper.links],
+        "benchmarks": list(paper.benchmarks), "results": list(paper.results), "authors": list(paper.authors),
+        "keywords": list(paper.keywords), "pdf": paper.pdf, "proceedings_url": paper.url, "abstract": paper.abstract, "abstract_text": abstract_text,
+        "source": str(paper.source), "in_seeds": paper.in_seeds, "old_slugs": list(paper.old_slugs),
+    }
+
+
+def render_papers_json(records: Iterable[dict], config: SiteConfig) -> bytes:
+    """Compact JSON (the C encoder, a smaller file), encoded a record at a time: one string of
+    the whole catalogue would take several times the file's size in memory."""
+    head = json.dumps({"title": config.title, "base_url": config.base_url}, ensure_ascii=False, separators=(",", ":"))
+    body = b",".join(json.dumps(record, ensure_ascii=False, separators=(",", ":")).encode("utf-8") for record in records)
+    return head[:-1].encode("utf-8") + b',"papers":[' + body + b"]}\n"

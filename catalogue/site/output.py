@@ -1,0 +1,297 @@
+"""The only writer of site/: a staging folder that replaces site/ when complete, filled with
+only the files whose inputs changed since the last build.
+
+A build that fails or is killed leaves the previous site/ as it was. A build holds a lock
+beside site/ (`.site-lock`) from start to end and names its staging folder by its process id;
+a staging folder is removed only by its owner or, once its owner is gone (the lock free), by
+the next build or clean. The staging folder starts as hard links to the previous site's
+files (nothing is copied), so every write here first removes the link: the previous site is
+never changed in place. `.build-manifest.json` records, for every file, a digest of what it
+was made from; a file whose digest is unchanged is kept. `.paper-catalogue-site` marks the
+folder as a site this tool built (guard.py: build and clean replace only such a folder).
+"""
+
+from __future__ import annotations
+
+import gc
+import json
+import multiprocessing
+import multiprocessing.connection
+import os
+import re
+import shutil
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+from catalogue.errors import CatalogueError, shown
+from catalogue.system.lock import holding
+from catalogue.system.workers import cores, run_in_workers
+from catalogue.system.progress import Progress
+
+STAGING_PREFIX = ".site-staging-"
+MANIFEST = ".build-manifest.json"
+MARKER = ".paper-catalogue-site"  # in every site this tool builds: build and clean replace only such a folder
+MARKER_TEXT = "A site built by paper-catalogue (python3 build.py); build and clean replace this folder whole.\n"
+MANAGED_ELSEWHERE = ("assets/", "pagefind/")  # written by copy_assets and the search stage
+PARALLEL_FROM = 200  # fewer files than this render faster in one process than in a pool
+WORKERS = cores()
+CHUNK = 16  # the most outputs a worker makes between two requests: few, so neither waits long for the other at the end
+NEW_FILE = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0)  # O_BINARY: Windows
+
+
+@dataclass(frozen=True)
+class Output:
+    """One file of the site: where it goes, a digest of everything it is made from, how to make it."""
+
+    path: str
+    inputs: str
+    make: Callable[[], str | bytes]
+
+
+@dataclass(frozen=True)
+class WriteReport:
+    written: int  # files rendered and written
+    kept: int  # files unchanged since the last build
+    removed: int  # files of the last build that are no longer part of the site
+    size: int  # bytes of all the outputs, written or kept
+    inputs: dict[str, str]  # every output's path and the digest of its inputs, for the manifest
+
+
+@contextmanager
+def site_lock(out_dir: Path, shown: str) -> Iterator[None]:
+    """Own out_dir and its staging folders for the block (a second build or a clean refuses);
+    staging folders left by builds that died are removed first. `shown` names out_dir as given."""
+    out_dir = out_dir.resolve()
+    out_dir.parent.mkdir(parents=True, exist_ok=True)
+    with holding(out_dir.parent / f".{out_dir.name}-lock", f"another build is writing {shown}/"):
+        for stale in staging_folders(out_dir):
+            shutil.rmtree(stale)  # its owner is gone: it held the lock we now hold
+        yield
+
+
+def staging_folders(out_dir: Path) -> list[Path]:
+    """The staging folders of builds into out_dir (of no other folder, whatever its name)."""
+    own = re.compile(re.escape(f"{STAGING_PREFIX}{out_dir.name}-") + r"\d+(-old)?")
+    return sorted(path for path in out_dir.parent.iterdir() if own.fullmatch(path.name))
+
+
+@contextmanager
+def staged_site(out_dir: Path) -> Iterator[Path]:
+    """A folder beside out_dir holding hard links to out_dir's files; it becomes out_dir only if the
+    block succeeds. The caller holds site_lock(out_dir)."""
+    out_dir = out_dir.resolve()
+    staging = out_dir.with_name(f"{STAGING_PREFIX}{out_dir.name}-{os.getpid()}")
+    staging.mkdir()
+    try:
+        if out_dir.is_dir():
+            link_tree(out_dir, staging)
+        yield staging
+        write_file(staging, MARKER, MARKER_TEXT)  # last: the writer sees a first build's staging empty
+        check_complete(staging)
+    except BaseException:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise
+    swap_in(staging, out_dir)
+
+
+def check_complete(staging: Path) -> None:
+    """Never swap in a site that was not fully written (its manifest is written last)."""
+    missing = [] if (staging / "index.html").is_file() else ["index.html"]
+    if not isinstance(read_manifest(staging).get("files"), dict):
+        missing.append(MANIFEST)
+    if missing:
+        raise CatalogueError(f"{staging}: the new site is incomplete ({', '.join(missing)} missing); "
+                             "the previous site is kept")
+
+
+def link_tree(source: Path, target: Path, copy: Callable[[str, str], object] | None = None) -> None:
+    """target mirrors source with hard links (copies where the file system cannot link), or with
+    `copy`. Unlike shutil.copytree, the first error stops it and is raised as it is, naming its
+    path (copytree gathers them into one shutil.Error, whose message is the whole list)."""
+    for folder, _, files in os.walk(source, followlinks=True):  # a linked folder is copied, as copytree does
+        into = os.path.join(target, os.path.relpath(folder, source))
+        os.makedirs(into, exist_ok=True)
+        for name in files:
+            (copy or link_file)(os.path.join(folder, name), os.path.join(into, name))
+
+
+def link_file(source: Path | str, target: Path | str) -> None:
+    try:
+        os.link(source, target)
+    except OSError:
+        shutil.copy2(source, target)
+
+
+def swap_in(staging: Path, out_dir: Path) -> None:
+    """Replace out_dir by staging with two renames, so site/ is never half-written."""
+    retired = staging.with_name(staging.name + "-old")
+    if out_dir.exists():
+        out_dir.rename(retired)
+    staging.rename(out_dir)
+    shutil.rmtree(retired, ignore_errors=True)
+
+
+def read_manifest(site_dir: Path) -> dict:
+    """The last build's record: {"fingerprint": ..., "files": {path: digest}}; empty if there is none."""
+    try:
+        manifest = json.loads((site_dir / MANIFEST).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return manifest if isinstance(manifest, dict) else {}
+
+
+def write_manifest(site_dir: Path, fingerprint: str | None, inputs: dict[str, str]) -> None:
+    manifest = {"fingerprint": fingerprint, "files": dict(sorted(inputs.items()))}
+    write_file(site_dir, MANIFEST, json.dumps(manifest, indent=0, sort_keys=True) + "\n")
+
+
+class SiteWriter:
+    """Writes outputs into site_dir, batch by batch, only those whose inputs changed since the
+    manifest there was written; finish() removes the files the site no longer has."""
+
+    def __init__(self, site_dir: Path):
+        self.site_dir = site_dir
+        self.recorded = read_manifest(site_dir).get("files", {})
+        self.inputs: dict[str, str] = {}  # every output so far: path -> digest of its inputs
+        self.written: set[str] = set()
+        self.written_bytes = 0
+        self.started_empty = not site_dir.is_dir() or not any(os.scandir(site_dir))  # then all it holds is ours
+
+    def write(self, outputs: list[Output]) -> None:
+        """Make and write the outputs that changed, on both cores when there are many."""
+        for output in outputs:
+            check_relative(output.path, self.site_dir)  # refuse a bad path before writing it
+            self.inputs[output.path] = output.inputs
+        todo = [o for o in outputs if self.recorded.get(o.path) != o.inputs or not (self.site_dir / o.path).is_file()]
+        self.written_bytes += _make_and_write_all(todo, self.site_dir)
+        self.written.update(o.path for o in todo)
+
+    def finish(self) -> WriteReport:
+        removed = 0 if self.started_empty else remove_others(self.site_dir, set(self.inputs))
+        kept = [path for path in self.inputs if path not in self.written]
+        size = self.written_bytes + sum(os.stat(os.path.join(self.site_dir, path)).st_size for path in kept)
+        return WriteReport(len(self.written), len(kept), removed, size, self.inputs)
+
+
+@dataclass(frozen=True)
+class Batch:
+    """Outputs planned only when asked for: planning may wait for work that overlaps the writing
+    of the batch before (the site's related papers, found by another process)."""
+
+    label: str
+    plan: Callable[[], list[Output]]
+
+
+def _make_and_write_all(todo: list[Output], site_dir: Path) -> int:
+    """Outputs made on every core when there are many, written one at a time (two processes
+    creating files at once in one folder tree take longer than one: ext4 here, measured);
+    returns the bytes written."""
+    with Progress("Writing pages", len(todo)) as progress:
+        if len(todo) < PARALLEL_FROM or WORKERS == 1:
+            written = 0
+            for output in todo:
+                written += write_file(site_dir, output.path, output.make())
+                progress.advance()
+            return written
+        # Workers are forked: they inherit the outputs (templates compiled, text converted) as they are.
+        # Freezing the collector's view first keeps it from touching (and so copying) every inherited object.
+        gc.freeze()
+        try:
+            return _in_workers(todo, site_dir, progress)
+        finally:
+            gc.unfreeze()
+
+
+def _in_workers(todo: list[Output], site_dir: Path, progress: Progress) -> int:
+    """Forked workers make the outputs, a chunk at a time; each file is written under one lock."""
+    writing = multiprocessing.get_context("fork").Lock()
+
+    def make_and_write(index: int) -> int:
+        content = todo[index].make()
+        with writing:
+            return write_file(site_dir, todo[index].path, content)
+
+    return sum(run_in_workers(make_and_write, _chunks(len(todo)), lambda at, code: (
+        f"a page maker stopped (exit code {code}) while making {todo[at].path}"), progress, WORKERS))
+
+
+def _chunks(total: int) -> Iterator[range]:
+    """Chunks that grow from 1 output to CHUNK: planners put a batch's few costly outputs first
+    (whole-catalogue files, long lists), which are so shared out one by one, and the many cheap
+    ones after, which go CHUNK at a time."""
+    start = count = 0
+    while start < total:
+        size = min(CHUNK, 1 + count // 4)
+        yield range(start, min(start + size, total))
+        start, count = start + size, count + 1
+
+
+def remove_others(site_dir: Path, keep: set[str]) -> int:
+    """Delete the files of the previous build that this build does not make (a paper pruned, a page renamed)."""
+    removed = 0
+    for folder, _, files in os.walk(site_dir):
+        relative = Path(folder).relative_to(site_dir).as_posix()
+        prefix = "" if relative == "." else relative + "/"
+        if prefix.startswith(MANAGED_ELSEWHERE):
+            continue
+        for name in files:
+            if prefix + name not in keep and prefix + name not in (MANIFEST, MARKER):
+                os.unlink(os.path.join(folder, name))
+                removed += 1
+    return removed
+
+
+def check_relative(relative: str, site_dir: Path) -> None:
+    """A path that stays inside the site, by its form alone (cheap enough for every file of a build)."""
+    parts = relative.split("/")
+    if "\\" in relative or ":" in parts[0] or any(part in ("", ".", "..") for part in parts):  # "" also: "/x", "x/"
+        raise CatalogueError(f"refusing to write {shown(relative)}: not a plain path inside {site_dir}")
+
+
+def write_file(site_dir: Path, relative: str, content: str | bytes) -> int:
+    """Write one file under site_dir (never through a hard link to the previous site); returns bytes.
+
+    The path's form keeps it inside (check_relative): the staging folder holds no symbolic
+    links that could lead elsewhere, since link_tree copies what a link points to. The file is
+    created only if it does not exist (one system call when it does not, the common case); one
+    that does is a link to the previous site's file and is unlinked first."""
+    check_relative(relative, site_dir)
+    path = os.path.join(site_dir, relative)
+    data = content if isinstance(content, bytes) else content.encode("utf-8")
+    try:
+        handle = os.open(path, NEW_FILE, 0o666)
+    except FileExistsError:
+        os.unlink(path)
+        handle = os.open(path, NEW_FILE, 0o666)
+    except FileNotFoundError:
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        handle = os.open(path, NEW_FILE, 0o666)
+    with open(handle, "wb") as file:
+        file.write(data)
+    return len(data)
+
+
+def copy_assets(assets_dir: Path, site_dir: Path) -> None:
+    """assets/ into site/assets/, replacing what the last build had there."""
+    if not assets_dir.is_dir():
+        raise CatalogueError(f"{assets_dir}: the assets folder is missing")
+    shutil.rmtree(site_dir / "assets", ignore_errors=True)  # unlinks: the previous site keeps its own
+    link_tree(assets_dir, site_dir / "assets", copy=shutil.copy2)
+
+
+def refuse_strange_assets(assets_dir: Path, shown: str) -> None:
+    """Only regular files and links that stay inside assets/ are published (a link to
+    /etc/passwd must not be, and a FIFO would make the copy wait forever); `shown` names
+    assets_dir as given. Checked before the build writes anything."""
+    inside = assets_dir.resolve()
+    for folder, folders, files in os.walk(assets_dir):
+        for name in folders + files:
+            path = Path(folder, name)
+            where = f"{shown}/{path.relative_to(assets_dir).as_posix()}"
+            target = path.resolve()
+            if path.is_symlink() and inside != target and inside not in target.parents:
+                raise CatalogueError(f"{where}: a link to something outside {shown}/; copy the file here instead")
+            if not (target.is_file() or target.is_dir()) or (name in files and not target.is_file()):
+                raise CatalogueError(f"{where}: not a regular file; remove it")

@@ -1,0 +1,1 @@
+"""What every stage runs on: worker processes, locks, caches, safe places to write, the terminal."""

@@ -1,0 +1,267 @@
+"""Results worth keeping between builds, and the fingerprints that say when they still hold.
+
+The cache is a SQLite file beside the catalogue (content/.cache/build.sqlite, git-ignored).
+Every key is a hash of everything the value was computed from, including this package's own
+source and the versions of Python and of the libraries that shape the output, so a stale
+entry is never found: a changed input or a new version of the code simply asks for a
+different key. Deleting the folder is always safe; the next build refills it.
+
+Values are stored as JSON (never pickles, which run code when read), each sealed with a
+keyed hash whose key is made at random for this cache and kept beside it, readable by its
+owner only: an entry planted or copied from elsewhere does not carry a valid seal and is
+ignored, as is one that names a type outside the short list below.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import os
+import secrets
+import sqlite3
+import stat
+import sys
+from collections.abc import Iterable
+from contextlib import suppress
+from dataclasses import fields
+from functools import cache
+from importlib import metadata
+from pathlib import Path
+
+CACHE_DIR = ".cache"
+CACHE_FILE = "build.sqlite"
+KEY_FILE = "key"  # the seals' secret, beside CACHE_FILE
+KEY_SIZE = 32
+PACKAGE = Path(__file__).resolve().parents[1]  # catalogue/
+# Distributions whose version can change what a build writes (markup, math, templates, slugs,
+# YAML, images, related papers and the map, the search index); one not installed counts as such.
+SHAPING_DISTRIBUTIONS = ("markdown-it-py", "mdurl", "jinja2", "markupsafe", "latex2mathml",
+                         "pylatexenc", "bibtexparser", "python-slugify", "text-unidecode", "pyyaml", "pillow", "numpy", "scipy",
+                         "scikit-learn", "pagefind", "pagefind-bin", "pagefind-bin-extended")
+
+
+def digest(*parts: object) -> str:
+    """A short stable hash of values whose repr is deterministic (str, numbers, tuples, frozen dataclasses)."""
+    return hashlib.blake2b(repr(parts).encode("utf-8"), digest_size=16).hexdigest()
+
+
+@cache
+def code_version() -> str:
+    """A hash of this package's code and data (interface strings, the title model, the default
+    topics), and of the versions of Python and of the libraries that shape the output: new code or
+    an upgraded library, new keys."""
+    hashed = hashlib.blake2b(repr(library_versions()).encode("utf-8"), digest_size=16)
+    for path in sorted(path for pattern in ("*.py", "*.yaml", "*.json") for path in PACKAGE.rglob(pattern)):
+        hashed.update(path.relative_to(PACKAGE).as_posix().encode() + b"\0" + path.read_bytes())
+    return hashed.hexdigest()
+
+
+@cache
+def library_versions() -> tuple[tuple[str, str | None], ...]:
+    """(name, version) of Python and of each of SHAPING_DISTRIBUTIONS (None: not installed)."""
+    def installed(name: str) -> str | None:
+        try:
+            return metadata.version(name)
+        except metadata.PackageNotFoundError:
+            return None
+    return (("python", sys.version), *((name, installed(name)) for name in SHAPING_DISTRIBUTIONS))
+
+
+def tree_state(folder: Path, skip: Iterable[str] = ()) -> str:
+    """A hash of a folder's files, names and bytes (a few tenths of a second for 10,000 papers),
+    so equal inputs give equal hashes on any machine and at any path.
+
+    Only regular files are read. A symbolic link counts by the path it holds, a FIFO, socket or
+    device by its name alone: opening a FIFO would wait for a writer forever, a device may never
+    end, and a link may lead out of the folder."""
+    skipped = set(skip)
+    hashed = hashlib.blake2b(digest_size=16)
+    _hash_tree(hashed, str(folder), "", skipped)
+    return hashed.hexdigest()
+
+
+def _hash_tree(hashed, folder: str, prefix: str, skipped: set[str]) -> None:
+    with os.scandir(folder) as scan:
+        entries = sorted((entry for entry in scan if entry.name not in skipped), key=lambda entry: entry.name)
+    for entry in entries:
+        name = f"{prefix}{entry.name}".encode("utf-8", "surrogateescape")
+        if entry.is_dir(follow_symlinks=False):
+            _hash_tree(hashed, entry.path, f"{prefix}{entry.name}/", skipped)
+        elif entry.is_symlink():
+            hashed.update(name + b"\0link\0" + os.fsencode(os.readlink(entry.path)) + b"\0")
+        elif entry.is_file(follow_symlinks=False):
+            hashed.update(name + b"\0" + read_regular_file(entry.path) + b"\0")
+        else:
+            hashed.update(name + b"\0special\0")
+
+
+def read_regular_file(path: str) -> bytes:
+    """The bytes of a regular file; b"" if it became something else since it was listed (never
+    follows a link, never waits on a FIFO)."""
+    handle = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+    with open(handle, "rb") as file:
+        return file.read() if stat.S_ISREG(os.fstat(handle).st_mode) else b""
+
+
+class Codec:
+    """Cache values to JSON and back: None, bools, numbers, strings, tuples (JSON arrays), lists
+    and the catalogue's frozen records, each tagged with its class's name. Reading refuses any
+    other tag, so a stored value can only ever become data."""
+
+    def __init__(self, classes: Iterable[type]):
+        self.classes = {cls.__name__: cls for cls in classes}
+        self.fields = {name: {field.name for field in fields(cls)} for name, cls in self.classes.items()}
+
+    def encode(self, value: object) -> bytes:
+        text = json.dumps(self._plain(value), ensure_ascii=False, separators=(",", ":"))
+        return text.encode("utf-8", "surrogatepass")  # a lone surrogate (a YAML escape can make one) comes back as it was
+
+    def decode(self, data: bytes) -> object:
+        """The value; ValueError (or TypeError) for anything this codec did not write."""
+        return self._restore(json.loads(data))
+
+    def _plain(self, value: object) -> object:
+        kind = type(value)
+        if kind is str or kind is int or kind is float or kind is bool or value is None:
+            return value
+        if kind is tuple:
+            return [item if type(item) is str else self._plain(item) for item in value]
+        if kind is list:
+            return {"@": "list", "items": [item if type(item) is str else self._plain(item) for item in value]}
+        if self.classes.get(kind.__name__) is kind:
+            return {"@": kind.__name__, **{name: item if type(item) is str else self._plain(item)
+                                           for name, item in vars(value).items()}}
+        raise TypeError(f"the build cache cannot keep a {kind.__name__}")
+
+    def _restore(self, data: object) -> object:
+        kind = type(data)
+        if kind is list:
+            return tuple([self._restore(item) if type(item) in _NESTED else item for item in data])
+        if kind is not dict:
+            return data
+        tag = data.pop("@", None)
+        if tag == "list" and data.keys() == {"items"} and type(data["items"]) is list:
+            return [self._restore(item) if type(item) in _NESTED else item for item in data["items"]]
+        if tag not in self.classes or data.keys() != self.fields[tag]:
+            raise ValueError(f"not a known type, or not its fields: {tag!r}")
+        for name, item in data.items():
+            if type(item) in _NESTED:
+                data[name] = self._restore(item)
+        record = object.__new__(self.classes[tag])  # as pickle makes it: every field is there, checked above
+        object.__setattr__(record, "__dict__", data)
+        return record
+
+
+_NESTED = {list, dict}  # what JSON gives that _restore must turn back into a value (the rest is as it was)
+
+
+@cache
+def codec() -> Codec:
+    """The codec of the records the stages keep (imported here, not at the top: markup uses this module)."""
+    from catalogue.markup.convert import Converted
+    from catalogue.model import Link, Paper, Problem, Source, Topic
+    return Codec([Paper, Source, Link, Topic, Problem, Converted])
+
+
+def read_or_make_key(path: Path) -> bytes:
+    """The cache's secret: read if it is a regular file of ours that no one else can read or
+    write, else made anew (which leaves every stored entry unsealed, so ignored)."""
+    try:
+        handle = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+        with open(handle, "rb") as file:
+            info = os.fstat(handle)
+            key = file.read(KEY_SIZE + 1)
+        if (stat.S_ISREG(info.st_mode) and info.st_uid == os.getuid() and not info.st_mode & 0o077
+                and len(key) == KEY_SIZE):
+            return key
+    except OSError:  # missing, a link, unreadable: make a new one
+        pass
+    key = secrets.token_bytes(KEY_SIZE)
+    fresh = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    with suppress(FileNotFoundError):
+        os.unlink(fresh)  # left by a killed build that had this process id
+    handle = os.open(fresh, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
+    with open(handle, "wb") as file:
+        file.write(key)
+    os.replace(fresh, path)
+    return key
+
+
+class Cache:
+    """A persistent key-value store: get_many / put_many of values the codec knows, by kind and key."""
+
+    def __init__(self, path: Path | None):
+        """path None keeps nothing between builds (an in-memory store)."""
+        if path is not None:
+            path.parent.mkdir(parents=True, exist_ok=True)
+        self.secret = secrets.token_bytes(KEY_SIZE) if path is None else read_or_make_key(path.with_name(KEY_FILE))
+        self.codec = codec()
+        self.connection = sqlite3.connect(":memory:" if path is None else str(path))
+        self.connection.execute("PRAGMA journal_mode = WAL")  # a killed build loses at most its own writes
+        self.connection.execute("PRAGMA synchronous = NORMAL")
+        columns = {row[1] for row in self.connection.execute("PRAGMA table_info(entries)")}
+        if columns and "seal" not in columns:  # an older version's entries (pickles): never to be read
+            self.connection.execute("DROP TABLE entries")
+        self.connection.execute("CREATE TABLE IF NOT EXISTS entries "
+                                "(kind TEXT, key TEXT, value BLOB, seal BLOB, PRIMARY KEY (kind, key))")
+
+    @classmethod
+    def beside(cls, content_dir: Path) -> Cache:
+        return cls(content_dir / CACHE_DIR / CACHE_FILE)
+
+    def get_many(self, kind: str, keys: Iterable[str]) -> dict[str, object]:
+        """The values stored under these keys; an entry without this cache's seal, or that does
+        not decode, is missing."""
+        wanted = list(dict.fromkeys(keys))
+        found: dict[str, object] = {}
+        for start in range(0, len(wanted), 500):  # SQLite limits the number of parameters
+            chunk = wanted[start:start + 500]
+            rows = self.connection.execute(
+                f"SELECT key, value, seal FROM entries WHERE kind = ? AND key IN ({','.join('?' * len(chunk))})",
+                [kind, *chunk])
+            for key, value, seal in rows:
+                if not (isinstance(value, bytes) and isinstance(seal, bytes)
+                        and hmac.compare_digest(self._seal(kind, key, value), seal)):
+                    continue
+                try:
+                    found[key] = self.codec.decode(value)
+                except (ValueError, TypeError):  # e.g. a record whose fields changed under an unchanged key
+                    continue
+        return found
+
+    def get(self, kind: str, key: str) -> object | None:
+        return self.get_many(kind, [key]).get(key)
+
+    def put_many(self, kind: str, items: dict[str, object]) -> None:
+        rows = []
+        for key, value in items.items():
+            data = self.codec.encode(value)
+            rows.append((kind, key, data, self._seal(kind, key, data)))
+        with self.connection:
+            self.connection.executemany("INSERT OR REPLACE INTO entries VALUES (?, ?, ?, ?)", rows)
+
+    def put(self, kind: str, key: str, value: object) -> None:
+        self.put_many(kind, {key: value})
+
+    def _seal(self, kind: str, key: str, value: bytes) -> bytes:
+        """A keyed hash of the entry: only this cache's secret makes it."""
+        hashed = hashlib.blake2b(key=self.secret, digest_size=16)
+        hashed.update(f"{kind}\0{key}\0".encode("utf-8", "surrogateescape") + value)
+        return hashed.digest()
+
+    def keep_only(self, kind: str, keys: Iterable[str]) -> None:
+        """Forget the entries of a kind this build did not use, so the file does not grow forever.
+        `keys` are stored, all of them (the callers keep what they just found or put)."""
+        keys = set(keys)
+        (stored,), = self.connection.execute("SELECT COUNT(*) FROM entries WHERE kind = ?", [kind])
+        if stored <= len(keys):  # nothing else is stored (the usual case): nothing to forget
+            return
+        with self.connection:
+            self.connection.execute("CREATE TEMP TABLE IF NOT EXISTS used (key TEXT PRIMARY KEY)")
+            self.connection.execute("DELETE FROM used")
+            self.connection.executemany("INSERT OR IGNORE INTO used VALUES (?)", [(key,) for key in keys])
+            self.connection.execute("DELETE FROM entries WHERE kind = ? AND key NOT IN (SELECT key FROM used)", [kind])
+
+    def close(self) -> None:
+        self.connection.close()
