@@ -1,37 +1,33 @@
 """The command line: build (the default), ingest, render, index, serve, check, bundle, clean.
 
-The modules that ingest, render and index are imported by the commands that use them, so
-that `--help` and a build that finds the site up to date start in a fraction of the time.
+Each command reads its options and calls a stage of pipeline.py (serve, bundle and clean are
+small enough to be here). Modules that do heavy work are imported by the commands that use them,
+so that `--help` starts in a fraction of a second.
 """
 
 from __future__ import annotations
 
 import errno
 import functools
-import gc
-import os
 import shutil
 import subprocess
 import sys
 import threading
 import time
-from collections.abc import Iterator
-from contextlib import closing, contextmanager
 from pathlib import Path
 
 import click
 
-from catalogue.system.cache import CACHE_DIR, Cache, code_version, digest, tree_state
-from catalogue.config import CONFIG_FILE, SiteConfig, host_base_url, read_config
-from catalogue.errors import CatalogueError, shown
+from catalogue import pipeline
+from catalogue.config import CONFIG_FILE
+from catalogue.errors import CatalogueError
+from catalogue.ingest.seed_files import check_seeds_folder
+from catalogue.site.i18n import available_languages
+from catalogue.site.output import site_lock, staging_folders
 from catalogue.system.faults import fault_message
 from catalogue.system.guard import Holds, check_site_folder, read_folder
-from catalogue.site.i18n import available_languages, load_strings
-from catalogue.system.lock import LOCK_FILE, exclusive
-from catalogue.site.output import (SiteWriter, copy_assets, read_manifest, refuse_strange_assets, site_lock, staged_site,
-                     staging_folders, write_manifest)
-from catalogue.ingest.seed_files import check_seeds_folder, seeds_state
-from catalogue.ingest.trash import TRASH_DIR
+from catalogue.system.lock import exclusive
+from catalogue.system.terminal import display, say
 
 PROJECT = Path(__file__).resolve().parent.parent
 
@@ -120,18 +116,11 @@ def build(seeds: Path, content: Path, out: Path, base_url: str | None, language:
           templates: Path, assets: Path, no_search: bool, allow_removals: bool) -> None:
     """Ingest the seeds, render every page, index them for search (= ingest + render + index)."""
     started = time.perf_counter()
-    config = site_config(config_path, base_url, language)
-    inputs = functools.partial(build_fingerprint, seeds, content, templates, assets, config, not no_search)
-    check_seeds_folder(seeds)  # a mistyped --seeds stops before anything is touched
-    with writing_site(out, seeds=seeds, content=content, templates=templates, assets=assets):
-        if up_to_date(out, inputs()):
-            return
-        run_ingest(seeds, content, allow_removals=allow_removals)
-        size, page_count, paper_count = render_and_write(content, out, config, templates, assets, not no_search,
-                                                         inputs())  # what ingest left in content/
-    elapsed = time.perf_counter() - started
-    say(f"Built {paper_count} papers, {page_count} files ({size / 1e6:.1f} MB) "
-        f"in {elapsed:.1f} s -> {display(out)}/index.html")
+    config = pipeline.site_config(config_path, base_url, language)
+    report = pipeline.build(seeds, content, out, config, templates, assets, not no_search, allow_removals)
+    if report:
+        say(f"Built {report.papers} papers, {report.files} files ({report.size / 1e6:.1f} MB) "
+            f"in {time.perf_counter() - started:.1f} s -> {display(out)}/index.html")
 
 
 @main.command()
@@ -140,118 +129,20 @@ def build(seeds: Path, content: Path, out: Path, base_url: str | None, language:
 def render(content: Path, out: Path, base_url: str | None, language: str | None, config_path: Path, templates: Path,
            assets: Path) -> None:
     """Render content/ into site/ without ingesting the seeds or indexing for search."""
-    config = site_config(config_path, base_url, language)
-    inputs = functools.partial(build_fingerprint, None, content, templates, assets, config, False)
-    with writing_site(out, content=content, templates=templates, assets=assets):
-        fingerprint = inputs()
-        if up_to_date(out, fingerprint):
-            return
-        size, page_count, paper_count = render_and_write(content, out, config, templates, assets, False, fingerprint)
-    say(f"Rendered {paper_count} papers, {page_count} files ({size / 1e6:.1f} MB) -> {display(out)}/index.html")
+    config = pipeline.site_config(config_path, base_url, language)
+    if report := pipeline.render_only(content, out, config, templates, assets):
+        say(f"Rendered {report.papers} papers, {report.files} files ({report.size / 1e6:.1f} MB) "
+            f"-> {display(out)}/index.html")
 
 
 @main.command("index")
 @out_option
 def index_command(out: Path) -> None:
     """Index a built site for search with Pagefind (the last stage of build)."""
-    from catalogue.search.index import index_site
-    if check_site_folder(out, display(out), protected_inputs(), PROJECT) is not Holds.OUR_SITE:
+    if check_site_folder(out, display(out), pipeline.protected_inputs(), PROJECT) is not Holds.OUR_SITE:
         raise CatalogueError(f"{display(out)}/ is not a built site; run 'python3 build.py render' first")
-    with site_lock(out, display(out)), stage("Indexing for search (Pagefind)"):
-        summary = index_site(out)
-    say(f"  {summary}")
-
-
-def protected_inputs(**given: Path) -> dict[str, Path]:
-    """The folders a site may not replace, hold or lie in, by name: those given, else the project's."""
-    return {f"the {name} folder": given.get(name, PROJECT / name) for name in ("content", "seeds", "templates", "assets")}
-
-
-@contextmanager
-def writing_site(out: Path, content: Path, assets: Path, **inputs: Path) -> Iterator[None]:
-    """For a whole build into `out`: refuse a folder that is not ours and assets that are not
-    (before writing anything), then hold content/'s lock and the site's."""
-    check_site_folder(out, display(out), protected_inputs(content=content, assets=assets, **inputs), PROJECT)
-    refuse_strange_assets(assets, display(assets))
-    with exclusive(content), site_lock(out, display(out)):
-        yield
-
-
-def site_config(config_path: Path, base_url: str | None, language: str | None) -> SiteConfig:
-    config = read_config(config_path, base_url=base_url or host_base_url(dict(os.environ)), language=language,
-                         source_date_epoch=source_date_epoch(os.environ.get("SOURCE_DATE_EPOCH")))
-    load_strings(config.language)  # an unknown or incomplete language stops the build before any work
-    return config
-
-
-def render_and_write(content: Path, out: Path, config: SiteConfig, templates: Path, assets: Path,
-                     search: bool, fingerprint: str) -> tuple[int, int, int]:
-    """content/ -> a complete new site/, remaking only files whose inputs changed; returns bytes, files, papers.
-
-    `fingerprint` (build_fingerprint) is taken before content/ is read: a file edited during the
-    build makes the next build's fingerprint differ, so that build is not skipped."""
-    from catalogue.content import load_catalogue
-    from catalogue.system.notes import note_lines
-    from catalogue.discovery.related import SimilarityProcess
-    from catalogue.site.render import make_environment, plan_site
-    from catalogue.search.index import BUNDLE_DIR, index_site
-    with closing(Cache.beside(content)) as cache, SimilarityProcess(cache) as similarity, cycles_left_alone():
-        with stage(f"Loading {display(content)}/"):
-            catalogue = load_catalogue(content, cache)
-        for line in note_lines(catalogue.notes):
-            say(line)
-        with stage(f"Preparing {len(catalogue.papers)} papers (text, what changed)"):
-            batches = plan_site(catalogue, config, make_environment(templates), cache, similarity)
-        if config.base_url is None:
-            say("note: no base URL (--base-url or site.toml): canonical and preview tags, preview images and "
-                "the sitemap are left out, and 404.html assumes the site is served at the domain root.")
-        with staged_site(out) as staging:
-            writer = SiteWriter(staging)
-            for batch in batches:
-                with stage(f"Rendering and writing {batch.label}"):
-                    writer.write(batch.plan())
-            copy_assets(assets, staging)
-            report = writer.finish()
-            say(f"  {report.written} written, {report.kept} unchanged since the last build, {report.removed} removed")
-            if not search:
-                shutil.rmtree(staging / BUNDLE_DIR, ignore_errors=True)  # an old index would not match the pages
-            elif report.written or report.removed or not (staging / BUNDLE_DIR).is_dir():
-                with stage("Indexing for search (Pagefind)"):
-                    summary = index_site(staging, previous=out)
-                say(f"  {summary}")
-            else:
-                say("Search index: no page changed, kept as it was")
-            write_manifest(staging, fingerprint, report.inputs)
-    return report.size, len(report.inputs), len(catalogue.papers)
-
-
-@contextmanager
-def cycles_left_alone() -> Iterator[None]:
-    """No cycle collection while the catalogue is loaded and the site planned: millions of new
-    objects and hardly a reference cycle, which the collector, run every 700 allocations, would
-    only walk over and over (a fifth of the planning time at 10,000 papers). Page makers turn
-    it back on (output.py): Jinja's page contexts do make cycles."""
-    gc.disable()
-    try:
-        yield
-    finally:
-        gc.enable()
-
-
-def build_fingerprint(seeds: Path | None, content: Path, templates: Path, assets: Path, config: SiteConfig,
-                      search: bool) -> str:
-    """Everything a build reads (file names and bytes, settings, this code): equal fingerprints, equal sites."""
-    return digest(code_version(), seeds_state(seeds, content.parent) if seeds else None,
-                  tree_state(content, skip=(LOCK_FILE, CACHE_DIR, TRASH_DIR)),
-                  tree_state(templates), tree_state(assets), config, search)
-
-
-def up_to_date(out: Path, fingerprint: str) -> bool:
-    """True, and says so, when the site in `out` was built from exactly these inputs."""
-    if read_manifest(out).get("fingerprint") != fingerprint or not (out / "index.html").is_file():
-        return False
-    say(f"Up to date: nothing changed since {display(out)}/ was built.")
-    return True
+    with site_lock(out, display(out)):
+        say(f"  {pipeline.index(out)}")
 
 
 @main.command("ingest")
@@ -265,7 +156,7 @@ def ingest_command(seeds: Path, content: Path, prune: bool, allow_removals: bool
     """Turn the seed lists into content/papers/*.md, keeping every hand edit."""
     check_seeds_folder(seeds)  # a mistyped --seeds stops before content/ is touched
     with exclusive(content):
-        run_ingest(seeds, content, prune, allow_removals)
+        pipeline.ingest(seeds, content, prune, allow_removals)
 
 
 @main.command()
@@ -321,9 +212,7 @@ def serve(out: Path, port: int, watch: bool, seeds: Path, content: Path) -> None
 def check(out: Path, no_html: bool) -> None:
     """Verify a built site: links work from disk and under a subpath, HTML is valid,
     every page has a title and description, search covers every paper."""
-    from catalogue.site.check import check_site
-    with stage(f"Checking {display(out)}/"):
-        problems = check_site(out, validate_html=not no_html)
+    problems = pipeline.check(out, validate_html=not no_html)
     for problem in problems:
         say(f"{display(out)}/{problem}")
     if problems:
@@ -351,7 +240,7 @@ def bundle(out: Path, zip_path: Path | None) -> None:
 @out_option
 def clean(out: Path) -> None:
     """Delete the built site: only a folder this tool built (content/ and seeds/ never)."""
-    holds = check_site_folder(out, display(out), protected_inputs(), PROJECT, doing="refusing to remove it",
+    holds = check_site_folder(out, display(out), pipeline.protected_inputs(), PROJECT, doing="refusing to remove it",
                               advice="nothing was removed")
     if holds is Holds.NOTHING and not (out.resolve().parent.is_dir() and staging_folders(out.resolve())):
         say(f"Nothing to remove: {display(out)}/ does not exist")
@@ -367,53 +256,3 @@ def clean(out: Path) -> None:
 def require_index(out: Path) -> None:
     if not (out / "index.html").is_file():
         raise CatalogueError(f"{display(out)}/index.html does not exist; run 'python3 build.py' first")
-
-
-def source_date_epoch(value: str | None) -> int | None:
-    """$SOURCE_DATE_EPOCH (reproducible-builds.org): the date the feed carries instead of a guess."""
-    if not value:
-        return None
-    if not value.isdigit():
-        raise click.ClickException(f"SOURCE_DATE_EPOCH must be a number of seconds, not {shown(value)}")
-    return int(value)
-
-
-def run_ingest(seeds: Path, content: Path, prune: bool = False, allow_removals: bool = False) -> None:
-    from catalogue.content import write_default_taxonomy
-    from catalogue.ingest.run import ingest
-    from catalogue.system.notes import note_lines
-    if written := write_default_taxonomy(content):  # a new catalogue: it builds at once
-        say(f"{display(written)}: no topic taxonomy; wrote the default one (edit it to change topics)")
-    with stage(f"Ingesting {display(seeds)}{'/' if seeds.is_dir() else ''} into {display(content)}/"), closing(Cache.beside(content)) as cache:
-        report = ingest(seeds, content, prune, cache, allow_removals)
-    for line in note_lines(report.problems):
-        say(line)
-    say(f"  {report.papers} papers: {report.added} new, {report.updated} updated, "
-        f"{report.kept_edits} with hand edits kept, {report.pruned} pruned, {len(report.problems)} notes")
-
-
-class stage:
-    """Prints what is being done and how long it took."""
-
-    def __init__(self, label: str):
-        self.label = label
-
-    def __enter__(self):
-        self.started = time.perf_counter()
-        say(f"{self.label} ...")
-
-    def __exit__(self, kind, *_):
-        if kind is None:
-            say(f"  done in {time.perf_counter() - self.started:.2f} s")
-
-
-def say(message: str) -> None:
-    click.echo(message, err=True)
-
-
-def display(path: Path) -> str:
-    """A path as short as possible for messages: relative to the working directory when inside it."""
-    try:
-        return Path(os.path.relpath(path)).as_posix() if not os.path.relpath(path).startswith("..") else path.as_posix()
-    except ValueError:
-        return path.as_posix()

@@ -86,7 +86,7 @@ def _work(connection, builds_ends: list, task: Callable[[int], T], at) -> None:
     """A worker: for each chunk received, (None, its results) or (the error, None) sent back, until None."""
     for end in builds_ends:
         end.close()  # inherited copies: with only the build holding them, a worker sees the end if the build dies
-    gc.enable()  # the build may have paused it (cli.cycles_left_alone); rendering pages makes cycles
+    gc.enable()  # the build may have paused it (pipeline.cycles_left_alone); rendering pages makes cycles
     # The build is gone (killed): no one to answer. Ctrl-C reaches the workers too: the build
     # says it, in one line, and ends them.
     with suppress(EOFError, BrokenPipeError, KeyboardInterrupt):

@@ -1,0 +1,198 @@
+"""The build's stages by name; the command line (cli.py) calls them and nothing else does the work.
+
+    ingest(seeds, content, prune, allow_removals) -> IngestReport      seeds/ -> content/
+    render(content, out, config, templates, assets, search, ...) -> SiteReport
+                                                                       content/ -> site/ (search index included)
+    index(site, previous) -> summary                                   site/ -> site/pagefind/ and the offline index
+    check(site, validate_html) -> problems                             site/ -> what is wrong with it
+    build(seeds, content, out, config, ...) -> SiteReport | None       ingest, then render (None: up to date)
+
+Around them: where a site may be written (`writing_site`), the settings (`site_config`) and the
+fingerprint of everything a build reads (`build_fingerprint`, `up_to_date`).
+
+The modules that ingest, render and index are imported by the stages that use them, so that
+`--help` and a build that finds the site up to date start in a fraction of the time.
+"""
+
+from __future__ import annotations
+
+import gc
+import os
+import shutil
+from collections.abc import Iterator
+from contextlib import closing, contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+from catalogue.config import SiteConfig, host_base_url, read_config
+from catalogue.errors import CatalogueError, shown
+from catalogue.site.i18n import load_strings
+from catalogue.site.output import (copy_assets, read_manifest, refuse_strange_assets, site_lock, staged_site,
+                                   write_manifest, SiteWriter)
+from catalogue.system.cache import CACHE_DIR, Cache, code_version, digest, tree_state
+from catalogue.system.guard import check_site_folder
+from catalogue.system.lock import LOCK_FILE, exclusive
+from catalogue.system.terminal import display, say, stage
+from catalogue.ingest.seed_files import check_seeds_folder, seeds_state
+from catalogue.ingest.trash import TRASH_DIR
+
+PROJECT = Path(__file__).resolve().parent.parent
+
+
+@dataclass(frozen=True)
+class SiteReport:
+    size: int  # bytes of the site's files
+    files: int
+    papers: int
+
+
+def build(seeds: Path, content: Path, out: Path, config: SiteConfig, templates: Path, assets: Path, search: bool,
+          allow_removals: bool) -> SiteReport | None:
+    """Ingest the seeds, render every page, index them for search; None when `out` is up to date."""
+    check_seeds_folder(seeds)  # a mistyped --seeds stops before anything is touched
+    with writing_site(out, seeds=seeds, content=content, templates=templates, assets=assets):
+        if up_to_date(out, build_fingerprint(seeds, content, templates, assets, config, search)):
+            return None
+        ingest(seeds, content, allow_removals=allow_removals)
+        # taken after ingest, before content/ is read: a file edited during the render changes the next build's
+        fingerprint = build_fingerprint(seeds, content, templates, assets, config, search)
+        return render(content, out, config, templates, assets, search, fingerprint)
+
+
+def render_only(content: Path, out: Path, config: SiteConfig, templates: Path, assets: Path) -> SiteReport | None:
+    """content/ -> site/ without the seeds or the search index; None when `out` is up to date."""
+    with writing_site(out, content=content, templates=templates, assets=assets):
+        fingerprint = build_fingerprint(None, content, templates, assets, config, False)
+        if up_to_date(out, fingerprint):
+            return None
+        return render(content, out, config, templates, assets, False, fingerprint)
+
+
+def ingest(seeds: Path, content: Path, prune: bool = False, allow_removals: bool = False):
+    """seeds/ -> content/papers/*.md, keeping every hand edit; returns the IngestReport (also said)."""
+    from catalogue.content import write_default_taxonomy
+    from catalogue.ingest.run import ingest as ingest_seeds
+    from catalogue.system.notes import note_lines
+    if written := write_default_taxonomy(content):  # a new catalogue: it builds at once
+        say(f"{display(written)}: no topic taxonomy; wrote the default one (edit it to change topics)")
+    folder = f"{display(seeds)}{'/' if seeds.is_dir() else ''}"
+    with stage(f"Ingesting {folder} into {display(content)}/"), closing(Cache.beside(content)) as cache:
+        report = ingest_seeds(seeds, content, prune, cache, allow_removals)
+    for line in note_lines(report.problems):
+        say(line)
+    say(f"  {report.papers} papers: {report.added} new, {report.updated} updated, "
+        f"{report.kept_edits} with hand edits kept, {report.pruned} pruned, {len(report.problems)} notes")
+    return report
+
+
+def render(content: Path, out: Path, config: SiteConfig, templates: Path, assets: Path, search: bool,
+           fingerprint: str) -> SiteReport:
+    """content/ -> a complete new site/, remaking only files whose inputs changed, indexed when `search`.
+
+    `fingerprint` (build_fingerprint) is taken before content/ is read: a file edited during the
+    build makes the next build's fingerprint differ, so that build is not skipped."""
+    from catalogue.content import load_catalogue
+    from catalogue.discovery.related import SimilarityProcess
+    from catalogue.search.index import BUNDLE_DIR
+    from catalogue.site.render import make_environment, plan_site
+    from catalogue.system.notes import note_lines
+    with closing(Cache.beside(content)) as cache, SimilarityProcess(cache) as similarity, cycles_left_alone():
+        with stage(f"Loading {display(content)}/"):
+            catalogue = load_catalogue(content, cache)
+        for line in note_lines(catalogue.notes):
+            say(line)
+        with stage(f"Preparing {len(catalogue.papers)} papers (text, what changed)"):
+            batches = plan_site(catalogue, config, make_environment(templates), cache, similarity)
+        if config.base_url is None:
+            say("note: no base URL (--base-url or site.toml): canonical and preview tags, preview images and "
+                "the sitemap are left out, and 404.html assumes the site is served at the domain root.")
+        with staged_site(out) as staging:
+            writer = SiteWriter(staging)
+            for batch in batches:
+                with stage(f"Rendering and writing {batch.label}"):
+                    writer.write(batch.plan())
+            copy_assets(assets, staging)
+            report = writer.finish()
+            say(f"  {report.written} written, {report.kept} unchanged since the last build, {report.removed} removed")
+            if not search:
+                shutil.rmtree(staging / BUNDLE_DIR, ignore_errors=True)  # an old index would not match the pages
+            elif report.written or report.removed or not (staging / BUNDLE_DIR).is_dir():
+                say(f"  {index(staging, previous=out)}")
+            else:
+                say("Search index: no page changed, kept as it was")
+            write_manifest(staging, fingerprint, report.inputs)
+    return SiteReport(report.size, len(report.inputs), len(catalogue.papers))
+
+
+def index(site: Path, previous: Path | None = None) -> str:
+    """site/ -> site/pagefind/ (reusing `previous`'s shards whose pages did not change); a one-line summary."""
+    from catalogue.search.index import index_site
+    with stage("Indexing for search (Pagefind)"):
+        return index_site(site, previous=previous)
+
+
+def check(site: Path, validate_html: bool) -> list[str]:
+    """What is wrong with a built site: broken links from disk or a subpath, invalid HTML, ..."""
+    from catalogue.site.check import check_site
+    with stage(f"Checking {display(site)}/"):
+        return check_site(site, validate_html=validate_html)
+
+
+def protected_inputs(**given: Path) -> dict[str, Path]:
+    """The folders a site may not replace, hold or lie in, by name: those given, else the project's."""
+    return {f"the {name} folder": given.get(name, PROJECT / name) for name in ("content", "seeds", "templates", "assets")}
+
+
+@contextmanager
+def writing_site(out: Path, content: Path, assets: Path, **inputs: Path) -> Iterator[None]:
+    """For a whole build into `out`: refuse a folder that is not ours and assets that are not
+    (before writing anything), then hold content/'s lock and the site's."""
+    check_site_folder(out, display(out), protected_inputs(content=content, assets=assets, **inputs), PROJECT)
+    refuse_strange_assets(assets, display(assets))
+    with exclusive(content), site_lock(out, display(out)):
+        yield
+
+
+def site_config(config_path: Path, base_url: str | None, language: str | None) -> SiteConfig:
+    """site.toml, overridden by the host's address and by the flags; an unknown language stops here."""
+    config = read_config(config_path, base_url=base_url or host_base_url(dict(os.environ)), language=language,
+                         source_date_epoch=source_date_epoch(os.environ.get("SOURCE_DATE_EPOCH")))
+    load_strings(config.language)  # an unknown or incomplete language stops the build before any work
+    return config
+
+
+def source_date_epoch(value: str | None) -> int | None:
+    """$SOURCE_DATE_EPOCH (reproducible-builds.org): the date the feed carries instead of a guess."""
+    if not value:
+        return None
+    if not value.isdigit():
+        raise CatalogueError(f"SOURCE_DATE_EPOCH must be a number of seconds, not {shown(value)}")
+    return int(value)
+
+
+@contextmanager
+def cycles_left_alone() -> Iterator[None]:
+    """No cycle collection while the catalogue is loaded and the site planned: millions of new
+    objects and hardly a reference cycle, which the collector would only walk over and over.
+    Page makers turn it back on (system/workers.py): Jinja's page contexts do make cycles."""
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.enable()
+
+
+def build_fingerprint(seeds: Path | None, content: Path, templates: Path, assets: Path, config: SiteConfig,
+                      search: bool) -> str:
+    """Everything a build reads (file names and bytes, settings, this code): equal fingerprints, equal sites."""
+    return digest(code_version(), seeds_state(seeds, content.parent) if seeds else None,
+                  tree_state(content, skip=(LOCK_FILE, CACHE_DIR, TRASH_DIR)),
+                  tree_state(templates), tree_state(assets), config, search)
+
+
+def up_to_date(out: Path, fingerprint: str) -> bool:
+    """True, and says so, when the site in `out` was built from exactly these inputs."""
+    if read_manifest(out).get("fingerprint") != fingerprint or not (out / "index.html").is_file():
+        return False
+    say(f"Up to date: nothing changed since {display(out)}/ was built.")
+    return True
