@@ -13,24 +13,7 @@
   }
 
   function copy(content, message) {
-    var done = function () { say(message); };
-    if (navigator.clipboard && window.isSecureContext) {
-      navigator.clipboard.writeText(content).then(done, function () { copyBySelection(content, done); });
-    } else {
-      copyBySelection(content, done);  // file:// pages are not a secure context
-    }
-  }
-
-  function copyBySelection(content, done) {
-    var area = document.createElement("textarea");
-    area.value = content;
-    area.setAttribute("readonly", "");
-    area.className = "visually-hidden";
-    document.body.appendChild(area);
-    area.select();
-    var copied = document.execCommand("copy");
-    document.body.removeChild(area);
-    if (copied) done(); else say(text("copy_by_hand"));
+    window.catalogueCopy(content, function () { say(message); }, function () { say(text("copy_by_hand")); });
   }
 
   document.querySelectorAll("[data-copy-link]").forEach(function (button) {

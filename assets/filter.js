@@ -15,6 +15,7 @@
   if (!list || !tools || !count || !pageOf || !pagerBox) return;
   var REACH = 2;  // page numbers on each side of the current one, as render.py's PAGER_REACH
   var root = document.documentElement.getAttribute("data-root") || "";
+  var route = window.catalogueRoute;
   var view = list.getAttribute("data-view");
   var perPage = Number(list.getAttribute("data-per-page"));
   var venueSelect = document.getElementById("venue-filter");
@@ -126,27 +127,27 @@
     star.appendChild(element("span", "visually-hidden", window.catalogueText("add_to_list", { paper: row[3] || row[2] })));
     if (row[3]) meta.appendChild(element("span", "name", row[3]));
     meta.appendChild(element("span", "venue", data.venues[row[4]][0]));
-    item.appendChild(element("h2", "card-title")).appendChild(link(root + "papers/" + row[1] + "/index.html", row[2]));
+    item.appendChild(element("h2", "card-title")).appendChild(link(root + route("paper", {slug: row[1]}), row[2]));
     if (row[6].length) {
       var authors = item.appendChild(element("p", "card-authors"));
       row[6].forEach(function (entry, at) {
         var named = author(entry);
         if (at) authors.appendChild(document.createTextNode(", "));
-        authors.appendChild(link(root + "authors/" + named[1] + "/index.html", named[0]));
+        authors.appendChild(link(root + route("author", {slug: named[1]}), named[0]));
       });
       if (row[7] > row[6].length) authors.appendChild(document.createTextNode(" " + window.catalogueText("et_al")));
     }
     var topics = item.appendChild(element("ul", "topics"));
     row[5].forEach(function (at) {
       var topic = data.topics[at];
-      topics.appendChild(element("li")).appendChild(link(root + "topics/" + topic[0] + "/index.html", topic[1]));
+      topics.appendChild(element("li")).appendChild(link(root + route("topic", {slug: topic[0]}), topic[1]));
     });
     return item;
   }
 
   function line(row) {
     var item = element("li", "line");
-    item.appendChild(link(root + "papers/" + row[1] + "/index.html", row[2], "line-title"));
+    item.appendChild(link(root + route("paper", {slug: row[1]}), row[2], "line-title"));
     item.appendChild(document.createTextNode(" "));
     var meta = item.appendChild(element("span", "line-meta"));
     if (row[3] && row[2].indexOf(row[3]) !== 0) {  // a title that starts with the name shows it already
@@ -202,7 +203,7 @@
     ["topic", "venue", "sort"].forEach(function (key) { if (state[key]) params.set(key, state[key]); });
     if (page > 1) params.set("page", String(page));
     var query = params.toString();
-    return root + (inView === "compact" ? "compact/" : "") + "index.html" + (query ? "?" + query : "");
+    return root + (inView === "compact" ? route("compact") : "") + "index.html" + (query ? "?" + query : "");
   }
 
   function render() {

@@ -79,7 +79,7 @@
       var heading = document.createElement("h2");
       heading.className = "card-title";
       var link = document.createElement("a");
-      link.href = root + "papers/" + paper[0] + "/index.html";
+      link.href = root + window.catalogueRoute("paper", {slug: paper[0]});
       link.textContent = paper[1];
       heading.appendChild(link);
       if (paper[4] === 1) heading.appendChild(window.catalogueDerivedMark());
@@ -95,7 +95,7 @@
     var bibtex = ids.map(function (id) { return data[id][3]; }).join("\n");
     var markdown = ids.map(function (id) {
       var paper = data[id];
-      var address = new URL(root + "papers/" + paper[0] + "/", document.baseURI).href;
+      var address = new URL(root + window.catalogueRoute("paper_shared", {slug: paper[0]}), document.baseURI).href;
       return "- [" + markdownText(paper[1]) + "](" + markdownUrl(address) + "). *" + markdownText(paper[2]) + "*.";
     }).join("\n") + "\n";
     setDownload("export-bibtex", bibtex, "application/x-bibtex");
@@ -148,8 +148,7 @@
       var link = listLink();
       var done = function () { status.textContent = window.catalogueText("copied_link"); };
       var ask = function () { prompt(window.catalogueText("copy_prompt"), link); };
-      if (navigator.clipboard && window.isSecureContext) navigator.clipboard.writeText(link).then(done, ask);
-      else ask();
+      window.catalogueCopy(link, done, ask);
     });
     window.addEventListener("hashchange", refresh);
   }

@@ -254,7 +254,7 @@
     return scored.map(function (hit) {
       var paper = hit.paper;
       return {
-        url: siteUrl("papers/" + paper.slug + "/index.html").href, id: paper.id, name: paper.name,
+        url: siteUrl(window.catalogueRoute("paper", {slug: paper.slug})).href, id: paper.id, name: paper.name,
         title: paper.title, derived: paper.derived, venue: paper.venue, topics: paper.topics, authors: paper.authors,
         excerpt: hit.matched.length ? text("key_terms") + " <mark>" + hit.matched.join("</mark>, <mark>") + "</mark>" : ""
       };
@@ -386,7 +386,7 @@
       results.forEach(function (result) { list.appendChild(renderResult(result, query, "p")); });
       var more = document.createElement("a");
       more.className = "quick-more";
-      more.href = root + "search.html?q=" + encodeURIComponent(query);
+      more.href = root + window.catalogueRoute("search") + "?q=" + encodeURIComponent(query);
       more.textContent = results.length ? text("all_results") : text("no_quick_matches");
       quickPanel.replaceChildren(list, more);
       quickPanel.hidden = false;

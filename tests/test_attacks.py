@@ -34,7 +34,8 @@ from catalogue.ingest.run import remember_renamed_slug
 from catalogue.system.lock import LOCK_FILE
 from catalogue.model import Catalogue, Paper, Source
 from catalogue.site.output import write_manifest
-from catalogue.site.render import author_path, render_netlify_redirects
+from catalogue.site.authors import author_path
+from catalogue.site.render import render_netlify_redirects
 from catalogue.search.index import VOCABULARY, read_shards
 
 from conftest import PROJECT

@@ -17,7 +17,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from catalogue.site.authors import author_key, author_slug, index_order, initial, shown_names
-from catalogue.site import render
+from catalogue.site import authors as authors_module
 from catalogue.system.cache import Cache
 from catalogue.site.check import check_site
 from catalogue.cli import main
@@ -324,7 +324,7 @@ def test_a_paper_page_with_authors_and_links_looks_right(site, browser, device, 
 
 
 def test_two_authors_at_one_address_stop_the_build_naming_both(tmp_path, monkeypatch):
-    monkeypatch.setattr(render, "author_slug", lambda key: "someone")  # as if two hashes agreed
+    monkeypatch.setattr(authors_module, "author_slug", lambda key: "someone")  # as if two hashes agreed
     content = write_content(tmp_path)
     result = CliRunner().invoke(main, ["render", "--content", str(content), "--out", str(tmp_path / "site")])
     assert result.exit_code == 1

@@ -52,8 +52,8 @@ PAYLOADS = [
 ]
 
 # Our own scripts, and only these, may appear on a page.
-OWN_SCRIPTS = ("assets/filter.js", "assets/map.js", "assets/search.js", "assets/cite.js", "assets/reader.js", "assets/strings.js",
-               "list-data.js", "list-bibtex.js", "script head json-ld", "script ui-strings",
+OWN_SCRIPTS = ("assets/filter.js", "assets/map.js", "assets/search.js", "assets/cite.js", "assets/reader.js", "assets/common.js",
+               "list-data.js", "list-bibtex.js", "script head json-ld", "script ui-strings", "script site-routes",
                "search-index.js")  # search.js adds it when the search page's box gets focus, from disk
 
 FIND_INJECTED = """() => {
@@ -73,8 +73,8 @@ FIND_INJECTED = """() => {
     if (!(ours(el) && ['svg', 'title', 'details'].includes(el.tagName.toLowerCase()))) found.push('element ' + el.tagName);
   for (const script of document.scripts) {
     const data = script.type === 'application/ld+json' && script.parentNode === document.head;
-    const strings = script.type === 'application/json' && script.id === 'ui-strings';
-    found.push('script ' + (script.getAttribute('src') || (data ? 'head json-ld' : strings ? 'ui-strings' : 'inline')));
+    const own = script.type === 'application/json' && ['ui-strings', 'site-routes'].includes(script.id);
+    found.push('script ' + (script.getAttribute('src') || (data ? 'head json-ld' : own ? script.id : 'inline')));
   }
   return found;
 }"""

@@ -31,6 +31,7 @@ from importlib import metadata
 from pathlib import Path
 
 from catalogue.errors import CatalogueError
+from catalogue.site import routes
 from catalogue.site.output import link_file, link_tree
 
 BUNDLE_DIR = "pagefind"
@@ -406,7 +407,7 @@ def render_fallback_index(entries: list[SearchEntry], topic_labels: list[str]) -
         pieces = dict.fromkeys(w for w in found if CJK_RUN.match(w) and w not in in_title) \
             if has_cjk(entry.abstract) else {}
         terms = [w for _, w in ranked[:TERMS_PER_PAPER]] + list(pieces)[:CJK_PIECES_PER_PAPER]
-        row = [entry.path.removeprefix("papers/").removesuffix("/index.html"), name, entry.title,
+        row = [routes.slug_of_paper_page(entry.path), name, entry.title,
                venues.index(entry.venue), list(entry.topics), " ".join(terms), list(entry.authors), entry.id]
         papers.append(row + [1] if entry.derived else row)
     data = {"stopwords": " ".join(sorted(STOPWORDS)), "topics": topic_labels, "venues": venues, "papers": papers}

@@ -24,6 +24,8 @@ from collections.abc import Iterable
 
 from slugify import slugify
 
+from catalogue.site import routes
+
 PLAIN_KEY = re.compile(r"[a-z0-9]+(?: [a-z0-9]+)*")
 HASHED_ENDING = re.compile(r" [0-9a-f]{6}$")  # a plain key ending so would slug as every hashed slug ends
 SLUG_LENGTH = 80  # characters before the hash: a folder name stays far below file systems' limits
@@ -34,6 +36,11 @@ OTHER_INITIAL = "#"  # the index's group for names that do not start with a Lati
 def author_key(name: str) -> str:
     """What makes two spellings one author: 'Ada  LOVELACE ' -> 'ada lovelace'."""
     return " ".join(unicodedata.normalize("NFC", name).casefold().split())
+
+
+def author_path(name: str) -> str:
+    """The page of the author this spelling of a name is."""
+    return routes.author_page(author_slug(author_key(name)))
 
 
 def author_slug(key: str) -> str:

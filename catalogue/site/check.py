@@ -10,7 +10,6 @@ import gzip
 import json
 import os
 import posixpath
-import re
 import shutil
 import subprocess
 import zlib
@@ -21,16 +20,15 @@ from urllib.parse import unquote, urlsplit
 from catalogue.site.authors import author_key, shown_names
 from catalogue.site.cite import venue_year_label
 from catalogue.errors import shown
-from catalogue.site.render import author_path, venue_path, venue_slug
+from catalogue.site import routes
+from catalogue.site.authors import author_path
 from catalogue.search.index import BUNDLE_DIR, SHARDS_FILE
 
 PROJECT = Path(__file__).resolve().parents[2]
 VNU_JAR_VARIABLE = "VNU_JAR"
 VNU_JAR = PROJECT / "node_modules" / "vnu-jar" / "build" / "dist" / "vnu.jar"  # from `npm install`
-PAPER_PAGE = re.compile(r"papers/[^/]+/index\.html")  # render.paper_path's form
 FRAGMENT_SIGNATURE = b"pagefind_dcd"  # Pagefind 1.x puts this before each fragment's JSON
 EXTERNAL_SCHEMES = ("http", "https", "mailto")
-COLLECTIONS = ("venues/", "topics/", "authors/")  # the pages that list a venue's, a topic's or an author's papers
 PAPERS_JSON = "papers.json"
 REDIRECTS = "_redirects"
 
@@ -46,7 +44,7 @@ def check_site(site_dir: Path, *, validate_html: bool = True) -> list[str]:
     for page in pages:
         parser = parse_page((site / page).read_text(encoding="utf-8", errors="replace"))
         problems += page_problems(page, parser, files)
-        if page.startswith(COLLECTIONS):
+        if page.startswith(routes.LIST_FOLDERS):
             parsed[page] = parser
     problems += check_collections(site, parsed)
     problems += check_redirects(site)
@@ -160,9 +158,9 @@ def check_collections(site: Path, parsed: dict[str, PageParser]) -> list[str]:
                 groups.setdefault(author_path(author), {}).setdefault(names[author_key(author)], []).append(
                     record["path"])
             venue = venue_year_label(record["venue"], record["year"])
-            groups.setdefault(venue_path(venue_slug(venue)), {}).setdefault(venue, []).append(record["path"])
+            groups.setdefault(routes.venue_page(routes.venue_slug(venue)), {}).setdefault(venue, []).append(record["path"])
             for topic in record["topics"]:
-                groups.setdefault(f"topics/{topic['slug']}/index.html", {}).setdefault(topic["label"], []).append(
+                groups.setdefault(routes.topic_page(topic["slug"]), {}).setdefault(topic["label"], []).append(
                     record["path"])
     except (OSError, ValueError, KeyError, TypeError) as error:
         return [f"{PAPERS_JSON}: missing or unreadable ({error})"]
@@ -190,10 +188,10 @@ def views_of(page: str, parsed: dict[str, PageParser]) -> dict[str, set[str]]:
     """A list's views by their first page (the list's own, topics/x/index.html; its compact view's,
     topics/x/compact/index.html), each with the pages linked from all its pages (page/2/index.html, ...)."""
     views = {}
-    for folder in (page.removesuffix("index.html"), page.removesuffix("index.html") + "compact/"):
-        pages = [f"{folder}index.html"]
-        while f"{folder}page/{len(pages) + 1}/index.html" in parsed:
-            pages.append(f"{folder}page/{len(pages) + 1}/index.html")
+    for compact in (False, True):
+        pages = [routes.list_page(routes.list_folder(page), 1, compact)]
+        while (following := routes.list_page(routes.list_folder(page), len(pages) + 1, compact)) in parsed:
+            pages.append(following)
         if pages[0] in parsed:
             views[pages[0]] = {posixpath.normpath(posixpath.join(posixpath.dirname(path), unquote(urlsplit(reference).path)))
                                for path in pages for reference in parsed[path].references}
@@ -213,7 +211,7 @@ def check_redirects(site: Path) -> list[str]:
         if not line.strip() or line.lstrip().startswith("#"):
             continue
         fields = line.split()
-        if len(fields) != 3 or not fields[0].startswith("/papers/") or not fields[1].startswith("/papers/"):
+        if len(fields) != 3 or not fields[0].startswith("/" + routes.PAPERS_FOLDER) or not fields[1].startswith("/" + routes.PAPERS_FOLDER):
             problems.append(f"{REDIRECTS}:{number}: {shown(line)} is not an old paper address, its paper's "
                             "address and a status")
             continue
@@ -253,7 +251,7 @@ def check_search_index(site: Path, pages: list[str]) -> list[str]:
         if path in indexed:
             problems.append(f"{name}: indexes {path} again (also in {indexed[path]})")
         indexed[path] = name
-    papers = {page for page in pages if PAPER_PAGE.fullmatch(page) and not is_redirect(site / page)}
+    papers = {page for page in pages if routes.slug_of_paper_page(page) and not is_redirect(site / page)}
     problems += [f"{page}: missing from the search index" for page in papers - indexed.keys()]
     problems += [f"{indexed[path]}: indexes {path}, which is not a paper page" for path in indexed.keys() - papers]
     return problems

@@ -9,6 +9,7 @@ from collections.abc import Iterable
 from datetime import datetime, timezone
 from xml.sax import saxutils
 
+from catalogue.site import routes
 from catalogue.site.cite import venue_label
 from catalogue.config import SiteConfig
 from catalogue.model import Catalogue, Paper
@@ -53,7 +54,7 @@ def render_sitemap(paths: list[str], config: SiteConfig) -> str | None:
     """Absolute page addresses; None without a base URL (a sitemap must be absolute)."""
     if config.base_url is None:
         return None
-    entries = "".join(f"  <url><loc>{escape(config.base_url + path.removesuffix('index.html'))}</loc></url>\n"
+    entries = "".join(f"  <url><loc>{escape(config.base_url + routes.shared_form(path))}</loc></url>\n"
                       for path in sorted(paths))
     return ('<?xml version="1.0" encoding="UTF-8"?>\n'
             f'<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n{entries}</urlset>\n')
@@ -70,7 +71,7 @@ def render_atom(catalogue: Catalogue, titles: dict[str, str], summaries: dict[st
     base = config.base_url or ""
     entries = []
     for paper in catalogue.papers:
-        link = f"{base}papers/{paper.slug}/" if base else f"papers/{paper.slug}/index.html"
+        link = base + routes.paper_folder(paper.slug) if base else routes.paper_page(paper.slug)
         authors = "".join(f"<author><name>{escape(name)}</name></author>" for name in paper.authors)
         entries.append(
             f"  <entry>\n    <id>urn:paper-catalogue:{paper.id}</id>\n"
@@ -82,15 +83,15 @@ def render_atom(catalogue: Catalogue, titles: dict[str, str], summaries: dict[st
     return ('<?xml version="1.0" encoding="utf-8"?>\n<feed xmlns="http://www.w3.org/2005/Atom">\n'
             f"  <title>{escape(config.title)}</title>\n  <subtitle>{escape(config.description)}</subtitle>\n"
             f"  <id>{escape(feed_id(catalogue, config))}</id>\n  <updated>{updated}</updated>\n"
-            f"  <link href={quoteattr(base or 'index.html')}/>\n{self_link}{''.join(entries)}</feed>\n")
+            f"  <link href={quoteattr(base or routes.HOME)}/>\n{self_link}{''.join(entries)}</feed>\n")
 
 
 def paper_record(paper: Paper, topic_labels: dict[str, str], title_text: str, abstract_text: str,
                  config: SiteConfig) -> dict:
     """One paper of papers.json (its fields are listed in the README)."""
     return {
-        "id": paper.id, "slug": paper.slug, "path": f"papers/{paper.slug}/index.html",
-        "url": config.absolute_url(f"papers/{paper.slug}/"), "name": paper.name, "other_names": list(paper.other_names),
+        "id": paper.id, "slug": paper.slug, "path": routes.paper_page(paper.slug),
+        "url": config.absolute_url(routes.paper_folder(paper.slug)), "name": paper.name, "other_names": list(paper.other_names),
         "title": paper.title, "title_text": title_text, "title_source": paper.title_source,
         "venue": paper.venue, "year": paper.year,
         "topics": [{"slug": slug, "label": topic_labels[slug]} for slug in paper.topics],

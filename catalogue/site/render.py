@@ -16,14 +16,13 @@ import json
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from urllib.parse import quote
 from pathlib import Path
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, TemplateError, TemplateSyntaxError, select_autoescape
 from markupsafe import Markup as SafeHtml
-from slugify import slugify
 
-from catalogue.site.authors import author_key, author_slug, index_order, initial, shown_names
+from catalogue.site import routes
+from catalogue.site.authors import author_key, author_path, index_order, initial, shown_names
 from catalogue.system.cache import Cache, code_version, digest
 from catalogue.config import SiteConfig
 from catalogue.content import SLUG
@@ -46,9 +45,7 @@ EXCERPT_LENGTH = 260
 DESCRIPTION_LENGTH = 160
 PARALLEL_CONVERSION_FROM = 500  # fewer texts convert faster in one process
 CONVERSION_CHUNK = 100  # texts a worker converts between two requests
-MAP_PATH = "map/index.html"
 NOTHING = Converted("", "", ())  # the abstract of a paper its list gives none for
-AUTHORS_INDEX = "authors/index.html"
 CARD_AUTHORS = 3  # names a card or a compact line shows before "et al." (assets/search.js, filter.js as many)
 VIEWS = ("cards", "compact")  # the two views of a list of papers
 PAGER_REACH = 2  # page numbers a pager shows on each side of the current page, besides the first and the last
@@ -106,23 +103,6 @@ def make_environment(templates_dir: Path) -> Environment:
         keep_trailing_newline=True,
         auto_reload=False,  # a build's templates do not change under it: no check of the files per page
     )
-
-
-def paper_path(paper: Paper) -> str:
-    return f"papers/{paper.slug}/index.html"
-
-
-def topic_path(topic: Topic) -> str:
-    return f"topics/{topic.slug}/index.html"
-
-
-def author_path(name: str) -> str:
-    return f"authors/{author_slug(author_key(name))}/index.html"
-
-
-def pretty_url(path: str) -> str:
-    """The form of a path meant for sharing: papers/x/ rather than papers/x/index.html."""
-    return path.removesuffix("index.html")
 
 
 def shorten(text: str, limit: int) -> str:
@@ -191,9 +171,9 @@ def view_paper(paper: Paper, topics: tuple[Topic, ...], config: SiteConfig, conv
     name = converted(paper.name, False) if paper.name else None
     title = converted(paper.title, False)
     abstract = converted(paper.abstract, True)
-    url = config.absolute_url(pretty_url(paper_path(paper)))
+    url = config.absolute_url(routes.paper_folder(paper.slug))
     refs = tuple(AuthorRef(author, *authors[author_key(author)]) for author in paper.authors)
-    return PaperView(paper, paper_path(paper),
+    return PaperView(paper, routes.paper_page(paper.slug),
                      name_html=SafeHtml(inline(name.html)) if name else None,
                      name_text=name.plain if name else "",
                      title_html=SafeHtml(inline(title.html)),
@@ -225,7 +205,7 @@ def plan_site(catalogue: Catalogue, config: SiteConfig, env: Environment, cache:
     everything = digest(code_version(), templates_state(env), config, sorted(strings.table.items()))
     pages = PagePlanner(catalogue, views, config, env, strings, everything, sizes)
     lists = pages.plan_lists()
-    paper_paths = [view.path for view in views] + [MAP_PATH]
+    paper_paths = [view.path for view in views] + [routes.MAP]
     data = plan_data_files(catalogue, views, config, sorted([o.path for o in lists] + paper_paths), everything, venue)
     # The few big files first (data, then lists), the many small ones after: no worker is left with a big one at the end.
     first = data + lists + plan_paper_files(views, config, everything)
@@ -255,11 +235,12 @@ class PagePlanner:
         self.venue = functools.partial(venue_label, unknown=strings.text("paper.unknown_venue"))
         self.venues = venue_groups(views, self.venue)
         shared = {"topics": self.used_topics, "topic_counts": self.counts, "paper_count": len(views),
-                  "venues": [Entry(label, venue_path(slug), len(members)) for slug, label, members in self.venues],
+                  "venues": [Entry(label, routes.venue_page(slug), len(members)) for slug, label, members in self.venues],
                   "has_authors": bool(self.authors), "card_authors": CARD_AUTHORS}
         self.base = digest(everything, inputs_of(shared))
-        shared |= {"t": strings, "script_strings": script_json(strings.script_strings()), "venue_label": self.venue}
-        macros = env.get_template("_macros.html").make_module({**shared, "topic_path": topic_path})
+        shared |= {"t": strings, "script_strings": script_json(strings.script_strings()), "venue_label": self.venue,
+                   "script_routes": script_json(routes.PATTERNS)}
+        macros = env.get_template("_macros.html").make_module({**shared, "routes": routes})
         shared["card"], shared["line"] = EntryMaker(macros.paper_card), EntryMaker(macros.paper_line)
         shared["reuse"] = PartReuser()
         self.shared = shared
@@ -277,28 +258,28 @@ class PagePlanner:
         counts, used_topics, venues = self.counts, self.used_topics, self.venues
         pages = self.plan_list("", views, "index.html", t("listing.home_title"), config.description)
         pages += [
-            page("search.html", "search.html", title=t("search.title"),
+            page(routes.SEARCH, "search.html", title=t("search.title"),
                  description=t("search.description", site=config.title), papers=(),
                  venue_names=sorted({p.venue for p in catalogue.papers if p.venue}),
                  years=sorted({p.year for p in catalogue.papers if p.year}, reverse=True)),
-            page("topics/index.html", "overview.html", title=t("overview.topics_title"),
+            page(routes.TOPICS_INDEX, "overview.html", title=t("overview.topics_title"),
                  description=t("overview.topics_description", site=config.title), papers=(),
                  lede=t("overview.topics_lede"),
-                 entries=[Entry(topic.label, topic_path(topic), counts[topic.slug]) for topic in used_topics]),
-            page("venues/index.html", "overview.html", title=t("overview.venues_title"),
+                 entries=[Entry(topic.label, routes.topic_page(topic.slug), counts[topic.slug]) for topic in used_topics]),
+            page(routes.VENUES_INDEX, "overview.html", title=t("overview.venues_title"),
                  description=t("overview.venues_description", site=config.title), papers=(),
                  lede=t("overview.venues_lede"),
-                 entries=[Entry(label, venue_path(slug), len(members)) for slug, label, members in venues]),
-            page("404.html", "404.html", title=t("not_found.title"), description=t("not_found.description"), papers=()),
-            page("list.html", "list.html", title=t("nav.my_list"), papers=(),
+                 entries=[Entry(label, routes.venue_page(slug), len(members)) for slug, label, members in venues]),
+            page(routes.NOT_FOUND, "404.html", title=t("not_found.title"), description=t("not_found.description"), papers=()),
+            page(routes.READING_LIST, "list.html", title=t("nav.my_list"), papers=(),
                  description=t("list.description", site=config.title)),
-            page("stats/index.html", "stats.html", title=t("stats.title"), papers=views,
+            page(routes.STATS, "stats.html", title=t("stats.title"), papers=views,
                  description=t("stats.description", site=config.title),
                  **statistics(views, used_topics, counts, venues, self.strings)),
         ]
         for view in views:
             for old_slug in view.paper.old_slugs:  # a renamed paper keeps its old address working
-                pages.append(page(f"papers/{old_slug}/index.html", "redirect.html",
+                pages.append(page(routes.paper_page(old_slug), "redirect.html",
                                   title=t("moved.title", title=view.title_text), description=view.description,
                                   papers=(view,), canonical_path=view.path))
         members_of: dict[str, list[PaperView]] = {}  # topic slug -> its papers, in catalogue order
@@ -307,14 +288,14 @@ class PagePlanner:
                 members_of.setdefault(slug, []).append(view)
         for topic in used_topics:
             members = tuple(members_of[topic.slug])
-            pages += self.plan_list(list_base(topic_path(topic)), members, "collection.html", topic.label,
+            pages += self.plan_list(routes.list_folder(routes.topic_page(topic.slug)), members, "collection.html", topic.label,
                                     t("collection.topic_description", len(members), topic=topic.label,
                                       site=config.title),
-                                    parent=Crumb(t("nav.topics"), "topics/index.html"), author=None)
+                                    parent=Crumb(t("nav.topics"), routes.TOPICS_INDEX), author=None)
         for slug, label, members in venues:
-            pages += self.plan_list(list_base(venue_path(slug)), members, "collection.html", label,
+            pages += self.plan_list(routes.list_folder(routes.venue_page(slug)), members, "collection.html", label,
                                     t("collection.venue_description", len(members), venue=label, site=config.title),
-                                    parent=Crumb(t("nav.venues"), "venues/index.html"), author=None)
+                                    parent=Crumb(t("nav.venues"), routes.VENUES_INDEX), author=None)
         return pages + self.plan_authors()
 
     def plan_list(self, base: str, members: tuple[PaperView, ...], template: str, heading: str, description: str,
@@ -325,7 +306,7 @@ class PagePlanner:
         pages = []
         for listing in list_pages(base, len(members), self.sizes, VIEWS if compact else VIEWS[:1]):
             title, about = heading, description
-            if listing.path == "index.html":
+            if listing.path == routes.HOME:
                 title = self.config.title  # the home page is named by the site
             if listing.view == "compact":
                 title = t("listing.compact_title", title=title)
@@ -342,11 +323,11 @@ class PagePlanner:
         Most authors have a few papers: only those with more than a page of cards get the compact view too."""
         t, site = self.strings.text, self.config.title
         return [page for author in self.authors
-                for page in self.plan_list(list_base(author.path), author.papers, "collection.html", author.name,
+                for page in self.plan_list(routes.list_folder(author.path), author.papers, "collection.html", author.name,
                                            t("collection.author_description", len(author.papers),
                                              author=author.name, site=site),
                                            compact=len(author.papers) > self.sizes.cards,
-                                           parent=Crumb(t("nav.authors"), AUTHORS_INDEX), author=author.name)
+                                           parent=Crumb(t("nav.authors"), routes.AUTHORS_INDEX), author=author.name)
                 ] + self.plan_author_index()
 
     def plan_author_index(self) -> list[Output]:
@@ -383,7 +364,7 @@ class PagePlanner:
         t, views = self.strings.text, self.views
         map_groups = [MapGroup(n, words, SafeHtml(render_swatch(n)), tuple(views[i] for i in members))
                       for n, (words, members) in enumerate(groups)]
-        return self.page(MAP_PATH, "map.html", title=t("map.title"), papers=views,
+        return self.page(routes.MAP, "map.html", title=t("map.title"), papers=views,
                          description=t("map.description", len(views), site=self.config.title),
                          map_svg=SafeHtml(render_catalogue_map(views, positions, groups, self.strings)),
                          map_groups=map_groups)
@@ -481,16 +462,16 @@ def statistics(views: tuple[PaperView, ...], topics: tuple[Topic, ...], counts: 
         "named_count": sum(1 for v in views if v.paper.name),
         "code_count": len(with_code),
         "code_share": round(100 * len(with_code) / len(views)) if views else 0,
-        "topic_chart": SafeHtml(render_bar_chart([(t.label, counts[t.slug], f"../{topic_path(t)}") for t in topics],
+        "topic_chart": SafeHtml(render_bar_chart([(t.label, counts[t.slug], f"../{routes.topic_page(t.slug)}") for t in topics],
                                                  title=t("stats.per_topic"), unit=papers)),
-        "venue_chart": SafeHtml(render_bar_chart([(label, len(members), f"../{venue_path(slug)}")
+        "venue_chart": SafeHtml(render_bar_chart([(label, len(members), f"../{routes.venue_page(slug)}")
                                                   for slug, label, members in venues],
                                                  title=t("stats.per_venue"), unit=papers)),
         "code_chart": SafeHtml(render_bar_chart(
-            [(label, round(100 * sum(1 for v in members if v.paper.links) / len(members)), f"../{venue_path(slug)}")
+            [(label, round(100 * sum(1 for v in members if v.paper.links) / len(members)), f"../{routes.venue_page(slug)}")
              for slug, label, members in venues], title=t("stats.code_share_chart"), unit="%", maximum=100)),
         "benchmark_chart": SafeHtml(render_bar_chart(
-            [(name, count, f"../search.html?q={quote(name)}") for name, count in top_benchmarks],
+            [(name, count, f"../{routes.search_for(name)}") for name, count in top_benchmarks],
             title=t("stats.benchmarks"), unit=papers)) if top_benchmarks else None,
     }
 
@@ -536,8 +517,7 @@ class ListPage:
 
     def address(self, number: int, view: str | None = None) -> str:
         """Page `number` of this list in `view` (this page's view by default)."""
-        folder = self.base + ("compact/" if (view or self.view) == "compact" else "")
-        return f"{folder}index.html" if number == 1 else f"{folder}page/{number}/index.html"
+        return routes.list_page(self.base, number, compact=(view or self.view) == "compact")
 
     @property
     def previous(self) -> str | None:
@@ -565,18 +545,13 @@ class ListPage:
 
     def in_view(self, path: str) -> str:
         """Another list's first page (its cards page, e.g. topics/x/index.html) in this page's view."""
-        return list_base(path) + "compact/index.html" if self.view == "compact" else path
+        return routes.list_page(routes.list_folder(path), 1, compact=True) if self.view == "compact" else path
 
 
 def list_pages(base: str, total: int, sizes: PageSizes, views: tuple[str, ...]) -> list[ListPage]:
     """Every page of a list of `total` papers in each of `views` (an empty list has one, empty, page)."""
     first = [ListPage(base, view, 1, total, sizes, views) for view in views]
     return [replace(page, number=number) for page in first for number in range(1, page.count + 1)]
-
-
-def list_base(path: str) -> str:
-    """A list's folder from its first page: 'topics/x/index.html' -> 'topics/x/', 'index.html' -> ''."""
-    return path.removesuffix("index.html")
 
 
 @dataclass(frozen=True)
@@ -643,7 +618,7 @@ def paginate_authors(groups: list[AuthorGroup], per_page: int) -> list[IndexPage
     for number, start in enumerate(range(0, len(entries), per_page), 1):
         by_initial = itertools.groupby(entries[start:start + per_page], key=lambda entry: initial(entry.label))
         sections = tuple(Letter(letter, letter_anchor(letter), tuple(names)) for letter, names in by_initial)
-        pages.append(IndexPage(number, AUTHORS_INDEX if number == 1 else f"authors/page/{number}/index.html", sections))
+        pages.append(IndexPage(number, routes.authors_index_page(number), sections))
     return pages
 
 
@@ -679,28 +654,19 @@ def venue_groups(views: tuple[PaperView, ...], shown_as: Callable[[Paper], str] 
     ordered = sorted(groups.items(), key=lambda item: (-(item[1][0].paper.year or 0), item[0]))
     owners: dict[str, str] = {}
     for label, members in ordered:
-        other = owners.setdefault(venue_slug(label), label)
+        other = owners.setdefault(routes.venue_slug(label), label)
         if other != label:
             raise CatalogueError(
-                f"{venue_path(venue_slug(label))}: would be the page of two venues, {shown(other)} "
+                f"{routes.venue_page(routes.venue_slug(label))}: would be the page of two venues, {shown(other)} "
                 f"({groups[other][0].paper.source}) and {shown(label)} ({members[0].paper.source}); "
                 "write one venue the same way in both, or make them differ in letters or digits")
-    return [(venue_slug(label), shown_as(members[0].paper), tuple(members)) for label, members in ordered]
-
-
-def venue_slug(label: str) -> str:
-    """The folder of a venue's page: 'ICML 2026' -> 'icml-2026'."""
-    return slugify(label) or "unknown-venue"
+    return [(routes.venue_slug(label), shown_as(members[0].paper), tuple(members)) for label, members in ordered]
 
 
 def script_json(data) -> SafeHtml:
     """JSON to embed in a <script> element: '<', '>' and '&' escaped so it cannot close the element."""
     text = json.dumps(data, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
     return SafeHtml(text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026"))
-
-
-def venue_path(slug: str) -> str:
-    return f"venues/{slug}/index.html"
 
 
 def plan_data_files(catalogue: Catalogue, views: tuple[PaperView, ...], config: SiteConfig, html_paths: list[str],
@@ -727,8 +693,8 @@ def plan_data_files(catalogue: Catalogue, views: tuple[PaperView, ...], config: 
              for v in views],
             [t.label for t in catalogue.topics])),
     ]
-    redirects = {f"papers/{slug}/index.html" for v in views for slug in v.paper.old_slugs}
-    listed = [p for p in html_paths if p != "404.html" and p not in redirects]
+    redirects = {routes.paper_page(slug) for v in views for slug in v.paper.old_slugs}
+    listed = [p for p in html_paths if p != routes.NOT_FOUND and p not in redirects]
     if config.base_url:
         files.append(Output("sitemap.xml", digest(everything, listed), lambda: render_sitemap(listed, config)))
     return files
@@ -738,12 +704,12 @@ def plan_paper_files(views: tuple[PaperView, ...], config: SiteConfig, everythin
     """Each paper's citation file and (with a base URL) its preview image."""
     files = []
     for view in views:
-        files.append(Output(f"papers/{view.paper.slug}/{view.paper.slug}.bib", digest(everything, view.key),
+        files.append(Output(routes.paper_bibtex(view.paper.slug), digest(everything, view.key),
                             functools.partial(str, view.bibtex)))
         if config.base_url:  # only a shared link shows a preview, and only an absolute URL can name it
             preview = functools.partial(render_preview_png, name=view.name_text or None, title=view.title_text,
                                         venue=venue_label(view.paper), site_title=config.title)
-            files.append(Output(preview_path(view.paper), digest(everything, preview.keywords), preview))
+            files.append(Output(routes.paper_preview(view.paper.slug), digest(everything, preview.keywords), preview))
     return files
 
 
@@ -769,7 +735,7 @@ def render_list_data(views: tuple[PaperView, ...], topics: tuple[Topic, ...],
 def author_entry(author: AuthorRef) -> str | list[str]:
     """An author in list-data.js: [name, folder], or the name alone when the folder is the name in
     lower case with hyphens for spaces, as for most names."""
-    folder = author.path.removeprefix("authors/").removesuffix("/index.html")
+    folder = routes.author_folder_of(author.path)
     return author.shown if author.shown.isascii() and author.shown.lower().replace(" ", "-") == folder else [author.shown, folder]
 
 
@@ -781,10 +747,6 @@ def render_list_bibtex(views: tuple[PaperView, ...]) -> str:
 def plain_script_json(data) -> str:
     """JSON for a script file; '<' escaped, so no text can read as a tag (a tag-leak check reads these files)."""
     return json.dumps(data, ensure_ascii=False, separators=(",", ":"), sort_keys=True).replace("<", "\\u003c")
-
-
-def preview_path(paper: Paper) -> str:
-    return f"papers/{paper.slug}/preview.png"
 
 
 def citations(view: PaperView) -> dict[str, str]:
@@ -802,14 +764,14 @@ def structured_data(view: PaperView, config: SiteConfig) -> SafeHtml:
         "datePublished": str(paper.year) if paper.year else None,
         "publication": {"@type": "PublicationEvent", "name": venue_label(paper)} if paper.venue else None,
         "author": [person(author, config) for author in view.authors] or None,
-        "url": view.url, "image": config.absolute_url(preview_path(paper)),
+        "url": view.url, "image": config.absolute_url(routes.paper_preview(paper.slug)),
     }
     return script_json({k: v for k, v in data.items() if v is not None})
 
 
 def person(author: AuthorRef, config: SiteConfig) -> dict:
     """A schema.org Person: the name as the paper gives it, and their page here when the base URL is known."""
-    url = config.absolute_url(pretty_url(author.path))
+    url = config.absolute_url(routes.shared_form(author.path))
     return {"@type": "Person", "name": author.name, **({"url": url} if url else {})}
 
 
@@ -821,7 +783,8 @@ def render_netlify_redirects(catalogue: Catalogue) -> str:
             if not (SLUG.fullmatch(paper.slug) and SLUG.fullmatch(old_slug)) or old_slug == paper.slug:
                 raise CatalogueError(f"{paper.source}: cannot redirect {shown(old_slug)} to {shown(paper.slug)}: "
                                      "both must be distinct slugs")  # load_catalogue lets no such paper through
-            lines += [f"/papers/{old_slug}/*  /papers/{paper.slug}/  301!", f"/papers/{old_slug}  /papers/{paper.slug}/  301!"]
+            old, new = routes.paper_folder(old_slug), routes.paper_folder(paper.slug)
+            lines += [f"/{old}*  /{new}  301!", f"/{old.rstrip('/')}  /{new}  301!"]
     return "\n".join(lines) + "\n"
 
 
@@ -832,13 +795,12 @@ def render_page(env: Environment, template: str, config: SiteConfig, path: str, 
     context = {
         "site": config,
         "path": path,
-        "root": config.base_path if path == "404.html" else "../" * path.count("/"),
-        "canonical": config.absolute_url(pretty_url(canonical_path or path)) if path != "404.html" else None,
+        "root": config.base_path if path == routes.NOT_FOUND else "../" * path.count("/"),
+        "canonical": config.absolute_url(routes.shared_form(canonical_path or path)) if path != routes.NOT_FOUND else None,
         "title": title,
         "description": description,
         "papers": papers,
-        "topic_path": topic_path,
-        "preview_path": preview_path,
+        "routes": routes,
         "venue_label": venue_label,
         **shared,
         **extra,

@@ -1,0 +1,76 @@
+// What every script of the site needs, loaded by every page before them: the interface strings,
+// the site's addresses, copying to the clipboard and the derived-title mark.
+
+// The interface strings scripts show, in the page's language: read from the page's
+// <script type="application/json" id="ui-strings"> (catalogue/site/locales/<language>.yaml, `script`).
+// text("results", {count: 3}) picks the plural form by `count` and fills the {placeholders}.
+window.catalogueText = (function () {
+  "use strict";
+  var element = document.getElementById("ui-strings");
+  var strings = element ? JSON.parse(element.textContent) : {};
+  return function (key, values) {
+    values = values || {};
+    var entry = strings[key];
+    if (entry && typeof entry === "object") entry = values.count === 1 && entry.one ? entry.one : entry.other;
+    return String(entry === undefined ? key : entry).replace(/\{(\w+)\}/g, function (whole, name) {
+      return Object.prototype.hasOwnProperty.call(values, name) ? values[name] : whole;
+    });
+  };
+})();
+
+// A derived title's mark, as templates/_macros.html's derived_mark writes it: " " and the mark,
+// its explanation on hover and for screen readers.
+window.catalogueDerivedMark = function () {
+  "use strict";
+  var text = window.catalogueText;
+  var mark = document.createElement("span");
+  mark.className = "derived-mark";
+  var shown = document.createElement("span");
+  shown.setAttribute("aria-hidden", "true");
+  shown.title = text("derived_explain");
+  shown.textContent = text("derived");
+  var spoken = document.createElement("span");
+  spoken.className = "visually-hidden";
+  spoken.textContent = " " + text("derived_explain");
+  mark.appendChild(shown);
+  mark.appendChild(spoken);
+  var spaced = document.createDocumentFragment();
+  spaced.appendChild(document.createTextNode(" "));
+  spaced.appendChild(mark);
+  return spaced;
+};
+
+// A site address from the site's root: catalogueRoute("paper", {slug: "x"}) -> "papers/x/index.html".
+// The patterns come from the page (<script type="application/json" id="site-routes">), written by the
+// build from catalogue/site/routes.py: no script types an address of its own.
+window.catalogueRoute = (function () {
+  "use strict";
+  var element = document.getElementById("site-routes");
+  var patterns = element ? JSON.parse(element.textContent) : {};
+  return function (name, values) {
+    values = values || {};
+    if (!Object.prototype.hasOwnProperty.call(patterns, name)) throw new Error("no site address named " + name);
+    return patterns[name].replace(/\{(\w+)\}/g, function (whole, key) { return values[key]; });
+  };
+})();
+
+// Copy text to the clipboard, then call done(); failed() when the browser would not (pages opened
+// from disk are not a secure context, so the clipboard API is missing there: a selected hidden
+// text area and the copy command do it instead).
+window.catalogueCopy = function (content, done, failed) {
+  "use strict";
+  function bySelection() {
+    var area = document.createElement("textarea");
+    area.value = content;
+    area.setAttribute("readonly", "");
+    area.className = "visually-hidden";
+    document.body.appendChild(area);
+    area.select();
+    var copied = false;
+    try { copied = document.execCommand("copy"); } catch (error) { copied = false; }
+    document.body.removeChild(area);
+    if (copied) done(); else failed();
+  }
+  if (navigator.clipboard && window.isSecureContext) navigator.clipboard.writeText(content).then(done, bySelection);
+  else bySelection();
+};

@@ -1,0 +1,112 @@
+"""Every address of the site, in one place. Paths are from the site's root; a page links with its
+`root` ('../../') in front. The render, the feeds, the checks and the search index use these
+functions; the templates get them as `routes`; the browser scripts read PATTERNS from the page
+(`<script id="site-routes">`, see assets/common.js's catalogueRoute) instead of typing them again.
+
+Paper addresses are permanent: a shared link must keep working, so only add to these, never
+change one (an old slug's page redirects to the new, see `paper_page`).
+"""
+
+from __future__ import annotations
+
+import re
+from urllib.parse import quote
+
+from slugify import slugify
+
+HOME = "index.html"
+SEARCH = "search.html"
+READING_LIST = "list.html"
+MAP = "map/index.html"
+STATS = "stats/index.html"
+TOPICS_INDEX = "topics/index.html"
+VENUES_INDEX = "venues/index.html"
+AUTHORS_INDEX = "authors/index.html"
+NOT_FOUND = "404.html"
+
+PAPERS_FOLDER = "papers/"
+LIST_FOLDERS = ("venues/", "topics/", "authors/")  # the folders of the pages listing a venue's, topic's, author's papers
+
+# The addresses the browser scripts build, as patterns with {slug} (or {number}) to fill in.
+PATTERNS = {
+    "paper": "papers/{slug}/index.html",
+    "paper_shared": "papers/{slug}/",
+    "topic": "topics/{slug}/index.html",
+    "author": "authors/{slug}/index.html",
+    "venue": "venues/{slug}/index.html",
+    "search": SEARCH,
+    "list_page": "page/{number}/index.html",  # from a list's folder; the first page is index.html
+    "compact": "compact/",  # a list's compact view, a folder of the list's folder
+}
+PAPER_PAGE = re.compile(r"papers/([^/]+)/index\.html")
+
+
+def paper_page(slug: str) -> str:
+    return PATTERNS["paper"].format(slug=slug)
+
+
+def paper_folder(slug: str) -> str:
+    """The form of a paper's address meant for sharing: papers/x/ rather than papers/x/index.html."""
+    return PATTERNS["paper_shared"].format(slug=slug)
+
+
+def paper_bibtex(slug: str) -> str:
+    return f"{paper_folder(slug)}{slug}.bib"
+
+
+def paper_preview(slug: str) -> str:
+    """The paper's social-preview image."""
+    return f"{paper_folder(slug)}preview.png"
+
+
+def slug_of_paper_page(path: str) -> str | None:
+    """'papers/x/index.html' -> 'x'; None for any other page."""
+    match = PAPER_PAGE.fullmatch(path)
+    return match[1] if match else None
+
+
+def topic_page(slug: str) -> str:
+    return PATTERNS["topic"].format(slug=slug)
+
+
+def venue_slug(label: str) -> str:
+    """The folder of a venue's page: 'ICML 2026' -> 'icml-2026'."""
+    return slugify(label) or "unknown-venue"
+
+
+def venue_page(slug: str) -> str:
+    return PATTERNS["venue"].format(slug=slug)
+
+
+def author_page(slug: str) -> str:
+    return PATTERNS["author"].format(slug=slug)
+
+
+def author_folder_of(path: str) -> str:
+    """'authors/x/index.html' -> 'x'."""
+    return path.removeprefix("authors/").removesuffix("/index.html")
+
+
+def authors_index_page(number: int) -> str:
+    """The authors index in pages: authors/index.html, then authors/page/<n>/index.html."""
+    return AUTHORS_INDEX if number == 1 else f"authors/{PATTERNS['list_page'].format(number=number)}"
+
+
+def list_folder(first_page: str) -> str:
+    """A list's folder from its first page: 'topics/x/index.html' -> 'topics/x/', 'index.html' -> ''."""
+    return first_page.removesuffix("index.html")
+
+
+def list_page(folder: str, number: int, compact: bool = False) -> str:
+    """Page `number` of the list in `folder`, in its cards view or its compact one."""
+    folder += PATTERNS["compact"] if compact else ""
+    return f"{folder}index.html" if number == 1 else folder + PATTERNS["list_page"].format(number=number)
+
+
+def shared_form(path: str) -> str:
+    """The form of a path meant for sharing: x/ rather than x/index.html."""
+    return path.removesuffix("index.html")
+
+
+def search_for(query: str) -> str:
+    return f"{SEARCH}?q={quote(query)}"

@@ -1,0 +1,63 @@
+"""Every address of the site comes from catalogue/site/routes.py: the scripts read its patterns from the page."""
+
+import re
+from pathlib import Path
+
+import pytest
+
+from catalogue.site import routes
+
+PROJECT = Path(__file__).resolve().parent.parent
+# How an address would look if typed outside routes.py: a site folder in a string literal; in a
+# script also a page (in Python 'search.html' is also the name of a template).
+TYPED_FOLDER = re.compile(r"""["'`](?:[^"'`\n]*/)?(?:papers|topics|authors|venues)/""")
+TYPED_PAGE = re.compile(r"""["'`](?:search|list)\.html\b""")
+
+
+@pytest.mark.parametrize("slug", ["x", "flashoptim-4ed4dd", "a-b"])
+def test_functions_and_the_scripts_patterns_give_the_same_addresses(slug):
+    patterns = routes.PATTERNS
+    assert routes.paper_page(slug) == patterns["paper"].format(slug=slug)
+    assert routes.paper_folder(slug) == patterns["paper_shared"].format(slug=slug)
+    assert routes.shared_form(routes.paper_page(slug)) == routes.paper_folder(slug)
+    assert routes.topic_page(slug) == patterns["topic"].format(slug=slug)
+    assert routes.author_page(slug) == patterns["author"].format(slug=slug)
+    assert routes.venue_page(slug) == patterns["venue"].format(slug=slug)
+    assert routes.slug_of_paper_page(routes.paper_page(slug)) == slug
+    assert routes.author_folder_of(routes.author_page(slug)) == slug
+
+
+@pytest.mark.parametrize("folder", ["", "topics/x/"])
+def test_list_pages_follow_the_patterns(folder):
+    assert routes.list_page(folder, 1) == folder + routes.HOME
+    assert routes.list_page(folder, 3) == folder + routes.PATTERNS["list_page"].format(number=3)
+    assert routes.list_page(folder, 2, compact=True) == (folder + routes.PATTERNS["compact"]
+                                                        + routes.PATTERNS["list_page"].format(number=2))
+    assert routes.list_folder(routes.list_page(folder, 1)) == folder
+
+
+def test_other_pages_are_not_paper_pages():
+    for path in (routes.HOME, routes.MAP, routes.topic_page("x"), "papers/x/y/index.html", "papers/x/preview.png"):
+        assert routes.slug_of_paper_page(path) is None
+
+
+def code_lines(path: Path):
+    comment = "#" if path.suffix == ".py" else "//"
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        code = line.split(comment, 1)[0] if not line.lstrip().startswith(('"""', "'")) else ""
+        yield number, code
+
+
+def test_no_script_or_module_types_an_address_of_its_own():
+    sources = [*(PROJECT / "assets").glob("*.js"), *(PROJECT / "catalogue").rglob("*.py")]
+    typed = [f"{path.relative_to(PROJECT)}:{number}: {code.strip()}" for path in sources
+             if path.name != "routes.py" for number, code in code_lines(path)
+             if TYPED_FOLDER.search(code) or (path.suffix == ".js" and TYPED_PAGE.search(code))]
+    assert typed == []
+
+
+def test_the_scan_would_see_a_typed_address():
+    assert TYPED_FOLDER.search('link.href = root + "papers/" + slug;')
+    assert TYPED_FOLDER.search("return f\"authors/{slug}/index.html\"")
+    assert TYPED_PAGE.search('more.href = root + "search.html?q="')
+    assert not TYPED_FOLDER.search('route("paper", {slug: slug})') and not TYPED_PAGE.search('route("search")')
