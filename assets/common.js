@@ -1,5 +1,6 @@
 // What every script of the site needs, loaded by every page before them: the interface strings,
-// the site's addresses, copying to the clipboard and the derived-title mark.
+// the site's addresses, words as the search folds them, copying to the clipboard and the
+// derived-title mark.
 
 // The interface strings scripts show, in the page's language: read from the page's
 // <script type="application/json" id="ui-strings"> (catalogue/site/locales/<language>.yaml, `script`).
@@ -74,3 +75,34 @@ window.catalogueCopy = function (content, done, failed) {
   if (navigator.clipboard && window.isSecureContext) navigator.clipboard.writeText(content).then(done, bySelection);
   else bySelection();
 };
+
+// Words as catalogue/text.py's words() folds them (tests/test_text.py compares the two over the
+// corpus): lower case, plurals to singular, and runs of CJK characters (CJK_CHARACTERS there),
+// written without spaces, as overlapping two-character pieces (强化学习 -> 强化 化学 学习).
+(function () {
+  "use strict";
+  var CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af";
+  var CJK_RUN = new RegExp("[" + CJK + "]+", "g");
+  var STARTS_CJK = new RegExp("^[" + CJK + "]");
+
+  function stem(word) {
+    if (word.length > 4 && /ies$/.test(word)) return word.slice(0, -3) + "y";
+    if (word.length > 4 && /[sxzh]es$/.test(word)) return word.slice(0, -2);
+    if (word.length > 3 && /s$/.test(word) && !/ss$/.test(word)) return word.slice(0, -1);
+    return word;
+  }
+
+  window.catalogueStem = stem;
+  window.catalogueWords = function (text) {
+    var spaced = text.toLowerCase().replace(CJK_RUN, " $& ");
+    var result = [];
+    (spaced.match(/[\p{L}\p{N}]+/gu) || []).forEach(function (token) {
+      if (!STARTS_CJK.test(token)) {
+        result.push(stem(token));
+        return;
+      }
+      for (var i = 0; i < Math.max(1, token.length - 1); i++) result.push(token.slice(i, i + 2));
+    });
+    return result;
+  };
+})();

@@ -195,29 +195,7 @@
     });
   }
 
-  // The same folding of words as catalogue/search.py: lower case, plurals to singular.
-  // As catalogue/search.py's words(): CJK runs become overlapping two-character pieces.
-  var CJK_RUN = /[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af]+/g;
-
-  function words(text) {
-    var spaced = text.toLowerCase().replace(CJK_RUN, " $& ");
-    var result = [];
-    (spaced.match(/[\p{L}\p{N}]+/gu) || []).forEach(function (token) {
-      if (!/^[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af]/.test(token)) {
-        result.push(stem(token));
-        return;
-      }
-      for (var i = 0; i < Math.max(1, token.length - 1); i++) result.push(token.slice(i, i + 2));
-    });
-    return result;
-  }
-
-  function stem(word) {
-    if (word.length > 4 && /ies$/.test(word)) return word.slice(0, -3) + "y";
-    if (word.length > 4 && /[sxzh]es$/.test(word)) return word.slice(0, -2);
-    if (word.length > 3 && /s$/.test(word) && !/ss$/.test(word)) return word.slice(0, -1);
-    return word;
-  }
+  var words = window.catalogueWords, stem = window.catalogueStem;
 
   // Ranked by how many query words a paper matches, then by where: the exact name first, then
   // words of the name, the title, the authors, the topics and the key terms. At least half the words must match.

@@ -3,7 +3,7 @@
 The rule, written once for bench/corpus_build.py and tests/test_title_search.py:
 
 - a title's words are its text with math (`$...$`, `\\(...\\)`, `\\[...\\]`) and punctuation removed,
-  lower-cased, without the search's stop words (catalogue/search/index.py's STOPWORDS) and words
+  lower-cased, without the search's stop words (catalogue/text.py's STOPWORDS) and words
   under three letters, each word once;
 - a word's document frequency is the number of the build's titles that hold it;
 - a paper's query is its three rarest title words (ties by order in the title), written in the
@@ -26,7 +26,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from catalogue.search.index import STOPWORDS
+from catalogue.text import STOPWORDS
 
 QUERY_WORDS = 3
 MIN_LETTERS = 3

@@ -1,8 +1,14 @@
-"""Characters a page must not carry, and the only line breaks seed files have."""
+"""The text rules every stage shares: characters a page must not carry, the only line breaks seed
+files have, the CJK ranges, and how text folds into searchable words."""
 
 from __future__ import annotations
 
+import functools
 import re
+
+# Kana, CJK ideographs (extension A, unified, compatibility) and Hangul syllables: scripts written
+# without spaces between words. As a regular-expression class body (assets/common.js has the same).
+CJK_CHARACTERS = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af"
 
 # C0/C1 control characters other than tab, line feed, form feed and carriage return, and
 # Unicode noncharacters: HTML forbids them, and they arrive from PDFs and spreadsheets.
@@ -29,3 +35,50 @@ def printable(text: str) -> str:
     """text with every character a terminal would act on written as an escape (\\x1b, \\u202e)."""
     return TERMINAL_UNSAFE.sub(lambda match: match[0].encode("unicode_escape", "backslashreplace").decode("ascii"),
                                text)
+
+
+# Words too common to search for or to relate papers by.
+STOPWORDS = frozenset("""a about above across after again against all also although among an and any are as at
+be because been before being below between both but by can could did do does doing done during each either
+even every few for from further had has have having here how however i if in into is it its itself just
+less many may more most much must new no nor not novel of off often on once only or other our ours out over
+own paper per propose proposed rather same several should show shows so some such than that the their them
+then there these they this those through thus to too under until up upon us use used uses using very via
+was we were what when where whether which while who whom why will with within without would yet""".split())
+
+
+# Chinese, Japanese and Korean runs have no spaces between words: they are cut into overlapping
+# two-character pieces (强化学习 -> 强化 化学 学习), which match a query cut the same way.
+WORD = re.compile(r"[^\W_]+")
+CJK_RUN = re.compile(f"[{CJK_CHARACTERS}]+")
+
+
+def has_cjk(text: str) -> bool:
+    """Whether text holds Chinese, Japanese or Korean characters (ASCII text, most of it, is not searched)."""
+    return not text.isascii() and CJK_RUN.search(text) is not None
+
+
+def words(text: str) -> list[str]:
+    """Lower-case words with plurals folded, CJK runs as bigrams (assets/common.js's catalogueWords
+    does the same: tests/test_text.py compares them over the corpus)."""
+    text = text.lower()
+    if not has_cjk(text):  # most text: words only
+        return list(map(stem, WORD.findall(text)))
+    result = []
+    for token in WORD.findall(CJK_RUN.sub(lambda run: f" {run.group()} ", text)):
+        if CJK_RUN.fullmatch(token):
+            result += [token[i:i + 2] for i in range(max(1, len(token) - 1))]
+        else:
+            result.append(stem(token))
+    return result
+
+
+@functools.lru_cache(maxsize=1 << 16)  # a catalogue has a few tens of thousands of distinct words
+def stem(word: str) -> str:
+    if len(word) > 4 and word.endswith("ies"):
+        return word[:-3] + "y"
+    if len(word) > 4 and word.endswith("es") and word[-3] in "sxzh":
+        return word[:-2]
+    if len(word) > 3 and word.endswith("s") and not word.endswith("ss"):
+        return word[:-1]
+    return word

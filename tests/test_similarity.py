@@ -24,7 +24,7 @@ from catalogue.discovery import similarity
 from catalogue.system.cache import Cache
 from catalogue.errors import CatalogueError
 from catalogue.discovery.related import SimilarityProcess
-from catalogue.search.index import words
+from catalogue.text import words
 from catalogue.discovery.similarity import MAP_GROUPS, Neighbour, map_groups, map_layout, phrases, related_papers, term_key
 
 DIFFUSION = [

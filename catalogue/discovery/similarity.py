@@ -36,7 +36,7 @@ from sklearn.manifold import TSNE
 from sklearn.preprocessing import normalize
 from threadpoolctl import threadpool_limits
 
-from catalogue.search.index import STOPWORDS, stem
+from catalogue.text import CJK_CHARACTERS, STOPWORDS, stem
 
 SHARED_TERMS = 5
 SCORE_DECIMALS = 6
@@ -71,9 +71,8 @@ STOPWORDS = STOPWORDS | (ENGLISH_STOP_WORDS - frozenset("""amount back bill bott
     technique terms typically validate various way widely work yield
     我们 本文 提出 一种 通过 进行 以及 可以 这些 这种 其中 并且 然而 此外""".split())
 
-_CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af"  # kana, Han, Hangul
-_HAS_CJK = re.compile(f"[{_CJK}]")
-_CJK_OR_NOT = re.compile(f"[{_CJK}]+|[^{_CJK}]+")
+_HAS_CJK = re.compile(f"[{CJK_CHARACTERS}]")
+_CJK_OR_NOT = re.compile(f"[{CJK_CHARACTERS}]+|[^{CJK_CHARACTERS}]+")
 _HYPHEN = re.compile("[-\u2010\u2011]")
 _TOKEN = re.compile(r"[^\W_]+(?:[-\u2010\u2011][^\W_]+)*|[^\w\s'\u2019]")  # a word, or a mark that ends a phrase
 _PARTICLE = re.compile("[的了是在和与及或]")  # Chinese function characters: a pair with one is no term

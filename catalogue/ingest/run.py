@@ -38,6 +38,7 @@ from catalogue.ingest.seed_files import Unreadable, find_seed_files, read_seed_b
 from catalogue.ingest.formats import parse_seed_records
 from catalogue.ingest.trash import move_to_trash
 from catalogue.system.workers import cores, run_in_workers
+from catalogue.text import CJK_CHARACTERS
 
 STATE_FILE = ".derived.json"
 # The fields ingest writes (from the seed record, or derived from it); any other is a person's alone.
@@ -46,7 +47,7 @@ DERIVED_FIELDS = ("name", "other_names", "title", "venue", "year", "topics", "li
 # Names some file systems refuse (Windows), which a slug must not be.
 RESERVED_SLUGS = {"con", "prn", "aux", "nul", *(f"com{i}" for i in range(10)), *(f"lpt{i}" for i in range(10))}
 MAX_SLUG = 60
-CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]")  # each counts as a word
+CJK = re.compile(f"[{CJK_CHARACTERS}]")  # each counts as a word
 MIN_WORDS = 5  # fewer words than this is a stray line (a page number, a heading), not an abstract
 MAX_TITLE_SLUG = 48
 SAME_PAPER_SIMILARITY = 0.9  # see continue_identities

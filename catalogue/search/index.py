@@ -13,7 +13,6 @@ that match, as one index would. site/pagefind/shards.json lists the bundles for 
 
 from __future__ import annotations
 
-import functools
 import gzip
 import hashlib
 import html
@@ -33,6 +32,7 @@ from pathlib import Path
 from catalogue.errors import CatalogueError
 from catalogue.site import routes
 from catalogue.site.output import link_file, link_tree
+from catalogue.text import CJK_RUN, STOPWORDS, has_cjk, words
 
 BUNDLE_DIR = "pagefind"
 SHARDS_FILE = "shards.json"  # in BUNDLE_DIR: the bundles search.js merges, and their fingerprints
@@ -232,9 +232,9 @@ def index_vocabulary(site_dir: Path, shards: list[Shard]) -> None:
     def place(pages: Path) -> None:
         pages.mkdir(parents=True)
         for shard in shards:
-            for language, words in read_bundle_words(bundle_root / shard.name).items():
+            for language, indexed in read_bundle_words(bundle_root / shard.name).items():
                 (pages / f"{shard.name}.{language}.html").write_text(
-                    render_vocabulary_page(shard.name, language, words), encoding="utf-8")
+                    render_vocabulary_page(shard.name, language, indexed), encoding="utf-8")
 
     build_bundle(bundle_root, VOCABULARY, place)
 
@@ -322,51 +322,6 @@ def read_fingerprints(bundle_root: Path) -> dict[str, str]:
 FALLBACK_FILE = "search-index.js"
 TERMS_PER_PAPER = 16
 CJK_PIECES_PER_PAPER = 400
-STOPWORDS = frozenset("""a about above across after again against all also although among an and any are as at
-be because been before being below between both but by can could did do does doing done during each either
-even every few for from further had has have having here how however i if in into is it its itself just
-less many may more most much must new no nor not novel of off often on once only or other our ours out over
-own paper per propose proposed rather same several should show shows so some such than that the their them
-then there these they this those through thus to too under until up upon us use used uses using very via
-was we were what when where whether which while who whom why will with within without would yet""".split())
-
-
-# Chinese, Japanese and Korean runs have no spaces between words: they are cut into overlapping
-# two-character pieces (强化学习 -> 强化 化学 学习), which match a query cut the same way.
-WORD = re.compile(r"[^\W_]+")
-CJK_RUN = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af]+")
-
-
-def has_cjk(text: str) -> bool:
-    """Whether text holds Chinese, Japanese or Korean characters (ASCII text, most of it, is not searched)."""
-    return not text.isascii() and CJK_RUN.search(text) is not None
-
-
-def words(text: str) -> list[str]:
-    """Lower-case words with plurals folded, CJK runs as bigrams (the search page's script does the same)."""
-    text = text.lower()
-    if not has_cjk(text):  # most text: words only
-        return list(map(stem, WORD.findall(text)))
-    result = []
-    for token in WORD.findall(CJK_RUN.sub(lambda run: f" {run.group()} ", text)):
-        if CJK_RUN.fullmatch(token):
-            result += [token[i:i + 2] for i in range(max(1, len(token) - 1))]
-        else:
-            result.append(stem(token))
-    return result
-
-
-@functools.lru_cache(maxsize=1 << 16)  # a catalogue has a few tens of thousands of distinct words
-def stem(word: str) -> str:
-    if len(word) > 4 and word.endswith("ies"):
-        return word[:-3] + "y"
-    if len(word) > 4 and word.endswith("es") and word[-3] in "sxzh":
-        return word[:-2]
-    if len(word) > 3 and word.endswith("s") and not word.endswith("ss"):
-        return word[:-1]
-    return word
-
-
 @dataclass(frozen=True)
 class SearchEntry:
     """What the offline search knows of a paper (plain text, no markup)."""

@@ -1,0 +1,73 @@
+"""The text rules of catalogue/text.py, and the browser's copy of them (assets/common.js) agreeing.
+
+The search page folds a query into words in the browser and looks them up among words the build
+folded in Python: any difference between the two is a search that finds nothing. Node runs the
+page's script over every distinct word of the real corpus sample and of the seeds."""
+
+import json
+import re
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from catalogue import text
+
+PROJECT = Path(__file__).resolve().parent.parent
+SAMPLE = PROJECT / "tests" / "data" / "corpus_sample.jsonl"
+COMMON_JS = PROJECT / "assets" / "common.js"
+# common.js in Node: a page without the interface strings' and addresses' elements.
+RUN_IN_NODE = """
+const fs = require("fs"), vm = require("vm");
+globalThis.window = globalThis;
+globalThis.document = { getElementById: () => null };
+vm.runInThisContext(fs.readFileSync(process.argv[1], "utf8"));
+const texts = JSON.parse(fs.readFileSync(0, "utf8"));
+process.stdout.write(JSON.stringify(texts.map((t) => window.catalogueWords(t))));
+"""
+
+
+def script_words(texts: list[str]) -> list[list[str]]:
+    done = subprocess.run(["node", "-e", RUN_IN_NODE, str(COMMON_JS)], input=json.dumps(texts), capture_output=True,
+                          text=True, check=True, timeout=120)
+    return json.loads(done.stdout)
+
+
+def disagreements(texts: list[str]) -> list[tuple[str, list[str], list[str]]]:
+    return [(t, text.words(t), js) for t, js in zip(texts, script_words(texts)) if text.words(t) != js]
+
+
+def corpus_texts(path: Path) -> list[str]:
+    records = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    return [f"{r.get('title', '')} {r.get('abstract', '')} {' '.join(r.get('authors') or [])}" for r in records]
+
+
+def test_the_script_folds_every_word_of_real_abstracts_as_python_does():
+    texts = corpus_texts(SAMPLE) + [path.read_text(encoding="utf-8") for path in sorted((PROJECT / "seeds").glob("*.txt"))]
+    vocabulary = sorted({token for t in texts for token in t.split()})
+    assert len(vocabulary) > 10_000
+    assert disagreements(vocabulary) == []
+    assert disagreements(texts) == []  # whole texts: words across punctuation, CJK runs among Latin words
+
+
+@pytest.mark.parametrize("written", [
+    "强化学习 Transformers", "İstanbul ΣΟΦΟΣ straße", "x²-norms, ½ and ⅷ", "studies classes boxes bus glass",
+    "ＦＵＬＬ－ＷＩＤＴＨ ｶﾀｶﾅ 한국어문장", "naïve café (e\u0301) \u00adsoft", "豈更 compatibility ideographs", ""])
+def test_the_script_folds_written_edge_cases_as_python_does(written):
+    assert script_words([written]) == [text.words(written)]
+
+
+def test_the_script_writes_the_same_cjk_ranges():
+    assert f'var CJK = "{text.CJK_CHARACTERS.encode("unicode_escape").decode()}";' in COMMON_JS.read_text("utf-8")
+
+
+@pytest.mark.parametrize("word, folded", [("transformers", "transformer"), ("studies", "study"), ("boxes", "box"),
+                                          ("glass", "glass"), ("bus", "bus"), ("gas", "gas"), ("is", "is")])
+def test_plurals_fold_to_the_singular(word, folded):
+    assert text.stem(word) == folded
+
+
+def test_cjk_runs_become_overlapping_pairs():
+    assert text.words("强化学习 RL") == ["强化", "化学", "学习", "rl"]
+    assert text.has_cjk("a 学") and not text.has_cjk("naïve")
+    assert re.fullmatch(f"[{text.CJK_CHARACTERS}]+", "ひらがなカタカナ漢字한글")
