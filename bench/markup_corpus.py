@@ -1,4 +1,4 @@
-"""Markup of real abstracts: which constructs the corpus writes, and how many are left unconverted.
+"""TextConverter of real abstracts: which constructs the corpus writes, and how many are left unconverted.
 
     python bench/markup_corpus.py [--every 4] [--project /path/to/other/checkout]
 
@@ -84,9 +84,9 @@ def main() -> None:
     parser.add_argument("--examples", type=int, default=0, help="print this many unconverted formulas")
     args = parser.parse_args()
     sys.path.insert(0, str(args.project.resolve()))
-    from catalogue.markup.convert import Markup
+    from catalogue.markup.convert import TextConverter
     abstracts = read_abstracts(args.every)
-    markup = Markup()
+    markup = TextConverter()
     plains = [markup.plain(abstract) for abstract in abstracts]
     print(f"{len(abstracts)} abstracts ({CORPUS.name}, every {args.every}), catalogue from {args.project}\n")
     print("| construct | abstracts writing it | plain text still showing it |\n|---|---:|---:|")

@@ -37,7 +37,7 @@ from slugify import slugify
 from catalogue.text import replace_unsafe
 from catalogue.markup.cleanup import clean_abstract
 from catalogue.ingest.extract import extract
-from catalogue.markup.convert import Markup
+from catalogue.markup.convert import TextConverter
 from catalogue.model import Topic
 
 Pair = tuple[dict, object]
@@ -184,8 +184,8 @@ DEFECTS = ("name alone repeated", "ends on a small word or hyphen", "'a' before 
 
 
 @functools.lru_cache(maxsize=1)
-def _markup() -> Markup:
-    return Markup()
+def _markup() -> TextConverter:
+    return TextConverter()
 
 
 def starts_with_vowel_sound(word: str) -> bool:

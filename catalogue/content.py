@@ -43,7 +43,7 @@ KEYS = ("id", "slug", "name", "other_names", "title", "title_source", "venue", "
         "links", "benchmarks", "results", "authors", "keywords", "pdf", "url", "source", "cleaned", "in_seeds",
         "old_slugs")
 REQUIRED = ("id", "slug", "title", "source")
-_Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # the C loader is 5x faster
+_Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # the C loader is much faster
 _Dumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
 
 

@@ -292,12 +292,12 @@ from catalogue.markup import convert as markup
 from catalogue.site import render
 from catalogue.cli import main
 render.PARALLEL_CONVERSION_FROM = 1  # workers even for a few texts
-convert = markup.Markup.convert
+convert = markup.TextConverter.convert
 def dies_on(self, text, links):
     if text == sys.argv[1]:
         os.kill(os.getpid(), signal.SIGKILL)
     return convert(self, text, links)
-markup.Markup.convert = dies_on
+markup.TextConverter.convert = dies_on
 main(sys.argv[2:])
 """
 

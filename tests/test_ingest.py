@@ -169,7 +169,7 @@ def test_reingesting_unchanged_seeds_rewrites_nothing(project):
 def test_papers_sharing_a_name_and_the_start_of_their_id_get_distinct_slugs():
     """Found at 100,000 papers: two FlashOptim papers whose ids both begin 4ed4dd shared one file."""
     from catalogue.ingest.run import choose_slug
-    from catalogue.markup.convert import Markup
+    from catalogue.markup.convert import TextConverter
     from catalogue.model import Paper, Source
 
     taken: set[str] = set()
@@ -177,6 +177,6 @@ def test_papers_sharing_a_name_and_the_start_of_their_id_get_distinct_slugs():
     for pid in ("4ed4dd81c49a", "4ed4ddde466b", "4ed4dd81c4ff", "0123456789ab"):
         paper = Paper(id=pid, slug="", title="FlashOptim: a title", abstract="x", source=Source("s.txt", 1),
                       name="FlashOptim")
-        slugs.append(choose_slug(paper, pid, taken, Markup()))
+        slugs.append(choose_slug(paper, pid, taken, TextConverter()))
         taken.add(slugs[-1])
     assert slugs == ["flashoptim", "flashoptim-4ed4dd", "flashoptim-4ed4dd81", "flashoptim-012345"]

@@ -8,7 +8,7 @@ from html.parser import HTMLParser
 import pytest
 
 from catalogue.ingest.extract import plain_for_extraction
-from catalogue.markup.convert import Markup, math_to_text, render_math, repair_math, split_math, without_inline_html
+from catalogue.markup.convert import TextConverter, math_to_text, render_math, repair_math, split_math, without_inline_html
 from catalogue.ingest.links import find_urls
 
 from conftest import PROJECT, run_cli
@@ -22,7 +22,7 @@ SAMPLE = [json.loads(line) for line in (PROJECT / "tests" / "data" / "corpus_sam
 
 @pytest.fixture(scope="module")
 def markup():
-    return Markup()
+    return TextConverter()
 
 
 def visible_text(html: str) -> str:

@@ -17,7 +17,7 @@ import pytest
 
 from catalogue.content import read_taxonomy
 from catalogue.ingest.run import derive_paper
-from catalogue.markup.convert import Markup
+from catalogue.markup.convert import TextConverter
 from catalogue.model import Record, Source
 from catalogue.ingest.text_lists import read_seed_document
 
@@ -82,7 +82,7 @@ PATHOLOGICAL = {
 @functools.lru_cache(maxsize=1)
 def context() -> tuple:
     taxonomy, fallback = read_taxonomy(PROJECT / "content")
-    return taxonomy, fallback, Markup()
+    return taxonomy, fallback, TextConverter()
 
 
 def ingest_seconds(text: str) -> float:

@@ -26,7 +26,7 @@ from catalogue.ingest.extract import extract
 from catalogue.ingest.titles import MAX_TITLE
 from catalogue.ingest.run import ingest
 from catalogue.markup import convert as markup_module
-from catalogue.markup.convert import _MATHML_ATTRIBUTES, _MATHML_TAGS, Markup, split_math
+from catalogue.markup.convert import _MATHML_ATTRIBUTES, _MATHML_TAGS, TextConverter, split_math
 from catalogue.model import Source, Topic
 from catalogue.ingest.text_lists import parse_seed_document
 
@@ -187,7 +187,7 @@ def test_seed_parsing_never_raises_and_keeps_every_paragraph(text):
 # 2. Abstract markup
 # ---------------------------------------------------------------------------------------------
 
-MARKUP = Markup()
+MARKUP = TextConverter()
 STRICT = html5lib.HTMLParser(strict=True, namespaceHTMLElements=False)
 MATHML = "{http://www.w3.org/1998/Math/MathML"
 INLINE = {"b", "strong", "i", "em", "u", "sub", "sup", "br", "code", "tt", "small"}  # markup.INLINE_TAGS but links

@@ -1,9 +1,9 @@
 """Related papers and the map for a render: from the cache, or from the similarity process.
 
-`python -m catalogue.discovery.similarity` runs beside the build, so scikit-learn (100 MB) and the
+`python -m catalogue.discovery.similarity` runs beside the build, so scikit-learn (large) and the
 matrices never enter the build process, nor the page writers forked from it. It starts
-before the catalogue is loaded, so that its start-up (importing scikit-learn, about a
-second) overlaps the loading; it answers related papers first and the map (positions, then groups) after, so that
+before the catalogue is loaded, so that its start-up (importing scikit-learn)
+overlaps the loading; it answers related papers first and the map (positions, then groups) after, so that
 paper pages are written while the map is still being drawn.
 """
 

@@ -545,8 +545,8 @@ def _grouped_layout(points: np.ndarray) -> np.ndarray:
     """Groups of similar papers laid out by t-SNE; each paper near its group's centre."""
     with warnings.catch_warnings():  # duplicates can leave fewer distinct groups: those stay empty
         warnings.simplefilter("ignore", ConvergenceWarning)
-        # Random first centres, not k-means++: at 10,000 papers 0.25 s instead of 0.9 s, for groups
-        # as tight within 1% (inertia).
+        # Random first centres, not k-means++: several times faster, and the groups are as tight
+        # (inertia; bench/README.md has the figures).
         groups = KMeans(MAP_CLUSTERS, init="random", n_init=1, max_iter=100, random_state=0).fit(points)
     centres = normalize(groups.cluster_centers_)
     placed = _tsne(centres)

@@ -29,7 +29,7 @@ from catalogue.content import PAPERS_DIR, read_papers, read_taxonomy, remember_a
 from catalogue.ingest.corrections import alike_pairs
 from catalogue.errors import CatalogueError, shown
 from catalogue.ingest.extract import extract
-from catalogue.markup.convert import CONVERTED, Converted, Markup, conversion_key
+from catalogue.markup.convert import CONVERTED, Converted, TextConverter, conversion_key
 from catalogue.model import Link, Paper, Problem, Record, Source, Topic
 from catalogue.ingest.names import name_from_title
 from catalogue.system.notes import note_lines
@@ -97,7 +97,7 @@ def ingest(seeds_dir: Path, content_dir: Path, prune: bool = False, cache: Cache
     existing = {paper.id: (path, paper) for path, paper in read_papers(content_dir, cache).items()}
     state_path = content_dir / STATE_FILE
     state = read_state(state_path)
-    markup = Markup()
+    markup = TextConverter()
     records = []
     for seed in seed_files:
         try:
@@ -304,7 +304,7 @@ def read_state(path: Path) -> dict:
 def derive_papers(records: list[Record], pids: list[str], taxonomy: tuple[Topic, ...], fallback: str,
                   progress: Progress) -> list[tuple[Paper, tuple[Problem, ...], Converted | None]]:
     """derive_paper for each record, on every core when there are many."""
-    markup = Markup()
+    markup = TextConverter()
 
     def derive(index: int):
         return derive_paper(pids[index], records[index], taxonomy, fallback, markup)
@@ -320,7 +320,7 @@ def derive_papers(records: list[Record], pids: list[str], taxonomy: tuple[Topic,
 
 
 def derive_paper(pid: str, record: Record, taxonomy: tuple[Topic, ...], fallback: str,
-                 markup: Markup) -> tuple[Paper, tuple[Problem, ...], Converted | None]:
+                 markup: TextConverter) -> tuple[Paper, tuple[Problem, ...], Converted | None]:
     """The paper a record makes: what it gives (title, authors, links) as given, the rest derived
     from its abstract (name, title, topics, ...); with notes on the abstract's tidying and math,
     and the tidied abstract converted (to find what its math has wrong), when it has one."""
@@ -390,7 +390,7 @@ def value_hash(value) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:12]
 
 
-def choose_slug(paper: Paper, pid: str, taken: set[str], markup: Markup) -> str:
+def choose_slug(paper: Paper, pid: str, taken: set[str], markup: TextConverter) -> str:
     """A readable, unique slug: from the name when there is one, else from the title."""
     if paper.name:
         base = slugify(markup.plain(paper.name), max_length=MAX_SLUG, word_boundary=True)

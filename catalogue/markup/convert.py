@@ -526,8 +526,9 @@ def math_to_text(latex: str) -> str:
     return re.sub(r"\^([0-9n+\-=()])(?![0-9])", lambda m: m[1].translate(_SUPERSCRIPTS), text).strip()
 
 
-class Markup:
-    """Converts abstracts, titles and names; build one per process (it holds a converter)."""
+class TextConverter:
+    """Converts abstracts, titles and names to safe HTML and plain text; build one per process (it holds a
+    Markdown parser)."""
 
     def __init__(self) -> None:
         self._markdown = _abstract_markdown()

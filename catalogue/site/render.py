@@ -27,7 +27,7 @@ from catalogue.system.cache import Cache, code_version, digest
 from catalogue.config import SiteConfig
 from catalogue.content import SLUG
 from catalogue.errors import CatalogueError, shown
-from catalogue.markup.convert import CONVERTED, Converted, Markup, conversion_key, inline
+from catalogue.markup.convert import CONVERTED, Converted, TextConverter, conversion_key, inline
 from catalogue.site.charts import MapPoint, render_bar_chart, render_map, render_swatch
 from catalogue.site.cite import render_bibtex, render_markdown_citation, render_plain_citation, venue_label
 from catalogue.site.i18n import Strings, load_strings, localise_topic
@@ -156,7 +156,7 @@ def convert_texts(texts: list[tuple[str, bool]], labels: list[str]) -> list[Conv
             f"{labels[at]}: the process converting it stopped (exit code {code}); the previous site is kept"), progress)
 
 
-def _convert(texts: list[tuple[str, bool]], labels: list[str], index: int, markup: Markup = Markup()) -> Converted:
+def _convert(texts: list[tuple[str, bool]], labels: list[str], index: int, markup: TextConverter = TextConverter()) -> Converted:
     """One text converted; any failure is a CatalogueError that names it (in a worker, a traceback would name nothing)."""
     try:
         return markup.convert(*texts[index])

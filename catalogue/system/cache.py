@@ -69,7 +69,7 @@ def library_versions() -> tuple[tuple[str, str | None], ...]:
 
 
 def tree_state(folder: Path, skip: Iterable[str] = ()) -> str:
-    """A hash of a folder's files, names and bytes (a few tenths of a second for 10,000 papers),
+    """A hash of a folder's files, names and bytes (fast enough for every build),
     so equal inputs give equal hashes on any machine and at any path.
 
     Only regular files are read. A symbolic link counts by the path it holds, a FIFO, socket or
