@@ -73,7 +73,10 @@
   }
 
   function ready() {
-    if (!data && window.CATALOGUE_LIST) data = prepare(window.CATALOGUE_LIST);
+    if (!data && window.CATALOGUE_LIST) {
+      data = prepare(window.CATALOGUE_LIST);
+      entries = window.catalogueEntries(data, root);
+    }
     return Boolean(data);
   }
 
@@ -93,74 +96,8 @@
 
   // --- Rendering: the same elements as the static pages (templates/_macros.html) -------------------
 
-  function element(tag, className, text) {
-    var made = document.createElement(tag);
-    if (className) made.className = className;
-    if (text !== undefined) made.textContent = text;
-    return made;
-  }
-
-  function link(href, text, className) {
-    var made = element("a", className, text);
-    made.href = href;
-    return made;
-  }
-
-  // [name, folder under authors/]; list-data.js gives the name alone when the folder follows from it.
-  function author(entry) {
-    return typeof entry === "string" ? [entry, entry.toLowerCase().replace(/ /g, "-")] : entry;
-  }
-
-  function authorsOf(row) {
-    return row[6].map(function (entry) { return author(entry)[0]; }).join(", ") +
-      (row[7] > row[6].length ? " " + window.catalogueText("et_al") : "");
-  }
-
-  function card(row) {
-    var item = element("li", "card");
-    var meta = item.appendChild(element("p", "card-meta"));
-    var star = meta.appendChild(element("button", "star"));
-    star.type = "button";
-    star.hidden = true;  // reader.js shows it, pressed or not
-    star.setAttribute("data-paper", row[0]);
-    star.setAttribute("aria-pressed", "false");
-    star.appendChild(element("span", "visually-hidden", window.catalogueText("add_to_list", { paper: row[3] || row[2] })));
-    if (row[3]) meta.appendChild(element("span", "name", row[3]));
-    meta.appendChild(element("span", "venue", data.venues[row[4]][0]));
-    item.appendChild(element("h2", "card-title")).appendChild(link(root + route("paper", {slug: row[1]}), row[2]));
-    if (row[6].length) {
-      var authors = item.appendChild(element("p", "card-authors"));
-      row[6].forEach(function (entry, at) {
-        var named = author(entry);
-        if (at) authors.appendChild(document.createTextNode(", "));
-        authors.appendChild(link(root + route("author", {slug: named[1]}), named[0]));
-      });
-      if (row[7] > row[6].length) authors.appendChild(document.createTextNode(" " + window.catalogueText("et_al")));
-    }
-    var topics = item.appendChild(element("ul", "topics"));
-    row[5].forEach(function (at) {
-      var topic = data.topics[at];
-      topics.appendChild(element("li")).appendChild(link(root + route("topic", {slug: topic[0]}), topic[1]));
-    });
-    return item;
-  }
-
-  function line(row) {
-    var item = element("li", "line");
-    item.appendChild(link(root + route("paper", {slug: row[1]}), row[2], "line-title"));
-    item.appendChild(document.createTextNode(" "));
-    var meta = item.appendChild(element("span", "line-meta"));
-    if (row[3] && row[2].indexOf(row[3]) !== 0) {  // a title that starts with the name shows it already
-      meta.appendChild(element("span", "name", row[3]));
-      meta.appendChild(document.createTextNode(" "));
-    }
-    meta.appendChild(element("span", "venue", data.venues[row[4]][0]));
-    if (row[6].length) {
-      meta.appendChild(document.createTextNode(" · "));
-      meta.appendChild(element("span", "line-authors", authorsOf(row)));
-    }
-    return item;
-  }
+  var element = window.catalogueElement, link = window.catalogueLink;
+  var entries = null;  // made once list-data.js is loaded: window.catalogueEntries(data, root)
 
   function numbers(page, pages) {
     var shown = [];
@@ -211,7 +148,7 @@
     var pages = Math.max(1, Math.ceil(found.length / perPage));
     state.page = Math.min(state.page, pages);
     var first = (state.page - 1) * perPage;
-    var make = view === "compact" ? line : card;
+    var make = view === "compact" ? entries.line : entries.card;
     list.replaceChildren.apply(list, found.slice(first, first + perPage).map(function (at) { return make(data.papers[at]); }));
     if (first) list.setAttribute("start", String(first + 1)); else list.removeAttribute("start");
     if (!found.length) pagerBox.replaceChildren(element("p", "count", window.catalogueText("no_match_filters")));

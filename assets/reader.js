@@ -24,13 +24,18 @@
     save(ids);
   }
 
-  function refresh() {
+  function refreshStars() {
     var ids = load();
     document.querySelectorAll("button.star[data-paper]").forEach(function (button) {
       var on = ids.indexOf(button.getAttribute("data-paper")) >= 0;
       button.setAttribute("aria-pressed", on ? "true" : "false");
       button.hidden = false;
     });
+  }
+
+  function refresh() {
+    var ids = load();
+    refreshStars();
     var count = document.getElementById("list-count");
     if (count) count.textContent = ids.length ? "(" + ids.length + ")" : "";
     if (document.getElementById("my-list")) renderList();
@@ -53,40 +58,19 @@
 
   function renderList() {
     var data = {};  // id -> [slug, title, venue label, BibTeX]
-    var listed = window.CATALOGUE_LIST || { papers: [], venues: [] };
+    var rows = {};  // id -> its row of list-data.js
+    var listed = window.CATALOGUE_LIST || { papers: [], venues: [], topics: [] };
     var entries = window.CATALOGUE_BIBTEX || {};
-    listed.papers.forEach(function (row) { data[row[0]] = [row[1], row[2], listed.venues[row[4]][0], entries[row[0]], row[8]]; });
+    listed.papers.forEach(function (row) {
+      data[row[0]] = [row[1], row[2], listed.venues[row[4]][0], entries[row[0]], row[8]];
+      rows[row[0]] = row;
+    });
     var shared = sharedIds();
     var ids = (shared || load()).filter(function (id) { return data[id]; });
     var list = document.getElementById("my-list");
-    list.replaceChildren.apply(list, ids.map(function (id) {
-      var paper = data[id];
-      var item = document.createElement("li");
-      item.className = "card";
-      var meta = document.createElement("p");
-      meta.className = "card-meta";
-      var star = document.createElement("button");
-      star.type = "button";
-      star.className = "star";
-      star.setAttribute("data-paper", id);
-      star.setAttribute("aria-pressed", load().indexOf(id) >= 0 ? "true" : "false");
-      var hidden = document.createElement("span");
-      hidden.className = "visually-hidden";
-      hidden.textContent = window.catalogueText("keep_in_list", { paper: paper[1] });
-      star.appendChild(hidden);
-      meta.appendChild(star);
-      meta.appendChild(document.createTextNode(paper[2]));
-      var heading = document.createElement("h2");
-      heading.className = "card-title";
-      var link = document.createElement("a");
-      link.href = root + window.catalogueRoute("paper", {slug: paper[0]});
-      link.textContent = paper[1];
-      heading.appendChild(link);
-      if (paper[4] === 1) heading.appendChild(window.catalogueDerivedMark());
-      item.appendChild(meta);
-      item.appendChild(heading);
-      return item;
-    }));
+    var cards = window.catalogueEntries(listed, root);
+    list.replaceChildren.apply(list, ids.map(function (id) { return cards.card(rows[id]); }));
+    refreshStars();
     document.getElementById("list-empty").hidden = ids.length > 0;
     document.getElementById("list-actions").hidden = ids.length === 0;
     document.getElementById("shared-list").hidden = !shared;
