@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import errno
 import functools
+import os
 import shutil
 import subprocess
 import sys
@@ -27,6 +28,7 @@ from catalogue.site.output import site_lock, staging_folders
 from catalogue.system.faults import fault_message
 from catalogue.system.guard import Holds, check_site_folder, read_folder
 from catalogue.system.lock import exclusive
+from catalogue.system.workers import JOBS_VARIABLE
 from catalogue.system.terminal import display, say
 
 PROJECT = Path(__file__).resolve().parent.parent
@@ -44,6 +46,16 @@ content_option = directory("content", "Folder of per-paper Markdown files; peopl
 allow_removals_option = click.option(
     "--allow-removals", is_flag=True, help="Let ingest mark more than half of the papers as gone from the seeds, "
                                            "or prune any (without it, such an ingest stops and lists them).")
+
+
+def set_jobs(context: click.Context, parameter: click.Parameter, jobs: int | None) -> None:
+    if jobs:
+        os.environ[JOBS_VARIABLE] = str(jobs)  # read by every parallel stage, and by the processes it starts
+
+
+jobs_option = click.option("--jobs", type=click.IntRange(1), default=None, expose_value=False, callback=set_jobs,
+                           metavar="N", help="Worker processes for ingest, text conversion and page writing "
+                                             "(default: the cores this process may use).")
 out_option = click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=PROJECT / "site",
                           show_default="site/", help="Folder the site is written to (replaced only when complete).")
 
@@ -112,6 +124,7 @@ def site_options(command):
 @click.option("--no-search", is_flag=True, help="Skip the Pagefind index (faster); search then uses the "
                                                "offline index (search-index.js) everywhere.")
 @allow_removals_option
+@jobs_option
 def build(seeds: Path, content: Path, out: Path, base_url: str | None, language: str | None, config_path: Path,
           templates: Path, assets: Path, no_search: bool, allow_removals: bool) -> None:
     """Ingest the seeds, render every page, index them for search (= ingest + render + index)."""
@@ -126,6 +139,7 @@ def build(seeds: Path, content: Path, out: Path, base_url: str | None, language:
 @main.command()
 @content_option
 @site_options
+@jobs_option
 def render(content: Path, out: Path, base_url: str | None, language: str | None, config_path: Path, templates: Path,
            assets: Path) -> None:
     """Render content/ into site/ without ingesting the seeds or indexing for search."""
@@ -152,6 +166,7 @@ def index_command(out: Path) -> None:
                                            "content/.trash/<date-time>/ (by default they are kept and marked "
                                            "'in_seeds: false'); needs --allow-removals.")
 @allow_removals_option
+@jobs_option
 def ingest_command(seeds: Path, content: Path, prune: bool, allow_removals: bool) -> None:
     """Turn the seed lists into content/papers/*.md, keeping every hand edit."""
     check_seeds_folder(seeds)  # a mistyped --seeds stops before content/ is touched

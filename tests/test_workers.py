@@ -7,7 +7,10 @@ import os
 import pytest
 
 from catalogue.errors import CatalogueError
-from catalogue.system.workers import cores, run_in_workers
+from click.testing import CliRunner
+
+from catalogue.cli import main
+from catalogue.system.workers import JOBS_VARIABLE, cores, run_in_workers
 
 
 def chunks_of(total: int, size: int):
@@ -60,3 +63,22 @@ def test_a_worker_that_dies_ends_the_run_naming_its_item():
 def test_the_default_is_every_core_this_process_may_use():
     assert 1 <= cores() <= (os.cpu_count() or 1)
 
+
+
+@pytest.mark.parametrize("given, expected", [("3", 3), ("16", 16), ("0", None), ("x", None), ("", None)])
+def test_jobs_override_the_cores_and_nonsense_is_ignored(monkeypatch, given, expected):
+    monkeypatch.setenv(JOBS_VARIABLE, "")  # recorded, so the value the test sets goes at the end
+    machine = cores()
+    monkeypatch.setenv(JOBS_VARIABLE, given)
+    assert cores() == (expected or machine)
+
+
+def test_the_jobs_option_reaches_every_stage_and_the_processes_it_starts(tmp_path, monkeypatch):
+    monkeypatch.setenv(JOBS_VARIABLE, "")  # recorded, so the value the test sets goes at the end
+    seeds = tmp_path / "seeds"
+    seeds.mkdir()
+    (seeds / "a.txt").write_text("ICML 2026\n\nWe propose JobNet, a method for scheduling many jobs on few cores.\n")
+    result = CliRunner().invoke(main, ["ingest", "--jobs", "5", "--seeds", str(seeds), "--content", str(tmp_path / "content")])
+    assert result.exit_code == 0, result.output
+    assert os.environ[JOBS_VARIABLE] == "5" and cores() == 5
+    assert CliRunner().invoke(main, ["ingest", "--jobs", "0", "--seeds", str(seeds)]).exit_code == 2  # at least one

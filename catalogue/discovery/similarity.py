@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import functools
 import math
-import os
 import pickle
 import re
 import sys
@@ -36,6 +35,7 @@ from sklearn.manifold import TSNE
 from sklearn.preprocessing import normalize
 from threadpoolctl import threadpool_limits
 
+from catalogue.system.workers import cores
 from catalogue.text import CJK_CHARACTERS, STOPWORDS, stem
 
 SHARED_TERMS = 5
@@ -379,7 +379,7 @@ def _nearest(weights: sparse.csr_matrix, count: int) -> tuple[np.ndarray, np.nda
     # while it changes still reads a bound that holds.
     floor = np.zeros(n, dtype=np.int64)
     tiles = [(top, left) for top in starts for left in starts if left >= top]
-    with threadpool_limits(1), ThreadPoolExecutor(_cores()) as pool:  # one BLAS thread in each of ours
+    with threadpool_limits(1), ThreadPoolExecutor(cores()) as pool:  # one BLAS thread in each of ours
         for top, left, by_row, by_column in pool.map(tile_best, tiles):
             _keep_best(best, floor, top, *by_row, left)
             if by_column:
@@ -453,10 +453,6 @@ def _best_of_rows(block: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray, np
     scores = np.rint(np.minimum(block[rows, columns].astype(np.float64), 1.0) * scale).astype(np.int64)
     keep = scores > 0
     return rows[keep], columns[keep], scores[keep]
-
-
-def _cores() -> int:
-    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
 
 
 def _shared_terms(vectors: _Vectors, rows: np.ndarray, columns: np.ndarray,

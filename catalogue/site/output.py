@@ -36,7 +36,6 @@ MARKER = ".paper-catalogue-site"  # in every site this tool builds: build and cl
 MARKER_TEXT = "A site built by paper-catalogue (python3 build.py); build and clean replace this folder whole.\n"
 MANAGED_ELSEWHERE = ("assets/", "pagefind/")  # written by copy_assets and the search stage
 PARALLEL_FROM = 200  # fewer files than this render faster in one process than in a pool
-WORKERS = cores()
 CHUNK = 16  # the most outputs a worker makes between two requests: few, so neither waits long for the other at the end
 NEW_FILE = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0)  # O_BINARY: Windows
 
@@ -189,7 +188,7 @@ def _make_and_write_all(todo: list[Output], site_dir: Path) -> int:
     creating files at once in one folder tree take longer than one: ext4 here, measured);
     returns the bytes written."""
     with Progress("Writing pages", len(todo)) as progress:
-        if len(todo) < PARALLEL_FROM or WORKERS == 1:
+        if len(todo) < PARALLEL_FROM or cores() == 1:
             written = 0
             for output in todo:
                 written += write_file(site_dir, output.path, output.make())
@@ -214,7 +213,7 @@ def _in_workers(todo: list[Output], site_dir: Path, progress: Progress) -> int:
             return write_file(site_dir, todo[index].path, content)
 
     return sum(run_in_workers(make_and_write, _chunks(len(todo)), lambda at, code: (
-        f"a page maker stopped (exit code {code}) while making {todo[at].path}"), progress, WORKERS))
+        f"a page maker stopped (exit code {code}) while making {todo[at].path}"), progress, cores()))
 
 
 def _chunks(total: int) -> Iterator[range]:

@@ -26,8 +26,14 @@ from catalogue.system.progress import Progress
 T = TypeVar("T")
 
 
+JOBS_VARIABLE = "CATALOGUE_JOBS"  # set by --jobs; the similarity process inherits it
+
+
 def cores() -> int:
-    """The cores this process may use (a container's or taskset's share, not the machine's)."""
+    """How many workers a parallel stage runs: --jobs (CATALOGUE_JOBS) when given, else the cores
+    this process may use (a container's or taskset's share, not the machine's)."""
+    if (jobs := os.environ.get(JOBS_VARIABLE, "")).isdigit() and int(jobs) > 0:
+        return int(jobs)
     return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
 
 
