@@ -20,7 +20,7 @@ from urllib.parse import quote
 from pathlib import Path
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, TemplateError, TemplateSyntaxError, select_autoescape
-from markupsafe import Markup as SafeHtml
+from markupsafe import Markup as SafeHtml, escape
 from slugify import slugify
 
 from .authors import author_key, author_slug, index_order, initial, shown_names
@@ -40,7 +40,7 @@ from .related import SimilarityProcess
 from .lookup import find_links
 from .preview import render_preview_png
 from .workers import cores, run_in_workers
-from .search import FALLBACK_FILE, SearchEntry, render_fallback_index
+from .search import FALLBACK_FILE, SearchEntry, mark_joiners, render_fallback_index
 
 EXCERPT_LENGTH = 260
 DESCRIPTION_LENGTH = 160
@@ -96,8 +96,9 @@ class PaperView:
 
 
 def make_environment(templates_dir: Path) -> Environment:
-    """Templates compiled once; autoescape on; a misspelt variable fails the build."""
-    return Environment(
+    """Templates compiled once; autoescape on; a misspelt variable fails the build. The filter
+    `mark_joiners` marks the text Pagefind indexes so that it splits words at every dash."""
+    env = Environment(
         loader=FileSystemLoader(templates_dir),
         autoescape=select_autoescape(default=True, default_for_string=True),
         undefined=StrictUndefined,
@@ -106,6 +107,8 @@ def make_environment(templates_dir: Path) -> Environment:
         keep_trailing_newline=True,
         auto_reload=False,  # a build's templates do not change under it: no check of the files per page
     )
+    env.filters["mark_joiners"] = lambda text: SafeHtml(mark_joiners(str(escape(text))))
+    return env
 
 
 def paper_path(paper: Paper) -> str:
