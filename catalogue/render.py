@@ -25,6 +25,7 @@ from slugify import slugify
 
 from .authors import author_key, author_slug, index_order, initial, shown_names
 from .cache import Cache, code_version, digest
+from .cleanup import COLLAPSED_WHITESPACE, REMOVED_REPEAT, RESTORED_COMMANDS, read_note
 from .config import SiteConfig
 from .content import SLUG
 from .errors import CatalogueError, shown
@@ -223,15 +224,17 @@ def plan_site(catalogue: Catalogue, config: SiteConfig, env: Environment, cache:
     converted = converted_texts(catalogue, cache)
     similarity.ask([f"{converted(paper.title, False).plain}. {converted(paper.abstract, True).plain}"
                     for paper in catalogue.papers])  # a paper's title_text and plain_abstract
-    venue = functools.partial(venue_label, unknown=strings.text("paper.unknown_venue"))  # as pages name it
+    t = strings.text
+    venue = functools.partial(venue_label, unknown=t("paper.unknown_venue"))  # as pages name it
     views = view_papers(catalogue, config, converted, venue)
     everything = digest(code_version(), templates_state(env), config, sorted(strings.table.items()))
     pages = PagePlanner(catalogue, views, config, env, strings, everything, sizes)
     lists = pages.plan_lists()
     paper_paths = [view.path for view in views] + [MAP_PATH]
-    data = plan_data_files(catalogue, views, config, sorted([o.path for o in lists] + paper_paths), everything, venue)
+    data = plan_data_files(catalogue, views, config, sorted([o.path for o in lists] + paper_paths), everything, venue,
+                           t("feed.unknown_author"))
     # The few big files first (data, then lists), the many small ones after: no worker is left with a big one at the end.
-    first = data + lists + plan_paper_files(views, config, everything)
+    first = data + lists + plan_paper_files(views, config, everything, venue)
     return [Batch("lists, feeds and search data (related papers are found meanwhile)", lambda: first),
             Batch(f"{len(views)} paper pages", lambda: pages.plan_papers(similarity.related())),
             Batch("the map", lambda: [pages.plan_map(similarity.positions(), similarity.groups())])]
@@ -378,7 +381,7 @@ class PagePlanner:
                           papers=(view,), previous=views[index - 1] if index else None,
                           next=views[index + 1] if index + 1 < len(views) else None,
                           related=[Related(views[other], terms) for other, terms in related[index]],
-                          later=functools.partial(paper_extras, view, self.config))
+                          later=functools.partial(paper_extras, view, self.config, self.strings))
                 for index, view in enumerate(views)]
 
     def plan_map(self, positions: list[tuple[float, float]],
@@ -423,12 +426,25 @@ class PartReuser:
         return self.made[key]
 
 
-def paper_extras(view: PaperView, config: SiteConfig) -> dict:
-    """What a paper page adds to its view: citations, structured data, and where to look the paper
-    up when its list links neither its PDF nor its proceedings."""
+def paper_extras(view: PaperView, config: SiteConfig, strings: Strings) -> dict:
+    """What a paper page adds to its view: citations, structured data, where to look the paper up
+    when its list links neither its PDF nor its proceedings, and what ingest tidied in its abstract."""
     paper = view.paper
     find = () if paper.pdf or paper.url else find_links(view.title_text, paper.title_source == "derived")
-    return {"citation": citations(view), "structured_data": structured_data(view, config), "find_links": find}
+    return {"citation": citations(view), "structured_data": structured_data(view, config), "find_links": find,
+            "tidied": tidy_notes(paper.cleaned, strings.text)}
+
+
+def tidy_notes(notes: tuple[str, ...], t: Callable[..., str]) -> str:
+    """The notes of what ingest tidied in an abstract (cleanup.py) in the site's language; a note
+    written by hand in the content file as it is."""
+    said = []
+    for note in notes:
+        kind, values = read_note(note)
+        said.append(t("paper.tidy_restored_commands") if kind == RESTORED_COMMANDS
+                    else t("paper.tidy_collapsed_whitespace") if kind == COLLAPSED_WHITESPACE
+                    else t("paper.tidy_removed_repeat", **values) if kind == REMOVED_REPEAT else note)
+    return t("paper.tidy_separator").join(said)
 
 
 def inputs_of(value: object) -> object:
@@ -707,8 +723,9 @@ def venue_path(slug: str) -> str:
 
 
 def plan_data_files(catalogue: Catalogue, views: tuple[PaperView, ...], config: SiteConfig, html_paths: list[str],
-                    everything: str, venue: Callable[[Paper], str] = venue_label) -> list[Output]:
-    """The whole catalogue's citations, feeds, offline search index and redirects."""
+                    everything: str, venue: Callable[[Paper], str], unknown_author: str) -> list[Output]:
+    """The whole catalogue's citations, feeds, offline search index and redirects; `venue` and
+    `unknown_author` name a paper's venue and a paper without authors in the site's language."""
     labels = {t.slug: t.label for t in catalogue.topics}
     topic_index = {t.slug: n for n, t in enumerate(catalogue.topics)}
     all_views = digest(everything, [v.key for v in views])
@@ -717,7 +734,8 @@ def plan_data_files(catalogue: Catalogue, views: tuple[PaperView, ...], config: 
         Output("_redirects", all_views, lambda: render_netlify_redirects(catalogue)),
         Output("robots.txt", everything, lambda: render_robots(config)),
         Output("feed.xml", all_views, lambda: render_atom(catalogue, {v.paper.id: v.title_text for v in views},
-                                                          {v.paper.id: v.description for v in views}, config)),
+                                                          {v.paper.id: v.description for v in views}, config,
+                                                          venue, unknown_author)),
         Output("papers.json", all_views, lambda: render_papers_json(
             (paper_record(v.paper, labels, v.title_text, v.plain_abstract, config) for v in views), config)),
         Output("list-data.js", all_views, lambda: render_list_data(views, catalogue.topics, venue)),
@@ -737,15 +755,16 @@ def plan_data_files(catalogue: Catalogue, views: tuple[PaperView, ...], config: 
     return files
 
 
-def plan_paper_files(views: tuple[PaperView, ...], config: SiteConfig, everything: str) -> list[Output]:
-    """Each paper's citation file and (with a base URL) its preview image."""
+def plan_paper_files(views: tuple[PaperView, ...], config: SiteConfig, everything: str,
+                     venue: Callable[[Paper], str]) -> list[Output]:
+    """Each paper's citation file and (with a base URL) its preview image, which names the venue as `venue` does."""
     files = []
     for view in views:
         files.append(Output(f"papers/{view.paper.slug}/{view.paper.slug}.bib", digest(everything, view.key),
                             functools.partial(str, view.bibtex)))
         if config.base_url:  # only a shared link shows a preview, and only an absolute URL can name it
             preview = functools.partial(render_preview_png, name=view.name_text or None, title=view.title_text,
-                                        venue=venue_label(view.paper), site_title=config.title)
+                                        venue=venue(view.paper), site_title=config.title)
             files.append(Output(preview_path(view.paper), digest(everything, preview.keywords), preview))
     return files
 
