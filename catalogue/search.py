@@ -383,7 +383,7 @@ CLAUSE_DASHES = frozenset("\u2014\u2015\u2e3a\u2e3b\ufe31\ufe58")  # em dashes (
 _JOINER_SCAN = re.compile(r"<math\b.*?</math>|<[^>]*>|[^\x00-\x7f]", re.DOTALL | re.IGNORECASE)
 _PARAGRAPH_EDGE = re.compile(r"</?(?:p|br)\b[^>]*>", re.IGNORECASE)  # Pagefind ends a word there, not at <em>
 _INDEXED_AS = ('<span data-pagefind-ignore data-pagefind-index-attrs="data-indexed" '
-               'data-indexed="{indexed} ">{visible}</span>')  # the space: no full stop added after a letter
+               'data-indexed="{indexed} ">{visible}</span>')  # the space: Pagefind adds a full stop after a letter
 
 
 def is_joiner(char: str) -> bool:
