@@ -4,6 +4,7 @@ import json
 import re
 from html.parser import HTMLParser
 from pathlib import Path
+from xml.etree import ElementTree
 
 import pytest
 from markupsafe import Markup
@@ -237,12 +238,16 @@ class InterfaceText(HTMLParser):
 @pytest.fixture(scope="module")
 def chinese_seed_site(tmp_path_factory):
     """The project's seeds (English abstracts) built with a Chinese interface and no settings file,
-    with one more paper that has no venue and links to its code, project page and PDF."""
+    with one more paper that has no venue and no authors, links to its code, project page and PDF,
+    and an abstract that ingest tidies (a sentence pasted twice)."""
     root = make_project(tmp_path_factory.mktemp("zh-seeds"))
     (root / "seeds" / "links.jsonl").write_text(json.dumps({
         "title": "Vortex: Fluid Simulation with Learned Pressure Solvers",
         "abstract": "We propose Vortex, a learned pressure solver that speeds up fluid simulation tenfold while "
-                    "keeping divergence below the error of classical multigrid solvers on smoke and water scenes.",
+                    "keeping divergence below the error of classical multigrid solvers on smoke and water scenes. "
+                    "It needs no tuning. We propose Vortex, a learned pressure solver that speeds up fluid "
+                    "simulation tenfold while keeping divergence below the error of classical multigrid solvers "
+                    "on smoke and water scenes.",
         "github": "https://github.com/example/vortex", "project": "https://example.org/vortex",
         "pdf": "https://example.org/vortex.pdf"}) + "\n", encoding="utf-8")
     run_cli("build", "--seeds", str(root / "seeds"), "--content", str(root / "content"), "--out", str(root / "site"),
@@ -250,16 +255,24 @@ def chinese_seed_site(tmp_path_factory):
     return root / "site"
 
 
-def test_the_seeds_built_in_chinese_show_no_english_interface_text(chinese_seed_site: Path):
+def english_pattern() -> re.Pattern:
     pieces = english_pieces()
-    assert {"Map of the catalogue", "Unknown venue", "Project page", "Paper Catalogue"} <= set(pieces)
-    pattern = re.compile("|".join(rf"(?<![A-Za-z]){re.escape(piece)}(?![A-Za-z])"
-                                  for piece in sorted(pieces, key=len, reverse=True)))
+    assert {"Map of the catalogue", "Unknown venue", "Project page", "Paper Catalogue", "Unknown",
+            "collapsed runs of whitespace"} <= set(pieces)
+    return re.compile("|".join(rf"(?<![A-Za-z]){re.escape(piece)}(?![A-Za-z])"
+                               for piece in sorted(pieces, key=len, reverse=True)))
+
+
+def listed_papers(site: Path) -> list[dict]:
+    return json.loads((site / "papers.json").read_text(encoding="utf-8"))["papers"]
+
+
+def test_the_seeds_built_in_chinese_show_no_english_interface_text(chinese_seed_site: Path):
+    pattern = english_pattern()
     pages = sorted(chinese_seed_site.rglob("*.html"))
     assert len(pages) > 40
-    listed = json.loads((chinese_seed_site / "papers.json").read_text(encoding="utf-8"))["papers"]
-    papers = sorted({text for paper in listed for text in (paper["title_text"], paper["name"]) if text},
-                    key=len, reverse=True)
+    papers = sorted({text for paper in listed_papers(chinese_seed_site) for text in (paper["title_text"], paper["name"])
+                     if text}, key=len, reverse=True)
     leaks = {}
     for page in pages:
         markup = page.read_text(encoding="utf-8")
@@ -280,3 +293,81 @@ def test_a_chinese_site_without_settings_has_a_chinese_title_and_description(chi
     strings = read_table("zh-CN")
     assert f"<title>{strings['site.title']}</title>" in home
     assert f'<meta name="description" content="{strings["site.description"]}">' in home
+
+
+# --- The files that are not pages: what a feed reader, a reference manager or a list's script shows ---
+
+ATOM = "{http://www.w3.org/2005/Atom}"
+BIBTEX_FIELD = re.compile(r"^\s*(\w+) = \{(.*)\},?$", re.MULTILINE)
+PAPERS_OWN_FIELDS = {"title", "author", "url", "pdf", "doi"}  # what the paper says, and addresses
+# Files no reader is shown: the catalogue's data (papers.json gives each paper's fields as its content
+# file holds them, in every language), addresses, the build's own records; and assets/, copied as
+# they are (the text their scripts show comes from each page's script strings, scanned above).
+NOT_SHOWN = re.compile(r"papers\.json|_redirects|robots\.txt|sitemap\.xml|\.build-manifest\.json|\.paper-catalogue-site"
+                       r"|\.nojekyll|assets/.*|.*\.(?:html|png)")
+
+
+def feed_texts(site: Path) -> list[str]:
+    """feed.xml's own text: its title and subtitle, each entry's venue and author when the paper
+    names none (an entry's title and summary are the paper's)."""
+    feed = ElementTree.parse(site / "feed.xml").getroot()
+    authors = {author for paper in listed_papers(site) for author in paper["authors"]}
+    texts = [feed.findtext(f"{ATOM}title"), feed.findtext(f"{ATOM}subtitle")]
+    for entry in feed.iter(f"{ATOM}entry"):
+        texts += [category.get("term") for category in entry.iter(f"{ATOM}category")]
+        texts += [name.text for name in entry.iter(f"{ATOM}name") if name.text not in authors]
+    return texts
+
+
+def script_data(path: Path) -> dict:
+    """The data of a script that sets window.X = {...};"""
+    return json.loads(path.read_text(encoding="utf-8").split(" = ", 1)[1].rstrip().removesuffix(";"))
+
+
+def bibtex_texts(bibtex: str) -> list[str]:
+    return [value for field, value in BIBTEX_FIELD.findall(bibtex) if field not in PAPERS_OWN_FIELDS]
+
+
+def shown_texts(site: Path, relative: str) -> list[str] | None:
+    """What a reader is shown of a generated file other than a page (venues, topics, a feed's own
+    text, citations' fields), or None for a file this test does not know."""
+    path = site / relative
+    if relative == "feed.xml":
+        return feed_texts(site)
+    if relative in ("list-data.js", "search-index.js"):
+        data = script_data(path)
+        venues = [venue[0] if isinstance(venue, list) else venue for venue in data["venues"]]
+        return venues + [topic[1] if isinstance(topic, list) else topic for topic in data["topics"]]
+    if relative == "list-bibtex.js":
+        return [text for bibtex in script_data(path).values() for text in bibtex_texts(bibtex)]
+    if relative.endswith(".bib"):
+        return bibtex_texts(path.read_text(encoding="utf-8"))
+    return None
+
+
+def test_the_seeds_built_in_chinese_write_no_english_in_feeds_data_or_citations(chinese_seed_site: Path):
+    pattern = english_pattern()
+    files = sorted(path.relative_to(chinese_seed_site).as_posix() for path in chinese_seed_site.rglob("*")
+                   if path.is_file())
+    unknown, leaks = [], {}
+    for relative in files:
+        if NOT_SHOWN.fullmatch(relative):
+            continue
+        texts = shown_texts(chinese_seed_site, relative)
+        if texts is None:
+            unknown.append(relative)
+            continue
+        found = sorted({match[0] for text in texts if text for match in pattern.finditer(text)})
+        if found:
+            leaks[relative] = found
+    assert unknown == [], "generated files this test does not scan: say what a reader sees of them"
+    assert leaks == {}
+    strings = read_table("zh-CN")
+    assert {strings["paper.unknown_venue"], strings["feed.unknown_author"]} <= set(feed_texts(chinese_seed_site))
+
+
+def test_the_notes_of_a_tidied_abstract_are_in_the_site_language(chinese_seed_site: Path):
+    page = (chinese_seed_site / "papers" / "vortex" / "index.html").read_text(encoding="utf-8")
+    strings = read_table("zh-CN")
+    note = strings["paper.tidy_removed_repeat"].format(sentence=3, first=1)
+    assert strings["paper.tidied"].format(notes=note) in page

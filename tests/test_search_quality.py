@@ -16,8 +16,9 @@ The contract search.html follows for both engines:
   `papers/<slug>/`.
 
 A query is a hit when its paper is among the first three results. The test prints a table per
-engine (top-1, top-3, per kind, and every miss with what came first instead) and requires a top-3
-rate of at least 90% for Pagefind and 80% for the fallback.
+engine (top-1, top-3, per kind, and every miss with what came first instead) and requires the top-3
+rate each engine has reached: every query for Pagefind, 85% for the fallback (whose index keeps only
+each paper's most telling words).
 """
 
 from __future__ import annotations
@@ -39,7 +40,7 @@ KINDS = ("name", "title-words", "key-phrase", "paraphrase", "word-form")
 MIN_QUERIES = 30
 QUERY_TIMEOUT_MS = 10_000
 TOP = 3
-MIN_TOP3 = {"pagefind": 0.90, "fallback": 0.80}
+MIN_TOP3 = {"pagefind": 1.0, "fallback": 0.85}
 GIVE_UP_AFTER = 3  # consecutive queries with no rendered results: the page does not follow the contract
 
 SLUG_IN_HREF = re.compile(r"(?:^|/)papers/([^/?#]+)/")

@@ -16,22 +16,29 @@ from catalogue.markup.convert import is_latex_macro
 _UNESCAPED = {"\t": "t", "\b": "b", "\f": "f", "\r": "r"}
 _UNESCAPED_MACRO = re.compile(r"([\t\b\f\r])([A-Za-z]++)")
 
+# The notes, as the front matter keeps them (in English, whatever the site's language: pages say
+# them in theirs, see read_note).
+RESTORED_COMMANDS = "restored LaTeX commands whose backslash had become a control character"
+COLLAPSED_WHITESPACE = "collapsed runs of whitespace"
+REMOVED_REPEAT = "removed sentence {sentence}, an exact repeat of sentence {first}"
+_REMOVED_REPEAT = re.compile(r"removed sentence (?P<sentence>\d+), an exact repeat of sentence (?P<first>\d+)")
+
 
 def clean_abstract(text: str) -> tuple[str, tuple[str, ...]]:
     """(cleaned text, notes of what changed)."""
     notes = []
     restored = _UNESCAPED_MACRO.sub(_restore_macro, text)
     if restored != text:
-        notes.append("restored LaTeX commands whose backslash had become a control character")
+        notes.append(RESTORED_COMMANDS)
     collapsed = " ".join(restored.split())
     if collapsed != restored:
-        notes.append("collapsed runs of whitespace")
+        notes.append(COLLAPSED_WHITESPACE)
     sentences = split_sentences(collapsed)
     kept: list[str] = []
     first: dict[str, int] = {}  # each sentence's first number: a lookup, not a scan (hostile input has thousands)
     for number, sentence in enumerate(sentences, 1):
         if sentence in first and len(sentence.split()) >= 4:  # "Yes. Yes." is not worth a note
-            notes.append(f"removed sentence {number}, an exact repeat of sentence {first[sentence]}")
+            notes.append(REMOVED_REPEAT.format(sentence=number, first=first[sentence]))
             continue
         first.setdefault(sentence, number)
         kept.append(sentence)
@@ -49,7 +56,15 @@ def restore_abstract(cleaned: str, notes: tuple[str, ...]) -> str:
     """The abstract before clean-up (up to whitespace), from the cleaned text and its notes."""
     sentences = split_sentences(cleaned)
     for note in notes:
-        match = re.fullmatch(r"removed sentence (\d+), an exact repeat of sentence (\d+)", note)
-        if match:
-            sentences.insert(int(match[1]) - 1, sentences[int(match[2]) - 1])
+        kind, values = read_note(note)
+        if kind == REMOVED_REPEAT:
+            sentences.insert(int(values["sentence"]) - 1, sentences[int(values["first"]) - 1])
     return " ".join(sentences)
+
+
+def read_note(note: str) -> tuple[str | None, dict[str, str]]:
+    """(which of the notes above, its values), or (None, {}) for a note written by hand."""
+    if note in (RESTORED_COMMANDS, COLLAPSED_WHITESPACE):
+        return note, {}
+    repeat = _REMOVED_REPEAT.fullmatch(note)
+    return (REMOVED_REPEAT, repeat.groupdict()) if repeat else (None, {})

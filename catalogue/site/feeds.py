@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import re
 import uuid
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from datetime import datetime, timezone
 from xml.sax import saxutils
 
@@ -65,19 +65,22 @@ def render_robots(config: SiteConfig) -> str:
     return f"User-agent: *\nAllow: /\n{sitemap}"
 
 
-def render_atom(catalogue: Catalogue, titles: dict[str, str], summaries: dict[str, str], config: SiteConfig) -> str:
-    """One entry per paper; links are absolute with a base URL, else relative to the feed."""
+def render_atom(catalogue: Catalogue, titles: dict[str, str], summaries: dict[str, str], config: SiteConfig,
+                venue: Callable[[Paper], str] = venue_label, unknown_author: str = "Unknown") -> str:
+    """One entry per paper; links are absolute with a base URL, else relative to the feed. `venue`
+    names a paper's venue, `unknown_author` the author of a paper without authors (Atom wants one)."""
     updated = feed_date(catalogue, config)
     base = config.base_url or ""
     entries = []
     for paper in catalogue.papers:
         link = base + routes.paper_folder(paper.slug) if base else routes.paper_page(paper.slug)
-        authors = "".join(f"<author><name>{escape(name)}</name></author>" for name in paper.authors)
+        authors = "".join(f"<author><name>{escape(name)}</name></author>" for name in paper.authors) \
+            or f"<author><name>{escape(unknown_author)}</name></author>"
         entries.append(
             f"  <entry>\n    <id>urn:paper-catalogue:{paper.id}</id>\n"
             f"    <title>{escape(titles[paper.id])}</title>\n    <link href={quoteattr(link)}/>\n"
-            f"    <updated>{updated}</updated>\n    {authors or '<author><name>Unknown</name></author>'}\n"
-            f"    <category term={quoteattr(venue_label(paper))}/>\n"
+            f"    <updated>{updated}</updated>\n    {authors}\n"
+            f"    <category term={quoteattr(venue(paper))}/>\n"
             f"    <summary>{escape(summaries[paper.id])}</summary>\n  </entry>\n")
     self_link = f'  <link rel="self" href={quoteattr(base + "feed.xml")}/>\n' if base else ""
     return ('<?xml version="1.0" encoding="utf-8"?>\n<feed xmlns="http://www.w3.org/2005/Atom">\n'

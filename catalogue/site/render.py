@@ -19,11 +19,12 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, TemplateError, TemplateSyntaxError, select_autoescape
-from markupsafe import Markup as SafeHtml
+from markupsafe import Markup as SafeHtml, escape
 
 from catalogue.site import routes
 from catalogue.site.authors import author_key, author_path, index_order, initial, shown_names
 from catalogue.system.cache import Cache, code_version, digest
+from catalogue.markup.cleanup import COLLAPSED_WHITESPACE, REMOVED_REPEAT, RESTORED_COMMANDS, read_note
 from catalogue.config import SiteConfig
 from catalogue.content import SLUG
 from catalogue.errors import CatalogueError, shown
@@ -39,7 +40,7 @@ from catalogue.discovery.related import SimilarityProcess
 from catalogue.site.lookup import find_links
 from catalogue.site.share_image import render_preview_png
 from catalogue.system.workers import cores, run_in_workers
-from catalogue.search.index import FALLBACK_FILE, SearchEntry, render_fallback_index
+from catalogue.search.index import FALLBACK_FILE, SearchEntry, mark_joiners, render_fallback_index
 
 EXCERPT_LENGTH = 260
 DESCRIPTION_LENGTH = 160
@@ -93,8 +94,9 @@ class PaperView:
 
 
 def make_environment(templates_dir: Path) -> Environment:
-    """Templates compiled once; autoescape on; a misspelt variable fails the build."""
-    return Environment(
+    """Templates compiled once; autoescape on; a misspelt variable fails the build. The filter
+    `mark_joiners` marks the text Pagefind indexes so that it splits words at every dash."""
+    env = Environment(
         loader=FileSystemLoader(templates_dir),
         autoescape=select_autoescape(default=True, default_for_string=True),
         undefined=StrictUndefined,
@@ -103,6 +105,8 @@ def make_environment(templates_dir: Path) -> Environment:
         keep_trailing_newline=True,
         auto_reload=False,  # a build's templates do not change under it: no check of the files per page
     )
+    env.filters["mark_joiners"] = lambda text: SafeHtml(mark_joiners(str(escape(text))))
+    return env
 
 
 def shorten(text: str, limit: int) -> str:
@@ -200,15 +204,17 @@ def plan_site(catalogue: Catalogue, config: SiteConfig, env: Environment, cache:
     converted = converted_texts(catalogue, cache)
     similarity.ask([f"{converted(paper.title, False).plain}. {converted(paper.abstract, True).plain}"
                     for paper in catalogue.papers])  # a paper's title_text and plain_abstract
-    venue = functools.partial(venue_label, unknown=strings.text("paper.unknown_venue"))  # as pages name it
+    t = strings.text
+    venue = functools.partial(venue_label, unknown=t("paper.unknown_venue"))  # as pages name it
     views = view_papers(catalogue, config, converted, venue)
     everything = digest(code_version(), templates_state(env), config, sorted(strings.table.items()))
     pages = PagePlanner(catalogue, views, config, env, strings, everything, sizes)
     lists = pages.plan_lists()
     paper_paths = [view.path for view in views] + [routes.MAP]
-    data = plan_data_files(catalogue, views, config, sorted([o.path for o in lists] + paper_paths), everything, venue)
+    data = plan_data_files(catalogue, views, config, sorted([o.path for o in lists] + paper_paths), everything, venue,
+                           t("feed.unknown_author"))
     # The few big files first (data, then lists), the many small ones after: no worker is left with a big one at the end.
-    first = data + lists + plan_paper_files(views, config, everything)
+    first = data + lists + plan_paper_files(views, config, everything, venue)
     return [Batch("lists, feeds and search data (related papers are found meanwhile)", lambda: first),
             Batch(f"{len(views)} paper pages", lambda: pages.plan_papers(similarity.related())),
             Batch("the map", lambda: [pages.plan_map(similarity.positions(), similarity.groups())])]
@@ -356,7 +362,7 @@ class PagePlanner:
                           papers=(view,), previous=views[index - 1] if index else None,
                           next=views[index + 1] if index + 1 < len(views) else None,
                           related=[Related(views[other], terms) for other, terms in related[index]],
-                          later=functools.partial(paper_extras, view, self.config))
+                          later=functools.partial(paper_extras, view, self.config, self.strings))
                 for index, view in enumerate(views)]
 
     def plan_map(self, positions: list[tuple[float, float]],
@@ -401,12 +407,25 @@ class PartReuser:
         return self.made[key]
 
 
-def paper_extras(view: PaperView, config: SiteConfig) -> dict:
-    """What a paper page adds to its view: citations, structured data, and where to look the paper
-    up when its list links neither its PDF nor its proceedings."""
+def paper_extras(view: PaperView, config: SiteConfig, strings: Strings) -> dict:
+    """What a paper page adds to its view: citations, structured data, where to look the paper up
+    when its list links neither its PDF nor its proceedings, and what ingest tidied in its abstract."""
     paper = view.paper
     find = () if paper.pdf or paper.url else find_links(view.title_text, paper.title_source == "derived")
-    return {"citation": citations(view), "structured_data": structured_data(view, config), "find_links": find}
+    return {"citation": citations(view), "structured_data": structured_data(view, config), "find_links": find,
+            "tidied": tidy_notes(paper.cleaned, strings.text)}
+
+
+def tidy_notes(notes: tuple[str, ...], t: Callable[..., str]) -> str:
+    """The notes of what ingest tidied in an abstract (cleanup.py) in the site's language; a note
+    written by hand in the content file as it is."""
+    said = []
+    for note in notes:
+        kind, values = read_note(note)
+        said.append(t("paper.tidy_restored_commands") if kind == RESTORED_COMMANDS
+                    else t("paper.tidy_collapsed_whitespace") if kind == COLLAPSED_WHITESPACE
+                    else t("paper.tidy_removed_repeat", **values) if kind == REMOVED_REPEAT else note)
+    return t("paper.tidy_separator").join(said)
 
 
 def inputs_of(value: object) -> object:
@@ -670,8 +689,9 @@ def script_json(data) -> SafeHtml:
 
 
 def plan_data_files(catalogue: Catalogue, views: tuple[PaperView, ...], config: SiteConfig, html_paths: list[str],
-                    everything: str, venue: Callable[[Paper], str] = venue_label) -> list[Output]:
-    """The whole catalogue's citations, feeds, offline search index and redirects."""
+                    everything: str, venue: Callable[[Paper], str], unknown_author: str) -> list[Output]:
+    """The whole catalogue's citations, feeds, offline search index and redirects; `venue` and
+    `unknown_author` name a paper's venue and a paper without authors in the site's language."""
     labels = {t.slug: t.label for t in catalogue.topics}
     topic_index = {t.slug: n for n, t in enumerate(catalogue.topics)}
     all_views = digest(everything, [v.key for v in views])
@@ -680,7 +700,8 @@ def plan_data_files(catalogue: Catalogue, views: tuple[PaperView, ...], config: 
         Output("_redirects", all_views, lambda: render_netlify_redirects(catalogue)),
         Output("robots.txt", everything, lambda: render_robots(config)),
         Output("feed.xml", all_views, lambda: render_atom(catalogue, {v.paper.id: v.title_text for v in views},
-                                                          {v.paper.id: v.description for v in views}, config)),
+                                                          {v.paper.id: v.description for v in views}, config,
+                                                          venue, unknown_author)),
         Output("papers.json", all_views, lambda: render_papers_json(
             (paper_record(v.paper, labels, v.title_text, v.plain_abstract, config) for v in views), config)),
         Output("list-data.js", all_views, lambda: render_list_data(views, catalogue.topics, venue)),
@@ -700,15 +721,16 @@ def plan_data_files(catalogue: Catalogue, views: tuple[PaperView, ...], config: 
     return files
 
 
-def plan_paper_files(views: tuple[PaperView, ...], config: SiteConfig, everything: str) -> list[Output]:
-    """Each paper's citation file and (with a base URL) its preview image."""
+def plan_paper_files(views: tuple[PaperView, ...], config: SiteConfig, everything: str,
+                     venue: Callable[[Paper], str]) -> list[Output]:
+    """Each paper's citation file and (with a base URL) its preview image, which names the venue as `venue` does."""
     files = []
     for view in views:
         files.append(Output(routes.paper_bibtex(view.paper.slug), digest(everything, view.key),
                             functools.partial(str, view.bibtex)))
         if config.base_url:  # only a shared link shows a preview, and only an absolute URL can name it
             preview = functools.partial(render_preview_png, name=view.name_text or None, title=view.title_text,
-                                        venue=venue_label(view.paper), site_title=config.title)
+                                        venue=venue(view.paper), site_title=config.title)
             files.append(Output(routes.paper_preview(view.paper.slug), digest(everything, preview.keywords), preview))
     return files
 
