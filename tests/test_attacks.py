@@ -36,7 +36,7 @@ from catalogue.model import Catalogue, Paper, Source
 from catalogue.site.output import write_manifest
 from catalogue.site.authors import author_path
 from catalogue.site.render import render_netlify_redirects
-from catalogue.search.index import VOCABULARY, read_shards
+from catalogue.search.index import PAGES_FILE, VOCABULARY, IndexedPage, read_shards, render_pages_file
 
 from conftest import PROJECT
 
@@ -555,11 +555,8 @@ def test_a_script_end_tag_in_a_title_stays_in_the_json_ld(tmp_path):
 
 @pytest.mark.parametrize("venues", [("A+B", "A B"), ("ICML", "Icml"), ("Other", ""), ("Vocabulary", "vocabulary")])
 def test_search_shards_of_two_venues_never_share_a_folder(tmp_path, venues):
-    for number, venue in enumerate(venues):
-        page = tmp_path / f"papers/p{number}/index.html"
-        page.parent.mkdir(parents=True)
-        page.write_text(f'<html><body><main data-pagefind-body><span data-pagefind-filter="venue">{venue}</span> '
-                        f'<span data-pagefind-filter="year">2026</span></main></body></html>', encoding="utf-8")
+    pages = [IndexedPage(f"papers/p{number}/index.html", venue, "2026", "key") for number, venue in enumerate(venues)]
+    (tmp_path / PAGES_FILE).write_text(render_pages_file(pages), encoding="utf-8")
     shards = read_shards(tmp_path)
     assert sorted(shard.venue for shard in shards) == sorted(venues)
     assert len({shard.name for shard in shards}) == 2 and VOCABULARY not in {shard.name for shard in shards}

@@ -303,7 +303,8 @@ PAPERS_OWN_FIELDS = {"title", "author", "url", "pdf", "doi"}  # what the paper s
 # Files no reader is shown: the catalogue's data (papers.json gives each paper's fields as its content
 # file holds them, in every language), addresses, the build's own records; and assets/, copied as
 # they are (the text their scripts show comes from each page's script strings, scanned above).
-NOT_SHOWN = re.compile(r"papers\.json|_redirects|robots\.txt|sitemap\.xml|\.build-manifest\.json|\.paper-catalogue-site"
+NOT_SHOWN = re.compile(r"papers\.json|_redirects|robots\.txt|sitemap\.xml|\.build-manifest\.json|\.search-pages\.json"
+                       r"|\.paper-catalogue-site"
                        r"|\.nojekyll|assets/.*|.*\.(?:html|png)")
 
 

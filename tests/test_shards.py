@@ -12,6 +12,7 @@ import json
 import re
 import shutil
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 from urllib.parse import urlencode, urlsplit
 
@@ -20,7 +21,8 @@ import yaml
 
 from catalogue.search import index as search
 from catalogue.site.check import check_site
-from catalogue.search.index import indexed_part, parse_shard_key, shard_name
+from catalogue.errors import CatalogueError
+from catalogue.search.index import PAGES_FILE, IndexedPage, read_pages_file, render_pages_file, shard_name
 from conftest import BuiltSite, build_project, make_project, run_cli, serve_under_subpath
 
 SHARDS = {"icml-2026": 19, "neurips-2025": 13, "iclr-2024": 6}
@@ -72,21 +74,6 @@ def sharded(tmp_path_factory) -> BuiltSite:
 # --- the pure parts ------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("page, key", [
-    (('<article class="paper" data-pagefind-body data-year="2026"><span data-pagefind-filter="venue">ICML</span> '
-      '<span data-pagefind-filter="year">2026</span>'), ("ICML", "2026")),
-    ('<main data-pagefind-body><span data-pagefind-filter="venue">A&amp;B</span>', ("A&B", "")),
-    ("<main\ndata-pagefind-body\n>no filters", ("", "")),
-    ("<p>an abstract that says data-pagefind-body</p>", None),  # text, not an attribute
-    ("<p>&lt;div data-pagefind-body&gt;</p>", None),  # escaped markup in an abstract
-    ('<a title="x data-pagefind-body y">', None),  # inside a quoted value
-    ("<main data-pagefind-body-x>", None),
-    ("<main>", None),
-])
-def test_parse_shard_key(page, key):
-    assert parse_shard_key(page) == key
-
-
 @pytest.mark.parametrize("venue, year, name", [
     ("ICML", "2026", "icml-2026"),
     ("NeurIPS", "2025", "neurips-2025"),
@@ -103,16 +90,13 @@ def test_shard_names_keep_what_a_folder_name_cannot_hold_apart():
     assert re.fullmatch(r"2024-[0-9a-f]{8}", chinese) and chinese != shard_name("日本会議", "2024")
 
 
-def test_the_fingerprint_reads_only_what_pagefind_reads():
-    page = ('<html lang="en"><body><nav>Home</nav><article data-pagefind-body><h1>Title</h1><article>inner'
-            '</article><p>Abstract</p></article><section class="related">{related}</section>'
-            '<span data-pagefind-meta="extra">value</span></body></html>')
-    part = indexed_part(page.format(related="Other paper"))
-    assert part == indexed_part(page.format(related="Renamed paper"))  # related papers are not indexed
-    assert "<p>Abstract</p></article>" in part and '<html lang="en">' in part
-    assert '<span data-pagefind-meta="extra">value' in part and "Home" not in part
-    assert indexed_part(page.replace("Abstract", "Edited")) != part
-    assert indexed_part("<html><p>no body</p></html>") == "<html><p>no body</p></html>"
+def test_the_pages_record_reads_back_as_written(tmp_path):
+    pages = [IndexedPage("papers/b/index.html", "ICML", "2026", "k1"), IndexedPage("papers/a/index.html", "A&B", "", "k2")]
+    (tmp_path / PAGES_FILE).write_text(render_pages_file(pages), encoding="utf-8")
+    assert sorted(read_pages_file(tmp_path), key=lambda page: page.path) == sorted(pages, key=lambda page: page.path)
+    (tmp_path / PAGES_FILE).write_text("{not json", encoding="utf-8")
+    with pytest.raises(CatalogueError, match="build the site again"):
+        read_pages_file(tmp_path)
 
 
 # --- building -------------------------------------------------------------------------------
@@ -133,6 +117,17 @@ def test_one_bundle_per_venue_and_year(sharded: BuiltSite):
     assert not (site / "pagefind" / "pagefind.js").exists()  # no unsharded bundle
     assert "Indexed 38 pages in 3 shards: 0 unchanged, 3 indexed" in sharded.output
     assert check_site(site, validate_html=False) == []  # every paper indexed, exactly once
+
+
+def test_the_render_records_every_paper_page_with_the_filters_it_writes(sharded: BuiltSite):
+    recorded = {page.path: (page.venue, page.year) for page in read_pages_file(sharded.out)}
+    pages = sorted(path.relative_to(sharded.out).as_posix() for path in (sharded.out / "papers").glob("*/index.html"))
+    assert sorted(recorded) == pages and len(pages) == 38
+    for path in pages:
+        html = (sharded.out / path).read_text(encoding="utf-8")
+        venue = re.search(r'data-pagefind-filter="venue">([^<]*)<', html)[1]
+        year = re.search(r'data-pagefind-filter="year">([^<]*)<', html)
+        assert "data-pagefind-body" in html and recorded[path] == (venue, year[1] if year else "")
 
 
 def test_the_vocabulary_holds_each_shards_words(sharded: BuiltSite):
@@ -210,10 +205,9 @@ def test_the_index_command_reindexes_in_place_only_what_is_missing_or_stale(shar
 def one_index(sharded: BuiltSite, tmp_path_factory) -> Path:
     """The same site with every paper in one shard: what search must behave like."""
     site = Path(shutil.copytree(sharded.out, tmp_path_factory.mktemp("one-index") / "site"))
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(search, "parse_shard_key", lambda page: ("", "") if search.attribute_end(
-            page, "data-pagefind-body") >= 0 else None)
-        search.index_site(site)
+    pages = [replace(page, venue="", year="") for page in read_pages_file(site)]
+    (site / PAGES_FILE).write_text(render_pages_file(pages), encoding="utf-8")
+    search.index_site(site)
     assert [bundle["pages"] for bundle in shards_file(site)["bundles"]] == [38]
     return site
 

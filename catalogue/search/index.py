@@ -1,6 +1,9 @@
 """Search: Pagefind indexes the built pages (site/pagefind/) for the hosted site, and a small
 offline index (site/search-index.js) serves pages opened from disk, where Pagefind cannot load.
 
+What to index is what the render recorded (PAGES_FILE): each paper page with its venue, year and
+a key of what its indexed part is made from. No page is read back to learn it.
+
 Pagefind's index is sharded: one bundle per venue and year (site/pagefind/<shard>/), so that
 indexing memory is bounded by the largest shard and a shard whose pages did not change since the
 last build is reused instead of indexed again. The browser merges the bundles (Pagefind's
@@ -37,7 +40,8 @@ from catalogue.text import CJK_RUN, STOPWORDS, has_cjk, words
 
 BUNDLE_DIR = "pagefind"
 SHARDS_FILE = "shards.json"  # in BUNDLE_DIR: the bundles search.js merges, and their fingerprints
-SHARDS_FORMAT = 2  # bump when the way a shard is indexed changes, so that every shard is indexed again
+PAGES_FILE = ".search-pages.json"  # written by the render: the pages to index, their filters and keys
+SHARDS_FORMAT = 3  # bump when the way a shard is indexed changes, so that every shard is indexed again
 VOCABULARY = "vocabulary"  # the bundle of each shard's words (a folder in BUNDLE_DIR)
 OTHER_SHARD = "other"  # pages that name no venue and year
 # Pagefind's ready-made interfaces: the site has its own (assets/search.js), so these are not kept.
@@ -58,63 +62,29 @@ class Shard:
     fingerprint: str  # changes when any page, Pagefind's version or the way of indexing changes
 
 
-def parse_shard_key(page: str) -> tuple[str, str] | None:
-    """(venue, year) of a page Pagefind indexes (one with data-pagefind-body), from its filters;
-    None for a page Pagefind leaves out."""
-    if attribute_end(page, "data-pagefind-body") < 0:
-        return None
-    key = []
-    for name in ("venue", "year"):
-        end = attribute_end(page, f'data-pagefind-filter="{name}"')
-        close = page.find(">", end) if end >= 0 else -1
-        text = page[close + 1:page.find("<", close)] if close >= 0 else ""
-        key.append(html.unescape(text).strip())
-    return key[0], key[1]
+@dataclass(frozen=True)
+class IndexedPage:
+    """A page Pagefind indexes, as the render recorded it in PAGES_FILE."""
+
+    path: str  # from the site's root
+    venue: str  # the page's venue and year filters as the page writes them ("" when it names none)
+    year: str
+    key: str  # a digest of everything the page's indexed part is made from: a new key, a new index
 
 
-def attribute_end(page: str, attribute: str) -> int:
-    """Where the first `attribute` inside a tag (not in text, not in a quoted value) ends, or -1.
-    (Faster than a regular expression over every tag; abstracts are escaped, so their '<' is not.)"""
-    at = page.find(attribute)
-    while at >= 0:
-        end = at + len(attribute)
-        tag = page.rfind("<", 0, at)
-        after = page[end:end + 1]
-        if (tag > page.rfind(">", 0, at) and page[at - 1].isspace() and after and (after.isspace() or after in "=/>")
-                and page.count('"', tag, at) % 2 == 0):
-            return end
-        at = page.find(attribute, end)
-    return -1
+def render_pages_file(pages: list[IndexedPage]) -> str:
+    rows = sorted([page.path, page.venue, page.year, page.key] for page in pages)
+    return json.dumps({"format": 1, "pages": rows}, ensure_ascii=False, separators=(",", ":")) + "\n"
 
 
-def indexed_part(page: str) -> str:
-    """What Pagefind reads of a page with data-pagefind-body: the element with it, the <html> tag
-    (the language), the first h1 and img (default title and image), and every other tag with a
-    data-pagefind- attribute and the text after it (filters and metadata set outside the body).
-    The rest of the page (navigation, related papers) may change without the index changing.
-    A page without data-pagefind-body is read whole."""
-    at = attribute_end(page, "data-pagefind-body")
-    if at < 0:
-        return page
-    start = page.rfind("<", 0, at)
-    name = re.match(r"<([a-zA-Z][\w:-]*)", page[start:at]).group(1)
-    depth, end = 0, len(page)
-    for tag in re.compile(rf"<(/?){re.escape(name)}[\s/>]", re.IGNORECASE).finditer(page, start):
-        depth += -1 if tag.group(1) else 1
-        if depth == 0:
-            end = page.find(">", tag.start()) + 1 or len(page)
-            break
-    parts, outside = [page[start:end]], page[:start] + page[end:]
-    for opening, closing in (("<html", ">"), ("<h1", "</h1>"), ("<img", ">")):
-        first = outside.find(opening)
-        if first >= 0:
-            parts.append(outside[first:outside.find(closing, first) + len(closing)])
-    found = outside.find("data-pagefind-")
-    while found >= 0:
-        following = outside.find("<", outside.find(">", found))
-        parts.append(outside[outside.rfind("<", 0, found):following if following >= 0 else None])
-        found = outside.find("data-pagefind-", following if following >= 0 else len(outside))
-    return "\n".join(parts)
+def read_pages_file(site_dir: Path) -> list[IndexedPage]:
+    """The pages the render recorded for the index; a site without the record was not built by this version."""
+    try:
+        rows = json.loads((site_dir / PAGES_FILE).read_text(encoding="utf-8"))["pages"]
+        return [IndexedPage(*(str(field) for field in row)) for row in rows if len(row) == 4]
+    except (OSError, ValueError, KeyError, TypeError):
+        raise CatalogueError(f"{site_dir}/{PAGES_FILE}: missing or unreadable; build the site again "
+                             "(python3 build.py render) before indexing it") from None
 
 
 def shard_name(venue: str, year: str) -> str:
@@ -133,33 +103,19 @@ def short_hash(*parts: str) -> str:
 
 
 def read_shards(site_dir: Path) -> list[Shard]:
-    """The site's pages that Pagefind indexes, grouped by venue and year, with fingerprints.
-
-    Pagefind indexes only the pages with data-pagefind-body once any page has it; when none has,
-    it indexes every page, and so does the one shard returned then."""
-    keys: dict[str, tuple[str, str] | None] = {}
-    digests: dict[str, str] = {}
-    for path in sorted(site_dir.rglob("*.html")):
-        relative = path.relative_to(site_dir).as_posix()
-        if relative.split("/", 1)[0] == BUNDLE_DIR:
-            continue
-        page = path.read_bytes().decode("utf-8", errors="replace")
-        keys[relative] = parse_shard_key(page)
-        digests[relative] = hashlib.sha256(indexed_part(page).encode()).hexdigest()
-    if not any(keys.values()):
-        keys = dict.fromkeys(keys, ("", ""))
-    groups: dict[tuple[str, str], list[str]] = defaultdict(list)
-    for relative, key in keys.items():
-        if key is not None:
-            groups[key].append(relative)
+    """The pages the render recorded for Pagefind (PAGES_FILE), grouped by venue and year, with fingerprints."""
+    groups: dict[tuple[str, str], list[IndexedPage]] = defaultdict(list)
+    for page in read_pages_file(site_dir):
+        groups[page.venue, page.year].append(page)
     names = Counter(shard_name(venue, year) for venue, year in groups)
     shards = []
     for (venue, year), pages in sorted(groups.items()):
         name = shard_name(venue, year)
         if names[name] > 1 or name == VOCABULARY:  # 'ICML' and 'icml', a venue called Vocabulary
             name += "-" + short_hash(venue, year)
-        shards.append(Shard(name, venue, year, tuple(pages),
-                            fingerprint(*(f"{page} {digests[page]}" for page in pages))))
+        pages.sort(key=lambda page: page.path)
+        shards.append(Shard(name, venue, year, tuple(page.path for page in pages),
+                            fingerprint(*(f"{page.path} {page.key}" for page in pages))))
     return shards
 
 

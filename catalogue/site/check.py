@@ -22,12 +22,11 @@ from catalogue.site.cite import venue_year_label
 from catalogue.errors import shown
 from catalogue.site import routes
 from catalogue.site.authors import author_path
-from catalogue.search.index import BUNDLE_DIR, SHARDS_FILE
+from catalogue.search.index import BUNDLE_DIR, FRAGMENT_SIGNATURE, SHARDS_FILE
 
 PROJECT = Path(__file__).resolve().parents[2]
 VNU_JAR_VARIABLE = "VNU_JAR"
 VNU_JAR = PROJECT / "node_modules" / "vnu-jar" / "build" / "dist" / "vnu.jar"  # from `npm install`
-FRAGMENT_SIGNATURE = b"pagefind_dcd"  # Pagefind 1.x puts this before each fragment's JSON
 EXTERNAL_SCHEMES = ("http", "https", "mailto")
 PAPERS_JSON = "papers.json"
 REDIRECTS = "_redirects"

@@ -40,7 +40,8 @@ from catalogue.discovery.related import SimilarityProcess
 from catalogue.site.lookup import find_links
 from catalogue.site.share_image import render_preview_png
 from catalogue.system.workers import cores, run_in_workers
-from catalogue.search.index import FALLBACK_FILE, SearchEntry, mark_joiners, render_fallback_index
+from catalogue.search.index import (FALLBACK_FILE, PAGES_FILE, IndexedPage, SearchEntry, mark_joiners,
+                                    render_fallback_index, render_pages_file)
 
 EXCERPT_LENGTH = 260
 DESCRIPTION_LENGTH = 160
@@ -213,6 +214,7 @@ def plan_site(catalogue: Catalogue, config: SiteConfig, env: Environment, cache:
     paper_paths = [view.path for view in views] + [routes.MAP]
     data = plan_data_files(catalogue, views, config, sorted([o.path for o in lists] + paper_paths), everything, venue,
                            t("feed.unknown_author"))
+    data.append(plan_index_record(views, everything, t("paper.unknown_venue")))
     # The few big files first (data, then lists), the many small ones after: no worker is left with a big one at the end.
     first = data + lists + plan_paper_files(views, config, everything, venue)
     return [Batch("lists, feeds and search data (related papers are found meanwhile)", lambda: first),
@@ -719,6 +721,14 @@ def plan_data_files(catalogue: Catalogue, views: tuple[PaperView, ...], config: 
     if config.base_url:
         files.append(Output("sitemap.xml", digest(everything, listed), lambda: render_sitemap(listed, config)))
     return files
+
+
+def plan_index_record(views: tuple[PaperView, ...], everything: str, unknown_venue: str) -> Output:
+    """What the search stage indexes: each paper page with the venue and year filters it writes
+    (templates/paper.html) and a key of everything its page is made from but its neighbours."""
+    pages = [IndexedPage(view.path, view.paper.venue or unknown_venue, str(view.paper.year or ""), digest(everything, view.key))
+             for view in views]
+    return Output(PAGES_FILE, digest(everything, [page.key for page in pages]), lambda: render_pages_file(pages))
 
 
 def plan_paper_files(views: tuple[PaperView, ...], config: SiteConfig, everything: str,
