@@ -23,6 +23,7 @@ from collections.abc import Iterator
 from contextlib import closing, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from catalogue.config import SiteConfig, host_base_url, read_config
 from catalogue.errors import CatalogueError, shown
@@ -35,6 +36,9 @@ from catalogue.system.lock import LOCK_FILE, exclusive
 from catalogue.system.terminal import display, say, stage
 from catalogue.ingest.seed_files import check_seeds_folder, seeds_state
 from catalogue.ingest.trash import TRASH_DIR
+
+if TYPE_CHECKING:  # imported where used: a build that is up to date never loads ingest
+    from catalogue.ingest.run import IngestReport
 
 PROJECT = Path(__file__).resolve().parent.parent
 
@@ -68,7 +72,7 @@ def render_only(content: Path, out: Path, config: SiteConfig, templates: Path, a
         return render(content, out, config, templates, assets, False, fingerprint)
 
 
-def ingest(seeds: Path, content: Path, prune: bool = False, allow_removals: bool = False):
+def ingest(seeds: Path, content: Path, prune: bool = False, allow_removals: bool = False) -> IngestReport:
     """seeds/ -> content/papers/*.md, keeping every hand edit; returns the IngestReport (also said)."""
     from catalogue.content import write_default_taxonomy
     from catalogue.ingest.run import ingest as ingest_seeds
