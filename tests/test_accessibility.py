@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 import pytest
 
-from conftest import PROJECT, SUBPATH, BuiltSite, build_project, make_project, serve_under_subpath
+from conftest import PROJECT, SUBPATH, BuiltSite, serve_under_subpath
 
 AXE = PROJECT / "node_modules" / "axe-core" / "axe.min.js"
 AXE_OPTIONS = {"runOnly": {"type": "tag", "values": ["wcag2a", "wcag2aa"]}, "resultTypes": ["violations"]}
@@ -43,9 +43,8 @@ class Sites:
 
 
 @pytest.fixture(scope="module")
-def sites(built_site: BuiltSite, authored_site, tmp_path_factory) -> Iterator[Sites]:
-    based = build_project(make_project(tmp_path_factory.mktemp("a11y-based") / "project"),
-                          "--base-url", f"https://example.org/{SUBPATH}/", "--no-search")
+def sites(built_site: BuiltSite, authored_site, seeds_builds, tmp_path_factory) -> Iterator[Sites]:
+    based = seeds_builds.built("--base-url", f"https://example.org/{SUBPATH}/", "--no-search")
     with serve_under_subpath(built_site.out, tmp_path_factory.mktemp("a11y-served")) as http, \
             serve_under_subpath(based.out, tmp_path_factory.mktemp("a11y-served-based"), not_found=True) as based_url:
         yield Sites(file=built_site.out.as_uri() + "/", http=http, based=based_url,

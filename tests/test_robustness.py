@@ -144,9 +144,9 @@ def digest(folder: Path) -> dict[str, str]:
 KILLED_BUILD_PAPERS = 400  # added to the seeds: enough pages that the kill lands while they are written
 
 
-def test_a_build_killed_midway_leaves_the_previous_site_whole(tmp_path):
-    project = make_project(tmp_path)
-    built = build_project(project, "--no-search")
+def test_a_build_killed_midway_leaves_the_previous_site_whole(tmp_path, seeds_builds):
+    built = seeds_builds.copy(tmp_path, "--no-search")
+    project = built.root
     before = digest(built.out)
     seeded = len(list((built.out / "papers").glob("*/index.html")))
     write_seed_files(KILLED_BUILD_PAPERS, project / "seeds", seeds_dir=PROJECT / "seeds")
