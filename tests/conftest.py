@@ -84,6 +84,13 @@ def build_project(root: Path, *extra: str) -> BuiltSite:
     return BuiltSite(root, seeds, content, out, output)
 
 
+def copy_built(built: BuiltSite, root: Path) -> BuiltSite:
+    """A copy of a built project at `root`, its cache and manifest included: the same project a
+    build there would leave, so that the next build there is incremental from it."""
+    shutil.copytree(built.root, root, symlinks=True, dirs_exist_ok=True)
+    return BuiltSite(root, root / "seeds", root / "content", root / "site", built.output)
+
+
 class SeedsBuilds:
     """`build_project(make_project(root), *extra)` for the project's seeds, made once per set of
     options (per pytest-xdist worker) and handed out read-only (`built`) or as a copy (`copy`)."""
@@ -99,11 +106,8 @@ class SeedsBuilds:
         return self.made[extra]
 
     def copy(self, root: Path, *extra: str) -> BuiltSite:
-        """A copy of the build at `root`, its cache and manifest included: the same project a build
-        there would leave, so that the next build there is incremental from it."""
-        original = self.built(*extra)
-        shutil.copytree(original.root, root, symlinks=True, dirs_exist_ok=True)
-        return BuiltSite(root, root / "seeds", root / "content", root / "site", original.output)
+        """A copy of the build at `root` (copy_built), for a test to change."""
+        return copy_built(self.built(*extra), root)
 
 
 @pytest.fixture(scope="session")

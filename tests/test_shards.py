@@ -21,7 +21,7 @@ import yaml
 from catalogue import search
 from catalogue.check import check_site
 from catalogue.search import indexed_part, parse_shard_key, shard_name
-from conftest import BuiltSite, build_project, make_project, run_cli, serve_under_subpath
+from conftest import BuiltSite, build_project, copy_built, make_project, run_cli, serve_under_subpath
 
 SHARDS = {"icml-2026": 19, "neurips-2025": 13, "iclr-2024": 6}
 QUERIES_FILE = Path(__file__).parent / "data" / "search_queries.yaml"
@@ -144,10 +144,9 @@ def test_the_vocabulary_holds_each_shards_words(sharded: BuiltSite):
     assert fragment_urls(vocabulary) == {f"/{name}.en.html" for name in SHARDS}
 
 
-def test_a_rebuild_indexes_only_the_shard_whose_pages_changed(tmp_path):
-    project = make_sharded_project(tmp_path / "project")
-    first = build_project(project)
-    before = bundle_files(first.out)
+def test_a_rebuild_indexes_only_the_shard_whose_pages_changed(sharded: BuiltSite, tmp_path):
+    project = copy_built(sharded, tmp_path / "project").root
+    before = bundle_files(project / "site")
 
     again = build_project(project)  # nothing changed: the build stops before any stage
     assert "Up to date" in again.output
@@ -179,9 +178,8 @@ def test_a_rebuild_indexes_only_the_shard_whose_pages_changed(tmp_path):
     assert check_site(edited.out, validate_html=False) == []
 
 
-def test_a_venue_that_disappears_takes_its_bundle_along(tmp_path):
-    project = make_sharded_project(tmp_path / "project")
-    build_project(project)
+def test_a_venue_that_disappears_takes_its_bundle_along(sharded: BuiltSite, tmp_path):
+    project = copy_built(sharded, tmp_path / "project").root
     (project / "seeds" / "002_iclr.txt").unlink()
     run_cli("ingest", "--seeds", str(project / "seeds"), "--content", str(project / "content"), "--prune", "--allow-removals")
     rebuilt = build_project(project)
