@@ -84,10 +84,41 @@ def build_project(root: Path, *extra: str) -> BuiltSite:
     return BuiltSite(root, seeds, content, out, output)
 
 
+def copy_built(built: BuiltSite, root: Path) -> BuiltSite:
+    """A copy of a built project at `root`, its cache and manifest included: the same project a
+    build there would leave, so that the next build there is incremental from it."""
+    shutil.copytree(built.root, root, symlinks=True, dirs_exist_ok=True)
+    return BuiltSite(root, root / "seeds", root / "content", root / "site", built.output)
+
+
+class SeedsBuilds:
+    """`build_project(make_project(root), *extra)` for the project's seeds, made once per set of
+    options (per pytest-xdist worker) and handed out read-only (`built`) or as a copy (`copy`)."""
+
+    def __init__(self, scratch: pytest.TempPathFactory):
+        self.scratch = scratch
+        self.made: dict[tuple[str, ...], BuiltSite] = {}
+
+    def built(self, *extra: str) -> BuiltSite:
+        """The build itself, shared: a test must not write to it."""
+        if extra not in self.made:
+            self.made[extra] = build_project(make_project(self.scratch.mktemp("seeds-built") / "project"), *extra)
+        return self.made[extra]
+
+    def copy(self, root: Path, *extra: str) -> BuiltSite:
+        """A copy of the build at `root` (copy_built), for a test to change."""
+        return copy_built(self.built(*extra), root)
+
+
 @pytest.fixture(scope="session")
-def built_site(tmp_path_factory) -> BuiltSite:
+def seeds_builds(tmp_path_factory) -> SeedsBuilds:
+    return SeedsBuilds(tmp_path_factory)
+
+
+@pytest.fixture(scope="session")
+def built_site(seeds_builds: SeedsBuilds) -> BuiltSite:
     """The two seed documents built once, with search, at no base URL."""
-    return build_project(make_project(tmp_path_factory.mktemp("project")))
+    return seeds_builds.built()
 
 
 @pytest.fixture(scope="session")

@@ -13,7 +13,7 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
-from conftest import SUBPATH, BuiltSite, build_project, make_project, serve_under_subpath
+from conftest import SUBPATH, BuiltSite, serve_under_subpath
 
 PAPER_COUNT = 38
 MATH_PAPER = "ls2mc-gda"
@@ -56,11 +56,10 @@ def subpath_site(built_site: BuiltSite, tmp_path_factory) -> Iterator[str]:
 
 
 @pytest.fixture(scope="module")
-def based_site(tmp_path_factory) -> Iterator[str]:
+def based_site(seeds_builds, tmp_path_factory) -> Iterator[str]:
     """A build with --base-url https://example.org/REPO/ (no search), served at /REPO/ with
     404.html answering every missing address."""
-    site = build_project(make_project(tmp_path_factory.mktemp("based") / "project"),
-                         "--base-url", f"https://example.org/{SUBPATH}/", "--no-search")
+    site = seeds_builds.built("--base-url", f"https://example.org/{SUBPATH}/", "--no-search")
     with serve_under_subpath(site.out, tmp_path_factory.mktemp("served-based"), not_found=True) as base:
         yield base
 

@@ -158,9 +158,8 @@ def test_same_input_same_bytes(tmp_path, built_site):
     assert len(first) == len(second) and len(stable_first) > 100
 
 
-def test_a_failed_build_leaves_the_previous_site_intact(tmp_path):
-    project = make_project(tmp_path)
-    built = build_project(project, "--no-search")
+def test_a_failed_build_leaves_the_previous_site_intact(tmp_path, seeds_builds):
+    built = seeds_builds.copy(tmp_path, "--no-search")
     before = {p: p.read_bytes() for p in built.out.rglob("*") if p.is_file()}
     broken = tmp_path / "templates"
     shutil.copytree(PROJECT / "templates", broken)
@@ -184,9 +183,8 @@ def test_abstracts_cannot_inject_markup(tmp_path):
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html and "{{ 7*7 }}" in html
 
 
-def test_bad_content_file_fails_the_build_naming_file_and_key(tmp_path):
-    project = make_project(tmp_path)
-    built = build_project(project, "--no-search")
+def test_bad_content_file_fails_the_build_naming_file_and_key(tmp_path, seeds_builds):
+    built = seeds_builds.copy(tmp_path, "--no-search")
     path = built.content / "papers" / "egotsr.md"
     path.write_text(path.read_text(encoding="utf-8").replace("venue: ICML", "venue: ICML\nvenu: typo"), "utf-8")
     result = CliRunner().invoke(main, ["build", "--seeds", str(built.seeds), "--content", str(built.content),
@@ -213,17 +211,16 @@ def test_build_py_entry_point_defaults_to_build(tmp_path):
     ("https://example.org/REPO", '<link rel="stylesheet" href="/REPO/assets/style.css">'),
     (None, '<link rel="stylesheet" href="/assets/style.css">'),
 ])
-def test_404_links_from_the_site_root(tmp_path, base_url, expected):
-    project = make_project(tmp_path)
-    built = build_project(project, "--no-search", *(["--base-url", base_url] if base_url else []))
+def test_404_links_from_the_site_root(seeds_builds, base_url, expected):
+    built = seeds_builds.built("--no-search", *(["--base-url", base_url] if base_url else []))
     assert expected in (built.out / "404.html").read_text(encoding="utf-8")
     canonical = '<link rel="canonical" href="https://example.org/REPO/papers/egotsr/">'
     assert (canonical in (built.out / "papers/egotsr/index.html").read_text(encoding="utf-8")) == bool(base_url)
 
 
-def test_a_renamed_slug_keeps_the_old_address_working(tmp_path):
-    project = make_project(tmp_path)
-    built = build_project(project, "--no-search")
+def test_a_renamed_slug_keeps_the_old_address_working(tmp_path, seeds_builds):
+    built = seeds_builds.copy(tmp_path, "--no-search")
+    project = built.root
     path = built.content / "papers" / "egotsr.md"
     path.write_text(path.read_text(encoding="utf-8").replace("slug: egotsr", "slug: ego-tsr"), "utf-8")
     rebuilt = build_project(project, "--base-url", "https://example.org/cat/")

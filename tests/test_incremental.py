@@ -49,19 +49,18 @@ def clean_build(project: Path, scratch: Path, *extra: str) -> dict[str, bytes]:
     return files(build_project(copy, *extra).out)
 
 
-def test_nothing_changed_means_nothing_done(tmp_path):
-    project = make_project(tmp_path / "p")
-    site = build_project(project).out
+def test_nothing_changed_means_nothing_done(tmp_path, seeds_builds):
+    built = seeds_builds.copy(tmp_path / "p")
+    project, site = built.root, built.out
     before = {p: p.stat().st_mtime_ns for p in site.rglob("*") if p.is_file()}
     again = build_project(project)
     assert "Up to date" in again.output and "Ingesting" not in again.output
     assert {p: p.stat().st_mtime_ns for p in site.rglob("*") if p.is_file()} == before
 
 
-def test_an_edit_remakes_only_what_shows_it_and_equals_a_clean_build(tmp_path):
-    project = make_project(tmp_path / "p")
-    first = build_project(project)
-    site = first.out
+def test_an_edit_remakes_only_what_shows_it_and_equals_a_clean_build(tmp_path, seeds_builds):
+    first = seeds_builds.copy(tmp_path / "p")
+    project, site = first.root, first.out
     snapshot = tmp_path / "snapshot"  # hard links to the first site's files: an in-place write would show
     shutil.copytree(site, snapshot, copy_function=os.link)
     before = files(snapshot)
@@ -98,17 +97,16 @@ def test_template_edits_and_pruned_papers_reach_the_site(tmp_path):
     assert files(rebuilt.out) == clean_build(project, tmp_path, "--templates", str(templates), "--no-search")
 
 
-def test_a_lost_cache_changes_nothing(tmp_path):
-    project = make_project(tmp_path / "p")
-    first = files(build_project(project, "--no-search").out)
+def test_a_lost_cache_changes_nothing(tmp_path, seeds_builds):
+    built = seeds_builds.copy(tmp_path / "p", "--no-search")
+    project, first = built.root, files(built.out)
     shutil.rmtree(project / "content" / ".cache")
     shutil.rmtree(project / "site")
     assert files(build_project(project, "--no-search").out) == first
 
 
-def test_author_pages_show_exactly_their_papers_and_equal_a_clean_build(tmp_path):
-    project = make_project(tmp_path / "p")
-    build_project(project, "--no-search")
+def test_author_pages_show_exactly_their_papers_and_equal_a_clean_build(tmp_path, seeds_builds):
+    project = seeds_builds.copy(tmp_path / "p", "--no-search").root
     content = project / "content"
     edit_paper(content, "egotsr", authors=("Ada Lovelace", "Alan Turing"))
     edit_paper(content, "flashsinkhorn", authors=("ada  lovelace",))

@@ -141,11 +141,15 @@ def digest(folder: Path) -> dict[str, str]:
             for p in sorted(folder.rglob("*")) if p.is_file()}
 
 
-def test_a_build_killed_midway_leaves_the_previous_site_whole(tmp_path):
-    project = make_project(tmp_path)
-    built = build_project(project, "--no-search")
+KILLED_BUILD_PAPERS = 400  # added to the seeds: enough pages that the kill lands while they are written
+
+
+def test_a_build_killed_midway_leaves_the_previous_site_whole(tmp_path, seeds_builds):
+    built = seeds_builds.copy(tmp_path, "--no-search")
+    project = built.root
     before = digest(built.out)
-    write_seed_files(1500, project / "seeds", seeds_dir=PROJECT / "seeds")
+    seeded = len(list((built.out / "papers").glob("*/index.html")))
+    write_seed_files(KILLED_BUILD_PAPERS, project / "seeds", seeds_dir=PROJECT / "seeds")
     command = [sys.executable, str(PROJECT / "build.py"), "--seeds", str(built.seeds), "--content",
                str(built.content), "--out", str(built.out)]
     process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -163,5 +167,5 @@ def test_a_build_killed_midway_leaves_the_previous_site_whole(tmp_path):
     read_papers(built.content)  # content/ is readable: every file whole
 
     rebuilt = build_project(project, "--no-search")
-    assert len(list((rebuilt.out / "papers").glob("*/index.html"))) == 1538
+    assert len(list((rebuilt.out / "papers").glob("*/index.html"))) == seeded + KILLED_BUILD_PAPERS
     assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".site-staging")] == []

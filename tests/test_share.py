@@ -19,10 +19,10 @@ BASE = "https://example.org/catalogue/"
 
 
 @pytest.fixture(scope="module")
-def shared_site(tmp_path_factory):
+def shared_site(tmp_path_factory, seeds_builds):
     """The seeds built with a base URL and an edited paper that has authors and a PDF."""
-    project = make_project(tmp_path_factory.mktemp("shared"))
-    built = build_project(project, "--no-search")
+    built = seeds_builds.copy(tmp_path_factory.mktemp("shared"), "--no-search")
+    project = built.root
     path = built.content / "papers" / "egotsr.md"
     text = path.read_text(encoding="utf-8").replace(
         "venue: ICML", "authors:\n- Ada Lovelace\n- Alan Turing\npdf: https://example.org/egotsr.pdf\nvenue: ICML")
@@ -146,8 +146,8 @@ def test_feeds_and_data(shared_site):
     assert (site / ".nojekyll").exists()
 
 
-def test_without_a_base_url_no_absolute_url_is_invented(tmp_path):
-    built = build_project(make_project(tmp_path), "--no-search")
+def test_without_a_base_url_no_absolute_url_is_invented(seeds_builds):
+    built = seeds_builds.built("--no-search")
     assert "no base URL" in built.output and built.output.count("no base URL") == 1
     assert not (built.out / "sitemap.xml").exists()
     head = head_of(built.out / "papers" / "egotsr" / "index.html")
