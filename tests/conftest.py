@@ -12,6 +12,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
+import hypothesis
 import pytest
 from click.testing import CliRunner
 
@@ -21,6 +22,9 @@ from catalogue.serve.handler import QuietHandler
 PROJECT = Path(__file__).resolve().parent.parent
 CHROMIUM = "/usr/bin/chromium"
 SUBPATH = "REPO"
+# No time limit on an example: a loaded machine is slow, and timings belong in bench/, not in tests.
+hypothesis.settings.register_profile("catalogue", deadline=None)
+hypothesis.settings.load_profile("catalogue")
 
 
 @pytest.hookimpl(tryfirst=True)  # before Hypothesis's plugin reads the option

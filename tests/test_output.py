@@ -7,15 +7,15 @@ import os
 import pytest
 
 from catalogue.errors import CatalogueError
-from catalogue.site import output
 from catalogue.site.output import CHUNK, PARALLEL_FROM, Output, SiteWriter, _chunks
+from catalogue.system.workers import JOBS_VARIABLE
 
 MANY = PARALLEL_FROM + 7 * CHUNK + 3  # enough for the workers, and a last chunk that is not full
 
 
 @pytest.fixture(autouse=True)
 def two_workers(monkeypatch):
-    monkeypatch.setattr(output, "WORKERS", 2)  # as on any machine with two cores or more
+    monkeypatch.setenv(JOBS_VARIABLE, "2")  # as on any machine with two cores or more
 
 
 def page(n: int) -> Output:
