@@ -147,8 +147,9 @@ def test_several_contributions_keep_their_order():
 
 
 @pytest.mark.parametrize("word, expected", [
-    ("EgoTSR", True), ("ASAP", True), ("WZ-LLM", True), ("LS$^2$MC-GDA", True), ("3B", True),
+    ("EgoTSR", True), ("ASAP", True), ("WZ-LLM", True), ("LS$^2$MC-GDA", True), ("C3AE", True), ("3C", True),
     ("Transformer", False), ("method", False), ("A", False), ("LLM-based", False),
+    ("3B", False), ("12K", False), ("10x", False),  # a number and its unit: a model's size, a count, a speed-up
 ])
 def test_is_name_like(word, expected):
     assert is_name_like(word) is expected

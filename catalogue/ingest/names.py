@@ -47,10 +47,12 @@ _NAMING = re.compile(  # lower case: 'Named Entity Recognition' names nothing
     r"shortened)(?:\s+as)?\b|\bknown\s+as\b|\brefer(?:red)?\s+to\s+(?:[^,.;]{1,50}?\s+)?as\b")
 # 'We call the resulting sampler X', 'which we term X': the name follows a few words of object.
 _WE_CALL = re.compile(r"\b(?:(?:we|and)\s+(?:call|name|term|dub|coin)|naming)\b", re.IGNORECASE)
-# A prior work's name ('A recent work, named PRover (Saha et al., 2020)') is not the paper's.
-_PRIOR_WORK = re.compile(r"\bet\s+al\b|\(\s*\d{4}\s*\)"
-                         r"|\b(?:recent|previous|prior|existing|earlier)\s+(?:work|method|approach|study)",
+# A prior work's name ('A recent work, named PRover (Saha et al., 2020)') is not the paper's: a citation
+# before the naming word or just after it, or prior work as what the naming word names (no 'we' between).
+_CITATION = re.compile(r"\bet\s+al\b|\(\s*\d{4}\s*\)", re.IGNORECASE)
+_PRIOR_WORK = re.compile(r"\b(?:recent|previous|prior|existing|earlier)\s+(?:work|method|approach|study)",
                          re.IGNORECASE)
+_CITATION_REACH = 60  # characters after the naming word a citation may follow the name in
 _OUR_THING = re.compile(
     r"\bour\s+(?:[\w-]+\s+){0,2}?(?:method|framework|model|system|approach|implementation|tool|toolkit|library|"
     r"algorithm|benchmark|dataset|corpus|pipeline|agent|architecture|contribution|technique|platform|suite|network|"
@@ -160,7 +162,7 @@ def candidates_in(sentence: str, counts: Counter[str] | None = None) -> Iterator
         naming = pattern.search(sentence)
         verb = naming and _INTRODUCE.search(sentence, 0, naming.start())
         # 'namely' also means 'that is'; 'known as' also names what exists
-        if naming and not _PRIOR_WORK.search(sentence) and (verb or not re.match(r"namely|known", naming[0])):
+        if naming and not _names_prior_work(sentence, naming) and (verb or not re.match(r"namely|known", naming[0])):
             after = sentence[naming.end():]
             if pattern is _WE_CALL:  # the name ends the object: 'we call the resulting model a Sinkformer'
                 after = after[_last_capitalised_run(after):]
@@ -184,6 +186,15 @@ def candidates_in(sentence: str, counts: Counter[str] | None = None) -> Iterator
         name = ours["name"] or ours["name2"] or ours["name3"]
         if is_explicit_name(name):
             yield Contribution(name)
+
+
+def _names_prior_work(sentence: str, naming: re.Match) -> bool:
+    """'Smith et al. call it X', 'a recent work, named X', 'named X (Saha et al., 2020)'; not 'Unlike previous
+    methods, we propose ..., named X' or 'named X, which outperforms previous methods'."""
+    before = sentence[:naming.start()]
+    own = re.split(r"\bwe\b", before, flags=re.IGNORECASE)[-1]
+    return bool(_CITATION.search(before) or _PRIOR_WORK.search(own)
+                or _CITATION.search(sentence, naming.end(), naming.end() + _CITATION_REACH))
 
 
 def _last_capitalised_run(text: str) -> int:
@@ -272,10 +283,13 @@ def _object_names(rest: str, counts: Counter[str], whole: bool = False, longest:
             yield Contribution(run)
     for number, punctuation in enumerate(re.finditer(r"[,:;\u2014\u2013]|\s-\s|\.(?:\s|$)", obj)):
         # 'a new method for MARL, QTRAN, which ...', 'a light-weight, power efficient, and general network, ESPNetv2,'
+        before = obj[:punctuation.start()]
         if number == 3 or whole or punctuation[0].strip() not in (",", ":", "-", "\u2014", "\u2013") \
-                or len(obj[:punctuation.start()].split()) > apposed:
+                or len(before.split()) > apposed:
             break
-        appositive = _appositive(obj, obj[:punctuation.start()], counts)
+        if before.count("(") > before.count(")") and not re.search(r"\(\s*i\.e\.$", before):
+            continue  # '... of sizes (e.g., FLOPs)', '(NTMs, NRAMs)': examples; '(i.e., GTT)' names
+        appositive = _appositive(obj, before, counts)
         if appositive:
             yield appositive
             break
@@ -382,11 +396,11 @@ def expansion_before(short: str, before: str) -> str | None:
 
 
 def is_coined(token: str) -> bool:
-    """A name-like token that is not a qualifier ('GPU-friendly', 'Event-Aware') or a spelled-out acronym
-    letter ('TExt' of 'TExt Generation (TegTok)')."""
+    """A name-like token that is not a qualifier ('GPU-friendly', 'Event-Aware') or a word whose capitals spell
+    an acronym's letters ('TExt' of 'TExt Generation (TegTok)', 'eVENt' of 'LEgal eVENt (LEVEN)')."""
     return (is_name_like(token) and re.search(r"-[a-z]{3,}$", token) is None and token.count("$") % 2 == 0
             and len(re.findall(r"[A-Za-z]", re.sub(r"\$[^$]*\$", "", token))) >= 2
-            and not re.fullmatch(r"[A-Z][a-z]+(?:-[A-Za-z][a-z]+)+|[A-Z]{2}[a-z]{3,}|\d+[A-Za-z]{1,2}", token))
+            and not re.fullmatch(r"[A-Z][a-z]+(?:-[A-Za-z][a-z]+)+|[A-Z]{2}[a-z]{3,}|[a-z]+[A-Z]{2,}[a-z]+", token))
 
 
 def is_name_like(token: str) -> bool:
@@ -397,7 +411,9 @@ def is_name_like(token: str) -> bool:
     digits_and_letters = re.search(r"\d", letters) and re.search(r"[A-Za-z]", letters)
     math_and_letters = "$" in token and re.search(r"[A-Za-z]{2}", letters)  # $\alpha$-Balance, DPM-$\lambda$
     distinctive = capitals >= 2 or camel or bool(digits_and_letters) or bool(math_and_letters)
-    return 2 <= len(letters.strip("-")) <= 40 and distinctive and not letters.endswith(("-based", "-like"))
+    quantity = re.fullmatch(r"[\d.,]+[KMBkmxD]", letters)  # '12K' samples, '10x', '3D': a number and its unit
+    return (2 <= len(letters.strip("-")) <= 40 and distinctive and not quantity
+            and not letters.endswith(("-based", "-like")))
 
 
 def is_explicit_name(token: str) -> bool:
