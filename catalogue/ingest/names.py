@@ -35,7 +35,7 @@ _ADVERBS = r"(?:(?:\w+ly|also|further|then|first|thus|hence|therefore|here|now|i
 _INTRODUCE = re.compile(
     rf"\b(?:we|this\s+(?:paper|work|study|article|note)|the\s+(?:present\s+)?paper|and)\s+"
     rf"(?:(?:have|has|are|will)\s+)?{_ADVERBS}(?:{_VERBS})(?:e|es|ed|s|d|ing)?\b(?!\s+(?:on|upon)\b)"  # 'we build on X'
-    rf"|(?:\bby|,)\s+(?:{_VERBS})ing\b|\bwe\s+{_ADVERBS}put\s+forward\b",
+    rf"|(?:\bby|,)\s+(?:{_VERBS})ing\b(?!\s+(?:on|upon)\b)|\bwe\s+{_ADVERBS}put\s+forward\b",
     re.IGNORECASE)
 _PASSIVE = re.compile(rf"\b(?:is|are|was|were)\s+{_ADVERBS}(?:{_VERBS})(?:ed|d)\b", re.IGNORECASE)
 _PROPOSED = re.compile(r"\b(?:(?:the|this)\s+(?:proposed|resulting)|this\s+new|our(?:\s+(?:proposed|resulting|new))?|"
@@ -169,8 +169,12 @@ def candidates_in(sentence: str, counts: Counter[str] | None = None) -> Iterator
             named = _named_after(after)
             if named:
                 yield named
-    verb = _INTRODUCE.search(sentence)
-    if verb:  # not a name the sentence wrote before its verb: 'Networks (CNNs) inspire us to introduce CNNs'
+    # each verb in turn: 'we propose to adapt existing LoRAs ... and introduce a Compression-Aware LoRA (CA-LoRA)';
+    # a later participle ('..., offering improved natural language understanding (NLU)') tells what the work gives
+    for number, verb in enumerate(_INTRODUCE.finditer(sentence)):
+        if number and verb[0].startswith(","):
+            continue
+        # not a name written before its verb: 'Networks (CNNs) inspire us to introduce CNNs'
         yield from (c for c in _object_names(sentence[verb.end():], counts)
                     if not _mentioned(c.name, _word_set(_words(sentence[:verb.start()]))))
     passive = _PASSIVE.search(sentence)
@@ -264,7 +268,7 @@ def _object_names(rest: str, counts: Counter[str], whole: bool = False, longest:
         kind = re.match(rf"\s+(?:{_KINDS})\b", after)
         ends = re.match(r"\s*(?:[,(]|\s(?:which|that|to)\b)", after)
         if (kind or ends and len(name.split()) > 1) and words[0].lower() not in _NOT_NAMES \
-                and _mentions(name, counts) >= 2:
+                and not _is_qualifier(words[-1]) and _mentions(name, counts) >= 2:  # not 'a GAN-based framework'
             yield Contribution(name)
     token = _TOKEN.match(obj)
     if token and (is_coined(token[0]) or _repeated_lower_case_name(token[0], obj)):
@@ -398,9 +402,14 @@ def expansion_before(short: str, before: str) -> str | None:
 def is_coined(token: str) -> bool:
     """A name-like token that is not a qualifier ('GPU-friendly', 'Event-Aware') or a word whose capitals spell
     an acronym's letters ('TExt' of 'TExt Generation (TegTok)', 'eVENt' of 'LEgal eVENt (LEVEN)')."""
-    return (is_name_like(token) and re.search(r"-[a-z]{3,}$", token) is None and token.count("$") % 2 == 0
+    return (is_name_like(token) and not _is_qualifier(token) and token.count("$") % 2 == 0
             and len(re.findall(r"[A-Za-z]", re.sub(r"\$[^$]*\$", "", token))) >= 2
             and not re.fullmatch(r"[A-Z][a-z]+(?:-[A-Za-z][a-z]+)+|[A-Z]{2}[a-z]{3,}|[a-z]+[A-Z]{2,}[a-z]+", token))
+
+
+def _is_qualifier(word: str) -> bool:
+    """'GPU-friendly', 'GAN-based': a word that qualifies a noun."""
+    return re.search(r"-[a-z]{3,}$", word) is not None
 
 
 def is_name_like(token: str) -> bool:
