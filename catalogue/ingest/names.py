@@ -76,6 +76,13 @@ _TITLE_WORD = r"(?:[A-Z]|\$)(?:[\w$^{}+'\u2019-]|\.(?=\w))*"
 _TITLE_PHRASE = re.compile(rf"{_TITLE_WORD}(?:\s+(?:(?:of|for|with|and|the|to|via|in|on|as|then)\s+"
                            rf"(?=[A-Z][a-z]+(?![\w$-])))?{_TITLE_WORD}){{0,5}}")
 _QUOTES = "\"'\u201c\u201d\u2018\u2019`"
+# A name the authors put in quotes: '``RotationNet,\'\'', '"Neural Illumination,"', '\u2018TibGM\u2019'.
+_QUOTED = re.compile(rf"[{_QUOTES}]{{1,2}}(?P<quoted>[A-Za-z0-9$][^{_QUOTES}]{{0,48}}?)[,.]?[{_QUOTES}]{{1,2}}")
+_QUOTED_WORDS = 4
+# The quoted name ends its phrase ('"Co-teaching" for ...', '"Neural Illumination," a new approach'); it only
+# qualifies one that goes on ('"Contrastive-Prototypical" self-supervised learning for Kriging (KCP)').
+_QUOTED_END = re.compile(r"\s*(?:[,.;:)\u2014\u2013-]|$|\s(?:an?|the|which|that|for|to|is|as|in|on|with|and|or)\b)")
+_QUOTED_REACH = 120  # characters of an object that a kind of thing and a quoted name may start in
 _NOT_NAMES = {"the", "this", "that", "our", "new", "a", "an", "large", "public", "standard", "synthetic", "real",
               "existing", "several", "each", "every", "these", "those", "its", "their", "it", "we", "in", "to",
               "for", "and", "first", "one", "two", "specifically", "here", "there", "then", "thus", "finally",
@@ -123,9 +130,10 @@ def find_names(sentences: Sequence[str]) -> list[Contribution]:
 
 
 def _plain_name_marks(sentence: str) -> str:
-    """'X--a ...' and 'X-a novel ...' are dashes, '$i$-RevNet' is i-RevNet, '({ReasoNet})' is (ReasoNet)."""
+    """'X--a ...', 'X-a novel ...' and '(LANA)-an approach' are dashes, '$i$-RevNet' is i-RevNet,
+    '({ReasoNet})' is (ReasoNet)."""
     if "-" in sentence:
-        sentence = re.sub(r"\s*-{2,3}\s*|(?<=\w)-(?=(?:a|an|the)\s)", " \u2014 ", sentence)
+        sentence = re.sub(r"\s*-{2,3}\s*|(?<=[\w)])-(?=(?:a|an|the|that|which)\s)", " \u2014 ", sentence)
         sentence = re.sub(r"\$([A-Za-z])\$(?=-)", r"\1", sentence)
     if "{" in sentence:
         sentence = re.sub(r"(?<![\w^_\\])\{([A-Za-z0-9][\w+.-]*)\}", r"\1", sentence)
@@ -214,7 +222,10 @@ def _last_capitalised_run(text: str) -> int:
 
 
 def _named_after(text: str) -> Contribution | None:
-    """The name right after a naming word: 'Long Name (LN)', 'LN (Long Name)', 'Split LBI', 'TRIX'."""
+    """The name right after a naming word: 'Long Name (LN)', 'LN (Long Name)', 'Split LBI', 'TRIX', '"Co-teaching"'."""
+    quoted = _quoted_name(text.lstrip())
+    if quoted:
+        return quoted
     text = text.lstrip(" " + _QUOTES)
     text = re.sub(r"^(?:as|an?|the)\s+", "", text, flags=re.IGNORECASE)
     defined = _definition_at_start(text)
@@ -253,6 +264,11 @@ def _object_names(rest: str, counts: Counter[str], whole: bool = False, longest:
     defined = _definition_in(obj)
     if defined:
         yield defined
+    # 'we propose "Neural Illumination," a ...', 'a ... model ``RotationNet,\'\' which', 'framework \u2018TibGM\u2019'
+    kind = re.search(rf"\b(?:{_KINDS})\s+(?=[{_QUOTES}])", obj[:_QUOTED_REACH])
+    quoted = _quoted_name(obj[kind.end() if kind else 0:])
+    if quoted:
+        yield quoted
     if re.match(r"to\s", obj):  # 'we propose to verify generated SQL': an action, not a thing
         return
     phrase = _TITLE_PHRASE.match(obj)
@@ -297,6 +313,20 @@ def _object_names(rest: str, counts: Counter[str], whole: bool = False, longest:
         if appositive:
             yield appositive
             break
+
+
+def _quoted_name(text: str) -> Contribution | None:
+    """A name in quotes at the start of text: a few words, the first capitalised or the word coined
+    (not scare quotes: 'processors called "stragglers"'). A quoted expansion of an acronym ('"Nearly
+    Optimal RST (NORST)"', '"Multiplicative Integration" (MI)') is read as the other definitions are."""
+    quoted = _QUOTED.match(text)
+    if not quoted or "(" in quoted[0] or not _QUOTED_END.match(text, quoted.end()):
+        return None
+    name = quoted["quoted"].strip()
+    words = name.split()
+    if len(words) <= _QUOTED_WORDS and (re.match(r"[A-Z0-9$]", name) or is_coined(words[0])):
+        return Contribution(name)
+    return None
 
 
 def _coined_run(head: str) -> str | None:
@@ -359,6 +389,9 @@ def _definition_in(text: str, unexpanded: bool = True) -> Contribution | None:
         paren = re.compile(r"\(\s*([^()]{1,40}?)\s*\)").search(text, position, position + 300)
         if not paren or re.search(r"[;:.]\s", text[position:paren.start()]):
             return None
+        if re.match(r"-\w", text[paren.end():]):  # 'a Convolutional Neural Network (CNN)-based model': a qualifier
+            position = paren.end()
+            continue
         inside = paren[1].strip(_QUOTES + " ")
         before = text[:paren.start()].rstrip(_QUOTES + " -\u2014")
         a_name = is_name_like(inside) or is_explicit_name(inside)
