@@ -75,6 +75,12 @@ def test_no_name_when_the_abstract_introduces_none(abstract):
      "RotationNet"),  # '(CNN)-based' qualifies
     ("We introduce latency-aware network acceleration (LANA)-an approach that searches operations.", "LANA"),
     ("We present LEVEN a large-scale Chinese LEgal eVENt detection dataset.", "LEVEN"),
+    ("We propose a transfer learning procedure, denoted NetTailor, in which layers are reused.", "NetTailor"),
+    ("We denote the stream trained using this loss as Motion-Augmented RGB Stream (MARS).", "MARS"),
+    ("We integrate the views into one framework and name our model as CODE-MVP.", "CODE-MVP"),
+    ("Applying sigma-consensus, MAGSAC is proposed with no need for a user-defined sigma.", "MAGSAC"),
+    ("In this study, AdapterBias, a simple yet effective adapter architecture, is proposed.", "AdapterBias"),
+    ("We apply those layers in SchNet: a novel deep learning architecture for molecules.", "SchNet"),
 ])
 def test_names_in_the_phrasings_real_abstracts_use(abstract, name):
     assert find_contributions(abstract)[0].name == name
@@ -93,6 +99,8 @@ def test_names_in_the_phrasings_real_abstracts_use(abstract, name):
     "We then present a GAN-based framework for its training. GAN-based training is stable.",
     "We propose a loss between time series, building upon the celebrated dynamic time warping (DTW) discrepancy.",
     'We propose a scheduler for slow processors called "stragglers" in a cluster.',  # scare quotes
+    "CycleGAN was recently proposed for this problem, but it assumes a one-to-one mapping.",  # it exists
+    "One of the most popular algorithms is KwikCluster: an algorithm that clusters neighbourhoods.",
 ])
 def test_no_name_for_what_is_not_introduced(abstract):
     assert find_contributions(abstract) == []

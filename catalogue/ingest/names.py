@@ -44,9 +44,9 @@ _PROPOSED = re.compile(r"\b(?:(?:the|this)\s+(?:proposed|resulting)|this\s+new|o
 # Words that name what follows: 'called X', 'which we call X', 'we refer to this method as X'.
 _NAMING = re.compile(  # lower case: 'Named Entity Recognition' names nothing
     r"\b(?<!so-)(?<!so\s)(?:called|named|dubbed|termed|coined|codenamed|entitled|nicknamed|namely|abbreviated|"
-    r"shortened)(?:\s+as)?\b|\bknown\s+as\b|\brefer(?:red)?\s+to\s+(?:[^,.;]{1,50}?\s+)?as\b")
-# 'We call the resulting sampler X', 'which we term X': the name follows a few words of object.
-_WE_CALL = re.compile(r"\b(?:(?:we|and)\s+(?:call|name|term|dub|coin)|naming)\b", re.IGNORECASE)
+    r"shortened|denoted)(?:\s+as)?\b|\bknown\s+as\b|\brefer(?:red)?\s+to\s+(?:[^,.;]{1,50}?\s+)?as\b")
+# 'We call the resulting sampler X', 'which we term X', 'we denote ... as X': the name follows a few words of object.
+_WE_CALL = re.compile(r"\b(?:(?:we|and)\s+(?:call|name|term|dub|coin|denote)|naming)\b", re.IGNORECASE)
 # A prior work's name ('A recent work, named PRover (Saha et al., 2020)') is not the paper's: a citation
 # before the naming word or just after it, or prior work as what the naming word names (no 'we' between).
 _CITATION = re.compile(r"\bet\s+al\b|\(\s*\d{4}\s*\)", re.IGNORECASE)
@@ -59,6 +59,8 @@ _OUR_THING = re.compile(
     r"solution)"
     rf"(?:\s*,\s*{NAME}\s*,|\s*\(\s*{NAME.replace('?P<name>', '?P<name2>')}\s*\)"
     rf"|\s+is\s+{NAME.replace('?P<name>', '?P<name3>')}\s*,\s*(?:an?|the)\s)", re.IGNORECASE)
+# 'We apply those layers in SchNet: a novel deep learning architecture', 'through RLlib: a library that ...'.
+_DEFINED_BY_COLON = re.compile(rf"{NAME}:\s+an?\s")
 _KINDS = (r"algorithm|method|framework|model|system|approach|library|toolkit|dataset|benchmark|corpus|architecture|"
           r"network|format|technique|procedure|estimator|module|paradigm|scheme|strategy|mechanism|simulator|platform")
 # The object ends where a clause or a qualifying phrase starts ('a scheme enhanced by ...').
@@ -172,8 +174,9 @@ def candidates_in(sentence: str, counts: Counter[str] | None = None) -> Iterator
         # 'namely' also means 'that is'; 'known as' also names what exists
         if naming and not _names_prior_work(sentence, naming) and (verb or not re.match(r"namely|known", naming[0])):
             after = sentence[naming.end():]
-            if pattern is _WE_CALL:  # the name ends the object: 'we call the resulting model a Sinkformer'
-                after = after[_last_capitalised_run(after):]
+            if pattern is _WE_CALL:  # 'we name our model as CODE-MVP'; or the name ends the object: 'we call
+                named_as = re.match(r"[^,;.]*?\sas\s", after)  # the resulting model a Sinkformer'
+                after = after[named_as.end():] if named_as else after[_last_capitalised_run(after):]
             named = _named_after(after)
             if named:
                 yield named
@@ -187,9 +190,15 @@ def candidates_in(sentence: str, counts: Counter[str] | None = None) -> Iterator
                     if not _mentioned(c.name, _word_set(_words(sentence[:verb.start()]))))
     passive = _PASSIVE.search(sentence)
     if passive:
-        subject = [part for part in sentence[:passive.start()].split(", ") if part.strip()]
-        if subject and re.match(r"\s*(?:an?|the)\s", subject[-1], re.IGNORECASE):  # 'a X (X) is proposed'
+        subject = [part.strip() for part in sentence[:passive.start()].split(", ") if part.strip()]
+        if subject and re.match(r"(?:an?|the)\s", subject[-1], re.IGNORECASE):  # 'a X (X) is proposed'
             yield from _object_names(subject[-1], counts, whole=True)
+        # 'Applying sigma-consensus, MAGSAC is proposed', 'AdapterBias, a simple adapter architecture, is proposed';
+        # not 'CycleGAN was recently proposed' (it exists already) nor '..., MiCT-Net, is also proposed' (a second one)
+        named = [part for part in subject[-2:] if _TOKEN.fullmatch(part) and is_coined(part)]
+        main = re.fullmatch(r"(?:is|are)\s+(?:proposed|introduced|presented)", passive[0])
+        if named and main and (named[-1] == subject[-1] or re.match(r"(?:an?|the)\s", subject[-1])):
+            yield Contribution(named[-1])
     proposed = _PROPOSED.search(sentence)
     if proposed:
         yield from _object_names(sentence[proposed.end():], counts, longest=3, apposed=2)
@@ -198,6 +207,9 @@ def candidates_in(sentence: str, counts: Counter[str] | None = None) -> Iterator
         name = ours["name"] or ours["name2"] or ours["name3"]
         if is_explicit_name(name):
             yield Contribution(name)
+    defined = _DEFINED_BY_COLON.search(sentence)  # by the authors: not 'a popular algorithm is KwikCluster: an ...'
+    if defined and is_coined(defined["name"]) and re.search(r"\b[Ww]e\b", sentence[:defined.start()]):
+        yield Contribution(defined["name"])
 
 
 def _names_prior_work(sentence: str, naming: re.Match) -> bool:
