@@ -63,6 +63,9 @@ _OUR_THING = re.compile(
 _DEFINED_BY_COLON = re.compile(rf"{NAME}:\s+an?\s")
 _KINDS = (r"algorithm|method|framework|model|system|approach|library|toolkit|dataset|benchmark|corpus|architecture|"
           r"network|format|technique|procedure|estimator|module|paradigm|scheme|strategy|mechanism|simulator|platform")
+_SMALL_WORDS = r"a|an|the|of|for|in|on|at|to|by|with|from|into|via|as|and|or|that|which|who|is|are|was|were"
+_CLASS_OF_THINGS = re.compile(  # '(MMD) kernel two-sample tests', '(GDA) methods'; not '(GDS) for linear models'
+    rf"\s+(?:(?!(?:{_SMALL_WORDS})\b)[a-z][\w-]*\s+){{0,2}}?(?:(?:{_KINDS})e?s|tests|fields)\b")
 # The object ends where a clause or a qualifying phrase starts ('a scheme enhanced by ...').
 _OBJECT_END = re.compile(
     r"[,;:!?()\u2014\u2013]|\.(?!\d)|\s-{1,3}\s|---|\s(?:that|which|who|whose|where|to|for|with|by|based|in|on|of|"
@@ -401,7 +404,9 @@ def _definition_in(text: str, unexpanded: bool = True) -> Contribution | None:
         paren = re.compile(r"\(\s*([^()]{1,40}?)\s*\)").search(text, position, position + 300)
         if not paren or re.search(r"[;:.]\s", text[position:paren.start()]):
             return None
-        if re.match(r"-\w", text[paren.end():]):  # 'a Convolutional Neural Network (CNN)-based model': a qualifier
+        # 'a Convolutional Neural Network (CNN)-based model', 'a family of maximum mean discrepancy (MMD) kernel
+        # tests': the acronym qualifies what is introduced, or a class of things the work's belong to
+        if re.match(r"-\w", text[paren.end():]) or _CLASS_OF_THINGS.match(text, paren.end()):
             position = paren.end()
             continue
         inside = paren[1].strip(_QUOTES + " ")
@@ -426,11 +431,15 @@ def _definition_in(text: str, unexpanded: bool = True) -> Contribution | None:
 
 
 def expansion_before(short: str, before: str) -> str | None:
-    """The words before '(short)' that it abbreviates, after Schwartz and Hearst (2003)."""
+    """The words before '(short)' that it abbreviates: their initials when they spell it ('edge enhanced graph
+    neural network (EEGNN)'), else the shortest run that holds its letters, after Schwartz and Hearst (2003)."""
     letters = [c.lower() for c in re.sub(r"\$[^$]*\$", "", short) if c.isalpha()]  # C3AE: C, A, E
     if not letters:
         return None
     words = before.split()
+    initials = words[-len(letters):]
+    if len(initials) == len(letters) and [word[0].lower() for word in initials] == letters:
+        return " ".join(initials)
     text = " ".join(words[-min(len(letters) + 5, 2 * len(letters)):])
     position = len(text) - 1
     for index in range(len(letters) - 1, -1, -1):
