@@ -81,6 +81,10 @@ def test_no_name_when_the_abstract_introduces_none(abstract):
     ("Applying sigma-consensus, MAGSAC is proposed with no need for a user-defined sigma.", "MAGSAC"),
     ("In this study, AdapterBias, a simple yet effective adapter architecture, is proposed.", "AdapterBias"),
     ("We apply those layers in SchNet: a novel deep learning architecture for molecules.", "SchNet"),
+    ("We propose a new framework, edge enhanced graph neural network (EEGNN).", "EEGNN"),  # the initials
+    ("We develop coverage-guided fuzzing (CGF) methods and release a library called TensorFuzz.", "TensorFuzz"),
+    ("Our proposed framework, namely UCTNet, is an encoder-decoder network.", "UCTNet"),
+    ("We pre-trained a new monolingual language model for Swahili, namely SwahBERT, on our data.", "SwahBERT"),
 ])
 def test_names_in_the_phrasings_real_abstracts_use(abstract, name):
     assert find_contributions(abstract)[0].name == name
@@ -101,6 +105,9 @@ def test_names_in_the_phrasings_real_abstracts_use(abstract, name):
     'We propose a scheduler for slow processors called "stragglers" in a cluster.',  # scare quotes
     "CycleGAN was recently proposed for this problem, but it assumes a one-to-one mapping.",  # it exists
     "One of the most popular algorithms is KwikCluster: an algorithm that clusters neighbourhoods.",
+    "We propose a class of adaptive Gradient Descent Ascent (GDA) methods for minimax problems.",
+    "We rely on a recently introduced sketching technique called Leverage Score Sparsified (LESS) embeddings.",
+    "In our work, we feed the alternatives to transformer encoder models, namely BERT and XLM-RoBERTa.",
 ])
 def test_no_name_for_what_is_not_introduced(abstract):
     assert find_contributions(abstract) == []

@@ -50,7 +50,8 @@ _WE_CALL = re.compile(r"\b(?:(?:we|and)\s+(?:call|name|term|dub|coin|denote)|nam
 # A prior work's name ('A recent work, named PRover (Saha et al., 2020)') is not the paper's: a citation
 # before the naming word or just after it, or prior work as what the naming word names (no 'we' between).
 _CITATION = re.compile(r"\bet\s+al\b|\(\s*\d{4}\s*\)", re.IGNORECASE)
-_PRIOR_WORK = re.compile(r"\b(?:recent|previous|prior|existing|earlier)\s+(?:work|method|approach|study)",
+_PRIOR_WORK = re.compile(r"\b(?:recent|previous|prior|existing|earlier)\s+(?:work|method|approach|study)"
+                         r"|\brecently\s+(?:introduced|proposed|developed)",
                          re.IGNORECASE)
 _CITATION_REACH = 60  # characters after the naming word a citation may follow the name in
 _OUR_THING = re.compile(
@@ -66,6 +67,8 @@ _KINDS = (r"algorithm|method|framework|model|system|approach|library|toolkit|dat
 _SMALL_WORDS = r"a|an|the|of|for|in|on|at|to|by|with|from|into|via|as|and|or|that|which|who|is|are|was|were"
 _CLASS_OF_THINGS = re.compile(  # '(MMD) kernel two-sample tests', '(GDA) methods'; not '(GDS) for linear models'
     rf"\s+(?:(?!(?:{_SMALL_WORDS})\b)[a-z][\w-]*\s+){{0,2}}?(?:(?:{_KINDS})e?s|tests|fields)\b")
+# What 'namely X' may follow: 'Our proposed framework, namely', 'a new monolingual language model ..., namely'.
+_INTRODUCED_KIND = re.compile(rf"\b[Oo]ur\s+(?:proposed\s+|new\s+)?(?:[\w-]+\s+)?(?:{_KINDS}),\s*$|\ban?\s+(?:new|novel)\s")
 # The object ends where a clause or a qualifying phrase starts ('a scheme enhanced by ...').
 _OBJECT_END = re.compile(
     r"[,;:!?()\u2014\u2013]|\.(?!\d)|\s-{1,3}\s|---|\s(?:that|which|who|whose|where|to|for|with|by|based|in|on|of|"
@@ -173,9 +176,11 @@ def candidates_in(sentence: str, counts: Counter[str] | None = None) -> Iterator
     counts = Counter(_words(sentence)) if counts is None else counts
     for pattern in (_NAMING, _WE_CALL):
         naming = pattern.search(sentence)
-        verb = naming and _INTRODUCE.search(sentence, 0, naming.start())
-        # 'namely' also means 'that is'; 'known as' also names what exists
-        if naming and not _names_prior_work(sentence, naming) and (verb or not re.match(r"namely|known", naming[0])):
+        # 'namely' also means 'that is', 'known as' also names what exists: the work must be introduced before
+        # ('we propose ..., namely X', 'Our proposed framework, namely UCTNet', 'a new language model, namely SwahBERT')
+        introduced = naming and (_INTRODUCE.search(sentence, 0, naming.start())
+                                 or _INTRODUCED_KIND.search(sentence[:naming.start()]))
+        if naming and not _names_prior_work(sentence, naming) and (introduced or not re.match(r"namely|known", naming[0])):
             after = sentence[naming.end():]
             if pattern is _WE_CALL:  # 'we name our model as CODE-MVP'; or the name ends the object: 'we call
                 named_as = re.match(r"[^,;.]*?\sas\s", after)  # the resulting model a Sinkformer'
