@@ -85,6 +85,8 @@ def test_no_name_when_the_abstract_introduces_none(abstract):
     ("We develop coverage-guided fuzzing (CGF) methods and release a library called TensorFuzz.", "TensorFuzz"),
     ("Our proposed framework, namely UCTNet, is an encoder-decoder network.", "UCTNet"),
     ("We pre-trained a new monolingual language model for Swahili, namely SwahBERT, on our data.", "SwahBERT"),
+    ("In this work we leverage a denoiser to create prDeep, a new phase retrieval algorithm.", "prDeep"),
+    ("We unveil Ferret-v2, a significant upgrade to Ferret.", "Ferret-v2"),
 ])
 def test_names_in_the_phrasings_real_abstracts_use(abstract, name):
     assert find_contributions(abstract)[0].name == name
@@ -108,6 +110,7 @@ def test_names_in_the_phrasings_real_abstracts_use(abstract, name):
     "We propose a class of adaptive Gradient Descent Ascent (GDA) methods for minimax problems.",
     "We rely on a recently introduced sketching technique called Leverage Score Sparsified (LESS) embeddings.",
     "In our work, we feed the alternatives to transformer encoder models, namely BERT and XLM-RoBERTa.",
+    "Prior work distilled large models to create TinyBERT, a small model.",  # not the authors' infinitive
 ])
 def test_no_name_for_what_is_not_introduced(abstract):
     assert find_contributions(abstract) == []

@@ -29,14 +29,16 @@ NAME = rf"(?P<name>(?:[A-Za-z0-9]|{_MATH})(?:[A-Za-z0-9+\-.]|{_MATH})*(?:[A-Za-z
 _TOKEN = re.compile(NAME.replace("?P<name>", ""))
 
 _VERBS = (r"propos|introduc|present|describ|develop|design|build|built|construct|releas|contribut|devis|creat|"
-          r"curat|assembl|collect|suggest|offer|provid|deriv|implement")
+          r"curat|assembl|collect|suggest|offer|provid|deriv|implement|unveil")
 _ADVERBS = r"(?:(?:\w+ly|also|further|then|first|thus|hence|therefore|here|now|instead|next|hereby|finally)\s+){0,2}"
 # Where the authors introduce something; the name follows (active) or precedes (passive) the cue.
 _INTRODUCE = re.compile(
     rf"\b(?:we|this\s+(?:paper|work|study|article|note)|the\s+(?:present\s+)?paper|and)\s+"
     rf"(?:(?:have|has|are|will)\s+)?{_ADVERBS}(?:{_VERBS})(?:e|es|ed|s|d|ing)?\b(?!\s+(?:on|upon)\b)"  # 'we build on X'
-    rf"|(?:\bby|,)\s+(?:{_VERBS})ing\b(?!\s+(?:on|upon)\b)|\bwe\s+{_ADVERBS}put\s+forward\b",
+    rf"|(?:\bby|,)\s+(?:{_VERBS})ing\b(?!\s+(?:on|upon)\b)|\bwe\s+{_ADVERBS}put\s+forward\b"
+    rf"|\bto\s+(?:propos|introduc|present|develop|design|creat|construct)e\b",  # 'we leverage X to propose Y'
     re.IGNORECASE)
+_WE = re.compile(r"\bwe\b", re.IGNORECASE)
 _PASSIVE = re.compile(rf"\b(?:is|are|was|were)\s+{_ADVERBS}(?:{_VERBS})(?:ed|d)\b", re.IGNORECASE)
 _PROPOSED = re.compile(r"\b(?:(?:the|this)\s+(?:proposed|resulting)|this\s+new|our(?:\s+(?:proposed|resulting|new))?|"
                        r"this(?=\s+(?:method|technique|approach|framework|model|algorithm|system|architecture)\s*,))\b",
@@ -60,8 +62,9 @@ _OUR_THING = re.compile(
     r"solution)"
     rf"(?:\s*,\s*{NAME}\s*,|\s*\(\s*{NAME.replace('?P<name>', '?P<name2>')}\s*\)"
     rf"|\s+is\s+{NAME.replace('?P<name>', '?P<name3>')}\s*,\s*(?:an?|the)\s)", re.IGNORECASE)
-# 'We apply those layers in SchNet: a novel deep learning architecture', 'through RLlib: a library that ...'.
-_DEFINED_BY_COLON = re.compile(rf"{NAME}:\s+an?\s")
+# 'We apply those layers in SchNet: a novel deep learning architecture', 'through RLlib: a library that ...'
+# (the word before the colon, found from the colon: a name searched for at every position costs much more).
+_DEFINED_BY_COLON = re.compile(r"(?<!\S)(\S+):\s+an?\s")
 _KINDS = (r"algorithm|method|framework|model|system|approach|library|toolkit|dataset|benchmark|corpus|architecture|"
           r"network|format|technique|procedure|estimator|module|paradigm|scheme|strategy|mechanism|simulator|platform")
 _SMALL_WORDS = r"a|an|the|of|for|in|on|at|to|by|with|from|into|via|as|and|or|that|which|who|is|are|was|were"
@@ -91,6 +94,7 @@ _QUOTED_WORDS = 4
 # qualifies one that goes on ('"Contrastive-Prototypical" self-supervised learning for Kriging (KCP)').
 _QUOTED_END = re.compile(r"\s*(?:[,.;:)\u2014\u2013-]|$|\s(?:an?|the|which|that|for|to|is|as|in|on|with|and|or)\b)")
 _QUOTED_REACH = 120  # characters of an object that a kind of thing and a quoted name may start in
+_KIND_BEFORE_QUOTE = re.compile(rf"\b(?:{_KINDS})\s+(?=[{_QUOTES}])")
 _NOT_NAMES = {"the", "this", "that", "our", "new", "a", "an", "large", "public", "standard", "synthetic", "real",
               "existing", "several", "each", "every", "these", "those", "its", "their", "it", "we", "in", "to",
               "for", "and", "first", "one", "two", "specifically", "here", "there", "then", "thus", "finally",
@@ -191,8 +195,8 @@ def candidates_in(sentence: str, counts: Counter[str] | None = None) -> Iterator
     # each verb in turn: 'we propose to adapt existing LoRAs ... and introduce a Compression-Aware LoRA (CA-LoRA)';
     # a later participle ('..., offering improved natural language understanding (NLU)') tells what the work gives
     for number, verb in enumerate(_INTRODUCE.finditer(sentence)):
-        if number and verb[0].startswith(","):
-            continue
+        if number and verb[0].startswith(",") or verb[0].startswith("to") and not _WE.search(sentence, 0, verb.start()):
+            continue  # an infinitive introduces only what the authors set out to make: 'methods to construct X'
         # not a name written before its verb: 'Networks (CNNs) inspire us to introduce CNNs'
         yield from (c for c in _object_names(sentence[verb.end():], counts)
                     if not _mentioned(c.name, _word_set(_words(sentence[:verb.start()]))))
@@ -215,9 +219,10 @@ def candidates_in(sentence: str, counts: Counter[str] | None = None) -> Iterator
         name = ours["name"] or ours["name2"] or ours["name3"]
         if is_explicit_name(name):
             yield Contribution(name)
-    defined = _DEFINED_BY_COLON.search(sentence)  # by the authors: not 'a popular algorithm is KwikCluster: an ...'
-    if defined and is_coined(defined["name"]) and re.search(r"\b[Ww]e\b", sentence[:defined.start()]):
-        yield Contribution(defined["name"])
+    defined = _DEFINED_BY_COLON.search(sentence) if ":" in sentence else None
+    # by the authors: not 'One of the most popular algorithms is KwikCluster: an algorithm that ...'
+    if defined and _TOKEN.fullmatch(defined[1]) and is_coined(defined[1]) and _WE.search(sentence, 0, defined.start()):
+        yield Contribution(defined[1])
 
 
 def _names_prior_work(sentence: str, naming: re.Match) -> bool:
@@ -285,10 +290,11 @@ def _object_names(rest: str, counts: Counter[str], whole: bool = False, longest:
     if defined:
         yield defined
     # 'we propose "Neural Illumination," a ...', 'a ... model ``RotationNet,\'\' which', 'framework \u2018TibGM\u2019'
-    kind = re.search(rf"\b(?:{_KINDS})\s+(?=[{_QUOTES}])", obj[:_QUOTED_REACH])
-    quoted = _quoted_name(obj[kind.end() if kind else 0:])
-    if quoted:
-        yield quoted
+    if any(quote in obj[:_QUOTED_REACH] for quote in _QUOTES):
+        kind = _KIND_BEFORE_QUOTE.search(obj, 0, _QUOTED_REACH)
+        quoted = _quoted_name(obj[kind.end() if kind else 0:])
+        if quoted:
+            yield quoted
     if re.match(r"to\s", obj):  # 'we propose to verify generated SQL': an action, not a thing
         return
     phrase = _TITLE_PHRASE.match(obj)
