@@ -87,6 +87,11 @@ def test_no_name_when_the_abstract_introduces_none(abstract):
     ("We pre-trained a new monolingual language model for Swahili, namely SwahBERT, on our data.", "SwahBERT"),
     ("In this work we leverage a denoiser to create prDeep, a new phase retrieval algorithm.", "prDeep"),
     ("We unveil Ferret-v2, a significant upgrade to Ferret.", "Ferret-v2"),
+    ("We propose a powerful RGBD fusion network, SwinDRNet, for depth restoration.", "SwinDRNet"),
+    ("We develop a CapSal model which consists of two sub-networks, the Image Captioning Network (ICN) and a "
+     "decoder.", "CapSal"),
+    ("We propose PersFormer, an end-to-end lane detector. Moreover, we release a large lane dataset, OpenLane. "
+     "OpenLane has many frames. OpenLane has many lanes. PersFormer wins.", "PersFormer"),  # not the addition
 ])
 def test_names_in_the_phrasings_real_abstracts_use(abstract, name):
     assert find_contributions(abstract)[0].name == name

@@ -101,6 +101,8 @@ _NOT_NAMES = {"the", "this", "that", "our", "new", "a", "an", "large", "public",
               "moreover", "furthermore", "however", "experiments", "results"}
 
 
+_ADDITION = re.compile(r"(?:In\s+addition|Additionally|Besides|Moreover|Furthermore|Further|As\s+a\s+by-?product)\b"
+                       r"|We\s+(?:also|further|additionally)\b")
 _RELEASE = re.compile(r"\brelease[sd]?\s+(?:the\s+|our\s+)?")  # then the name: a pattern per name would be compiled anew
 # Words a title's opening phrase starts with that make it a statement, not a name.
 _TITLE_OPENERS = {"beyond", "towards", "toward", "on", "when", "why", "how", "what", "is", "are", "do", "does", "can",
@@ -116,6 +118,7 @@ def find_names(sentences: Sequence[str]) -> list[Contribution]:
     counts = Counter(word for sentence_words in words for word in sentence_words)
     earlier: set[str] = set()  # the words of the sentences before
     named: set[str] = set()
+    added: set[str] = set()  # names of what the abstract adds to its work: 'In addition, we propose a metric (FAED)'
     for number, sentence in enumerate(sentences, 1):
         # a name written before it is introduced is something that exists already
         contribution = next((c for c in candidates_in(sentence, counts)
@@ -125,10 +128,13 @@ def find_names(sentences: Sequence[str]) -> list[Contribution]:
         if not contribution or contribution.name in named:
             continue
         named.add(contribution.name)
+        if _ADDITION.match(sentence):
+            added.add(contribution.name)
         released = any(sentence.startswith(contribution.name, at.end()) for at in _RELEASE.finditer(sentence))
         found.append(Contribution(contribution.name, secondary=number == len(sentences) > 2 and released))
-    if len(found) > 1:  # the abstract's own subject is the name it returns to most (first on a tie)
-        primary = max((c for c in found if not c.secondary), key=lambda c: _mentions(c.name, counts), default=None)
+    if len(found) > 1:  # the abstract's own subject is the name it returns to most (first on a tie), of those
+        primary = max((c for c in found if not c.secondary),  # not introduced as an addition to the work
+                      key=lambda c: (c.name not in added, _mentions(c.name, counts)), default=None)
         if primary is not None:
             found.remove(primary)
             found.insert(0, primary)
@@ -323,10 +329,20 @@ def _object_names(rest: str, counts: Counter[str], whole: bool = False, longest:
     head = obj[:end.start() if end else len(obj)]
     if longest < 10:  # after 'our': 'our proposed Text2Interaction framework invokes ...'
         head = " ".join(head.split()[:longest])
-    if len(head.split()) <= longest:  # 'a variational inference framework OCEAN', 'Social ODE'
-        run = _coined_run(head)
-        if run:
-            yield Contribution(run)
+    run = _coined_run(head) if len(head.split()) <= longest else None  # 'a variational inference framework OCEAN'
+    # a coined word that qualifies the head gives way to a name set off after it: 'a powerful RGBD fusion network,
+    # SwinDRNet, for ...'; one before a kind of thing names it: 'a CapSal model which ...'
+    after_run = head[head.rfind(run) + len(run):].split() if run and run in head else []
+    qualifies = bool(after_run) and re.fullmatch(_KINDS, after_run[0]) is None
+    if run and not qualifies:
+        yield Contribution(run)
+    yield from _appositives(obj, counts, whole, apposed)
+    if run and qualifies:
+        yield Contribution(run)
+
+
+def _appositives(obj: str, counts: Counter[str], whole: bool, apposed: int) -> Iterator[Contribution]:
+    """The first name set off by a comma, colon or dash in the object's first few words."""
     for number, punctuation in enumerate(re.finditer(r"[,:;\u2014\u2013]|\s-\s|\.(?:\s|$)", obj)):
         # 'a new method for MARL, QTRAN, which ...', 'a light-weight, power efficient, and general network, ESPNetv2,'
         before = obj[:punctuation.start()]
@@ -338,7 +354,7 @@ def _object_names(rest: str, counts: Counter[str], whole: bool = False, longest:
         appositive = _appositive(obj, before, counts)
         if appositive:
             yield appositive
-            break
+            return
 
 
 def _quoted_name(text: str) -> Contribution | None:
