@@ -116,6 +116,8 @@ def test_names_in_the_phrasings_real_abstracts_use(abstract, name):
     "We rely on a recently introduced sketching technique called Leverage Score Sparsified (LESS) embeddings.",
     "In our work, we feed the alternatives to transformer encoder models, namely BERT and XLM-RoBERTa.",
     "Prior work distilled large models to create TinyBERT, a small model.",  # not the authors' infinitive
+    'Given the question "Where was Michael Jordan educated?" and people named Michael Jordan, can models tell?',
+    "The first stage (ClusterNet) combines motion and appearance and proposes regions of interest (ROOBI).",
 ])
 def test_no_name_for_what_is_not_introduced(abstract):
     assert find_contributions(abstract) == []

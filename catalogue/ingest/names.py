@@ -39,6 +39,7 @@ _INTRODUCE = re.compile(
     rf"|\bto\s+(?:propos|introduc|present|develop|design|creat|construct)e\b",  # 'we leverage X to propose Y'
     re.IGNORECASE)
 _WE = re.compile(r"\bwe\b", re.IGNORECASE)
+_THIS_WORK = re.compile(r"\b(?:this|the\s+present|our)\s+(?:paper|work|study|article|note)\b", re.IGNORECASE)
 _PASSIVE = re.compile(rf"\b(?:is|are|was|were)\s+{_ADVERBS}(?:{_VERBS})(?:ed|d)\b", re.IGNORECASE)
 _PROPOSED = re.compile(r"\b(?:(?:the|this)\s+(?:proposed|resulting)|this\s+new|our(?:\s+(?:proposed|resulting|new))?|"
                        r"this(?=\s+(?:method|technique|approach|framework|model|algorithm|system|architecture)\s*,))\b",
@@ -120,6 +121,8 @@ def find_names(sentences: Sequence[str]) -> list[Contribution]:
     named: set[str] = set()
     added: set[str] = set()  # names of what the abstract adds to its work: 'In addition, we propose a metric (FAED)'
     for number, sentence in enumerate(sentences, 1):
+        if sentence.endswith("?"):  # a question introduces nothing: 'Where was Michael Jordan educated?'
+            sentence = sentence[:sentence.rfind(". ") + 1]  # (a sentence before it the splitter missed may)
         # a name written before it is introduced is something that exists already
         contribution = next((c for c in candidates_in(sentence, counts)
                              if len(c.name) <= MAX_NAME and not _mentioned(c.name, earlier)), None)
@@ -203,6 +206,8 @@ def candidates_in(sentence: str, counts: Counter[str] | None = None) -> Iterator
     for number, verb in enumerate(_INTRODUCE.finditer(sentence)):
         if number and verb[0].startswith(",") or verb[0].startswith("to") and not _WE.search(sentence, 0, verb.start()):
             continue  # an infinitive introduces only what the authors set out to make: 'methods to construct X'
+        if re.match(r"and\s.*[^s]s$", verb[0], re.IGNORECASE) and not _THIS_WORK.search(sentence, 0, verb.start()):
+            continue  # 'the first stage (ClusterNet) ... and proposes regions (ROOBI)': not the authors
         # not a name written before its verb: 'Networks (CNNs) inspire us to introduce CNNs'
         yield from (c for c in _object_names(sentence[verb.end():], counts)
                     if not _mentioned(c.name, _word_set(_words(sentence[:verb.start()]))))
