@@ -118,6 +118,7 @@ def test_names_in_the_phrasings_real_abstracts_use(abstract, name):
     "Prior work distilled large models to create TinyBERT, a small model.",  # not the authors' infinitive
     'Given the question "Where was Michael Jordan educated?" and people named Michael Jordan, can models tell?',
     "The first stage (ClusterNet) combines motion and appearance and proposes regions of interest (ROOBI).",
+    "Our framework gives exact (non-asymptotic) confidence intervals for biclusters.",  # a gloss
 ])
 def test_no_name_for_what_is_not_introduced(abstract):
     assert find_contributions(abstract) == []

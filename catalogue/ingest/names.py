@@ -72,7 +72,8 @@ _SMALL_WORDS = r"a|an|the|of|for|in|on|at|to|by|with|from|into|via|as|and|or|tha
 _CLASS_OF_THINGS = re.compile(  # '(MMD) kernel two-sample tests', '(GDA) methods'; not '(GDS) for linear models'
     rf"\s+(?:(?!(?:{_SMALL_WORDS})\b)[a-z][\w-]*\s+){{0,2}}?(?:(?:{_KINDS})e?s|tests|fields)\b")
 # What 'namely X' may follow: 'Our proposed framework, namely', 'a new monolingual language model ..., namely'.
-_INTRODUCED_KIND = re.compile(rf"\b[Oo]ur\s+(?:proposed\s+|new\s+)?(?:[\w-]+\s+)?(?:{_KINDS}),\s*$|\ban?\s+(?:new|novel)\s")
+_INTRODUCED_KIND = re.compile(rf"\b[Oo]ur\s+(?:proposed\s+|new\s+)?(?:[\w-]+\s+)?(?:{_KINDS}),\s*$"
+                              r"|\ban?\s+(?:new|novel)\s")
 # The object ends where a clause or a qualifying phrase starts ('a scheme enhanced by ...').
 _OBJECT_END = re.compile(
     r"[,;:!?()\u2014\u2013]|\.(?!\d)|\s-{1,3}\s|---|\s(?:that|which|who|whose|where|to|for|with|by|based|in|on|of|"
@@ -187,41 +188,9 @@ def _mentioned(name: str, words: set[str]) -> bool:
 def candidates_in(sentence: str, counts: Counter[str] | None = None) -> Iterator[Contribution]:
     """The names a sentence may introduce, the likeliest first (counts: the abstract's words)."""
     counts = Counter(_words(sentence)) if counts is None else counts
-    for pattern in (_NAMING, _WE_CALL):
-        naming = pattern.search(sentence)
-        # 'namely' also means 'that is', 'known as' also names what exists: the work must be introduced before
-        # ('we propose ..., namely X', 'Our proposed framework, namely UCTNet', 'a new language model, namely SwahBERT')
-        introduced = naming and (_INTRODUCE.search(sentence, 0, naming.start())
-                                 or _INTRODUCED_KIND.search(sentence[:naming.start()]))
-        if naming and not _names_prior_work(sentence, naming) and (introduced or not re.match(r"namely|known", naming[0])):
-            after = sentence[naming.end():]
-            if pattern is _WE_CALL:  # 'we name our model as CODE-MVP'; or the name ends the object: 'we call
-                named_as = re.match(r"[^,;.]*?\sas\s", after)  # the resulting model a Sinkformer'
-                after = after[named_as.end():] if named_as else after[_last_capitalised_run(after):]
-            named = _named_after(after)
-            if named:
-                yield named
-    # each verb in turn: 'we propose to adapt existing LoRAs ... and introduce a Compression-Aware LoRA (CA-LoRA)';
-    # a later participle ('..., offering improved natural language understanding (NLU)') tells what the work gives
-    for number, verb in enumerate(_INTRODUCE.finditer(sentence)):
-        if number and verb[0].startswith(",") or verb[0].startswith("to") and not _WE.search(sentence, 0, verb.start()):
-            continue  # an infinitive introduces only what the authors set out to make: 'methods to construct X'
-        if re.match(r"and\s.*[^s]s$", verb[0], re.IGNORECASE) and not _THIS_WORK.search(sentence, 0, verb.start()):
-            continue  # 'the first stage (ClusterNet) ... and proposes regions (ROOBI)': not the authors
-        # not a name written before its verb: 'Networks (CNNs) inspire us to introduce CNNs'
-        yield from (c for c in _object_names(sentence[verb.end():], counts)
-                    if not _mentioned(c.name, _word_set(_words(sentence[:verb.start()]))))
-    passive = _PASSIVE.search(sentence)
-    if passive:
-        subject = [part.strip() for part in sentence[:passive.start()].split(", ") if part.strip()]
-        if subject and re.match(r"(?:an?|the)\s", subject[-1], re.IGNORECASE):  # 'a X (X) is proposed'
-            yield from _object_names(subject[-1], counts, whole=True)
-        # 'Applying sigma-consensus, MAGSAC is proposed', 'AdapterBias, a simple adapter architecture, is proposed';
-        # not 'CycleGAN was recently proposed' (it exists already) nor '..., MiCT-Net, is also proposed' (a second one)
-        named = [part for part in subject[-2:] if _TOKEN.fullmatch(part) and is_coined(part)]
-        main = re.fullmatch(r"(?:is|are)\s+(?:proposed|introduced|presented)", passive[0])
-        if named and main and (named[-1] == subject[-1] or re.match(r"(?:an?|the)\s", subject[-1])):
-            yield Contribution(named[-1])
+    yield from _named_by_naming_words(sentence)
+    yield from _named_by_verbs(sentence, counts)
+    yield from _named_by_passive(sentence, counts)
     proposed = _PROPOSED.search(sentence)
     if proposed:
         yield from _object_names(sentence[proposed.end():], counts, longest=3, apposed=2)
@@ -234,6 +203,59 @@ def candidates_in(sentence: str, counts: Counter[str] | None = None) -> Iterator
     # by the authors: not 'One of the most popular algorithms is KwikCluster: an algorithm that ...'
     if defined and _TOKEN.fullmatch(defined[1]) and is_coined(defined[1]) and _WE.search(sentence, 0, defined.start()):
         yield Contribution(defined[1])
+
+
+def _named_by_naming_words(sentence: str) -> Iterator[Contribution]:
+    """'called X', 'which we call X', 'we name our model as X', 'namely X' after what the work introduces."""
+    for pattern in (_NAMING, _WE_CALL):
+        naming = pattern.search(sentence)
+        if not naming or _names_prior_work(sentence, naming):
+            continue
+        # 'namely' also means 'that is', 'known as' also names what exists: the work must be introduced before
+        # ('we propose ..., namely X', 'Our proposed framework, namely UCTNet', 'a new language model, namely SwahBERT')
+        introduced = (_INTRODUCE.search(sentence, 0, naming.start())
+                      or _INTRODUCED_KIND.search(sentence[:naming.start()]))
+        if not introduced and re.match(r"namely|known", naming[0]):
+            continue
+        after = sentence[naming.end():]
+        if pattern is _WE_CALL:  # 'we name our model as CODE-MVP'; or the name ends the object: 'we call
+            named_as = re.match(r"[^,;.]*?\sas\s", after)  # the resulting model a Sinkformer'
+            after = after[named_as.end():] if named_as else after[_last_capitalised_run(after):]
+        named = _named_after(after)
+        if named:
+            yield named
+
+
+def _named_by_verbs(sentence: str, counts: Counter[str]) -> Iterator[Contribution]:
+    """Names in the object of each verb that introduces: 'we propose to adapt existing LoRAs ... and introduce a
+    Compression-Aware LoRA (CA-LoRA)'."""
+    for number, verb in enumerate(_INTRODUCE.finditer(sentence)):
+        if number and verb[0].startswith(","):
+            continue  # a later participle tells what the work gives: '..., offering improved understanding (NLU)'
+        if verb[0].startswith("to") and not _WE.search(sentence, 0, verb.start()):
+            continue  # an infinitive introduces only what the authors set out to make: 'methods to construct X'
+        if re.match(r"and\s.*[^s]s$", verb[0], re.IGNORECASE) and not _THIS_WORK.search(sentence, 0, verb.start()):
+            continue  # 'the first stage (ClusterNet) ... and proposes regions (ROOBI)': not the authors
+        # not a name written before its verb: 'Networks (CNNs) inspire us to introduce CNNs'
+        yield from (c for c in _object_names(sentence[verb.end():], counts)
+                    if not _mentioned(c.name, _word_set(_words(sentence[:verb.start()]))))
+
+
+def _named_by_passive(sentence: str, counts: Counter[str]) -> Iterator[Contribution]:
+    """The subject of '... is proposed': 'a X (X) is proposed', 'Applying sigma-consensus, MAGSAC is proposed',
+    'AdapterBias, a simple adapter architecture, is proposed'."""
+    passive = _PASSIVE.search(sentence)
+    if not passive:
+        return
+    subject = [part.strip() for part in sentence[:passive.start()].split(", ") if part.strip()]
+    if subject and re.match(r"(?:an?|the)\s", subject[-1], re.IGNORECASE):
+        yield from _object_names(subject[-1], counts, whole=True)
+    # a coined name: not 'CycleGAN was recently proposed' (it exists already) nor '..., MiCT-Net, is also
+    # proposed' (a second one)
+    named = [part for part in subject[-2:] if _TOKEN.fullmatch(part) and is_coined(part)]
+    main = re.fullmatch(r"(?:is|are)\s+(?:proposed|introduced|presented)", passive[0])
+    if named and main and (named[-1] == subject[-1] or re.match(r"(?:an?|the)\s", subject[-1])):
+        yield Contribution(named[-1])
 
 
 def _names_prior_work(sentence: str, naming: re.Match) -> bool:
@@ -451,7 +473,8 @@ def _definition_in(text: str, unexpanded: bool = True) -> Contribution | None:
                 expansion = before  # a long expansion that starts the object: 'Information-guided ... (IDCD)'
             if expansion is None:  # 'a large-scale dataset (RELiC)', 'a primal-dual method (Quartz)'
                 plain = len(before.split()) <= 6 and not _OBJECT_END.search(f" {before}") and before[-1:].islower()
-                named = unexpanded and plain and not _mentioned(inside, _word_set(_words(before)))
+                gloss = inside[0].islower() and not is_name_like(inside)  # 'exact (non-asymptotic) intervals'
+                named = unexpanded and plain and not gloss and not _mentioned(inside, _word_set(_words(before)))
                 return Contribution(inside) if named else None
             gap = before[:len(before) - len(expansion)].rstrip(", ")
             kind = re.search(rf"\b(?:{_KINDS})$", gap)  # 'the novel adaptation method Generative Pseudo Labeling (GPL)'
