@@ -263,6 +263,8 @@ def test_without_inline_html_is_what_the_extractor_reads(text, expected):
     ("<b>N</b>euron <b>A</b>ware <b>T</b>raining", "Neuron Aware Training"),
     ("We propose **FooNet** and _BarNet_.", "We propose FooNet and BarNet."),
     ("the system $x_{t+1} = A x_t + w_t$ and $a^*$", "the system $x_{t+1} = A x_t + w_t$ and $a^*$"),
+    ("we present \\texttt{Hummer}, an \\underline{e}lastic \\textsc{Net}", "we present Hummer, an elastic Net"),
+    ("a novel framework \\emphMultiple Instance LEArning", "a novel framework Multiple Instance LEArning"),
 ])
 def test_the_extractor_reads_words_not_tags_and_formulas_as_written(abstract, read):
     assert plain_for_extraction(abstract) == read

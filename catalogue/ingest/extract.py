@@ -64,7 +64,10 @@ def plain_for_extraction(abstract: str) -> str:
     """The abstract with inline HTML tags and emphasis markers gone, entities decoded and
     $\\textbf{...}$ turned back into text."""
     text = re.sub(r"\$(\\text\w*\{[^$]*\})\$", lambda m: text_only_math(m[1]) or m[0], without_inline_html(abstract))
-    text = re.sub(r"\\(?:emph|textit|textbf)\{([^{}]*)\}", r"\1", text)
+    # LaTeX's text styles keep their words ('\\texttt{Hummer}', '\\underline{e}lastic'); a style whose braces
+    # the venue lost ('\\emphMultiple Instance') goes too
+    text = re.sub(r"\\(?:emph|text(?:it|bf|tt|sc|sf|rm|sl|up)|underline)\{([^{}]*)\}|\\(?:emph|textit|textbf)(?=[A-Z])",
+                  lambda found: found[1] or "", text)
     # Markdown's emphasis markers go; a formula's subscripts ($x_{t+1}$) stay as written.
     return re.sub(r"(\$[^$]*+\$)|\*+|(?<!\w)_+|(?<!_)_++(?!\w)", lambda found: found[1] or "", text)
 

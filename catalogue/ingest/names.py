@@ -29,14 +29,17 @@ NAME = rf"(?P<name>(?:[A-Za-z0-9]|{_MATH})(?:[A-Za-z0-9+\-.]|{_MATH})*(?:[A-Za-z
 _TOKEN = re.compile(NAME.replace("?P<name>", ""))
 
 _VERBS = (r"propos|introduc|present|describ|develop|design|build|built|construct|releas|contribut|devis|creat|"
-          r"curat|assembl|collect|suggest|offer|provid|deriv|implement")
+          r"curat|assembl|collect|suggest|offer|provid|deriv|implement|unveil")
 _ADVERBS = r"(?:(?:\w+ly|also|further|then|first|thus|hence|therefore|here|now|instead|next|hereby|finally)\s+){0,2}"
 # Where the authors introduce something; the name follows (active) or precedes (passive) the cue.
 _INTRODUCE = re.compile(
     rf"\b(?:we|this\s+(?:paper|work|study|article|note)|the\s+(?:present\s+)?paper|and)\s+"
     rf"(?:(?:have|has|are|will)\s+)?{_ADVERBS}(?:{_VERBS})(?:e|es|ed|s|d|ing)?\b(?!\s+(?:on|upon)\b)"  # 'we build on X'
-    rf"|(?:\bby|,)\s+(?:{_VERBS})ing\b|\bwe\s+{_ADVERBS}put\s+forward\b",
+    rf"|(?:\bby|,)\s+(?:{_VERBS})ing\b(?!\s+(?:on|upon)\b)|\bwe\s+{_ADVERBS}put\s+forward\b"
+    rf"|\bto\s+(?:propos|introduc|present|develop|design|creat|construct)e\b",  # 'we leverage X to propose Y'
     re.IGNORECASE)
+_WE = re.compile(r"\bwe\b", re.IGNORECASE)
+_THIS_WORK = re.compile(r"\b(?:this|the\s+present|our)\s+(?:paper|work|study|article|note)\b", re.IGNORECASE)
 _PASSIVE = re.compile(rf"\b(?:is|are|was|were)\s+{_ADVERBS}(?:{_VERBS})(?:ed|d)\b", re.IGNORECASE)
 _PROPOSED = re.compile(r"\b(?:(?:the|this)\s+(?:proposed|resulting)|this\s+new|our(?:\s+(?:proposed|resulting|new))?|"
                        r"this(?=\s+(?:method|technique|approach|framework|model|algorithm|system|architecture)\s*,))\b",
@@ -44,21 +47,33 @@ _PROPOSED = re.compile(r"\b(?:(?:the|this)\s+(?:proposed|resulting)|this\s+new|o
 # Words that name what follows: 'called X', 'which we call X', 'we refer to this method as X'.
 _NAMING = re.compile(  # lower case: 'Named Entity Recognition' names nothing
     r"\b(?<!so-)(?<!so\s)(?:called|named|dubbed|termed|coined|codenamed|entitled|nicknamed|namely|abbreviated|"
-    r"shortened)(?:\s+as)?\b|\bknown\s+as\b|\brefer(?:red)?\s+to\s+(?:[^,.;]{1,50}?\s+)?as\b")
-# 'We call the resulting sampler X', 'which we term X': the name follows a few words of object.
-_WE_CALL = re.compile(r"\b(?:(?:we|and)\s+(?:call|name|term|dub|coin)|naming)\b", re.IGNORECASE)
-# A prior work's name ('A recent work, named PRover (Saha et al., 2020)') is not the paper's.
-_PRIOR_WORK = re.compile(r"\bet\s+al\b|\(\s*\d{4}\s*\)"
-                         r"|\b(?:recent|previous|prior|existing|earlier)\s+(?:work|method|approach|study)",
+    r"shortened|denoted)(?:\s+as)?\b|\bknown\s+as\b|\brefer(?:red)?\s+to\s+(?:[^,.;]{1,50}?\s+)?as\b")
+# 'We call the resulting sampler X', 'which we term X', 'we denote ... as X': the name follows a few words of object.
+_WE_CALL = re.compile(r"\b(?:(?:we|and)\s+(?:call|name|term|dub|coin|denote)|naming)\b", re.IGNORECASE)
+# A prior work's name ('A recent work, named PRover (Saha et al., 2020)') is not the paper's: a citation
+# before the naming word or just after it, or prior work as what the naming word names (no 'we' between).
+_CITATION = re.compile(r"\bet\s+al\b|\(\s*\d{4}\s*\)", re.IGNORECASE)
+_PRIOR_WORK = re.compile(r"\b(?:recent|previous|prior|existing|earlier)\s+(?:work|method|approach|study)"
+                         r"|\brecently\s+(?:introduced|proposed|developed)",
                          re.IGNORECASE)
+_CITATION_REACH = 60  # characters after the naming word a citation may follow the name in
 _OUR_THING = re.compile(
     r"\bour\s+(?:[\w-]+\s+){0,2}?(?:method|framework|model|system|approach|implementation|tool|toolkit|library|"
     r"algorithm|benchmark|dataset|corpus|pipeline|agent|architecture|contribution|technique|platform|suite|network|"
     r"solution)"
     rf"(?:\s*,\s*{NAME}\s*,|\s*\(\s*{NAME.replace('?P<name>', '?P<name2>')}\s*\)"
     rf"|\s+is\s+{NAME.replace('?P<name>', '?P<name3>')}\s*,\s*(?:an?|the)\s)", re.IGNORECASE)
+# 'We apply those layers in SchNet: a novel deep learning architecture', 'through RLlib: a library that ...'
+# (the word before the colon, found from the colon: a name searched for at every position costs much more).
+_DEFINED_BY_COLON = re.compile(r"(?<!\S)(\S+):\s+an?\s")
 _KINDS = (r"algorithm|method|framework|model|system|approach|library|toolkit|dataset|benchmark|corpus|architecture|"
           r"network|format|technique|procedure|estimator|module|paradigm|scheme|strategy|mechanism|simulator|platform")
+_SMALL_WORDS = r"a|an|the|of|for|in|on|at|to|by|with|from|into|via|as|and|or|that|which|who|is|are|was|were"
+_CLASS_OF_THINGS = re.compile(  # '(MMD) kernel two-sample tests', '(GDA) methods'; not '(GDS) for linear models'
+    rf"\s+(?:(?!(?:{_SMALL_WORDS})\b)[a-z][\w-]*\s+){{0,2}}?(?:(?:{_KINDS})e?s|tests|fields)\b")
+# What 'namely X' may follow: 'Our proposed framework, namely', 'a new monolingual language model ..., namely'.
+_INTRODUCED_KIND = re.compile(rf"\b[Oo]ur\s+(?:proposed\s+|new\s+)?(?:[\w-]+\s+)?(?:{_KINDS}),\s*$"
+                              r"|\ban?\s+(?:new|novel)\s")
 # The object ends where a clause or a qualifying phrase starts ('a scheme enhanced by ...').
 _OBJECT_END = re.compile(
     r"[,;:!?()\u2014\u2013]|\.(?!\d)|\s-{1,3}\s|---|\s(?:that|which|who|whose|where|to|for|with|by|based|in|on|of|"
@@ -74,12 +89,22 @@ _TITLE_WORD = r"(?:[A-Z]|\$)(?:[\w$^{}+'\u2019-]|\.(?=\w))*"
 _TITLE_PHRASE = re.compile(rf"{_TITLE_WORD}(?:\s+(?:(?:of|for|with|and|the|to|via|in|on|as|then)\s+"
                            rf"(?=[A-Z][a-z]+(?![\w$-])))?{_TITLE_WORD}){{0,5}}")
 _QUOTES = "\"'\u201c\u201d\u2018\u2019`"
+# A name the authors put in quotes: '``RotationNet,\'\'', '"Neural Illumination,"', '\u2018TibGM\u2019'.
+_QUOTED = re.compile(rf"[{_QUOTES}]{{1,2}}(?P<quoted>[A-Za-z0-9$][^{_QUOTES}]{{0,48}}?)[,.]?[{_QUOTES}]{{1,2}}")
+_QUOTED_WORDS = 4
+# The quoted name ends its phrase ('"Co-teaching" for ...', '"Neural Illumination," a new approach'); it only
+# qualifies one that goes on ('"Contrastive-Prototypical" self-supervised learning for Kriging (KCP)').
+_QUOTED_END = re.compile(r"\s*(?:[,.;:)\u2014\u2013-]|$|\s(?:an?|the|which|that|for|to|is|as|in|on|with|and|or)\b)")
+_QUOTED_REACH = 120  # characters of an object that a kind of thing and a quoted name may start in
+_KIND_BEFORE_QUOTE = re.compile(rf"\b(?:{_KINDS})\s+(?=[{_QUOTES}])")
 _NOT_NAMES = {"the", "this", "that", "our", "new", "a", "an", "large", "public", "standard", "synthetic", "real",
               "existing", "several", "each", "every", "these", "those", "its", "their", "it", "we", "in", "to",
               "for", "and", "first", "one", "two", "specifically", "here", "there", "then", "thus", "finally",
               "moreover", "furthermore", "however", "experiments", "results"}
 
 
+_ADDITION = re.compile(r"(?:In\s+addition|Additionally|Besides|Moreover|Furthermore|Further|As\s+a\s+by-?product)\b"
+                       r"|We\s+(?:also|further|additionally)\b")
 _RELEASE = re.compile(r"\brelease[sd]?\s+(?:the\s+|our\s+)?")  # then the name: a pattern per name would be compiled anew
 # Words a title's opening phrase starts with that make it a statement, not a name.
 _TITLE_OPENERS = {"beyond", "towards", "toward", "on", "when", "why", "how", "what", "is", "are", "do", "does", "can",
@@ -95,7 +120,10 @@ def find_names(sentences: Sequence[str]) -> list[Contribution]:
     counts = Counter(word for sentence_words in words for word in sentence_words)
     earlier: set[str] = set()  # the words of the sentences before
     named: set[str] = set()
+    added: set[str] = set()  # names of what the abstract adds to its work: 'In addition, we propose a metric (FAED)'
     for number, sentence in enumerate(sentences, 1):
+        if sentence.endswith("?"):  # a question introduces nothing: 'Where was Michael Jordan educated?'
+            sentence = sentence[:sentence.rfind(". ") + 1]  # (a sentence before it the splitter missed may)
         # a name written before it is introduced is something that exists already
         contribution = next((c for c in candidates_in(sentence, counts)
                              if len(c.name) <= MAX_NAME and not _mentioned(c.name, earlier)), None)
@@ -104,10 +132,13 @@ def find_names(sentences: Sequence[str]) -> list[Contribution]:
         if not contribution or contribution.name in named:
             continue
         named.add(contribution.name)
+        if _ADDITION.match(sentence):
+            added.add(contribution.name)
         released = any(sentence.startswith(contribution.name, at.end()) for at in _RELEASE.finditer(sentence))
         found.append(Contribution(contribution.name, secondary=number == len(sentences) > 2 and released))
-    if len(found) > 1:  # the abstract's own subject is the name it returns to most (first on a tie)
-        primary = max((c for c in found if not c.secondary), key=lambda c: _mentions(c.name, counts), default=None)
+    if len(found) > 1:  # the abstract's own subject is the name it returns to most (first on a tie), of those
+        primary = max((c for c in found if not c.secondary),  # not introduced as an addition to the work
+                      key=lambda c: (c.name not in added, _mentions(c.name, counts)), default=None)
         if primary is not None:
             found.remove(primary)
             found.insert(0, primary)
@@ -121,9 +152,10 @@ def find_names(sentences: Sequence[str]) -> list[Contribution]:
 
 
 def _plain_name_marks(sentence: str) -> str:
-    """'X--a ...' and 'X-a novel ...' are dashes, '$i$-RevNet' is i-RevNet, '({ReasoNet})' is (ReasoNet)."""
+    """'X--a ...', 'X-a novel ...' and '(LANA)-an approach' are dashes, '$i$-RevNet' is i-RevNet,
+    '({ReasoNet})' is (ReasoNet)."""
     if "-" in sentence:
-        sentence = re.sub(r"\s*-{2,3}\s*|(?<=\w)-(?=(?:a|an|the)\s)", " \u2014 ", sentence)
+        sentence = re.sub(r"\s*-{2,3}\s*|(?<=[\w)])-(?=(?:a|an|the|that|which)\s)", " \u2014 ", sentence)
         sentence = re.sub(r"\$([A-Za-z])\$(?=-)", r"\1", sentence)
     if "{" in sentence:
         sentence = re.sub(r"(?<![\w^_\\])\{([A-Za-z0-9][\w+.-]*)\}", r"\1", sentence)
@@ -156,26 +188,9 @@ def _mentioned(name: str, words: set[str]) -> bool:
 def candidates_in(sentence: str, counts: Counter[str] | None = None) -> Iterator[Contribution]:
     """The names a sentence may introduce, the likeliest first (counts: the abstract's words)."""
     counts = Counter(_words(sentence)) if counts is None else counts
-    for pattern in (_NAMING, _WE_CALL):
-        naming = pattern.search(sentence)
-        verb = naming and _INTRODUCE.search(sentence, 0, naming.start())
-        # 'namely' also means 'that is'; 'known as' also names what exists
-        if naming and not _PRIOR_WORK.search(sentence) and (verb or not re.match(r"namely|known", naming[0])):
-            after = sentence[naming.end():]
-            if pattern is _WE_CALL:  # the name ends the object: 'we call the resulting model a Sinkformer'
-                after = after[_last_capitalised_run(after):]
-            named = _named_after(after)
-            if named:
-                yield named
-    verb = _INTRODUCE.search(sentence)
-    if verb:  # not a name the sentence wrote before its verb: 'Networks (CNNs) inspire us to introduce CNNs'
-        yield from (c for c in _object_names(sentence[verb.end():], counts)
-                    if not _mentioned(c.name, _word_set(_words(sentence[:verb.start()]))))
-    passive = _PASSIVE.search(sentence)
-    if passive:
-        subject = [part for part in sentence[:passive.start()].split(", ") if part.strip()]
-        if subject and re.match(r"\s*(?:an?|the)\s", subject[-1], re.IGNORECASE):  # 'a X (X) is proposed'
-            yield from _object_names(subject[-1], counts, whole=True)
+    yield from _named_by_naming_words(sentence)
+    yield from _named_by_verbs(sentence, counts)
+    yield from _named_by_passive(sentence, counts)
     proposed = _PROPOSED.search(sentence)
     if proposed:
         yield from _object_names(sentence[proposed.end():], counts, longest=3, apposed=2)
@@ -184,6 +199,72 @@ def candidates_in(sentence: str, counts: Counter[str] | None = None) -> Iterator
         name = ours["name"] or ours["name2"] or ours["name3"]
         if is_explicit_name(name):
             yield Contribution(name)
+    defined = _DEFINED_BY_COLON.search(sentence) if ":" in sentence else None
+    # by the authors: not 'One of the most popular algorithms is KwikCluster: an algorithm that ...'
+    if defined and _TOKEN.fullmatch(defined[1]) and is_coined(defined[1]) and _WE.search(sentence, 0, defined.start()):
+        yield Contribution(defined[1])
+
+
+def _named_by_naming_words(sentence: str) -> Iterator[Contribution]:
+    """'called X', 'which we call X', 'we name our model as X', 'namely X' after what the work introduces."""
+    for pattern in (_NAMING, _WE_CALL):
+        naming = pattern.search(sentence)
+        if not naming or _names_prior_work(sentence, naming):
+            continue
+        # 'namely' also means 'that is', 'known as' also names what exists: the work must be introduced before
+        # ('we propose ..., namely X', 'Our proposed framework, namely UCTNet', 'a new language model, namely SwahBERT')
+        introduced = (_INTRODUCE.search(sentence, 0, naming.start())
+                      or _INTRODUCED_KIND.search(sentence[:naming.start()]))
+        if not introduced and re.match(r"namely|known", naming[0]):
+            continue
+        after = sentence[naming.end():]
+        if pattern is _WE_CALL:  # 'we name our model as CODE-MVP'; or the name ends the object: 'we call
+            named_as = re.match(r"[^,;.]*?\sas\s", after)  # the resulting model a Sinkformer'
+            after = after[named_as.end():] if named_as else after[_last_capitalised_run(after):]
+        named = _named_after(after)
+        if named:
+            yield named
+
+
+def _named_by_verbs(sentence: str, counts: Counter[str]) -> Iterator[Contribution]:
+    """Names in the object of each verb that introduces: 'we propose to adapt existing LoRAs ... and introduce a
+    Compression-Aware LoRA (CA-LoRA)'."""
+    for number, verb in enumerate(_INTRODUCE.finditer(sentence)):
+        if number and verb[0].startswith(","):
+            continue  # a later participle tells what the work gives: '..., offering improved understanding (NLU)'
+        if verb[0].startswith("to") and not _WE.search(sentence, 0, verb.start()):
+            continue  # an infinitive introduces only what the authors set out to make: 'methods to construct X'
+        if re.match(r"and\s.*[^s]s$", verb[0], re.IGNORECASE) and not _THIS_WORK.search(sentence, 0, verb.start()):
+            continue  # 'the first stage (ClusterNet) ... and proposes regions (ROOBI)': not the authors
+        # not a name written before its verb: 'Networks (CNNs) inspire us to introduce CNNs'
+        yield from (c for c in _object_names(sentence[verb.end():], counts)
+                    if not _mentioned(c.name, _word_set(_words(sentence[:verb.start()]))))
+
+
+def _named_by_passive(sentence: str, counts: Counter[str]) -> Iterator[Contribution]:
+    """The subject of '... is proposed': 'a X (X) is proposed', 'Applying sigma-consensus, MAGSAC is proposed',
+    'AdapterBias, a simple adapter architecture, is proposed'."""
+    passive = _PASSIVE.search(sentence)
+    if not passive:
+        return
+    subject = [part.strip() for part in sentence[:passive.start()].split(", ") if part.strip()]
+    if subject and re.match(r"(?:an?|the)\s", subject[-1], re.IGNORECASE):
+        yield from _object_names(subject[-1], counts, whole=True)
+    # a coined name: not 'CycleGAN was recently proposed' (it exists already) nor '..., MiCT-Net, is also
+    # proposed' (a second one)
+    named = [part for part in subject[-2:] if _TOKEN.fullmatch(part) and is_coined(part)]
+    main = re.fullmatch(r"(?:is|are)\s+(?:proposed|introduced|presented)", passive[0])
+    if named and main and (named[-1] == subject[-1] or re.match(r"(?:an?|the)\s", subject[-1])):
+        yield Contribution(named[-1])
+
+
+def _names_prior_work(sentence: str, naming: re.Match) -> bool:
+    """'Smith et al. call it X', 'a recent work, named X', 'named X (Saha et al., 2020)'; not 'Unlike previous
+    methods, we propose ..., named X' or 'named X, which outperforms previous methods'."""
+    before = sentence[:naming.start()]
+    own = re.split(r"\bwe\b", before, flags=re.IGNORECASE)[-1]
+    return bool(_CITATION.search(before) or _PRIOR_WORK.search(own)
+                or _CITATION.search(sentence, naming.end(), naming.end() + _CITATION_REACH))
 
 
 def _last_capitalised_run(text: str) -> int:
@@ -199,7 +280,10 @@ def _last_capitalised_run(text: str) -> int:
 
 
 def _named_after(text: str) -> Contribution | None:
-    """The name right after a naming word: 'Long Name (LN)', 'LN (Long Name)', 'Split LBI', 'TRIX'."""
+    """The name right after a naming word: 'Long Name (LN)', 'LN (Long Name)', 'Split LBI', 'TRIX', '"Co-teaching"'."""
+    quoted = _quoted_name(text.lstrip())
+    if quoted:
+        return quoted
     text = text.lstrip(" " + _QUOTES)
     text = re.sub(r"^(?:as|an?|the)\s+", "", text, flags=re.IGNORECASE)
     defined = _definition_at_start(text)
@@ -238,6 +322,12 @@ def _object_names(rest: str, counts: Counter[str], whole: bool = False, longest:
     defined = _definition_in(obj)
     if defined:
         yield defined
+    # 'we propose "Neural Illumination," a ...', 'a ... model ``RotationNet,\'\' which', 'framework \u2018TibGM\u2019'
+    if any(quote in obj[:_QUOTED_REACH] for quote in _QUOTES):
+        kind = _KIND_BEFORE_QUOTE.search(obj, 0, _QUOTED_REACH)
+        quoted = _quoted_name(obj[kind.end() if kind else 0:])
+        if quoted:
+            yield quoted
     if re.match(r"to\s", obj):  # 'we propose to verify generated SQL': an action, not a thing
         return
     phrase = _TITLE_PHRASE.match(obj)
@@ -253,7 +343,7 @@ def _object_names(rest: str, counts: Counter[str], whole: bool = False, longest:
         kind = re.match(rf"\s+(?:{_KINDS})\b", after)
         ends = re.match(r"\s*(?:[,(]|\s(?:which|that|to)\b)", after)
         if (kind or ends and len(name.split()) > 1) and words[0].lower() not in _NOT_NAMES \
-                and _mentions(name, counts) >= 2:
+                and not _is_qualifier(words[-1]) and _mentions(name, counts) >= 2:  # not 'a GAN-based framework'
             yield Contribution(name)
     token = _TOKEN.match(obj)
     if token and (is_coined(token[0]) or _repeated_lower_case_name(token[0], obj)):
@@ -266,19 +356,46 @@ def _object_names(rest: str, counts: Counter[str], whole: bool = False, longest:
     head = obj[:end.start() if end else len(obj)]
     if longest < 10:  # after 'our': 'our proposed Text2Interaction framework invokes ...'
         head = " ".join(head.split()[:longest])
-    if len(head.split()) <= longest:  # 'a variational inference framework OCEAN', 'Social ODE'
-        run = _coined_run(head)
-        if run:
-            yield Contribution(run)
+    run = _coined_run(head) if len(head.split()) <= longest else None  # 'a variational inference framework OCEAN'
+    # a coined word that qualifies the head gives way to a name set off after it: 'a powerful RGBD fusion network,
+    # SwinDRNet, for ...'; one before a kind of thing names it: 'a CapSal model which ...'
+    after_run = head[head.rfind(run) + len(run):].split() if run and run in head else []
+    qualifies = bool(after_run) and re.fullmatch(_KINDS, after_run[0]) is None
+    if run and not qualifies:
+        yield Contribution(run)
+    yield from _appositives(obj, counts, whole, apposed)
+    if run and qualifies:
+        yield Contribution(run)
+
+
+def _appositives(obj: str, counts: Counter[str], whole: bool, apposed: int) -> Iterator[Contribution]:
+    """The first name set off by a comma, colon or dash in the object's first few words."""
     for number, punctuation in enumerate(re.finditer(r"[,:;\u2014\u2013]|\s-\s|\.(?:\s|$)", obj)):
         # 'a new method for MARL, QTRAN, which ...', 'a light-weight, power efficient, and general network, ESPNetv2,'
+        before = obj[:punctuation.start()]
         if number == 3 or whole or punctuation[0].strip() not in (",", ":", "-", "\u2014", "\u2013") \
-                or len(obj[:punctuation.start()].split()) > apposed:
+                or len(before.split()) > apposed:
             break
-        appositive = _appositive(obj, obj[:punctuation.start()], counts)
+        if before.count("(") > before.count(")") and not re.search(r"\(\s*i\.e\.$", before):
+            continue  # '... of sizes (e.g., FLOPs)', '(NTMs, NRAMs)': examples; '(i.e., GTT)' names
+        appositive = _appositive(obj, before, counts)
         if appositive:
             yield appositive
-            break
+            return
+
+
+def _quoted_name(text: str) -> Contribution | None:
+    """A name in quotes at the start of text: a few words, the first capitalised or the word coined
+    (not scare quotes: 'processors called "stragglers"'). A quoted expansion of an acronym ('"Nearly
+    Optimal RST (NORST)"', '"Multiplicative Integration" (MI)') is read as the other definitions are."""
+    quoted = _QUOTED.match(text)
+    if not quoted or "(" in quoted[0] or not _QUOTED_END.match(text, quoted.end()):
+        return None
+    name = quoted["quoted"].strip()
+    words = name.split()
+    if len(words) <= _QUOTED_WORDS and (re.match(r"[A-Z0-9$]", name) or is_coined(words[0])):
+        return Contribution(name)
+    return None
 
 
 def _coined_run(head: str) -> str | None:
@@ -341,6 +458,11 @@ def _definition_in(text: str, unexpanded: bool = True) -> Contribution | None:
         paren = re.compile(r"\(\s*([^()]{1,40}?)\s*\)").search(text, position, position + 300)
         if not paren or re.search(r"[;:.]\s", text[position:paren.start()]):
             return None
+        # 'a Convolutional Neural Network (CNN)-based model', 'a family of maximum mean discrepancy (MMD) kernel
+        # tests': the acronym qualifies what is introduced, or a class of things the work's belong to
+        if re.match(r"-\w", text[paren.end():]) or _CLASS_OF_THINGS.match(text, paren.end()):
+            position = paren.end()
+            continue
         inside = paren[1].strip(_QUOTES + " ")
         before = text[:paren.start()].rstrip(_QUOTES + " -\u2014")
         a_name = is_name_like(inside) or is_explicit_name(inside)
@@ -351,7 +473,8 @@ def _definition_in(text: str, unexpanded: bool = True) -> Contribution | None:
                 expansion = before  # a long expansion that starts the object: 'Information-guided ... (IDCD)'
             if expansion is None:  # 'a large-scale dataset (RELiC)', 'a primal-dual method (Quartz)'
                 plain = len(before.split()) <= 6 and not _OBJECT_END.search(f" {before}") and before[-1:].islower()
-                named = unexpanded and plain and not _mentioned(inside, _word_set(_words(before)))
+                gloss = inside[0].islower() and not is_name_like(inside)  # 'exact (non-asymptotic) intervals'
+                named = unexpanded and plain and not gloss and not _mentioned(inside, _word_set(_words(before)))
                 return Contribution(inside) if named else None
             gap = before[:len(before) - len(expansion)].rstrip(", ")
             kind = re.search(rf"\b(?:{_KINDS})$", gap)  # 'the novel adaptation method Generative Pseudo Labeling (GPL)'
@@ -363,11 +486,15 @@ def _definition_in(text: str, unexpanded: bool = True) -> Contribution | None:
 
 
 def expansion_before(short: str, before: str) -> str | None:
-    """The words before '(short)' that it abbreviates, after Schwartz and Hearst (2003)."""
+    """The words before '(short)' that it abbreviates: their initials when they spell it ('edge enhanced graph
+    neural network (EEGNN)'), else the shortest run that holds its letters, after Schwartz and Hearst (2003)."""
     letters = [c.lower() for c in re.sub(r"\$[^$]*\$", "", short) if c.isalpha()]  # C3AE: C, A, E
     if not letters:
         return None
     words = before.split()
+    initials = words[-len(letters):]
+    if len(initials) == len(letters) and [word[0].lower() for word in initials] == letters:
+        return " ".join(initials)
     text = " ".join(words[-min(len(letters) + 5, 2 * len(letters)):])
     position = len(text) - 1
     for index in range(len(letters) - 1, -1, -1):
@@ -382,11 +509,16 @@ def expansion_before(short: str, before: str) -> str | None:
 
 
 def is_coined(token: str) -> bool:
-    """A name-like token that is not a qualifier ('GPU-friendly', 'Event-Aware') or a spelled-out acronym
-    letter ('TExt' of 'TExt Generation (TegTok)')."""
-    return (is_name_like(token) and re.search(r"-[a-z]{3,}$", token) is None and token.count("$") % 2 == 0
+    """A name-like token that is not a qualifier ('GPU-friendly', 'Event-Aware') or a word whose capitals spell
+    an acronym's letters ('TExt' of 'TExt Generation (TegTok)', 'eVENt' of 'LEgal eVENt (LEVEN)')."""
+    return (is_name_like(token) and not _is_qualifier(token) and token.count("$") % 2 == 0
             and len(re.findall(r"[A-Za-z]", re.sub(r"\$[^$]*\$", "", token))) >= 2
-            and not re.fullmatch(r"[A-Z][a-z]+(?:-[A-Za-z][a-z]+)+|[A-Z]{2}[a-z]{3,}|\d+[A-Za-z]{1,2}", token))
+            and not re.fullmatch(r"[A-Z][a-z]+(?:-[A-Za-z][a-z]+)+|[A-Z]{2}[a-z]{3,}|[a-z]+[A-Z]{2,}[a-z]+", token))
+
+
+def _is_qualifier(word: str) -> bool:
+    """'GPU-friendly', 'GAN-based': a word that qualifies a noun."""
+    return re.search(r"-[a-z]{3,}$", word) is not None
 
 
 def is_name_like(token: str) -> bool:
@@ -397,7 +529,9 @@ def is_name_like(token: str) -> bool:
     digits_and_letters = re.search(r"\d", letters) and re.search(r"[A-Za-z]", letters)
     math_and_letters = "$" in token and re.search(r"[A-Za-z]{2}", letters)  # $\alpha$-Balance, DPM-$\lambda$
     distinctive = capitals >= 2 or camel or bool(digits_and_letters) or bool(math_and_letters)
-    return 2 <= len(letters.strip("-")) <= 40 and distinctive and not letters.endswith(("-based", "-like"))
+    quantity = re.fullmatch(r"[\d.,]+[KMBkmxD]", letters)  # '12K' samples, '10x', '3D': a number and its unit
+    return (2 <= len(letters.strip("-")) <= 40 and distinctive and not quantity
+            and not letters.endswith(("-based", "-like")))
 
 
 def is_explicit_name(token: str) -> bool:
