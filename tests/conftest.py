@@ -44,6 +44,26 @@ def pytest_configure_node(node) -> None:
     node.workerinput["hypothesis_seed"] = node.config.option.hypothesis_seed
 
 
+# The longest test files, longest first, run before all others: pytest-xdist (--dist loadfile, with
+# --no-loadscope-reorder from pytest.ini) hands files to idle workers in collection order, so a
+# long file handed out last would keep one worker busy while the other has nothing left to do.
+LONGEST_FILES = ("test_properties.py", "test_title_search.py", "test_accessibility.py", "test_lighthouse.py",
+                 "test_build.py", "test_shards.py", "test_pathological.py", "test_check.py", "test_incremental.py",
+                 "test_robustness.py", "test_injection.py", "test_attacks.py", "test_lists.py",
+                 "test_cache_safety.py", "test_bench.py", "test_share.py", "test_browser.py",
+                 "test_real_abstracts.py", "test_authors.py", "test_reader.py", "test_hosting.py", "test_i18n.py",
+                 "test_search_page.py", "test_similarity.py")
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """The longest files first (LONGEST_FILES), the others after them in their usual order."""
+    tests = Path(__file__).parent
+    if missing := [name for name in LONGEST_FILES if not (tests / name).is_file()]:
+        raise pytest.UsageError(f"tests/conftest.py's LONGEST_FILES names files that are not in tests/: {missing}")
+    rank = {name: at for at, name in enumerate(LONGEST_FILES)}
+    items.sort(key=lambda item: rank.get(item.path.name, len(rank)))
+
+
 def hypothesis_seed_line(config: pytest.Config) -> str:
     seed = config.getoption("hypothesis_seed")
     return f"hypothesis seed: {seed} (replay with: python -m pytest --hypothesis-seed={seed})"
