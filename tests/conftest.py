@@ -22,8 +22,11 @@ from catalogue.serve.handler import QuietHandler
 PROJECT = Path(__file__).resolve().parent.parent
 CHROMIUM = "/usr/bin/chromium"
 SUBPATH = "REPO"
-# No time limit on an example: a loaded machine is slow, and timings belong in bench/, not in tests.
-hypothesis.settings.register_profile("catalogue", deadline=None)
+# No time limit on running an example, nor on drawing the first ones (Hypothesis's too_slow health
+# check): a loaded machine is slow (the suite's other worker builds sites meanwhile), and timings
+# belong in bench/, not in tests.
+hypothesis.settings.register_profile("catalogue", deadline=None,
+                                     suppress_health_check=[hypothesis.HealthCheck.too_slow])
 hypothesis.settings.load_profile("catalogue")
 
 
