@@ -92,6 +92,8 @@ def test_no_name_when_the_abstract_introduces_none(abstract):
      "decoder.", "CapSal"),
     ("We propose PersFormer, an end-to-end lane detector. Moreover, we release a large lane dataset, OpenLane. "
      "OpenLane has many frames. OpenLane has many lanes. PersFormer wins.", "PersFormer"),  # not the addition
+    ("In this work, we study a novel convex estimator MixLasso for mixed regression.", "MixLasso"),
+    ("We propose a meta-learning based method MGIMN which compares instances.", "MGIMN"),  # not 'based on'
 ])
 def test_names_in_the_phrasings_real_abstracts_use(abstract, name):
     assert find_contributions(abstract)[0].name == name

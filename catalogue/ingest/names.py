@@ -36,7 +36,8 @@ _INTRODUCE = re.compile(
     rf"\b(?:we|this\s+(?:paper|work|study|article|note)|the\s+(?:present\s+)?paper|and)\s+"
     rf"(?:(?:have|has|are|will)\s+)?{_ADVERBS}(?:{_VERBS})(?:e|es|ed|s|d|ing)?\b(?!\s+(?:on|upon)\b)"  # 'we build on X'
     rf"|(?:\bby|,)\s+(?:{_VERBS})ing\b(?!\s+(?:on|upon)\b)|\bwe\s+{_ADVERBS}put\s+forward\b"
-    rf"|\bto\s+(?:propos|introduc|present|develop|design|creat|construct)e\b",  # 'we leverage X to propose Y'
+    rf"|\bto\s+(?:propos|introduc|present|develop|design|creat|construct)e\b"  # 'we leverage X to propose Y'
+    rf"|\bwe\s+{_ADVERBS}(?:study|consider|explore|investigate)\b(?=\s+an?\s+(?:new|novel)\b)",  # 'a novel estimator X'
     re.IGNORECASE)
 _WE = re.compile(r"\bwe\b", re.IGNORECASE)
 _THIS_WORK = re.compile(r"\b(?:this|the\s+present|our)\s+(?:paper|work|study|article|note)\b", re.IGNORECASE)
@@ -76,8 +77,8 @@ _INTRODUCED_KIND = re.compile(rf"\b[Oo]ur\s+(?:proposed\s+|new\s+)?(?:[\w-]+\s+)
                               r"|\ban?\s+(?:new|novel)\s")
 # The object ends where a clause or a qualifying phrase starts ('a scheme enhanced by ...').
 _OBJECT_END = re.compile(
-    r"[,;:!?()\u2014\u2013]|\.(?!\d)|\s-{1,3}\s|---|\s(?:that|which|who|whose|where|to|for|with|by|based|in|on|of|"
-    r"from|using|via|as|but|under|through|into|over|at|against|than|while|when|enhanced|trained|built|inspired|"
+    r"[,;:!?()\u2014\u2013]|\.(?!\d)|\s-{1,3}\s|---|\s(?:that|which|who|whose|where|to|for|with|by|in|on|of|"
+    r"based(?=\s+(?:on|upon))|from|using|via|as|but|under|through|into|over|at|against|than|while|when|enhanced|trained|built|inspired|"
     r"guided|driven|designed|combined|is|are|was|were|has|have|can|will|outperform\w*|achiev\w*|show\w*|"
     r"yield\w*)\b", re.IGNORECASE)
 _LEAD = re.compile(r"^\s*(?:(?:a|an|the|our|two|three)\s+)?(?:(?:family|set|class|suite|series|pair)\s+of\s+)?"
@@ -163,8 +164,9 @@ def _plain_name_marks(sentence: str) -> str:
 
 
 def _words(text: str) -> list[str]:
-    """Words as names are written: 'CNNs,' is 'CNNs', 'CNN-based' is not 'CNN'."""
-    return [word.strip(".,;:!?()[]" + _QUOTES) for word in text.split()]
+    """Words as names are written: 'CNNs,' is 'CNNs', "FastGRNN's" is 'FastGRNN', 'CNN-based' is not 'CNN'."""
+    words = [word.strip(".,;:!?()[]" + _QUOTES) for word in text.split()]
+    return [word[:-2] if word.endswith(("'s", "\u2019s")) else word for word in words]
 
 
 def _mentions(name: str, counts: Counter[str]) -> int:
