@@ -94,6 +94,7 @@ def test_no_name_when_the_abstract_introduces_none(abstract):
      "OpenLane has many frames. OpenLane has many lanes. PersFormer wins.", "PersFormer"),  # not the addition
     ("In this work, we study a novel convex estimator MixLasso for mixed regression.", "MixLasso"),
     ("We propose a meta-learning based method MGIMN which compares instances.", "MGIMN"),  # not 'based on'
+    ("We propose a novel task - MIMOQA - Multimodal Input Multimodal Output Question Answering.", "MIMOQA"),
 ])
 def test_names_in_the_phrasings_real_abstracts_use(abstract, name):
     assert find_contributions(abstract)[0].name == name
@@ -121,6 +122,7 @@ def test_names_in_the_phrasings_real_abstracts_use(abstract, name):
     'Given the question "Where was Michael Jordan educated?" and people named Michael Jordan, can models tell?',
     "The first stage (ClusterNet) combines motion and appearance and proposes regions of interest (ROOBI).",
     "Our framework gives exact (non-asymptotic) confidence intervals for biclusters.",  # a gloss
+    "We experiment with models and propose a Multi-Task Learning (MTL) based model for bail prediction.",
 ])
 def test_no_name_for_what_is_not_introduced(abstract):
     assert find_contributions(abstract) == []

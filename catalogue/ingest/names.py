@@ -69,6 +69,7 @@ _OUR_THING = re.compile(
 _DEFINED_BY_COLON = re.compile(r"(?<!\S)(\S+):\s+an?\s")
 _KINDS = (r"algorithm|method|framework|model|system|approach|library|toolkit|dataset|benchmark|corpus|architecture|"
           r"network|format|technique|procedure|estimator|module|paradigm|scheme|strategy|mechanism|simulator|platform")
+_QUALIFIES = re.compile(r"-\w|\s+based\b(?!\s+(?:on|upon)\b)")  # '(CNN)-based', '(MTL) based'; not '(X) based on'
 _SMALL_WORDS = r"a|an|the|of|for|in|on|at|to|by|with|from|into|via|as|and|or|that|which|who|is|are|was|were"
 _CLASS_OF_THINGS = re.compile(  # '(MMD) kernel two-sample tests', '(GDA) methods'; not '(GDS) for linear models'
     rf"\s+(?:(?!(?:{_SMALL_WORDS})\b)[a-z][\w-]*\s+){{0,2}}?(?:(?:{_KINDS})e?s|tests|fields)\b")
@@ -78,8 +79,8 @@ _INTRODUCED_KIND = re.compile(rf"\b[Oo]ur\s+(?:proposed\s+|new\s+)?(?:[\w-]+\s+)
 # The object ends where a clause or a qualifying phrase starts ('a scheme enhanced by ...').
 _OBJECT_END = re.compile(
     r"[,;:!?()\u2014\u2013]|\.(?!\d)|\s-{1,3}\s|---|\s(?:that|which|who|whose|where|to|for|with|by|in|on|of|"
-    r"based(?=\s+(?:on|upon))|from|using|via|as|but|under|through|into|over|at|against|than|while|when|enhanced|trained|built|inspired|"
-    r"guided|driven|designed|combined|is|are|was|were|has|have|can|will|outperform\w*|achiev\w*|show\w*|"
+    r"based(?=\s+(?:on|upon))|from|using|via|as|but|under|through|into|over|at|against|than|while|when|enhanced|"
+    r"trained|built|inspired|guided|driven|designed|combined|is|are|was|were|has|have|can|will|outperform\w*|achiev\w*|show\w*|"
     r"yield\w*)\b", re.IGNORECASE)
 _LEAD = re.compile(r"^\s*(?:(?:a|an|the|our|two|three)\s+)?(?:(?:family|set|class|suite|series|pair)\s+of\s+)?"
                    r"(?:(?:novel|new|simple|general|unified|generic|first)\s+)?",
@@ -153,10 +154,10 @@ def find_names(sentences: Sequence[str]) -> list[Contribution]:
 
 
 def _plain_name_marks(sentence: str) -> str:
-    """'X--a ...', 'X-a novel ...' and '(LANA)-an approach' are dashes, '$i$-RevNet' is i-RevNet,
+    """'X--a ...', 'task - X - ...', 'X-a novel ...' and '(LANA)-an approach' are dashes, '$i$-RevNet' is i-RevNet,
     '({ReasoNet})' is (ReasoNet)."""
     if "-" in sentence:
-        sentence = re.sub(r"\s*-{2,3}\s*|(?<=[\w)])-(?=(?:a|an|the|that|which)\s)", " \u2014 ", sentence)
+        sentence = re.sub(r"\s*-{2,3}\s*|\s+-\s+|(?<=[\w)])-(?=(?:a|an|the|that|which)\s)", " \u2014 ", sentence)
         sentence = re.sub(r"\$([A-Za-z])\$(?=-)", r"\1", sentence)
     if "{" in sentence:
         sentence = re.sub(r"(?<![\w^_\\])\{([A-Za-z0-9][\w+.-]*)\}", r"\1", sentence)
@@ -460,9 +461,10 @@ def _definition_in(text: str, unexpanded: bool = True) -> Contribution | None:
         paren = re.compile(r"\(\s*([^()]{1,40}?)\s*\)").search(text, position, position + 300)
         if not paren or re.search(r"[;:.]\s", text[position:paren.start()]):
             return None
-        # 'a Convolutional Neural Network (CNN)-based model', 'a family of maximum mean discrepancy (MMD) kernel
-        # tests': the acronym qualifies what is introduced, or a class of things the work's belong to
-        if re.match(r"-\w", text[paren.end():]) or _CLASS_OF_THINGS.match(text, paren.end()):
+        # 'a Convolutional Neural Network (CNN)-based model', 'a Multi-Task Learning (MTL) based model', 'a family of
+        # maximum mean discrepancy (MMD) kernel tests': the acronym qualifies what is introduced, or a class of things
+        # the work's belong to
+        if _QUALIFIES.match(text, paren.end()) or _CLASS_OF_THINGS.match(text, paren.end()):
             position = paren.end()
             continue
         inside = paren[1].strip(_QUOTES + " ")
