@@ -2,20 +2,32 @@
 // the site's addresses, words as the search folds them, copying to the clipboard, the
 // derived-title mark and a listed paper's card.
 
+// The page's data for its scripts, <script type="application/json" id="..."> written by the build, and a
+// pattern with its {placeholders} filled (one left as written when values lack it).
+window.catalogueData = function (id) {
+  "use strict";
+  var element = document.getElementById(id);
+  return element ? JSON.parse(element.textContent) : {};
+};
+
+window.catalogueFill = function (pattern, values) {
+  "use strict";
+  return String(pattern).replace(/\{(\w+)\}/g, function (whole, name) {
+    return Object.prototype.hasOwnProperty.call(values, name) ? values[name] : whole;
+  });
+};
+
 // The interface strings scripts show, in the page's language: read from the page's
 // <script type="application/json" id="ui-strings"> (catalogue/site/locales/<language>.yaml, `script`).
 // text("results", {count: 3}) picks the plural form by `count` and fills the {placeholders}.
 window.catalogueText = (function () {
   "use strict";
-  var element = document.getElementById("ui-strings");
-  var strings = element ? JSON.parse(element.textContent) : {};
+  var strings = window.catalogueData("ui-strings");
   return function (key, values) {
     values = values || {};
     var entry = strings[key];
     if (entry && typeof entry === "object") entry = values.count === 1 && entry.one ? entry.one : entry.other;
-    return String(entry === undefined ? key : entry).replace(/\{(\w+)\}/g, function (whole, name) {
-      return Object.prototype.hasOwnProperty.call(values, name) ? values[name] : whole;
-    });
+    return window.catalogueFill(entry === undefined ? key : entry, values);
   };
 })();
 
@@ -46,12 +58,10 @@ window.catalogueDerivedMark = function () {
 // build from catalogue/site/routes.py: no script types an address of its own.
 window.catalogueRoute = (function () {
   "use strict";
-  var element = document.getElementById("site-routes");
-  var patterns = element ? JSON.parse(element.textContent) : {};
+  var patterns = window.catalogueData("site-routes");
   return function (name, values) {
-    values = values || {};
     if (!Object.prototype.hasOwnProperty.call(patterns, name)) throw new Error("no site address named " + name);
-    return patterns[name].replace(/\{(\w+)\}/g, function (whole, key) { return values[key]; });
+    return window.catalogueFill(patterns[name], values || {});
   };
 })();
 
