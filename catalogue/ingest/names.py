@@ -34,10 +34,10 @@ _ADVERBS = r"(?:(?:\w+ly|also|further|then|first|thus|hence|therefore|here|now|i
 # Where the authors introduce something; the name follows (active) or precedes (passive) the cue.
 _INTRODUCE = re.compile(
     rf"\b(?:we|this\s+(?:paper|work|study|article|note)|the\s+(?:present\s+)?paper|and)\s+"
-    rf"(?:(?:have|has|are|will)\s+)?{_ADVERBS}(?:{_VERBS})(?:e|es|ed|s|d|ing)?\b(?!\s+(?:on|upon)\b)"  # 'we build on X'
+    rf"(?:(?:have|has|are|will)\s+)?{_ADVERBS}(?:(?:{_VERBS})(?:e|es|ed|s|d|ing)?\b(?!\s+(?:on|upon)\b)"  # 'build on X'
+    rf"|(?:study|consider|explore|investigate)\b(?=\s+an?\s+(?:new|novel)\b))"  # 'we study a novel estimator X'
     rf"|(?:\bby|,)\s+(?:{_VERBS})ing\b(?!\s+(?:on|upon)\b)|\bwe\s+{_ADVERBS}put\s+forward\b"
-    rf"|\bto\s+(?:propos|introduc|present|develop|design|creat|construct)e\b"  # 'we leverage X to propose Y'
-    rf"|\bwe\s+{_ADVERBS}(?:study|consider|explore|investigate)\b(?=\s+an?\s+(?:new|novel)\b)",  # 'a novel estimator X'
+    rf"|\bto\s+(?:propos|introduc|present|develop|design|creat|construct)e\b",  # 'we leverage X to propose Y'
     re.IGNORECASE)
 _WE = re.compile(r"\bwe\b", re.IGNORECASE)
 _THIS_WORK = re.compile(r"\b(?:this|the\s+present|our)\s+(?:paper|work|study|article|note)\b", re.IGNORECASE)
@@ -98,6 +98,7 @@ _QUOTED_WORDS = 4
 # qualifies one that goes on ('"Contrastive-Prototypical" self-supervised learning for Kriging (KCP)').
 _QUOTED_END = re.compile(r"\s*(?:[,.;:)\u2014\u2013-]|$|\s(?:an?|the|which|that|for|to|is|as|in|on|with|and|or)\b)")
 _QUOTED_REACH = 120  # characters of an object that a kind of thing and a quoted name may start in
+_ANY_QUOTE = re.compile(f"[{_QUOTES}]")
 _KIND_BEFORE_QUOTE = re.compile(rf"\b(?:{_KINDS})\s+(?=[{_QUOTES}])")
 _NOT_NAMES = {"the", "this", "that", "our", "new", "a", "an", "large", "public", "standard", "synthetic", "real",
               "existing", "several", "each", "every", "these", "those", "its", "their", "it", "we", "in", "to",
@@ -107,6 +108,7 @@ _NOT_NAMES = {"the", "this", "that", "our", "new", "a", "an", "large", "public",
 
 _ADDITION = re.compile(r"(?:In\s+addition|Additionally|Besides|Moreover|Furthermore|Further|As\s+a\s+by-?product)\b"
                        r"|We\s+(?:also|further|additionally)\b")
+_POSSESSIVE = re.compile(r"['\u2019]s\b")
 _RELEASE = re.compile(r"\brelease[sd]?\s+(?:the\s+|our\s+)?")  # then the name: a pattern per name would be compiled anew
 # Words a title's opening phrase starts with that make it a statement, not a name.
 _TITLE_OPENERS = {"beyond", "towards", "toward", "on", "when", "why", "how", "what", "is", "are", "do", "does", "can",
@@ -166,8 +168,9 @@ def _plain_name_marks(sentence: str) -> str:
 
 def _words(text: str) -> list[str]:
     """Words as names are written: 'CNNs,' is 'CNNs', "FastGRNN's" is 'FastGRNN', 'CNN-based' is not 'CNN'."""
-    words = [word.strip(".,;:!?()[]" + _QUOTES) for word in text.split()]
-    return [word[:-2] if word.endswith(("'s", "\u2019s")) else word for word in words]
+    if "'s" in text or "\u2019s" in text:
+        text = _POSSESSIVE.sub("", text)
+    return [word.strip(".,;:!?()[]" + _QUOTES) for word in text.split()]
 
 
 def _mentions(name: str, counts: Counter[str]) -> int:
@@ -326,7 +329,7 @@ def _object_names(rest: str, counts: Counter[str], whole: bool = False, longest:
     if defined:
         yield defined
     # 'we propose "Neural Illumination," a ...', 'a ... model ``RotationNet,\'\' which', 'framework \u2018TibGM\u2019'
-    if any(quote in obj[:_QUOTED_REACH] for quote in _QUOTES):
+    if _ANY_QUOTE.search(obj, 0, _QUOTED_REACH):
         kind = _KIND_BEFORE_QUOTE.search(obj, 0, _QUOTED_REACH)
         quoted = _quoted_name(obj[kind.end() if kind else 0:])
         if quoted:
