@@ -353,9 +353,10 @@ def visible_length(title: str) -> int:
 
 def unmarked(text: str) -> str:
     """The abstract without emphasis, text macros and the inline HTML tags a reader does not see
-    (`<b>N</b>euron` reads Neuron), from which names are read."""
+    (`<b>N</b>euron` reads Neuron), spaces as a page shows them, from which names are read."""
     text = re.sub(r"</?(?i:" + "|".join(sorted(INLINE_TAGS)) + r")\b[^<>]*>", "", text)
-    return re.sub(r"\\(?:emph|textit|textbf|text\w*)\{|[*_{}$]", "", text)
+    text = re.sub(r"\\(?:emph|textit|textbf|text\w*)\{|[*_{}$]", "", text)
+    return re.sub(r"\s+", " ", text)  # as a page shows it
 
 
 @settings(max_examples=300, deadline=None, **COMMON)

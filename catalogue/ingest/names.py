@@ -129,8 +129,8 @@ def find_names(sentences: Sequence[str]) -> list[Contribution]:
         if sentence.endswith("?"):  # a question introduces nothing: 'Where was Michael Jordan educated?'
             sentence = sentence[:sentence.rfind(". ") + 1]  # (a sentence before it the splitter missed may)
         # a name written before it is introduced is something that exists already
-        contribution = next((c for c in candidates_in(sentence, counts)
-                             if len(c.name) <= MAX_NAME and not _mentioned(c.name, earlier)), None)
+        contribution = next((c for c in candidates_in(sentence, counts) if len(c.name) <= MAX_NAME
+                             and _balanced(c.name) and not _mentioned(c.name, earlier)), None)
         # a name that opens a sentence may still be the paper's: 'X tackles this. We introduce X, ...'
         earlier |= _word_set(words[number - 1][1:])
         if not contribution or contribution.name in named:
@@ -153,6 +153,11 @@ def find_names(sentences: Sequence[str]) -> list[Contribution]:
             found.append(Contribution(subject["name"]))
             break
     return found
+
+
+def _balanced(name: str) -> bool:
+    """'AA{' is the start of something else, not a name; 'LS$^{2}$MC' closes what it opens."""
+    return name.count("{") == name.count("}") and name.count("(") == name.count(")") and name.count("$") % 2 == 0
 
 
 def _plain_name_marks(sentence: str) -> str:
