@@ -20,7 +20,7 @@ import gc
 import os
 import shutil
 from collections.abc import Iterator
-from contextlib import closing, contextmanager
+from contextlib import closing, contextmanager, nullcontext
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -38,6 +38,7 @@ from catalogue.ingest.seed_files import check_seeds_folder, seeds_state
 from catalogue.ingest.trash import TRASH_DIR
 
 if TYPE_CHECKING:  # imported where used: a build that is up to date never loads ingest
+    from catalogue.discovery.related import SimilarityProcess
     from catalogue.ingest.run import IngestReport
 
 PROJECT = Path(__file__).resolve().parent.parent
@@ -57,10 +58,12 @@ def build(seeds: Path, content: Path, out: Path, config: SiteConfig, templates: 
     with writing_site(out, seeds=seeds, content=content, templates=templates, assets=assets):
         if up_to_date(out, build_fingerprint(seeds, content, templates, assets, config, search)):
             return None
-        ingest(seeds, content, allow_removals=allow_removals)
-        # taken after ingest, before content/ is read: a file edited during the render changes the next build's
-        fingerprint = build_fingerprint(seeds, content, templates, assets, config, search)
-        return render(content, out, config, templates, assets, search, fingerprint)
+        from catalogue.discovery.related import SimilarityProcess
+        with SimilarityProcess() as similarity:  # started now: its start-up overlaps ingest
+            ingest(seeds, content, allow_removals=allow_removals)
+            # taken after ingest, before content/ is read: a file edited during the render changes the next build's
+            fingerprint = build_fingerprint(seeds, content, templates, assets, config, search)
+            return render(content, out, config, templates, assets, search, fingerprint, similarity)
 
 
 def render_only(content: Path, out: Path, config: SiteConfig, templates: Path, assets: Path) -> SiteReport | None:
@@ -90,17 +93,19 @@ def ingest(seeds: Path, content: Path, prune: bool = False, allow_removals: bool
 
 
 def render(content: Path, out: Path, config: SiteConfig, templates: Path, assets: Path, search: bool,
-           fingerprint: str) -> SiteReport:
+           fingerprint: str, similarity: SimilarityProcess | None = None) -> SiteReport:
     """content/ -> a complete new site/, remaking only files whose inputs changed, indexed when `search`.
 
     `fingerprint` (build_fingerprint) is taken before content/ is read: a file edited during the
-    build makes the next build's fingerprint differ, so that build is not skipped."""
+    build makes the next build's fingerprint differ, so that build is not skipped. `similarity`:
+    a process started earlier, else one is started now."""
     from catalogue.content import load_catalogue
     from catalogue.discovery.related import SimilarityProcess
     from catalogue.search.index import BUNDLE_DIR
     from catalogue.site.render import make_environment, plan_site
     from catalogue.system.notes import note_lines
-    with closing(Cache.beside(content)) as cache, SimilarityProcess(cache) as similarity, cycles_left_alone():
+    with closing(Cache.beside(content)) as cache, \
+            nullcontext(similarity) if similarity else SimilarityProcess() as similarity, cycles_left_alone():
         with stage(f"Loading {display(content)}/"):
             catalogue = load_catalogue(content, cache)
         for line in note_lines(catalogue.notes):

@@ -126,7 +126,7 @@ def unconverted(catalogue, cache):
 class NoSimilarity:
     """The lists need neither related papers nor the map."""
 
-    def ask(self, texts):
+    def ask(self, texts, cache):
         pass
 
 
@@ -196,7 +196,7 @@ def small_site(tmp_path_factory) -> Path:
     root = tmp_path_factory.mktemp("lists")
     content = write_content(root, small_papers())
     site = root / "site"
-    with closing(Cache(None)) as cache, SimilarityProcess(cache) as similarity:
+    with closing(Cache(None)) as cache, SimilarityProcess() as similarity:
         for batch in plan_site(load_catalogue(content, cache), SiteConfig(), make_environment(PROJECT / "templates"),
                                cache, similarity, sizes=SMALL):
             for output in batch.plan():

@@ -362,9 +362,9 @@ def test_a_failing_similarity_process_stops_the_build_with_its_message(tmp_path,
     failing.write_text("#!/bin/sh\necho 'MemoryError: out of memory' >&2\nexit 1\n")
     failing.chmod(0o755)
     monkeypatch.setattr(sys, "executable", str(failing))  # a "Python" that fails at once, saying why
-    with SimilarityProcess(Cache(None)) as process, \
+    with SimilarityProcess() as process, \
             pytest.raises(CatalogueError, match="(?s)finding related papers failed.*MemoryError: out of memory"):
-        process.ask(["a text about graphs", "another text about graphs"])
+        process.ask(["a text about graphs", "another text about graphs"], Cache(None))
         process.related()
 
 
@@ -374,8 +374,8 @@ def test_a_process_that_answers_garbage_and_goes_on_is_stopped(tmp_path, monkeyp
     chatty.chmod(0o755)
     monkeypatch.setattr(sys, "executable", str(chatty))
     monkeypatch.setattr(related, "ENDING_SECONDS", 0.5)
-    with SimilarityProcess(Cache(None)) as process, pytest.raises(CatalogueError, match="finding related papers failed"):
-        process.ask(["a text about graphs", "another text about graphs"])
+    with SimilarityProcess() as process, pytest.raises(CatalogueError, match="finding related papers failed"):
+        process.ask(["a text about graphs", "another text about graphs"], Cache(None))
         process.related()
     assert process.process.returncode == -signal.SIGKILL  # stopped, not waited for forever
 
@@ -393,13 +393,13 @@ def test_the_similarity_process_answers_as_the_functions_do():
 
 def test_answers_are_kept_until_a_text_changes(monkeypatch):
     texts, cache = synthetic(30), Cache(None)
-    with SimilarityProcess(cache) as process:
-        process.ask(texts)
+    with SimilarityProcess() as process:
+        process.ask(texts, cache)
         first = process.related(), process.positions(), process.groups()
     monkeypatch.setattr(sys, "executable", "false")  # no process could answer now: the cache must
-    with SimilarityProcess(cache) as process:
-        process.ask(list(texts))
+    with SimilarityProcess() as process:
+        process.ask(list(texts), cache)
         assert (process.related(), process.positions(), process.groups()) == first
-    with SimilarityProcess(cache) as process, pytest.raises(CatalogueError):
-        process.ask(texts[:-1] + [texts[-1] + " One more sentence."])
+    with SimilarityProcess() as process, pytest.raises(CatalogueError):
+        process.ask(texts[:-1] + [texts[-1] + " One more sentence."], cache)
         process.related()

@@ -2,8 +2,8 @@
 
 `python -m catalogue.discovery.similarity` runs beside the build, so scikit-learn (large) and the
 matrices never enter the build process, nor the page writers forked from it. It starts
-before the catalogue is loaded, so that its start-up (importing scikit-learn)
-overlaps the loading; it answers related papers first and the map (positions, then groups) after, so that
+before the seeds are ingested (or the catalogue loaded), so that its start-up (importing scikit-learn)
+overlaps that work; it answers related papers first and the map (positions, then groups) after, so that
 paper pages are written while the map is still being drawn.
 """
 
@@ -28,10 +28,10 @@ ENDING_SECONDS = 5  # how long a process whose answer broke off may take to end 
 
 
 class SimilarityProcess:
-    """`with SimilarityProcess(cache) as similarity: similarity.ask(texts); ... similarity.related()`."""
+    """`with SimilarityProcess() as similarity: similarity.ask(texts, cache); ... similarity.related()`."""
 
-    def __init__(self, cache: Cache):
-        self.cache = cache
+    def __init__(self):
+        self.cache: Cache | None = None
         self.key: str | None = None
         self.found: list | None = None  # [related, positions] as far as they are known
         self.errors = tempfile.TemporaryFile()  # not a pipe: a chatty process must not stall on a full one
@@ -50,13 +50,14 @@ class SimilarityProcess:
             with suppress(OSError):  # texts left unsent to a killed process: nothing to flush them to
                 stream.close()
 
-    def ask(self, texts: list[str]) -> None:
-        """Each paper's text (title and abstract); the answers are kept until a text changes."""
+    def ask(self, texts: list[str], cache: Cache) -> None:
+        """Each paper's text (title and abstract); the answers are kept in `cache` until a text changes."""
+        self.cache = cache
         hashed = blake2b(code_version().encode(), digest_size=16)
         for text in texts:  # one text at a time: a digest of the list would copy the whole catalogue's text
             hashed.update(text.encode("utf-8") + b"\0")
         self.key = hashed.hexdigest()
-        cached = self.cache.get(KIND, self.key)
+        cached = cache.get(KIND, self.key)
         if cached is not None:
             self.found = list(cached)
             self.process.kill()

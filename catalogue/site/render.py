@@ -95,8 +95,21 @@ class PaperView:
 
 
 def make_environment(templates_dir: Path) -> Environment:
-    """Templates compiled once; autoescape on; a misspelt variable fails the build. The filter
-    `mark_joiners` marks the text Pagefind indexes so that it splits words at every dash."""
+    """Templates compiled once per process for each state of their files (a rebuild in the same
+    process, as `serve --watch` and the tests make, reuses them); autoescape on; a misspelt variable
+    fails the build. The filter `mark_joiners` marks the text Pagefind indexes so that it splits
+    words at every dash."""
+    return _environment(templates_dir.resolve(), files_state(templates_dir))
+
+
+def files_state(folder: Path) -> str:
+    """A digest of the files under `folder`: their paths inside it and their bytes."""
+    return digest(*[(path.relative_to(folder).as_posix(), path.read_bytes())
+                    for path in sorted(folder.rglob("*")) if path.is_file()])
+
+
+@functools.lru_cache(maxsize=2)
+def _environment(templates_dir: Path, state: str) -> Environment:
     env = Environment(
         loader=FileSystemLoader(templates_dir),
         autoescape=select_autoescape(default=True, default_for_string=True),
@@ -204,7 +217,7 @@ def plan_site(catalogue: Catalogue, config: SiteConfig, env: Environment, cache:
     catalogue = replace(catalogue, topics=tuple(localise_topic(t, config.language) for t in catalogue.topics))
     converted = converted_texts(catalogue, cache)
     similarity.ask([f"{converted(paper.title, False).plain}. {converted(paper.abstract, True).plain}"
-                    for paper in catalogue.papers])  # a paper's title_text and plain_abstract
+                    for paper in catalogue.papers], cache)  # a paper's title_text and plain_abstract
     t = strings.text
     venue = functools.partial(venue_label, unknown=t("paper.unknown_venue"))  # as pages name it
     views = view_papers(catalogue, config, converted, venue)
@@ -224,8 +237,7 @@ def plan_site(catalogue: Catalogue, config: SiteConfig, env: Environment, cache:
 
 def templates_state(env: Environment) -> str:
     """A digest of the template files, so that editing one re-renders the pages."""
-    return digest(*[(path.relative_to(folder).as_posix(), path.read_bytes()) for folder in env.loader.searchpath
-                    for path in sorted(Path(folder).rglob("*")) if path.is_file()])  # not where the project is
+    return digest(*[files_state(Path(folder)) for folder in env.loader.searchpath])  # not where the project is
 
 
 class PagePlanner:
