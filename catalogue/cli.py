@@ -54,8 +54,8 @@ def set_jobs(context: click.Context, parameter: click.Parameter, jobs: int | Non
 
 
 jobs_option = click.option("--jobs", type=click.IntRange(1), default=None, expose_value=False, callback=set_jobs,
-                           metavar="N", help="Worker processes for ingest, text conversion and page writing "
-                                             "(default: the cores this process may use).")
+                           metavar="N", help="Worker processes for ingest, text conversion, page writing and "
+                                             "Pagefind (default: the cores this process may use).")
 out_option = click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=PROJECT / "site",
                           show_default="site/", help="Folder the site is written to (replaced only when complete).")
 
@@ -151,6 +151,7 @@ def render(content: Path, out: Path, base_url: str | None, language: str | None,
 
 @main.command("index")
 @out_option
+@jobs_option
 def index_command(out: Path) -> None:
     """Index a built site for search with Pagefind (the last stage of build)."""
     if check_site_folder(out, display(out), pipeline.protected_inputs(), PROJECT) is not Holds.OUR_SITE:

@@ -134,10 +134,12 @@ def render(content: Path, out: Path, config: SiteConfig, templates: Path, assets
 
 
 def index(site: Path, previous: Path | None = None) -> str:
-    """site/ -> site/pagefind/ (reusing `previous`'s shards whose pages did not change); a one-line summary."""
+    """site/ -> site/pagefind/ (reusing `previous`'s shards whose pages did not change), a shard per
+    core at a time; a one-line summary."""
     from catalogue.search.index import index_site
+    from catalogue.system.workers import cores
     with stage("Indexing for search (Pagefind)"):
-        return index_site(site, previous=previous)
+        return index_site(site, previous=previous, jobs=cores())
 
 
 def check(site: Path, validate_html: bool) -> list[str]:

@@ -16,6 +16,7 @@ that match, as one index would. site/pagefind/shards.json lists the bundles for 
 
 from __future__ import annotations
 
+import functools
 import gzip
 import hashlib
 import html
@@ -24,7 +25,6 @@ import math
 import re
 import shutil
 import subprocess
-import sys
 import unicodedata
 import zlib
 from collections import Counter, defaultdict
@@ -223,6 +223,20 @@ def render_vocabulary_page(shard: str, language: str, words: list[str]) -> str:
             + html.escape(" ".join(words)) + "\n</main></body></html>\n")
 
 
+@functools.cache
+def pagefind_binary() -> str:
+    """The executable `python -m pagefind` runs (its extended build when installed, or $PAGEFIND_BINARY_PATH),
+    run directly: a Python start per bundle costs more than indexing a small one."""
+    try:
+        from pagefind.service import get_executable
+    except ImportError as error:
+        raise CatalogueError(f"cannot run Pagefind ({error}); install it with 'pip install -r requirements.txt'")
+    binary = get_executable()
+    if binary is None:
+        raise CatalogueError("cannot find the Pagefind binary; install it with 'pip install -r requirements.txt'")
+    return str(binary)
+
+
 def build_bundle(bundle_root: Path, name: str, place) -> str:
     """Pagefind over a scratch folder that place(folder) fills, into bundle_root/name (replaced
     only when complete); returns Pagefind's output."""
@@ -242,10 +256,10 @@ def build_bundle(bundle_root: Path, name: str, place) -> str:
 
 def run_pagefind(site: Path, output: Path) -> str:
     """Pagefind's output for indexing `site` into `output`; a CatalogueError when it fails."""
-    command = [sys.executable, "-m", "pagefind", "--site", str(site), "--output-path", str(output)]
+    command = [pagefind_binary(), "--site", str(site), "--output-path", str(output)]
     try:
         result = subprocess.run(command, capture_output=True, text=True, timeout=1800)
-    except FileNotFoundError as error:
+    except OSError as error:
         raise CatalogueError(f"cannot run Pagefind ({error}); install it with 'pip install -r requirements.txt'")
     if result.returncode != 0 or not (output / "pagefind.js").exists():
         text = (result.stderr or result.stdout).strip()[-2000:]
