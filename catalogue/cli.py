@@ -10,7 +10,6 @@ from __future__ import annotations
 import errno
 import functools
 import os
-import shutil
 import subprocess
 import sys
 import threading
@@ -28,6 +27,7 @@ from catalogue.site.output import site_lock, staging_folders
 from catalogue.system.faults import fault_message
 from catalogue.system.guard import Holds, check_site_folder, read_folder
 from catalogue.system.lock import exclusive
+from catalogue.system.removal import remove_tree
 from catalogue.system.workers import JOBS_VARIABLE
 from catalogue.system.terminal import display, say
 
@@ -263,7 +263,7 @@ def clean(out: Path) -> None:
         return
     with site_lock(out, display(out)):  # not during a build; staging folders of dead builds go
         if read_folder(out).holds is Holds.OUR_SITE:
-            shutil.rmtree(out.resolve())
+            remove_tree(out.resolve())
             say(f"Removed {display(out)}/")
         else:
             say(f"Nothing to remove: {display(out)}/ {'is empty' if out.exists() else 'does not exist'}")

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import gc
 import os
-import shutil
 from collections.abc import Iterator
 from contextlib import closing, contextmanager, nullcontext
 from dataclasses import dataclass
@@ -33,6 +32,7 @@ from catalogue.site.output import (copy_assets, read_manifest, refuse_strange_as
 from catalogue.system.cache import CACHE_DIR, Cache, code_version, digest, tree_state
 from catalogue.system.guard import check_site_folder
 from catalogue.system.lock import LOCK_FILE, exclusive
+from catalogue.system.removal import remove_tree
 from catalogue.system.terminal import display, say, stage
 from catalogue.ingest.seed_files import check_seeds_folder, seeds_state
 from catalogue.ingest.trash import TRASH_DIR
@@ -124,7 +124,7 @@ def render(content: Path, out: Path, config: SiteConfig, templates: Path, assets
             report = writer.finish()
             say(f"  {report.written} written, {report.kept} unchanged since the last build, {report.removed} removed")
             if not search:
-                shutil.rmtree(staging / BUNDLE_DIR, ignore_errors=True)  # an old index would not match the pages
+                remove_tree(staging / BUNDLE_DIR, ignore_errors=True)  # an old index would not match the pages
             elif report.written or report.removed or not (staging / BUNDLE_DIR).is_dir():
                 say(f"  {index(staging, previous=out)}")
             else:

@@ -23,7 +23,6 @@ import html
 import json
 import math
 import re
-import shutil
 import subprocess
 import unicodedata
 import zlib
@@ -36,6 +35,7 @@ from pathlib import Path
 from catalogue.errors import CatalogueError
 from catalogue.site import routes
 from catalogue.site.output import link_file, link_tree
+from catalogue.system.removal import remove_tree
 from catalogue.text import CJK_RUN, STOPWORDS, has_cjk, words
 
 BUNDLE_DIR = "pagefind"
@@ -148,7 +148,7 @@ def index_site(site_dir: Path, previous: Path | None = None, jobs: int = 1) -> s
     if bundle_root.is_dir():  # bundles no longer wanted, files of an unsharded index, unfinished work
         for entry in bundle_root.iterdir():
             if not in_place or entry.name not in reusable:
-                shutil.rmtree(entry) if entry.is_dir() and not entry.is_symlink() else entry.unlink()
+                remove_tree(entry) if entry.is_dir() and not entry.is_symlink() else entry.unlink()
     bundle_root.mkdir(exist_ok=True)
     if not in_place:
         for name in sorted(reusable):
@@ -246,11 +246,11 @@ def build_bundle(bundle_root: Path, name: str, place) -> str:
         result = run_pagefind(pages, output)
         for unused in UNUSED_FILES:
             (output / unused).unlink(missing_ok=True)
-        shutil.rmtree(bundle_root / name, ignore_errors=True)
+        remove_tree(bundle_root / name, ignore_errors=True)
         output.rename(bundle_root / name)
     finally:
-        shutil.rmtree(pages, ignore_errors=True)
-        shutil.rmtree(output, ignore_errors=True)
+        remove_tree(pages, ignore_errors=True)
+        remove_tree(output, ignore_errors=True)
     return result
 
 

@@ -27,6 +27,7 @@ from pathlib import Path
 
 from catalogue.errors import CatalogueError, shown
 from catalogue.system.lock import holding
+from catalogue.system.removal import remove_tree
 from catalogue.system.workers import cores, run_in_workers
 from catalogue.system.progress import Progress
 
@@ -66,7 +67,7 @@ def site_lock(out_dir: Path, shown: str) -> Iterator[None]:
     out_dir.parent.mkdir(parents=True, exist_ok=True)
     with holding(out_dir.parent / f".{out_dir.name}-lock", f"another build is writing {shown}/"):
         for stale in staging_folders(out_dir):
-            shutil.rmtree(stale)  # its owner is gone: it held the lock we now hold
+            remove_tree(stale)  # its owner is gone: it held the lock we now hold
         yield
 
 
@@ -90,7 +91,7 @@ def staged_site(out_dir: Path) -> Iterator[Path]:
         write_file(staging, MARKER, MARKER_TEXT)  # last: the writer sees a first build's staging empty
         check_complete(staging)
     except BaseException:
-        shutil.rmtree(staging, ignore_errors=True)
+        remove_tree(staging, ignore_errors=True)
         raise
     swap_in(staging, out_dir)
 
@@ -129,7 +130,7 @@ def swap_in(staging: Path, out_dir: Path) -> None:
     if out_dir.exists():
         out_dir.rename(retired)
     staging.rename(out_dir)
-    shutil.rmtree(retired, ignore_errors=True)
+    remove_tree(retired, ignore_errors=True)
 
 
 def read_manifest(site_dir: Path) -> dict:
