@@ -1,8 +1,17 @@
-"""Time each build stage and its peak memory at 1,000 / 10,000 / 100,000 synthetic papers, beside Hugo.
+"""Time each build stage and its peak memory at 1,000 / 10,000 / 100,000 real abstracts, beside Hugo.
 
     python bench/scale.py                              # 1,000 and 10,000 papers, with Hugo
     python bench/scale.py --papers 100000 --no-hugo --json /tmp/scale.json
+    python bench/scale.py --corpus tests/data/corpus_sample.jsonl --papers 40   # the sample's records
+    python bench/scale.py --synthetic                  # the seeds' sentences recombined (bench/synthetic.py)
     python bench/scale.py --project /work/other-checkout   # measure another checkout's build.py
+
+The papers are real abstracts of --corpus (default ../shared/corpus/papers.jsonl.gz when it is
+there, else tests/data/corpus_sample.jsonl), written as the text seed lists a user has, one per
+venue-year, abstracts only, so ingest derives every name and title (bench/real_seeds.py). Up to
+the corpus's size they are that many real records spread over its venue-years; past it, each
+record's first half of sentences joined to the second half of another record of its venue-year
+(the rule is in bench/real_seeds.py).
 
 Our stages are measured only through the command line, each as its own process, so the build's
 internals can change freely:
@@ -48,6 +57,7 @@ from pathlib import Path
 BENCH = Path(__file__).resolve().parent
 sys.path.insert(0, str(BENCH.parent))
 from bench.hugo_site import write_hugo_site  # noqa: E402
+from bench.real_seeds import default_corpus, write_corpus_seed_files  # noqa: E402
 from bench.synthetic import write_seed_files  # noqa: E402
 
 STAGES = ("startup", "ingest", "render", "warm-render", "index", "hugo", "noop-render", "noop-build", "edit-build")
@@ -306,7 +316,10 @@ def bench_size(papers: int, args, project: Path, work: Path, flags: dict[str, li
     logs = work / "logs"
     seeds, content, out = run_dir / "seeds", run_dir / "content", run_dir / "site"
     started = time.perf_counter()
-    write_seed_files(papers, seeds, seed=args.seed)
+    if args.synthetic:
+        write_seed_files(papers, seeds, seed=args.seed)
+    else:
+        write_corpus_seed_files(papers, seeds, args.corpus)
     content.mkdir()
     shutil.copy(project / "content" / "topics.yaml", content / "topics.yaml")
     say(f"\n== {papers:,} papers (seeds written in {time.perf_counter() - started:.1f} s) -> {run_dir}")
@@ -329,7 +342,7 @@ def bench_size(papers: int, args, project: Path, work: Path, flags: dict[str, li
     if not ingest.ok:
         return rows
     written = sum(1 for _ in (content / "papers").glob("*.md"))
-    if written != papers:   # every synthetic abstract is distinct: each should get its own file
+    if written != papers:   # every abstract written is distinct: each should get its own file
         ingest.notes.append(f"{papers:,} papers: ingest wrote {written:,} content files for {papers:,} distinct "
                             "abstracts")
         say(f"   WARNING: {ingest.notes[-1]}")
@@ -498,6 +511,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--timeout", type=float, default=1800, help="seconds before a stage is killed (default 1800)")
     parser.add_argument("--max-mb", type=float, default=round(memory_total_mb() * 0.6),
                         help="kill a stage whose process tree holds more memory than this (default: 60%% of RAM)")
+    parser.add_argument("--corpus", type=Path, default=default_corpus(),
+                        help="corpus records whose abstracts are measured (default: ../shared/corpus/papers.jsonl.gz "
+                             "when it is there, else tests/data/corpus_sample.jsonl)")
+    parser.add_argument("--synthetic", action="store_true",
+                        help="synthetic abstracts instead: the seeds' sentences recombined (bench/synthetic.py)")
     parser.add_argument("--seed", type=int, default=0, help="random seed of the synthetic seed lists")
     args = parser.parse_args(argv)
 
@@ -517,9 +535,10 @@ def main(argv: list[str] | None = None) -> int:
                     if hugo else None)
     meta = {"commit": git_commit(project), "project": str(project), "python": platform.python_version(),
             "hugo": hugo_version, "cpus": os.cpu_count(), "load_before": os.getloadavg(),
+            "abstracts": "synthetic" if args.synthetic else str(args.corpus.resolve()),
             "started": time.strftime("%Y-%m-%d %H:%M:%S")}
     say(f"Measuring {project} at {meta['commit']} (Python {meta['python']}, Hugo {hugo_version or '-'}, "
-        f"{meta['cpus']} CPUs, load {meta['load_before'][0]:.2f}); scratch: {work}")
+        f"{meta['cpus']} CPUs, load {meta['load_before'][0]:.2f}) on {meta['abstracts']} abstracts; scratch: {work}")
     flags = verbose_flags(project)
     rows: list[Row] = []
     try:

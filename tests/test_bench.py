@@ -1,4 +1,5 @@
-"""bench/scale.py end to end at a tiny size: every stage row is there with positive figures.
+"""bench/scale.py end to end at a tiny size: every stage row is there with positive figures; the real
+and synthetic seed lists it measures.
 
 No timing is asserted (the machine is shared and noisy); only that the instrument works.
 """
@@ -17,6 +18,8 @@ PROJECT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(PROJECT))
 
 from bench.hugo_site import write_hugo_site  # noqa: E402
+from bench.real_seeds import scaled_records, write_corpus_seed_files  # noqa: E402
+from bench.realtext import SAMPLE, read_records, venue_years  # noqa: E402
 from bench.scale import hugo_binary, stage_lines  # noqa: E402
 from bench.synthetic import VENUES, write_seed_files  # noqa: E402
 
@@ -24,8 +27,10 @@ OUR_STAGES = ["startup (--help)", "ingest", "render", "render, text cached", "in
 
 
 def run_scale(tmp_path: Path, *options: str) -> tuple[str, dict]:
+    """scale.py on 40 real abstracts of the sample (a clean clone has no ../shared/corpus)."""
     result = subprocess.run([sys.executable, str(PROJECT / "bench" / "scale.py"), "--papers", "40",
-                             "--work", str(tmp_path / "work"), "--json", str(tmp_path / "scale.json"), *options],
+                             "--corpus", str(SAMPLE), "--work", str(tmp_path / "work"),
+                             "--json", str(tmp_path / "scale.json"), *options],
                             capture_output=True, text=True, timeout=600)
     assert result.returncode == 0, result.stdout + result.stderr
     return result.stdout, json.loads((tmp_path / "scale.json").read_text())
@@ -51,6 +56,7 @@ def test_every_stage_is_measured_without_hugo(tmp_path):
     assert "write paper pages (CLI says)" in output  # the CLI's own stage lines, as sub-rows of render
     assert re.search(r"40 papers: our processes under 300 MB\? (yes|NO)", output)
     assert [row["stage"] for row in saved["rows"]] == OUR_STAGES
+    assert saved["meta"]["abstracts"] == str(SAMPLE)
     index = next(row for row in saved["rows"] if row["stage"] == "index")
     assert any("pagefind" in program for program in index["ours"]["programs"])  # the child is followed
     assert not list((tmp_path / "work").glob("*/scale-*")), "scratch folders are deleted at the end"
@@ -102,6 +108,37 @@ def test_synthetic_seeds_spread_over_venues_and_years(tmp_path):
     assert len(abstracts) == len(set(abstracts)) == 1200
     again = write_seed_files(1200, tmp_path / "again")
     assert [p.read_bytes() for p in files] == [p.read_bytes() for p in again]
+
+
+def key(abstract: str) -> str:
+    return " ".join(abstract.split())
+
+
+def test_real_seeds_take_records_spread_over_the_venue_years(tmp_path):
+    records = read_records(SAMPLE)
+    files = write_corpus_seed_files(86, tmp_path / "seeds", SAMPLE)
+    real = {key(record["abstract"]) for record in records}
+    written = {}
+    for path in files:
+        header, *paragraphs = path.read_text().split("\n\n")
+        written[header] = [key(paragraph) for paragraph in paragraphs]
+    abstracts = [abstract for found in written.values() for abstract in found]
+    assert len(abstracts) == len(set(abstracts)) == 86 and set(abstracts) <= real
+    for (venue, year, _), indices in venue_years(records).items():   # each venue-year in the corpus's proportion
+        assert abs(len(written.get(f"{venue} {year}", [])) - len(indices) * 86 / len(records)) <= 1, (venue, year)
+
+
+def test_real_seeds_past_the_corpus_recombine_its_records_within_their_venue_years():
+    records = read_records(SAMPLE)
+    scaled = scaled_records(records, 1200)
+    assert len({key(record["abstract"]) for record in scaled}) == 1200
+    assert scaled[:500] == records   # every real record first, as it is
+    for record in scaled[500:]:     # then each a real opening half and a real closing half of its venue-year
+        group = [other["abstract"] for other in records if (other["venue"], other["year"]) == (record["venue"], record["year"])]
+        assert any(key(record["abstract"]).startswith(key(head)[:60]) for head in group)
+        assert any(key(record["abstract"]).endswith(key(tail)[-60:]) for tail in group)
+    assert set(venue_years(scaled)) == set(venue_years(records))
+    assert scaled == scaled_records(records, 1200)
 
 
 def test_stage_lines_are_read_from_the_cli_output():
