@@ -452,6 +452,7 @@ def short(label: str) -> str:
     """A stage line of the CLI as a sub-row of render: 'Rendering and writing 10000 paper pages'
     -> 'write paper pages (CLI says)', 'Loading content/' -> 'load content/ (CLI says)'."""
     label = re.sub(r"\s*\(.*?\)|\b\d+\s", "", label)  # no asides, no counts
+    label = re.sub(r"/\S*/(?=[^/\s]+/)", "", label)  # a scratch folder's path as its last folder
     for long, brief in (("Rendering and writing ", "write "), ("Loading ", "load "), ("Preparing ", "preparing ")):
         if label.startswith(long):
             label = brief + label[len(long):]
