@@ -134,7 +134,8 @@ def test_real_seeds_past_the_corpus_recombine_its_records_within_their_venue_yea
     assert len({key(record["abstract"]) for record in scaled}) == 1200
     assert scaled[:500] == records   # every real record first, as it is
     for record in scaled[500:]:     # then each a real opening half and a real closing half of its venue-year
-        group = [other["abstract"] for other in records if (other["venue"], other["year"]) == (record["venue"], record["year"])]
+        group = [other["abstract"] for other in records
+                 if (other["venue"], other["year"]) == (record["venue"], record["year"])]
         assert any(key(record["abstract"]).startswith(key(head)[:60]) for head in group)
         assert any(key(record["abstract"]).endswith(key(tail)[-60:]) for tail in group)
     assert set(venue_years(scaled)) == set(venue_years(records))
