@@ -323,6 +323,12 @@ def test_a_papers_own_macros_convert(latex, text):
     assert math_to_text(latex) == text
 
 
+@pytest.mark.parametrize("latex", [r"\frac{2\gamma{(1-\gamma)^2}\epsilon", r"\frac{1}", r"\sqrt"])
+def test_a_formula_missing_an_argument_reads_as_written(latex):
+    """pylatexenc fills a macro's text from its arguments ('%s/%s'); without them the formula is shown as written."""
+    assert math_to_text(latex) == latex
+
+
 @pytest.mark.parametrize("text, formulas", [
     (r"as long as $ k \ge \sqrt{2n}$, it works", 1),
     (r"unit $ \ell^{2} $ rows", 1),

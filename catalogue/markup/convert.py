@@ -13,6 +13,7 @@ from __future__ import annotations
 import bisect
 import functools
 import html
+import logging
 import re
 from dataclasses import dataclass
 from typing import Literal
@@ -30,6 +31,10 @@ from catalogue.system.cache import code_version, digest
 from catalogue.text import replace_unsafe
 from catalogue.errors import shown
 from catalogue.ingest.links import find_urls
+
+# pylatexenc logs what it cannot read ("macro '\\frac' failed its substitution!") to stderr, without
+# the paper it came from; the conversion's own notes name the file and line instead.
+logging.getLogger("pylatexenc").addHandler(logging.NullHandler())
 
 Kind = Literal["text", "math", "display"]
 
@@ -511,6 +516,9 @@ def _latex_text_macros() -> LatexContextDb:
     return get_default_text_context_db()
 
 
+_TEMPLATE = re.compile(r"%(?:\(\w+\))?s")  # pylatexenc's placeholder for a macro's arguments
+
+
 @functools.lru_cache(maxsize=4096)
 def math_to_text(latex: str) -> str:
     """A readable plain-text form of a formula: O(κ^3/2/Nϵ^3), LS²MC."""
@@ -522,6 +530,8 @@ def math_to_text(latex: str) -> str:
         text = _latex_to_text().latex_to_text(repair_math(latex).replace("\\url{", "\\texttt{"),
                                               latex_context=_latex_macros())
     except Exception:  # pylatexenc gives up on some malformed input: show it as written
+        return latex
+    if _TEMPLATE.search(text) and not _TEMPLATE.search(latex):  # a macro's text it could not fill in: '%s/%s'
         return latex
     return re.sub(r"\^([0-9n+\-=()])(?![0-9])", lambda m: m[1].translate(_SUPERSCRIPTS), text).strip()
 
