@@ -161,6 +161,16 @@ def test_the_home_page_and_every_list_page_stay_small_at_ten_thousand_papers(ten
     assert len([p for p in sizes if p.startswith("authors/") and "/compact/" in p]) == 100  # the prolific authors
 
 
+def test_many_venues_are_listed_folded_and_a_few_open(ten_thousand, built_site):
+    """On a phone the home page's venue links would fill the first screen of a catalogue of many
+    venue-years; the venue filter and the venues page list them all."""
+    home = ten_thousand[0]["index.html"].make()
+    folded = re.search(r'<details class="venue-links"( open)?>\s*<summary>By venue \((\d+)\)</summary>', home)
+    assert folded and not folded[1] and int(folded[2]) == 20, home[:2000]
+    few = (built_site.out / "index.html").read_text(encoding="utf-8")
+    assert re.search(r'<details class="venue-links" open>\s*<summary>By venue \(1\)</summary>', few)
+
+
 def test_the_list_data_holds_every_paper_compactly(ten_thousand):
     outputs, _ = ten_thousand
     data = outputs["list-data.js"].make()
