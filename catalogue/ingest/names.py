@@ -16,6 +16,8 @@ from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
+from catalogue.text import AnyCase
+
 
 @dataclass(frozen=True)
 class Contribution:
@@ -32,25 +34,29 @@ _VERBS = (r"propos|introduc|present|describ|develop|design|build|built|construct
           r"curat|assembl|collect|suggest|offer|provid|deriv|implement|unveil")
 _ADVERBS = r"(?:(?:\w+ly|also|further|then|first|thus|hence|therefore|here|now|instead|next|hereby|finally)\s+){0,2}"
 # Where the authors introduce something; the name follows (active) or precedes (passive) the cue.
-_INTRODUCE = re.compile(
+_INTRODUCING = (
     rf"\b(?:we|this\s+(?:paper|work|study|article|note)|the\s+(?:present\s+)?paper|and)\s+"
     rf"(?:(?:have|has|are|will)\s+)?{_ADVERBS}(?:(?:{_VERBS})(?:e|es|ed|s|d|ing)?\b(?!\s+(?:on|upon)\b)"  # 'build on X'
     rf"|(?:study|consider|explore|investigate)\b(?=\s+an?\s+(?:new|novel)\b))"  # 'we study a novel estimator X'
     rf"|(?:\bby|,)\s+(?:{_VERBS})ing\b(?!\s+(?:on|upon)\b)|\bwe\s+{_ADVERBS}put\s+forward\b"
-    rf"|\bto\s+(?:propos|introduc|present|develop|design|creat|construct)e\b",  # 'we leverage X to propose Y'
-    re.IGNORECASE)
-_WE = re.compile(r"\bwe\b", re.IGNORECASE)
-_THIS_WORK = re.compile(r"\b(?:this|the\s+present|our)\s+(?:paper|work|study|article|note)\b", re.IGNORECASE)
-_PASSIVE = re.compile(rf"\b(?:is|are|was|were)\s+{_ADVERBS}(?:{_VERBS})(?:ed|d)\b", re.IGNORECASE)
-_PROPOSED = re.compile(r"\b(?:(?:the|this)\s+(?:proposed|resulting)|this\s+new|our(?:\s+(?:proposed|resulting|new))?|"
-                       r"this(?=\s+(?:method|technique|approach|framework|model|algorithm|system|architecture)\s*,))\b",
-                       re.IGNORECASE)
+    rf"|\bto\s+(?:propos|introduc|present|develop|design|creat|construct)e\b")  # 'we leverage X to propose Y'
+_INTRODUCE = re.compile(_INTRODUCING, re.IGNORECASE)
+_WE = AnyCase(r"\bwe\b")
+_THIS_WORK = AnyCase(r"\b(?:this|the\s+present|our)\s+(?:paper|work|study|article|note)\b")
+_PASSIVE_VOICE = rf"\b(?:is|are|was|were)\s+{_ADVERBS}(?:{_VERBS})(?:ed|d)\b"
+_PASSIVE = re.compile(_PASSIVE_VOICE, re.IGNORECASE)
+_PROPOSED_THING = (r"\b(?:(?:the|this)\s+(?:proposed|resulting)|this\s+new|our(?:\s+(?:proposed|resulting|new))?|"
+                   r"this(?=\s+(?:method|technique|approach|framework|model|algorithm|system|architecture)\s*,))\b")
+_PROPOSED = re.compile(_PROPOSED_THING, re.IGNORECASE)
+# The same, only to say whether a sentence has one (AnyCase answers that much faster).
+_HAS_INTRODUCE, _HAS_PASSIVE, _HAS_PROPOSED = AnyCase(_INTRODUCING), AnyCase(_PASSIVE_VOICE), AnyCase(_PROPOSED_THING)
 # Words that name what follows: 'called X', 'which we call X', 'we refer to this method as X'.
 _NAMING = re.compile(  # lower case: 'Named Entity Recognition' names nothing
     r"\b(?<!so-)(?<!so\s)(?:called|named|dubbed|termed|coined|codenamed|entitled|nicknamed|namely|abbreviated|"
     r"shortened|denoted)(?:\s+as)?\b|\bknown\s+as\b|\brefer(?:red)?\s+to\s+(?:[^,.;]{1,50}?\s+)?as\b")
 # 'We call the resulting sampler X', 'which we term X', 'we denote ... as X': the name follows a few words of object.
-_WE_CALL = re.compile(r"\b(?:(?:we|and)\s+(?:call|name|term|dub|coin|denote)|naming)\b", re.IGNORECASE)
+_CALLING = r"\b(?:(?:we|and)\s+(?:call|name|term|dub|coin|denote)|naming)\b"
+_WE_CALL, _HAS_WE_CALL = re.compile(_CALLING, re.IGNORECASE), AnyCase(_CALLING)
 # A prior work's name ('A recent work, named PRover (Saha et al., 2020)') is not the paper's: a citation
 # before the naming word or just after it, or prior work as what the naming word names (no 'we' between).
 _CITATION = re.compile(r"\bet\s+al\b|\(\s*\d{4}\s*\)", re.IGNORECASE)
@@ -197,7 +203,7 @@ def candidates_in(sentence: str, counts: Counter[str] | None = None) -> Iterator
     yield from _named_by_naming_words(sentence)
     yield from _named_by_verbs(sentence, counts)
     yield from _named_by_passive(sentence, counts)
-    proposed = _PROPOSED.search(sentence)
+    proposed = _HAS_PROPOSED.found_in(sentence) and _PROPOSED.search(sentence)
     if proposed:
         yield from _object_names(sentence[proposed.end():], counts, longest=3, apposed=2)
     ours = _OUR_THING.search(sentence)
@@ -207,19 +213,19 @@ def candidates_in(sentence: str, counts: Counter[str] | None = None) -> Iterator
             yield Contribution(name)
     defined = _DEFINED_BY_COLON.search(sentence) if ":" in sentence else None
     # by the authors: not 'One of the most popular algorithms is KwikCluster: an algorithm that ...'
-    if defined and _TOKEN.fullmatch(defined[1]) and is_coined(defined[1]) and _WE.search(sentence, 0, defined.start()):
+    if defined and _TOKEN.fullmatch(defined[1]) and is_coined(defined[1]) and _WE.found_in(sentence, 0, defined.start()):
         yield Contribution(defined[1])
 
 
 def _named_by_naming_words(sentence: str) -> Iterator[Contribution]:
     """'called X', 'which we call X', 'we name our model as X', 'namely X' after what the work introduces."""
     for pattern in (_NAMING, _WE_CALL):
-        naming = pattern.search(sentence)
+        naming = (pattern is _NAMING or _HAS_WE_CALL.found_in(sentence)) and pattern.search(sentence)
         if not naming or _names_prior_work(sentence, naming):
             continue
         # 'namely' also means 'that is', 'known as' also names what exists: the work must be introduced before
         # ('we propose ..., namely X', 'Our proposed framework, namely UCTNet', 'a new language model, namely SwahBERT')
-        introduced = (_INTRODUCE.search(sentence, 0, naming.start())
+        introduced = (_HAS_INTRODUCE.found_in(sentence, 0, naming.start())
                       or _INTRODUCED_KIND.search(sentence[:naming.start()]))
         if not introduced and re.match(r"namely|known", naming[0]):
             continue
@@ -235,12 +241,12 @@ def _named_by_naming_words(sentence: str) -> Iterator[Contribution]:
 def _named_by_verbs(sentence: str, counts: Counter[str]) -> Iterator[Contribution]:
     """Names in the object of each verb that introduces: 'we propose to adapt existing LoRAs ... and introduce a
     Compression-Aware LoRA (CA-LoRA)'."""
-    for number, verb in enumerate(_INTRODUCE.finditer(sentence)):
+    for number, verb in enumerate(_INTRODUCE.finditer(sentence) if _HAS_INTRODUCE.found_in(sentence) else ()):
         if number and verb[0].startswith(","):
             continue  # a later participle tells what the work gives: '..., offering improved understanding (NLU)'
-        if verb[0].startswith("to") and not _WE.search(sentence, 0, verb.start()):
+        if verb[0].startswith("to") and not _WE.found_in(sentence, 0, verb.start()):
             continue  # an infinitive introduces only what the authors set out to make: 'methods to construct X'
-        if re.match(r"and\s.*[^s]s$", verb[0], re.IGNORECASE) and not _THIS_WORK.search(sentence, 0, verb.start()):
+        if re.match(r"and\s.*[^s]s$", verb[0], re.IGNORECASE) and not _THIS_WORK.found_in(sentence, 0, verb.start()):
             continue  # 'the first stage (ClusterNet) ... and proposes regions (ROOBI)': not the authors
         # not a name written before its verb: 'Networks (CNNs) inspire us to introduce CNNs'
         yield from (c for c in _object_names(sentence[verb.end():], counts)
@@ -250,7 +256,7 @@ def _named_by_verbs(sentence: str, counts: Counter[str]) -> Iterator[Contributio
 def _named_by_passive(sentence: str, counts: Counter[str]) -> Iterator[Contribution]:
     """The subject of '... is proposed': 'a X (X) is proposed', 'Applying sigma-consensus, MAGSAC is proposed',
     'AdapterBias, a simple adapter architecture, is proposed'."""
-    passive = _PASSIVE.search(sentence)
+    passive = _HAS_PASSIVE.found_in(sentence) and _PASSIVE.search(sentence)
     if not passive:
         return
     subject = [part.strip() for part in sentence[:passive.start()].split(", ") if part.strip()]
