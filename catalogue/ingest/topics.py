@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import functools
 import re
-from collections import Counter
 from dataclasses import dataclass
 
 from catalogue.model import Topic
@@ -77,25 +76,37 @@ def keyword_evidence(text: str, taxonomy: tuple[Topic, ...], weight: int = 1) ->
     An acronym the text defines after a keyword ("deep reinforcement learning (DRL)") is that
     keyword wherever it is written."""
     index = _keyword_index(taxonomy)
-    found_words = list(_WORD.finditer(text))
-    written = [match[0] for match in found_words]
-    words = [word.lower() for word in written]
-    mentions: Counter[tuple[str, bool]] = Counter()  # (keyword with its words run together, as an acronym)
+    written = _WORD.findall(text)
+    words = _WORD.findall(text.lower()) if text.isascii() else [word.lower() for word in written]
+    prefixes, forms = index.prefixes, index.forms
+    mentions: dict[tuple[str, bool], int] = {}  # (keyword with its words run together, as an acronym) -> times
     defined: dict[str, str] = {}  # acronym, lower-cased -> the keyword it stands for
-    start = 0
-    while start < len(words):
-        found = _longest_keyword(words, start, index)
-        if found:
-            keyword, end = found
-            mentions[(keyword, end == start + 1 and _is_acronym(written[start]))] += 1
-            if end < len(words) and _defines_acronym(text, found_words, start, end):
-                defined[words[end]] = keyword
-                end += 1  # the acronym in brackets is the same mention
-            start = end
-        else:
-            if words[start] in defined and _is_acronym(written[start]):
-                mentions[(defined[words[start]], True)] += 1
+    spans: list[tuple[int, int]] = []  # where each word is, found only when an acronym may follow a keyword
+    start, count = 0, len(words)
+    while start < count:
+        joined, found, end = words[start], None, start
+        while joined in prefixes:  # read on while the words run together still start a keyword
+            if joined in forms:
+                found = end + 1
+            end += 1
+            if end == count:
+                break
+            joined += words[end]
+        if found is None:
+            if defined and words[start] in defined and _is_acronym(written[start]):
+                mention = (defined[words[start]], True)
+                mentions[mention] = mentions.get(mention, 0) + 1
             start += 1
+            continue
+        keyword = forms["".join(words[start:found])]
+        mention = (keyword, found == start + 1 and _is_acronym(written[start]))
+        mentions[mention] = mentions.get(mention, 0) + 1
+        if found - start > 1 and found < count and _is_acronym(written[found], longest=5):
+            spans = spans or [match.span() for match in _WORD.finditer(text)]
+            if _defines_acronym(text, spans, written, start, found):
+                defined[words[found]] = keyword
+                found += 1  # the acronym in brackets is the same mention
+        start = found
     evidence: dict[str, int] = {}
     for (keyword, acronym), times in mentions.items():
         for slug, strength in index.topics[keyword]:
@@ -104,27 +115,13 @@ def keyword_evidence(text: str, taxonomy: tuple[Topic, ...], weight: int = 1) ->
     return evidence
 
 
-def _longest_keyword(words: list[str], start: int, index: _Index) -> tuple[str, int] | None:
-    """The longest keyword whose words, run together, are those from `start` on: (keyword, end)."""
-    joined, found = "", None
-    for end in range(start, len(words)):  # read on while the words run together still start a keyword
-        joined += words[end]
-        if joined not in index.prefixes:
-            break
-        if joined in index.forms:
-            found = (index.forms[joined], end + 1)
-    return found
-
-
-def _defines_acronym(text: str, found_words: list[re.Match], start: int, end: int) -> bool:
-    """Whether the word after the keyword's words is an acronym in brackets that ends with their
+def _defines_acronym(text: str, spans: list[tuple[int, int]], written: list[str], start: int, end: int) -> bool:
+    """Whether the word after the keyword's words (start to end) is in brackets and ends with their
     initials: "deep reinforcement learning (DRL)", "optimal transport (OT)"."""
-    acronym = found_words[end]
-    if end - start < 2 or text[found_words[end - 1].end():acronym.start()].strip() != "(" \
-            or not _is_acronym(acronym[0], longest=5):
+    if text[spans[end - 1][1]:spans[end][0]].strip() != "(":
         return False
-    initials = "".join(match[0][0] for match in found_words[start:end]).lower()
-    letters = acronym[0].lower()
+    initials = "".join(word[0] for word in written[start:end]).lower()
+    letters = written[end].lower()
     return letters.removesuffix("s").endswith(initials) or letters.endswith(initials)
 
 
