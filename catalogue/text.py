@@ -94,11 +94,16 @@ class AnyCase:
     and searched case-sensitively, several times faster than re.IGNORECASE with the same answer;
     other text (where "ſ" or "K" fold to ASCII letters) is searched with re.IGNORECASE."""
 
-    def __init__(self, pattern: str) -> None:
+    def __init__(self, pattern: str, needs: tuple[str, ...] = ()) -> None:
+        """`needs`: lower-case words one of which every match holds; text without any is answered at once."""
         self._exact = re.compile(pattern)
         self._folded = re.compile(pattern, re.IGNORECASE)
+        self._needs = needs
 
     def found_in(self, text: str, start: int = 0, end: int = sys.maxsize) -> bool:
         if text.isascii():
-            return self._exact.search(text.lower(), start, end) is not None
+            lowered = text.lower()
+            if self._needs and not any(word in lowered for word in self._needs):
+                return False
+            return self._exact.search(lowered, start, end) is not None
         return self._folded.search(text, start, end) is not None

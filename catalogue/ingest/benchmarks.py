@@ -23,7 +23,6 @@ from catalogue.text import AnyCase
 # the punctuation that separates list items.
 _TOKEN = re.compile(r"#?\w(?:[\w+#/]|[\-'’](?=\w)|\.(?=[a-z0-9]))*|[(),;:.\[\]]")
 _ADDRESS = re.compile(r"\.[a-z]{2,}/")
-_POSSESSIVE = re.compile(r"['’]s$")
 _KIND_STARTS = ("data", "bench", "corp", "chall", "leader", "treeb", "Data", "Bench", "Corp", "Chall", "Leader",
                 "Treeb")
 _KIND = re.compile(r"(?:data-?sets?|benchmarks?|corpus|corpora|challenges?|leaderboards?|treebanks?)", re.IGNORECASE)
@@ -91,7 +90,7 @@ def find_benchmarks(sentences: list[str], own_names: tuple[str, ...] = ()) -> tu
     weighed: set[tuple[str, bool]] = set()
     for sentence in sentences:
         tokens = _tokens(sentence)
-        strong = _beside_kind_words(tokens)
+        strong = _beside_kind_words(tokens, sentence)
         if "Bench" in sentence or "Eval" in sentence or "Arena" in sentence or "Gym" in sentence:
             strong += _named_as_benchmarks(tokens)
         weak = _after_on(tokens) if _EVALUATION.found_in(sentence) else []
@@ -119,7 +118,7 @@ def _tokens(sentence: str) -> list[str]:
     for token in _TOKEN.findall(sentence):
         if token == "." and tokens and tokens[-1].lower() in _ABBREVIATIONS:
             continue
-        tokens.append(_POSSESSIVE.sub("", token) if "s" in token[-1:] else token)
+        tokens.append(token[:-2] if token.endswith(("'s", "\u2019s")) else token)
     return tokens
 
 
@@ -354,8 +353,10 @@ def _appositive(tokens: list[str], kind: int) -> list[tuple[int, str]]:
     return []
 
 
-def _beside_kind_words(tokens: list[str]) -> list[tuple[int, str]]:
-    names = []
+def _beside_kind_words(tokens: list[str], sentence: str) -> list[tuple[int, str]]:
+    names: list[tuple[int, str]] = []
+    if not any(start in sentence for start in _KIND_STARTS):
+        return names  # no token can be a kind word: most sentences
     for position, token in enumerate(tokens):
         if _is_kind(token):
             after = _names_after(tokens, position)

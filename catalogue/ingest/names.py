@@ -32,12 +32,13 @@ _TOKEN = re.compile(NAME.replace("?P<name>", ""))
 
 _VERBS = (r"propos|introduc|present|describ|develop|design|build|built|construct|releas|contribut|devis|creat|"
           r"curat|assembl|collect|suggest|offer|provid|deriv|implement|unveil")
+_STUDY = ("study", "consider", "explore", "investigate")
 _ADVERBS = r"(?:(?:\w+ly|also|further|then|first|thus|hence|therefore|here|now|instead|next|hereby|finally)\s+){0,2}"
 # Where the authors introduce something; the name follows (active) or precedes (passive) the cue.
 _INTRODUCING = (
     rf"\b(?:we|this\s+(?:paper|work|study|article|note)|the\s+(?:present\s+)?paper|and)\s+"
     rf"(?:(?:have|has|are|will)\s+)?{_ADVERBS}(?:(?:{_VERBS})(?:e|es|ed|s|d|ing)?\b(?!\s+(?:on|upon)\b)"  # 'build on X'
-    rf"|(?:study|consider|explore|investigate)\b(?=\s+an?\s+(?:new|novel)\b))"  # 'we study a novel estimator X'
+    rf"|(?:{'|'.join(_STUDY)})\b(?=\s+an?\s+(?:new|novel)\b))"  # 'we study a novel estimator X'
     rf"|(?:\bby|,)\s+(?:{_VERBS})ing\b(?!\s+(?:on|upon)\b)|\bwe\s+{_ADVERBS}put\s+forward\b"
     rf"|\bto\s+(?:propos|introduc|present|develop|design|creat|construct)e\b")  # 'we leverage X to propose Y'
 _INTRODUCE = re.compile(_INTRODUCING, re.IGNORECASE)
@@ -49,14 +50,19 @@ _PROPOSED_THING = (r"\b(?:(?:the|this)\s+(?:proposed|resulting)|this\s+new|our(?
                    r"this(?=\s+(?:method|technique|approach|framework|model|algorithm|system|architecture)\s*,))\b")
 _PROPOSED = re.compile(_PROPOSED_THING, re.IGNORECASE)
 # The same, only to say whether a sentence has one (AnyCase answers that much faster).
-_HAS_INTRODUCE, _HAS_PASSIVE, _HAS_PROPOSED = AnyCase(_INTRODUCING), AnyCase(_PASSIVE_VOICE), AnyCase(_PROPOSED_THING)
+_HAS_INTRODUCE = AnyCase(_INTRODUCING, needs=(*_VERBS.split("|"), *_STUDY, "put"))
+_HAS_PASSIVE, _HAS_PROPOSED = AnyCase(_PASSIVE_VOICE, needs=tuple(_VERBS.split("|"))), AnyCase(_PROPOSED_THING)
 # Words that name what follows: 'called X', 'which we call X', 'we refer to this method as X'.
+_NAMING_WORDS = ("called", "named", "dubbed", "termed", "coined", "codenamed", "entitled", "nicknamed", "namely",
+                 "abbreviated", "shortened", "denoted")
 _NAMING = re.compile(  # lower case: 'Named Entity Recognition' names nothing
-    r"\b(?<!so-)(?<!so\s)(?:called|named|dubbed|termed|coined|codenamed|entitled|nicknamed|namely|abbreviated|"
-    r"shortened|denoted)(?:\s+as)?\b|\bknown\s+as\b|\brefer(?:red)?\s+to\s+(?:[^,.;]{1,50}?\s+)?as\b")
+    rf"\b(?<!so-)(?<!so\s)(?:{'|'.join(_NAMING_WORDS)})(?:\s+as)?\b|\bknown\s+as\b"
+    r"|\brefer(?:red)?\s+to\s+(?:[^,.;]{1,50}?\s+)?as\b")
+_NAMING_NEEDS = (*_NAMING_WORDS, "known", "refer")  # one of which every match of _NAMING holds
 # 'We call the resulting sampler X', 'which we term X', 'we denote ... as X': the name follows a few words of object.
 _CALLING = r"\b(?:(?:we|and)\s+(?:call|name|term|dub|coin|denote)|naming)\b"
-_WE_CALL, _HAS_WE_CALL = re.compile(_CALLING, re.IGNORECASE), AnyCase(_CALLING)
+_WE_CALL = re.compile(_CALLING, re.IGNORECASE)
+_HAS_WE_CALL = AnyCase(_CALLING, needs=("call", "name", "term", "dub", "coin", "denote", "naming"))
 # A prior work's name ('A recent work, named PRover (Saha et al., 2020)') is not the paper's: a citation
 # before the naming word or just after it, or prior work as what the naming word names (no 'we' between).
 _CITATION = re.compile(r"\bet\s+al\b|\(\s*\d{4}\s*\)", re.IGNORECASE)
@@ -220,7 +226,7 @@ def candidates_in(sentence: str, counts: Counter[str] | None = None) -> Iterator
 def _named_by_naming_words(sentence: str) -> Iterator[Contribution]:
     """'called X', 'which we call X', 'we name our model as X', 'namely X' after what the work introduces."""
     for pattern in (_NAMING, _WE_CALL):
-        naming = (pattern is _NAMING or _HAS_WE_CALL.found_in(sentence)) and pattern.search(sentence)
+        naming = _may_name(sentence, pattern) and pattern.search(sentence)
         if not naming or _names_prior_work(sentence, naming):
             continue
         # 'namely' also means 'that is', 'known as' also names what exists: the work must be introduced before
@@ -236,6 +242,13 @@ def _named_by_naming_words(sentence: str) -> Iterator[Contribution]:
         named = _named_after(after)
         if named:
             yield named
+
+
+def _may_name(sentence: str, pattern: re.Pattern) -> bool:
+    """Whether the sentence has the words a naming pattern needs (a quicker look than the pattern's)."""
+    if pattern is _WE_CALL:
+        return _HAS_WE_CALL.found_in(sentence)
+    return any(word in sentence for word in _NAMING_NEEDS)
 
 
 def _named_by_verbs(sentence: str, counts: Counter[str]) -> Iterator[Contribution]:
