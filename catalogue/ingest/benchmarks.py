@@ -89,11 +89,16 @@ def find_benchmarks(sentences: list[str], own_names: tuple[str, ...] = ()) -> tu
     found: dict[str, str] = {}
     weighed: set[tuple[str, bool]] = set()
     for sentence in sentences:
+        has_kind_word = any(start in sentence for start in _KIND_STARTS)
+        shaped = "Bench" in sentence or "Eval" in sentence or "Arena" in sentence or "Gym" in sentence
+        evaluates = _EVALUATION.found_in(sentence)
+        if not (has_kind_word or shaped or evaluates):
+            continue  # no word a name could stand by (most sentences): not worth reading into tokens
         tokens = _tokens(sentence)
-        strong = _beside_kind_words(tokens, sentence)
-        if "Bench" in sentence or "Eval" in sentence or "Arena" in sentence or "Gym" in sentence:
+        strong = _beside_kind_words(tokens) if has_kind_word else []
+        if shaped:
             strong += _named_as_benchmarks(tokens)
-        weak = _after_on(tokens) if _EVALUATION.found_in(sentence) else []
+        weak = _after_on(tokens) if evaluates else []
         for position, name, is_strong in sorted([(p, n, True) for p, n in strong] + [(p, n, False) for p, n in weak]):
             key = _key(name)
             if key in found or (key, is_strong) in weighed:
@@ -353,10 +358,8 @@ def _appositive(tokens: list[str], kind: int) -> list[tuple[int, str]]:
     return []
 
 
-def _beside_kind_words(tokens: list[str], sentence: str) -> list[tuple[int, str]]:
+def _beside_kind_words(tokens: list[str]) -> list[tuple[int, str]]:
     names: list[tuple[int, str]] = []
-    if not any(start in sentence for start in _KIND_STARTS):
-        return names  # no token can be a kind word: most sentences
     for position, token in enumerate(tokens):
         if _is_kind(token):
             after = _names_after(tokens, position)
