@@ -117,7 +117,8 @@ def main() -> None:
     for label, chosen in (("keyword-bearing papers", keyworded),
                           ("  study half", [i for i in keyworded if study_half(records[i])]),
                           ("  check half", [i for i in keyworded if not study_half(records[i])]),
-                          ("  held-out venue-years " + ", ".join(f"{v} {y}" for v, y in sorted(held_out)), sorted(unseen)),
+                          ("  held-out venue-years " + ", ".join(f"{v} {y}" for v, y in sorted(held_out)),
+                           sorted(unseen)),
                           ("  other venue-years", [i for i in keyworded if i not in unseen])):
         print(coverage_line(label, topic_scores([records[i] for i in chosen], taxonomy, [predicted[i] for i in chosen])))
     everything = topic_scores(records, taxonomy, predicted)
