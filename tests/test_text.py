@@ -71,3 +71,20 @@ def test_cjk_runs_become_overlapping_pairs():
     assert text.words("强化学习 RL") == ["强化", "化学", "学习", "rl"]
     assert text.has_cjk("a 学") and not text.has_cjk("naïve")
     assert re.fullmatch(f"[{text.CJK_CHARACTERS}]+", "ひらがなカタカナ漢字한글")
+
+
+@pytest.mark.parametrize("written", ["We PROPOSE a model", "we propose", "\u017fo we propose", "WE PROPO\u017fE"])
+def test_any_case_answers_as_ignorecase_does(written):
+    pattern = r"\bwe\s+propos"
+    assert text.AnyCase(pattern).found_in(written) == bool(re.search(pattern, written, re.IGNORECASE))
+    assert text.AnyCase(pattern, needs=("propos",)).found_in(written) == bool(re.search(pattern, written, re.IGNORECASE))
+
+
+def test_any_case_looks_only_between_start_and_end():
+    assert text.AnyCase(r"\bwe\b").found_in("Here we are", 0, 7)
+    assert not text.AnyCase(r"\bwe\b").found_in("Here we are", 0, 5)
+
+
+@pytest.mark.parametrize("written", ["plain\x07text", "caf\u00e9\x07", "\U0001fffe and \x85", "clean text"])
+def test_unsafe_characters_are_replaced_in_ascii_and_other_text(written):
+    assert text.replace_unsafe(written) == text.UNSAFE.sub("\ufffd", written)

@@ -17,17 +17,17 @@ from __future__ import annotations
 import re
 
 from catalogue.markup.convert import math_to_text
+from catalogue.text import AnyCase
 
 # Sentences are read as tokens: words (with inner - . + # / ' kept: CIFAR-10, v2.0, MSMARCO's) and
 # the punctuation that separates list items.
 _TOKEN = re.compile(r"#?\w(?:[\w+#/]|[\-'’](?=\w)|\.(?=[a-z0-9]))*|[(),;:.\[\]]")
 _ADDRESS = re.compile(r"\.[a-z]{2,}/")
-_POSSESSIVE = re.compile(r"['’]s$")
 _KIND_STARTS = ("data", "bench", "corp", "chall", "leader", "treeb", "Data", "Bench", "Corp", "Chall", "Leader",
                 "Treeb")
 _KIND = re.compile(r"(?:data-?sets?|benchmarks?|corpus|corpora|challenges?|leaderboards?|treebanks?)", re.IGNORECASE)
-_EVALUATION = re.compile(r"benchmark|dataset|evaluat|experiment|outperform|achiev|accuracy|results|improv|score|"
-                         r"perform|surpass|test|state[\s-]of[\s-]the[\s-]art", re.IGNORECASE)
+_EVALUATION = AnyCase(r"benchmark|dataset|evaluat|experiment|outperform|achiev|accuracy|results|improv|score|"
+                      r"perform|surpass|test|state[\s-]of[\s-]the[\s-]art")
 _AFTER_KIND_GAP = {",", "e.g", "i.e"}
 # Heads that make a phrase about something other than data: "methods such as A, B", "MRC tasks".
 _OTHER_HEADS = re.compile(r"(?:models?|networks?|architectures?|backbones?|methods?|algorithms?|approach(?:es)?|"
@@ -89,11 +89,16 @@ def find_benchmarks(sentences: list[str], own_names: tuple[str, ...] = ()) -> tu
     found: dict[str, str] = {}
     weighed: set[tuple[str, bool]] = set()
     for sentence in sentences:
+        has_kind_word = any(start in sentence for start in _KIND_STARTS)
+        shaped = "Bench" in sentence or "Eval" in sentence or "Arena" in sentence or "Gym" in sentence
+        evaluates = _EVALUATION.found_in(sentence)
+        if not (has_kind_word or shaped or evaluates):
+            continue  # no word a name could stand by (most sentences): not worth reading into tokens
         tokens = _tokens(sentence)
-        strong = _beside_kind_words(tokens)
-        if "Bench" in sentence or "Eval" in sentence or "Arena" in sentence or "Gym" in sentence:
+        strong = _beside_kind_words(tokens) if has_kind_word else []
+        if shaped:
             strong += _named_as_benchmarks(tokens)
-        weak = _after_on(tokens) if _EVALUATION.search(sentence) else []
+        weak = _after_on(tokens) if evaluates else []
         for position, name, is_strong in sorted([(p, n, True) for p, n in strong] + [(p, n, False) for p, n in weak]):
             key = _key(name)
             if key in found or (key, is_strong) in weighed:
@@ -118,7 +123,7 @@ def _tokens(sentence: str) -> list[str]:
     for token in _TOKEN.findall(sentence):
         if token == "." and tokens and tokens[-1].lower() in _ABBREVIATIONS:
             continue
-        tokens.append(_POSSESSIVE.sub("", token) if "s" in token[-1:] else token)
+        tokens.append(token[:-2] if token.endswith(("'s", "\u2019s")) else token)
     return tokens
 
 
@@ -354,7 +359,7 @@ def _appositive(tokens: list[str], kind: int) -> list[tuple[int, str]]:
 
 
 def _beside_kind_words(tokens: list[str]) -> list[tuple[int, str]]:
-    names = []
+    names: list[tuple[int, str]] = []
     for position, token in enumerate(tokens):
         if _is_kind(token):
             after = _names_after(tokens, position)
@@ -464,8 +469,9 @@ _NUMBER = (r"(?<!\d)\d++(?:\.\d++)?(?:\s*(?:%|×|x\b))?(?:\s*[-\u2013]\s*\d++(?:
 _PLAIN = r"(?<![\d.])\d++(?:\.\d++)?"
 _HEADLINE_NUMBER = re.compile(rf"(?:from\s+{_NUMBER}\s+to\s+{_NUMBER})|(?:(?:up to|over|nearly|about|by)\s+)?{_NUMBER}"
                               rf"|{_PLAIN}\s*(?:→|->)\s*{_PLAIN}%?")  # "from 61.0 → 88.9 average accuracy"
-_OUTCOME = re.compile(r"achiev|improv|outperform|reduc|speed|gain|reach|rise|rises|surpass|boost|cut|"
-                      r"accelerat|increas|decreas|lower|yield|deliver|attain|faster", re.IGNORECASE)
+_OUTCOME = AnyCase(r"achiev|improv|outperform|reduc|speed|gain|reach|rise|rises|surpass|boost|cut|"
+                   r"accelerat|increas|decreas|lower|yield|deliver|attain|faster")
+_DIGIT = re.compile(r"\d")  # every headline number has one: most sentences need no further look
 # What a number can measure. A phrase without one ("outperforms them by 11.1%", "99.9% reduction")
 # does not say what it measures, and is not shown.
 # Words are matched in lower case (a capitalised "Faster R-CNN" is a model), acronyms as written.
@@ -503,7 +509,7 @@ def find_results(sentences: list[str]) -> tuple[str, ...]:
     """Up to three short phrases with headline numbers: '34% proof success rate on LCI-Test'."""
     results: list[str] = []
     for sentence in sentences:
-        if not _OUTCOME.search(sentence):
+        if not _DIGIT.search(sentence) or not _OUTCOME.found_in(sentence):
             continue
         for match in _HEADLINE_NUMBER.finditer(sentence):
             text = _result_phrase(sentence, match)

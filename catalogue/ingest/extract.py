@@ -17,8 +17,11 @@ from catalogue.ingest.titles import derive_title
 from catalogue.ingest.topics import rank_topics
 from catalogue.ingest.links import find_urls
 
-_SENTENCE_END = re.compile(r"(?<![A-Z]\.)(?<!e\.g\.)(?<!i\.e\.)(?<!al\.)(?<!vs\.)(?<!cf\.)(?<=[.!?])\s+(?=[\"“*$\\(A-Z0-9])"
-                           r"|(?<=[。！？])\s*")  # Chinese and Japanese full stops need no space
+# (The full stop is looked for first: most places have none, and the other looks are then skipped.)
+_SENTENCE_END = re.compile(r"(?<=[.!?])(?<![A-Z]\.)(?<!e\.g\.)(?<!i\.e\.)(?<!al\.)(?<!vs\.)(?<!cf\.)"
+                           r"\s+(?=[\"“*$\\(A-Z0-9])")
+_CJK_STOPS = "。！？"  # Chinese and Japanese full stops need no space
+_ANY_SENTENCE_END = re.compile(rf"{_SENTENCE_END.pattern}|(?<=[{_CJK_STOPS}])\s*")
 
 
 @dataclass(frozen=True)
@@ -52,7 +55,8 @@ def extract(abstract: str, taxonomy: tuple[Topic, ...], fallback_topic: str, tit
 
 @functools.lru_cache(maxsize=16)  # each rule below reads the same abstract's sentences
 def _sentences(text: str) -> tuple[str, ...]:
-    return tuple(s.strip() for s in _SENTENCE_END.split(text) if s.strip())
+    ends = _ANY_SENTENCE_END if any(stop in text for stop in _CJK_STOPS) else _SENTENCE_END
+    return tuple(s.strip() for s in ends.split(text) if s.strip())
 
 
 def split_sentences(text: str) -> list[str]:
@@ -69,6 +73,8 @@ def plain_for_extraction(abstract: str) -> str:
     text = re.sub(r"\\(?:emph|text(?:it|bf|tt|sc|sf|rm|sl|up)|underline)\{([^{}]*)\}|\\(?:emph|textit|textbf)(?=[A-Z])",
                   lambda found: found[1] or "", text)
     # Markdown's emphasis markers go; a formula's subscripts ($x_{t+1}$) stay as written.
+    if "*" not in text and "_" not in text:
+        return text  # no marker to take out (formulas alone are kept as they are)
     return re.sub(r"(\$[^$]*+\$)|\*+|(?<!\w)_+|(?<!_)_++(?!\w)", lambda found: found[1] or "", text)
 
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import re
 
+from catalogue.text import AnyCase
+
 # Bare domains count only with a TLD that abstracts use for project pages, so that
 # "e.g." or "Node.js" never become links.
 _BARE_TLDS = r"(?:github\.io|gitlab\.io|com|org|net|io|ai|dev|edu|info|app|page|site)"
@@ -14,11 +16,16 @@ URL = re.compile(
     re.IGNORECASE,
 )
 _TRAILING = ".,;:!?'\")]"
+# Every address holds "://" or a dot before one of those domains; most texts hold neither, and this
+# answers for them much faster than looking for a whole address.
+_MAY_HOLD_ADDRESS = AnyCase(rf"://|\.{_BARE_TLDS}(?![\w-])")
 
 
 def find_urls(text: str) -> list[tuple[int, int, str]]:
     """(start, end, href) of each address in text; trailing punctuation stays outside."""
-    found = []
+    found: list[tuple[int, int, str]] = []
+    if not _MAY_HOLD_ADDRESS.found_in(text):
+        return found
     for match in URL.finditer(text):
         start, end = match.span()
         # A URL like .../Foo_(bar) keeps its closing parenthesis; the counts follow the cut.

@@ -16,6 +16,8 @@ from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
+from catalogue.text import AnyCase
+
 
 @dataclass(frozen=True)
 class Contribution:
@@ -30,27 +32,37 @@ _TOKEN = re.compile(NAME.replace("?P<name>", ""))
 
 _VERBS = (r"propos|introduc|present|describ|develop|design|build|built|construct|releas|contribut|devis|creat|"
           r"curat|assembl|collect|suggest|offer|provid|deriv|implement|unveil")
+_STUDY = ("study", "consider", "explore", "investigate")
 _ADVERBS = r"(?:(?:\w+ly|also|further|then|first|thus|hence|therefore|here|now|instead|next|hereby|finally)\s+){0,2}"
 # Where the authors introduce something; the name follows (active) or precedes (passive) the cue.
-_INTRODUCE = re.compile(
+_INTRODUCING = (
     rf"\b(?:we|this\s+(?:paper|work|study|article|note)|the\s+(?:present\s+)?paper|and)\s+"
     rf"(?:(?:have|has|are|will)\s+)?{_ADVERBS}(?:(?:{_VERBS})(?:e|es|ed|s|d|ing)?\b(?!\s+(?:on|upon)\b)"  # 'build on X'
-    rf"|(?:study|consider|explore|investigate)\b(?=\s+an?\s+(?:new|novel)\b))"  # 'we study a novel estimator X'
+    rf"|(?:{'|'.join(_STUDY)})\b(?=\s+an?\s+(?:new|novel)\b))"  # 'we study a novel estimator X'
     rf"|(?:\bby|,)\s+(?:{_VERBS})ing\b(?!\s+(?:on|upon)\b)|\bwe\s+{_ADVERBS}put\s+forward\b"
-    rf"|\bto\s+(?:propos|introduc|present|develop|design|creat|construct)e\b",  # 'we leverage X to propose Y'
-    re.IGNORECASE)
-_WE = re.compile(r"\bwe\b", re.IGNORECASE)
-_THIS_WORK = re.compile(r"\b(?:this|the\s+present|our)\s+(?:paper|work|study|article|note)\b", re.IGNORECASE)
-_PASSIVE = re.compile(rf"\b(?:is|are|was|were)\s+{_ADVERBS}(?:{_VERBS})(?:ed|d)\b", re.IGNORECASE)
-_PROPOSED = re.compile(r"\b(?:(?:the|this)\s+(?:proposed|resulting)|this\s+new|our(?:\s+(?:proposed|resulting|new))?|"
-                       r"this(?=\s+(?:method|technique|approach|framework|model|algorithm|system|architecture)\s*,))\b",
-                       re.IGNORECASE)
+    rf"|\bto\s+(?:propos|introduc|present|develop|design|creat|construct)e\b")  # 'we leverage X to propose Y'
+_INTRODUCE = re.compile(_INTRODUCING, re.IGNORECASE)
+_WE = AnyCase(r"\bwe\b")
+_THIS_WORK = AnyCase(r"\b(?:this|the\s+present|our)\s+(?:paper|work|study|article|note)\b")
+_PASSIVE_VOICE = rf"\b(?:is|are|was|were)\s+{_ADVERBS}(?:{_VERBS})(?:ed|d)\b"
+_PASSIVE = re.compile(_PASSIVE_VOICE, re.IGNORECASE)
+_PROPOSED_THING = (r"\b(?:(?:the|this)\s+(?:proposed|resulting)|this\s+new|our(?:\s+(?:proposed|resulting|new))?|"
+                   r"this(?=\s+(?:method|technique|approach|framework|model|algorithm|system|architecture)\s*,))\b")
+_PROPOSED = re.compile(_PROPOSED_THING, re.IGNORECASE)
+# The same, only to say whether a sentence has one (AnyCase answers that much faster).
+_HAS_INTRODUCE = AnyCase(_INTRODUCING, needs=(*_VERBS.split("|"), *_STUDY, "put"))
+_HAS_PASSIVE, _HAS_PROPOSED = AnyCase(_PASSIVE_VOICE, needs=tuple(_VERBS.split("|"))), AnyCase(_PROPOSED_THING)
 # Words that name what follows: 'called X', 'which we call X', 'we refer to this method as X'.
+_NAMING_WORDS = ("called", "named", "dubbed", "termed", "coined", "codenamed", "entitled", "nicknamed", "namely",
+                 "abbreviated", "shortened", "denoted")
 _NAMING = re.compile(  # lower case: 'Named Entity Recognition' names nothing
-    r"\b(?<!so-)(?<!so\s)(?:called|named|dubbed|termed|coined|codenamed|entitled|nicknamed|namely|abbreviated|"
-    r"shortened|denoted)(?:\s+as)?\b|\bknown\s+as\b|\brefer(?:red)?\s+to\s+(?:[^,.;]{1,50}?\s+)?as\b")
+    rf"\b(?<!so-)(?<!so\s)(?:{'|'.join(_NAMING_WORDS)})(?:\s+as)?\b|\bknown\s+as\b"
+    r"|\brefer(?:red)?\s+to\s+(?:[^,.;]{1,50}?\s+)?as\b")
+_NAMING_NEEDS = (*_NAMING_WORDS, "known", "refer")  # one of which every match of _NAMING holds
 # 'We call the resulting sampler X', 'which we term X', 'we denote ... as X': the name follows a few words of object.
-_WE_CALL = re.compile(r"\b(?:(?:we|and)\s+(?:call|name|term|dub|coin|denote)|naming)\b", re.IGNORECASE)
+_CALLING = r"\b(?:(?:we|and)\s+(?:call|name|term|dub|coin|denote)|naming)\b"
+_WE_CALL = re.compile(_CALLING, re.IGNORECASE)
+_HAS_WE_CALL = AnyCase(_CALLING, needs=("call", "name", "term", "dub", "coin", "denote", "naming"))
 # A prior work's name ('A recent work, named PRover (Saha et al., 2020)') is not the paper's: a citation
 # before the naming word or just after it, or prior work as what the naming word names (no 'we' between).
 _CITATION = re.compile(r"\bet\s+al\b|\(\s*\d{4}\s*\)", re.IGNORECASE)
@@ -64,6 +76,7 @@ _OUR_THING = re.compile(
     r"solution)"
     rf"(?:\s*,\s*{NAME}\s*,|\s*\(\s*{NAME.replace('?P<name>', '?P<name2>')}\s*\)"
     rf"|\s+is\s+{NAME.replace('?P<name>', '?P<name3>')}\s*,\s*(?:an?|the)\s)", re.IGNORECASE)
+_HAS_OUR = AnyCase(r"\bour\s")  # what _OUR_THING starts with, looked for much sooner
 # 'We apply those layers in SchNet: a novel deep learning architecture', 'through RLlib: a library that ...'
 # (the word before the colon, found from the colon: a name searched for at every position costs much more).
 _DEFINED_BY_COLON = re.compile(r"(?<!\S)(\S+):\s+an?\s")
@@ -202,29 +215,29 @@ def candidates_in(sentence: str, counts: Counter[str] | None = None) -> Iterator
     yield from _named_by_naming_words(sentence)
     yield from _named_by_verbs(sentence, counts)
     yield from _named_by_passive(sentence, counts)
-    proposed = _PROPOSED.search(sentence)
+    proposed = _HAS_PROPOSED.found_in(sentence) and _PROPOSED.search(sentence)
     if proposed:
         yield from _object_names(sentence[proposed.end():], counts, longest=3, apposed=2)
-    ours = _OUR_THING.search(sentence)
+    ours = _HAS_OUR.found_in(sentence) and _OUR_THING.search(sentence)
     if ours:
         name = ours["name"] or ours["name2"] or ours["name3"]
         if is_explicit_name(name):
             yield Contribution(name)
     defined = _DEFINED_BY_COLON.search(sentence) if ":" in sentence else None
     # by the authors: not 'One of the most popular algorithms is KwikCluster: an algorithm that ...'
-    if defined and _TOKEN.fullmatch(defined[1]) and is_coined(defined[1]) and _WE.search(sentence, 0, defined.start()):
+    if defined and _TOKEN.fullmatch(defined[1]) and is_coined(defined[1]) and _WE.found_in(sentence, 0, defined.start()):
         yield Contribution(defined[1])
 
 
 def _named_by_naming_words(sentence: str) -> Iterator[Contribution]:
     """'called X', 'which we call X', 'we name our model as X', 'namely X' after what the work introduces."""
     for pattern in (_NAMING, _WE_CALL):
-        naming = pattern.search(sentence)
+        naming = _may_name(sentence, pattern) and pattern.search(sentence)
         if not naming or _names_prior_work(sentence, naming):
             continue
         # 'namely' also means 'that is', 'known as' also names what exists: the work must be introduced before
         # ('we propose ..., namely X', 'Our proposed framework, namely UCTNet', 'a new language model, namely SwahBERT')
-        introduced = (_INTRODUCE.search(sentence, 0, naming.start())
+        introduced = (_HAS_INTRODUCE.found_in(sentence, 0, naming.start())
                       or _INTRODUCED_KIND.search(sentence[:naming.start()]))
         if not introduced and re.match(r"namely|known", naming[0]):
             continue
@@ -237,15 +250,22 @@ def _named_by_naming_words(sentence: str) -> Iterator[Contribution]:
             yield named
 
 
+def _may_name(sentence: str, pattern: re.Pattern) -> bool:
+    """Whether the sentence has the words a naming pattern needs (a quicker look than the pattern's)."""
+    if pattern is _WE_CALL:
+        return _HAS_WE_CALL.found_in(sentence)
+    return any(word in sentence for word in _NAMING_NEEDS)
+
+
 def _named_by_verbs(sentence: str, counts: Counter[str]) -> Iterator[Contribution]:
     """Names in the object of each verb that introduces: 'we propose to adapt existing LoRAs ... and introduce a
     Compression-Aware LoRA (CA-LoRA)'."""
-    for number, verb in enumerate(_INTRODUCE.finditer(sentence)):
+    for number, verb in enumerate(_INTRODUCE.finditer(sentence) if _HAS_INTRODUCE.found_in(sentence) else ()):
         if number and verb[0].startswith(","):
             continue  # a later participle tells what the work gives: '..., offering improved understanding (NLU)'
-        if verb[0].startswith("to") and not _WE.search(sentence, 0, verb.start()):
+        if verb[0].startswith("to") and not _WE.found_in(sentence, 0, verb.start()):
             continue  # an infinitive introduces only what the authors set out to make: 'methods to construct X'
-        if re.match(r"and\s.*[^s]s$", verb[0], re.IGNORECASE) and not _THIS_WORK.search(sentence, 0, verb.start()):
+        if re.match(r"and\s.*[^s]s$", verb[0], re.IGNORECASE) and not _THIS_WORK.found_in(sentence, 0, verb.start()):
             continue  # 'the first stage (ClusterNet) ... and proposes regions (ROOBI)': not the authors
         # not a name written before its verb: 'Networks (CNNs) inspire us to introduce CNNs'
         yield from (c for c in _object_names(sentence[verb.end():], counts)
@@ -255,7 +275,7 @@ def _named_by_verbs(sentence: str, counts: Counter[str]) -> Iterator[Contributio
 def _named_by_passive(sentence: str, counts: Counter[str]) -> Iterator[Contribution]:
     """The subject of '... is proposed': 'a X (X) is proposed', 'Applying sigma-consensus, MAGSAC is proposed',
     'AdapterBias, a simple adapter architecture, is proposed'."""
-    passive = _PASSIVE.search(sentence)
+    passive = _HAS_PASSIVE.found_in(sentence) and _PASSIVE.search(sentence)
     if not passive:
         return
     subject = [part.strip() for part in sentence[:passive.start()].split(", ") if part.strip()]

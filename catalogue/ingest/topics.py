@@ -2,7 +2,10 @@
 
 A topic is right when the paper is about it, not when one of its words occurs once. So:
 - a keyword (or the topic's label) counts where the text writes it as whole words, in any case,
-  with a hyphen, a space or nothing between its words, and in the plural ("-s", "-es", "-ies");
+  with a hyphen, a space or nothing between its words, in the plural ("-s", "-es", "-ies") and in
+  British spelling ("optimisation");
+- an acronym in brackets right after a keyword, ending with its words' initials ("deep
+  reinforcement learning (DRL)", "optimal transport (OT)"), is that keyword where it recurs;
 - at each word the longest keyword wins, so a phrase hides the words inside it: "doubly robust"
   is causal inference, not robustness, when the taxonomy lists it under causality;
 - a phrase, or an acronym written in capitals (RL, LLMs), is stronger evidence than one word;
@@ -17,7 +20,6 @@ from __future__ import annotations
 
 import functools
 import re
-from collections import Counter
 from dataclasses import dataclass
 
 from catalogue.model import Topic
@@ -48,7 +50,7 @@ def _keyword_index(taxonomy: tuple[Topic, ...]) -> _Index:
             if words:
                 slugs = topics.setdefault("".join(words), {})
                 slugs[topic.slug] = max(PHRASE_WEIGHT if len(words) > 1 else 1, slugs.get(topic.slug, 0))
-    forms = {plural: key for key in topics for plural in _plurals(key)} | {key: key for key in topics}
+    forms = {form: key for key in topics for form in _word_family(key)} | {key: key for key in topics}
     prefixes = frozenset(form[:end] for form in forms for end in range(1, len(form) + 1))
     return _Index({key: tuple(slugs.items()) for key, slugs in topics.items()}, forms, prefixes)
 
@@ -57,27 +59,54 @@ def _plurals(word: str) -> tuple[str, ...]:
     return (word + "s", word + "es", word[:-1] + "ies") if word.endswith("y") else (word + "s", word + "es")
 
 
+# American spellings and the British ones papers also write ("optimisation", "behaviour", "modelling").
+_BRITISH = (("ization", "isation"), ("ize", "ise"), ("yze", "yse"), ("avior", "aviour"), ("eling", "elling"))
+
+
+def _word_family(word: str) -> tuple[str, ...]:
+    """The plurals of `word` and its British spelling with its plurals."""
+    british = word
+    for american, spelling in _BRITISH:
+        british = british.replace(american, spelling)
+    return _plurals(word) + ((british, *_plurals(british)) if british != word else ())
+
+
 def keyword_evidence(text: str, taxonomy: tuple[Topic, ...], weight: int = 1) -> dict[str, int]:
-    """Each topic's evidence in `text`: its keywords' mentions, each weighted, longest keyword first."""
+    """Each topic's evidence in `text`: its keywords' mentions, each weighted, longest keyword first.
+    An acronym the text defines after a keyword ("deep reinforcement learning (DRL)") is that
+    keyword wherever it is written."""
     index = _keyword_index(taxonomy)
     written = _WORD.findall(text)
-    words = [word.lower() for word in written]
-    mentions: Counter[tuple[str, bool]] = Counter()  # (keyword with its words run together, as an acronym)
-    start = 0
-    while start < len(words):
-        joined, found = "", None
-        for end in range(start, len(words)):  # read on while the words run together still start a keyword
-            joined += words[end]
-            if joined not in index.prefixes:
+    words = _WORD.findall(text.lower()) if text.isascii() else [word.lower() for word in written]
+    prefixes, forms = index.prefixes, index.forms
+    mentions: dict[tuple[str, bool], int] = {}  # (keyword with its words run together, as an acronym) -> times
+    defined: dict[str, str] = {}  # acronym, lower-cased -> the keyword it stands for
+    spans: list[tuple[int, int]] = []  # where each word is, found only when an acronym may follow a keyword
+    start, count = 0, len(words)
+    while start < count:
+        joined, found, end = words[start], None, start
+        while joined in prefixes:  # read on while the words run together still start a keyword
+            if joined in forms:
+                found = end + 1
+            end += 1
+            if end == count:
                 break
-            if joined in index.forms:
-                found = (index.forms[joined], end + 1)
-        if found:
-            keyword, end = found
-            mentions[(keyword, end == start + 1 and _is_acronym(written[start]))] += 1
-            start = end
-        else:
+            joined += words[end]
+        if found is None:
+            if defined and words[start] in defined and _is_acronym(written[start]):
+                mention = (defined[words[start]], True)
+                mentions[mention] = mentions.get(mention, 0) + 1
             start += 1
+            continue
+        keyword = forms["".join(words[start:found])]
+        mention = (keyword, found == start + 1 and _is_acronym(written[start]))
+        mentions[mention] = mentions.get(mention, 0) + 1
+        if found - start > 1 and found < count and _is_acronym(written[found], longest=5):
+            spans = spans or [match.span() for match in _WORD.finditer(text)]
+            if _defines_acronym(text, spans, written, start, found):
+                defined[words[found]] = keyword
+                found += 1  # the acronym in brackets is the same mention
+        start = found
     evidence: dict[str, int] = {}
     for (keyword, acronym), times in mentions.items():
         for slug, strength in index.topics[keyword]:
@@ -86,10 +115,20 @@ def keyword_evidence(text: str, taxonomy: tuple[Topic, ...], weight: int = 1) ->
     return evidence
 
 
-def _is_acronym(word: str) -> bool:
+def _defines_acronym(text: str, spans: list[tuple[int, int]], written: list[str], start: int, end: int) -> bool:
+    """Whether the word after the keyword's words (start to end) is in brackets and ends with their
+    initials: "deep reinforcement learning (DRL)", "optimal transport (OT)"."""
+    if text[spans[end - 1][1]:spans[end][0]].strip() != "(":
+        return False
+    initials = "".join(word[0] for word in written[start:end]).lower()
+    letters = written[end].lower()
+    return letters.removesuffix("s").endswith(initials) or letters.endswith(initials)
+
+
+def _is_acronym(word: str, longest: int = 4) -> bool:
     """RL, LLMs, GNNs: a short word in capitals stands for a phrase ("reinforcement learning")."""
     letters = word[:-1] if word.endswith("s") else word
-    return 2 <= len(letters) <= 4 and letters.isupper()
+    return 2 <= len(letters) <= longest and letters.isupper()
 
 
 def rank_topics(title: str, abstract: str, taxonomy: tuple[Topic, ...], fallback: str) -> tuple[str, ...]:

@@ -128,6 +128,8 @@ _MATHML_ATTRIBUTES = {
 # Letters, digits, spaces and punctuation that Markdown, LaTeX and typography leave alone,
 # one word at each end: such a text converts to itself.
 _NOTHING_TO_CONVERT = re.compile(r"[^\W_]+(?:[ ,.;:()?+=-]+[^\W_]+)*[.?)]?")
+# A character that pattern never takes: a text holding one is told much sooner by looking for it.
+_CONVERTIBLE_CHARACTER = re.compile(r"[^\w ,.;:()?+=-]|_")
 # A tag's attributes never hold '<', and a name starts where a name starts: both read once.
 _TAG = re.compile(r"<\s*/?\s*([A-Za-z][\w:-]*)([^<>]*)>")
 _ATTRIBUTE = re.compile(r"(?<![\w:.-])([A-Za-z_:][\w:.-]*)\s*=")
@@ -376,15 +378,21 @@ def _is_plain_mathml(mathml: str) -> bool:
 def latex_text_to_markdown(text: str) -> tuple[str, list[str]]:
     """Prose with LaTeX text macros -> Markdown text (not yet escaped)."""
     problems: list[str] = []
-    text = _GROUPED_PLACEHOLDER.sub(r"\1", text)
-    text = _replace_text_macros(text, problems)
+    # Each rule runs only where the characters it needs are (most abstracts have few): the same text, sooner.
+    if "{\ufdd0" in text:
+        text = _GROUPED_PLACEHOLDER.sub(r"\1", text)
+    if "{" in text or "}" in text:
+        text = _replace_text_macros(text, problems)
     text = _ESCAPED_CHAR.sub(r"\1", text)
     for written, symbol in _SYMBOLS:
         text = text.replace(written, symbol)
     text = _CURLY_THEN_STRAIGHT.sub("\u201c\\1\u201d", text)
-    text = _STRAIGHT_THEN_CURLY.sub("\u201c\\1\u201d", text)
-    text = _DASHES_AND_ELLIPSES.sub(lambda m: _TYPOGRAPHY[m[0]], text)
-    text = _TIE.sub("\u00a0", text)
+    if "\u201d" in text:
+        text = _STRAIGHT_THEN_CURLY.sub("\u201c\\1\u201d", text)
+    if "--" in text or "..." in text:
+        text = _DASHES_AND_ELLIPSES.sub(lambda m: _TYPOGRAPHY[m[0]], text)
+    if "~" in text:
+        text = _TIE.sub("\u00a0", text)
     text = _prose_macros(text)
     for name in sorted({macro[1] for macro in _UNKNOWN_MACRO.finditer(text)}):
         problems.append(f"unknown LaTeX command '\\{name}' in abstract; shown as written")
@@ -602,7 +610,8 @@ class TextConverter:
     def _inline_parts(self, text: str, links: bool, hold) -> list[tuple[int, int, str]]:
         """(start, end, placeholder) of the allowlisted tags, link macros and addresses in text, in order."""
         parts = []
-        for part in _INLINE_PARTS.finditer(text):
+        may_hold_parts = "<" in text or "\\" in text or "[" in text  # where tags, \url, \href and [](...) start
+        for part in _INLINE_PARTS.finditer(text) if may_hold_parts else ():
             held = self._hold_part(part, links, hold)
             if held is not None:
                 parts.append((part.start(), part.end(), held))
@@ -729,7 +738,8 @@ def without_inline_html(text: str) -> str:
 
 def _as_written(text: str) -> Converted | None:
     """A text with nothing to convert (most titles and names) as conversion would give it, sooner."""
-    if _NOTHING_TO_CONVERT.fullmatch(text) and "--" not in text and "..." not in text and "  " not in text:
+    if _CONVERTIBLE_CHARACTER.search(text) is None and _NOTHING_TO_CONVERT.fullmatch(text) \
+            and "--" not in text and "..." not in text and "  " not in text:
         return Converted(f"<p>{text}</p>", text, ())
     return None
 
