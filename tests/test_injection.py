@@ -68,7 +68,7 @@ FIND_INJECTED = """() => {
   // the map's and charts' own SVG, and the map's list of its groups (their swatches, their details)
   const ours = (el) => el.closest('svg.chart, section.chart, .map-groups');
   for (const el of document.querySelectorAll(
-      'iframe, object, embed, img, svg, base, style, details:not(.citations), textarea, meta[http-equiv],'
+      'iframe, object, embed, img, svg, base, style, details:not(.citations):not(.venue-links), textarea, meta[http-equiv],'
       + ' body *  title'))
     if (!(ours(el) && ['svg', 'title', 'details'].includes(el.tagName.toLowerCase()))) found.push('element ' + el.tagName);
   for (const script of document.scripts) {
