@@ -433,8 +433,9 @@ def distinct_titles(papers: list[Paper]) -> list[Paper]:
 
     A title derives from one abstract, blind to the others: several abstracts of a venue-year may
     open with the same field phrase. The first paper (in the order given, the seeds') keeps its
-    title; each later one takes its next-best title (ranked_titles) that no paper of the venue-year
-    has, or keeps its own when none is free. A title the list gives is never changed.
+    title; each later one takes its next-best title (ranked_titles) that no derived title of the
+    venue-year has, or keeps its own when none is free. A title the list gives is never changed, and
+    one a person edited is kept by ingest's merge, as every edited field is.
     """
     venue_years: dict[tuple, list[Paper]] = defaultdict(list)
     for paper in papers:
