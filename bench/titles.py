@@ -23,6 +23,8 @@ from bench.realtext_metrics import token_f1, tokens  # noqa: E402
 from catalogue.markup.cleanup import clean_abstract  # noqa: E402
 from catalogue.content import read_taxonomy  # noqa: E402
 from catalogue.ingest.extract import extract  # noqa: E402
+from catalogue.ingest.titles import distinct_titles  # noqa: E402
+from catalogue.model import Paper, Source  # noqa: E402
 
 PROJECT = Path(__file__).resolve().parent.parent
 LIMIT = 110
@@ -87,14 +89,16 @@ def defects_of(title: str, name: str | None, abstract: str) -> list[str]:
 
 
 def derive_titles(records: list[dict]) -> list[tuple[str, str | None, str]]:
-    """(title, name, cleaned abstract) of each record, through the public entry point."""
+    """(title, name, cleaned abstract) of each record, through the public entry point and the pass
+    ingest makes once a venue-year's papers are derived (distinct_titles)."""
     taxonomy, fallback = read_taxonomy(PROJECT / "content")
-    derived = []
-    for record in records:
+    papers = []
+    for number, record in enumerate(records):
         cleaned, _ = clean_abstract(record["abstract"])
         extraction = extract(cleaned, taxonomy, fallback)
-        derived.append((extraction.title, extraction.name, cleaned))
-    return derived
+        papers.append(Paper(id=str(number), slug="", title=extraction.title, abstract=cleaned, source=Source("corpus"),
+                            name=extraction.name, venue=record["venue"], year=record["year"]))
+    return [(paper.title, paper.name, paper.abstract) for paper in distinct_titles(papers)]
 
 
 def title_scores(records: list[dict], derived: list[tuple[str, str | None, str]] | None = None,

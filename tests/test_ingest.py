@@ -1,3 +1,4 @@
+import json
 import re
 import shutil
 from pathlib import Path
@@ -6,6 +7,7 @@ import pytest
 
 from catalogue.content import read_papers
 from catalogue.ingest.run import ingest, paper_id
+from catalogue.ingest.titles import derive_title, title_key
 
 from conftest import PROJECT
 
@@ -164,6 +166,44 @@ def test_reingesting_unchanged_seeds_rewrites_nothing(project):
     report = ingest(project / "seeds", project / "content")
     assert report.added == report.updated == 0
     assert [f.stat().st_mtime_ns for f in files] == stamps
+
+
+OPENING = "Reinforcement learning from human feedback aligns language models with human preferences."
+SAME_OPENING = [f"{OPENING} We study reward hacking in learned reward models.",
+                f"{OPENING} We propose a cheaper way to collect preference labels.",
+                f"{OPENING} We show that longer answers win more often.",
+                f"{OPENING} We find that preference labels disagree often."]
+
+
+def titles_by_abstract(content: Path) -> dict[str, str]:
+    return {paper.abstract: paper.title for paper in read_papers(content).values()}
+
+
+def test_papers_of_one_venue_year_get_distinct_derived_titles(project):
+    """Abstracts opening with one field phrase derive one title: the first in the seeds keeps it, a later
+    one of the venue-year takes its next-best title, one of another venue-year and a given title keep theirs."""
+    same = derive_title(SAME_OPENING[0], None)
+    assert all(derive_title(abstract, None) == same for abstract in SAME_OPENING)
+    records = [{"abstract": SAME_OPENING[0], "venue": "COLM", "year": 2024},
+               {"abstract": SAME_OPENING[1], "venue": "COLM", "year": 2024},
+               {"abstract": SAME_OPENING[2], "venue": "COLM", "year": 2024, "title": same.upper()},
+               {"abstract": SAME_OPENING[3], "venue": "COLM", "year": 2025}]
+    (project / "seeds").mkdir()
+    (project / "seeds" / "colm.jsonl").write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
+    ingest(project / "seeds", project / "content")
+    titles = titles_by_abstract(project / "content")
+    first, later, given, other_year = (titles[abstract] for abstract in SAME_OPENING)
+    assert first == other_year == same and given == same.upper()
+    assert title_key(later) != title_key(same) and later.startswith("Reinforcement Learning")
+    files = sorted((project / "content" / "papers").glob("*.md"))
+    stamps = [f.stat().st_mtime_ns for f in files]
+    report = ingest(project / "seeds", project / "content")
+    assert report.added == report.updated == 0
+    assert [f.stat().st_mtime_ns for f in files] == stamps
+    edited = next(f for f in files if later in f.read_text(encoding="utf-8"))
+    edited.write_text(edited.read_text(encoding="utf-8").replace(later, same), encoding="utf-8")  # a person's choice
+    ingest(project / "seeds", project / "content")
+    assert titles_by_abstract(project / "content")[SAME_OPENING[1]] == same
 
 
 def test_papers_sharing_a_name_and_the_start_of_their_id_get_distinct_slugs():

@@ -32,6 +32,7 @@ from catalogue.ingest.extract import extract
 from catalogue.markup.convert import CONVERTED, Converted, TextConverter, conversion_key
 from catalogue.model import Link, Paper, Problem, Record, Source, Topic
 from catalogue.ingest.names import name_from_title
+from catalogue.ingest.titles import distinct_titles
 from catalogue.system.notes import note_lines
 from catalogue.system.progress import Progress
 from catalogue.ingest.seed_files import Unreadable, find_seed_files, read_seed_bytes
@@ -137,6 +138,7 @@ def ingest(seeds_dir: Path, content_dir: Path, prune: bool = False, cache: Cache
             paper = replace(paper, id=continued[pid])
         derived[paper.id] = paper
         problems += notes
+    derived = {paper.id: paper for paper in distinct_titles(list(derived.values()))}  # in seed order
     problems.sort(key=lambda problem: problem.source)  # each seed file's notes together, by line
     cache.put_many("ingest", computed)
     cache.keep_only("ingest", keys.values())

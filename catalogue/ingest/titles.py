@@ -15,14 +15,15 @@ import functools
 import json
 import math
 import re
-from collections import Counter
-from collections.abc import Collection
-from dataclasses import dataclass
+from collections import Counter, defaultdict
+from collections.abc import Collection, Iterator
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import NamedTuple
 
 from catalogue.markup.convert import split_math, text_only_math
 from catalogue.ingest.names import normalise_expansion
+from catalogue.model import Paper
 
 MAX_TITLE = 110
 MODEL = Path(__file__).with_name("title_model.json")
@@ -94,6 +95,7 @@ _OPENERS = "([{\"'\u201c\u2018"
 _CLOSERS = ")]}\"'\u201d\u2019"
 _PUNCTUATION = _CLOSERS + ".,;:!?"
 _TOKEN = re.compile(r"\w+")
+_TAG = re.compile(r"</?[A-Za-z][\w:-]*(?:\s[^<>]*)?/?>")  # a tag, not the `<` of `$k<n$ or $m>2$`
 
 
 class Word(NamedTuple):
@@ -397,6 +399,12 @@ def _may_end(words: tuple[Word, ...], index: int) -> bool:
 
 def derive_title(abstract: str, name: str | None, model: TitleModel | None = None) -> str:
     """'Name: phrase' when the abstract names its contribution, else the phrase, in title case."""
+    return next(ranked_titles(abstract, name, model))
+
+
+def ranked_titles(abstract: str, name: str | None, model: TitleModel | None = None) -> Iterator[str]:
+    """The titles the abstract could have, best first (the first is derive_title's); last, what the
+    rule says when no phrase fits: the name alone, else the abstract's opening words."""
     model = model or load_model()
     read = read_abstract(abstract)
     words = read.words
@@ -407,10 +415,45 @@ def derive_title(abstract: str, name: str | None, model: TitleModel | None = Non
     spans = candidate_spans(words, probabilities, model, name, room, _SHORTEST_SPAN[bool(name)])
     while spans:
         best = max(spans, key=lambda span: span.expected_f1)  # the first of equals
+        spans.remove(best)
         if tuple(t for w in words[best.start:best.end] for t in w.tokens) != name_tokens:
-            return title_of(words, best, name)
-        spans.remove(best)  # the name again in other words ("Pyramid BERT" for Pyramid-BERT)
-    return name or _opening(words) or "Untitled abstract"
+            yield title_of(words, best, name)  # (not the name again in other words: "Pyramid BERT" for Pyramid-BERT)
+    yield name or _opening(words) or "Untitled abstract"
+
+
+def title_key(title: str) -> str:
+    """What two titles share when they are the same title, case and punctuation aside: their lower-case
+    words, without HTML tags, `$` or the backslashes of LaTeX commands."""
+    text = _TAG.sub("", title).replace("$", "")
+    return " ".join(_TOKEN.findall(re.sub(r"\\(?=[A-Za-z])", "", text).lower()))
+
+
+def distinct_titles(papers: list[Paper]) -> list[Paper]:
+    """The papers, in order, no two of one venue-year with the same derived title (title_key).
+
+    A title derives from one abstract, blind to the others: several abstracts of a venue-year may
+    open with the same field phrase. The first paper (in the order given, the seeds') keeps its
+    title; each later one takes its next-best title (ranked_titles) that no derived title of the
+    venue-year has, or keeps its own when none is free. A title the list gives is never changed, and
+    one a person edited is kept by ingest's merge, as every edited field is.
+    """
+    venue_years: dict[tuple, list[Paper]] = defaultdict(list)
+    for paper in papers:
+        if paper.title_source == "derived":
+            venue_years[paper.venue, paper.year].append(paper)
+    renamed: dict[str, Paper] = {}
+    for group in venue_years.values():
+        taken = {title_key(paper.title) for paper in group}
+        kept: set[str] = set()
+        for paper in group:
+            if title_key(paper.title) not in kept:
+                kept.add(title_key(paper.title))
+                continue
+            title = next((t for t in ranked_titles(paper.abstract, paper.name) if title_key(t) not in taken), None)
+            if title:
+                taken.add(title_key(title))
+                renamed[paper.id] = replace(paper, title=title)
+    return [renamed.get(paper.id, paper) for paper in papers]
 
 
 def title_of(words: tuple[Word, ...], span: Span, name: str | None) -> str:
