@@ -19,12 +19,21 @@ UNSAFE = re.compile(f"[\x00-\x08\x0b\x0e-\x1f\x7f-\x9f\ufdd0-\ufdef{_NONCHARACTE
 LINE_BREAK = re.compile(r"\r\n|\r|\n")
 
 
-# The same characters as far as ASCII goes: UNSAFE's scattered noncharacters make it slow to search.
-_UNSAFE_ASCII = re.compile("[\x00-\x08\x0b\x0e-\x1f\x7f]")
+# UNSAFE's characters and every other one from U+1FFFE up (rare in text: CJK extension B onwards and
+# private use): one range for the sixteen pairs of noncharacters there, many times quicker to search.
+_MAYBE_UNSAFE = re.compile("[\x00-\x08\x0b\x0e-\x1f\x7f-\x9f\ufdd0-\ufdef\ufffe\uffff\U0001fffe-\U0010ffff]")
 
 
-def replace_unsafe(text: str) -> str:
-    return (_UNSAFE_ASCII if text.isascii() else UNSAFE).sub("\ufffd", text)
+def replace_unsafe(text: str, by: str = "\ufffd") -> str:
+    return UNSAFE.sub(by, text) if _MAYBE_UNSAFE.search(text) else text
+
+
+def has_unsafe(text: str) -> bool:
+    return _MAYBE_UNSAFE.search(text) is not None and UNSAFE.search(text) is not None
+
+
+def count_unsafe(text: str) -> int:
+    return len(UNSAFE.findall(text)) if _MAYBE_UNSAFE.search(text) else 0
 
 
 def split_lines(text: str) -> list[str]:

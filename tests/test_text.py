@@ -7,6 +7,7 @@ page's script over every distinct word of the real corpus sample and of the seed
 import json
 import re
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -85,6 +86,19 @@ def test_any_case_looks_only_between_start_and_end():
     assert not text.AnyCase(r"\bwe\b").found_in("Here we are", 0, 5)
 
 
-@pytest.mark.parametrize("written", ["plain\x07text", "caf\u00e9\x07", "\U0001fffe and \x85", "clean text"])
+@pytest.mark.parametrize("written", ["plain\x07text", "caf\u00e9\x07", "\U0001fffe and \x85", "clean text",
+                                     "\U00020000 extension B", "\U0010fffd private use"])
 def test_unsafe_characters_are_replaced_in_ascii_and_other_text(written):
     assert text.replace_unsafe(written) == text.UNSAFE.sub("\ufffd", written)
+    assert text.replace_unsafe(written, "") == text.UNSAFE.sub("", written)
+    assert text.has_unsafe(written) == (text.UNSAFE.search(written) is not None)
+    assert text.count_unsafe(written) == len(text.UNSAFE.findall(written))
+
+
+def test_the_quick_unsafe_search_agrees_with_unsafe_on_every_character():
+    """replace_unsafe, has_unsafe and count_unsafe search a wider class first: every code point."""
+    every = [chr(point) for point in range(sys.maxunicode + 1) if not 0xD800 <= point <= 0xDFFF]
+    unsafe = [character for character in every if text.UNSAFE.match(character)]
+    assert [character for character in every if text.has_unsafe(character)] == unsafe
+    assert text.count_unsafe("".join(every)) == len(unsafe) == 2 * 17 + 32 + 65 - 4  # controls kept: \t \n \f \r
+    assert text.replace_unsafe("".join(every), "") == "".join(c for c in every if c not in set(unsafe))

@@ -17,7 +17,7 @@ import stat
 from dataclasses import dataclass
 from pathlib import Path
 
-from catalogue.text import TERMINAL_UNSAFE, UNSAFE, printable
+from catalogue.text import TERMINAL_UNSAFE, count_unsafe, printable
 from catalogue.errors import CatalogueError
 from catalogue.model import Problem, Source
 from catalogue.ingest.structured_lists import STRUCTURED_EXTENSIONS
@@ -171,7 +171,7 @@ def decode_seed_bytes(data: bytes) -> SeedText:
     if "\x00" in text:  # git's rule too: no editor writes NUL into text
         return SeedText(None, "not a text file (binary data: it holds NUL bytes; UTF-16 needs a byte-order mark); "
                               "skipped")
-    controls = len(UNSAFE.findall(text))
+    controls = count_unsafe(text)
     if controls >= MIN_CONTROLS and controls > MAX_CONTROL_SHARE * len(text):
         return SeedText(None, "not a text file (binary data: many control characters); skipped")
     if text.count("\ufffd") > MAX_UNDECODABLE_SHARE * len(text):

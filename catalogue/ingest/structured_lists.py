@@ -23,7 +23,7 @@ from bibtexparser.library import Library
 from bibtexparser.model import DuplicateBlockKeyBlock, DuplicateFieldKeyBlock, Entry, ParsingFailedBlock
 from pylatexenc.latex2text import LatexNodes2Text, MacroTextSpec, SpecialsTextSpec, get_default_latex_context_db
 
-from catalogue.text import UNSAFE, printable, split_lines
+from catalogue.text import printable, replace_unsafe, split_lines
 from catalogue.model import Problem, Record, Source
 
 STRUCTURED_EXTENSIONS = (".jsonl", ".json", ".csv", ".tsv", ".bib")
@@ -471,7 +471,7 @@ def address_of(key: str, value: str, note: Note) -> str | None:
 def clean_text(text: str) -> str:
     """Stripped, control characters removed, each run of white space (line breaks too) one space."""
     if not text.isprintable():  # a cheap test that most texts pass
-        text = UNSAFE.sub("", text)
+        text = replace_unsafe(text, "")
     return " ".join(text.split())
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from catalogue.text import UNSAFE, replace_unsafe, split_lines
+from catalogue.text import has_unsafe, replace_unsafe, split_lines
 from catalogue.model import Paragraph, Problem, SeedDocument, Source
 from catalogue.ingest.seed_files import decode_seed_bytes
 
@@ -19,7 +19,7 @@ def parse_seed_document(text: str, path: str) -> SeedDocument:
     """Split a seed document into its header and its paragraphs (pure: no I/O)."""
     lines = split_lines(text.lstrip("\ufeff"))  # a file converted twice can start with two marks
     problems = [Problem(Source(path, number), "control characters were replaced by '\ufffd'")
-                for number, line in enumerate(lines, 1) if UNSAFE.search(line)]
+                for number, line in enumerate(lines, 1) if has_unsafe(line)]
     paragraphs = split_paragraphs([replace_unsafe(line) for line in lines])
     venue = year = None
     if paragraphs and looks_like_header(paragraphs[0]):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from urllib.parse import quote
 
-from catalogue.text import UNSAFE
+from catalogue.text import replace_unsafe
 from catalogue.markup.convert import without_inline_html
 from catalogue.model import Paper
 
@@ -39,7 +39,7 @@ def bibtex_url(url: str) -> str:
 
 def _printable(text: str) -> str:
     """Line breaks and tabs as spaces, other control characters (and noncharacters) removed."""
-    return UNSAFE.sub("", re.sub(r"[\t\n\r\x0c\u2028\u2029]", " ", text))
+    return replace_unsafe(re.sub(r"[\t\n\r\x0c\u2028\u2029]", " ", text), "")
 
 
 def _balanced(text: str) -> str:
