@@ -97,8 +97,12 @@ def test_unsafe_characters_are_replaced_in_ascii_and_other_text(written):
 
 def test_the_quick_unsafe_search_agrees_with_unsafe_on_every_character():
     """replace_unsafe, has_unsafe and count_unsafe search a wider class first: every code point."""
-    every = [chr(point) for point in range(sys.maxunicode + 1) if not 0xD800 <= point <= 0xDFFF]
-    unsafe = [character for character in every if text.UNSAFE.match(character)]
-    assert [character for character in every if text.has_unsafe(character)] == unsafe
-    assert text.count_unsafe("".join(every)) == len(unsafe) == 2 * 17 + 32 + 65 - 4  # controls kept: \t \n \f \r
-    assert text.replace_unsafe("".join(every), "") == "".join(c for c in every if c not in set(unsafe))
+    every = "".join(chr(point) for point in range(sys.maxunicode + 1) if not 0xD800 <= point <= 0xDFFF)
+    unsafe = text.UNSAFE.findall(every)
+    assert len(unsafe) == 2 * 17 + 32 + 65 - 4  # noncharacters, U+FDD0-U+FDEF, controls but \t \n \f \r
+    for character in unsafe:  # each found alone, wherever the wider class would first look
+        assert text.has_unsafe(character) and text.count_unsafe(f"a{character}b") == 1
+        assert text.replace_unsafe(f"a{character}b") == "a\ufffdb"
+    safe = text.UNSAFE.sub("", every)
+    assert not text.has_unsafe(safe) and text.count_unsafe(safe) == 0 and text.replace_unsafe(safe) == safe
+    assert text.count_unsafe(every) == len(unsafe) and text.replace_unsafe(every, "") == safe
