@@ -36,6 +36,7 @@ from slugify import slugify
 
 from catalogue.text import replace_unsafe
 from catalogue.markup.cleanup import clean_abstract
+from catalogue.ingest.titles import HTML_TAG, title_words
 from catalogue.ingest.extract import extract
 from catalogue.markup.convert import TextConverter
 from catalogue.model import Topic
@@ -62,14 +63,9 @@ def extracted_pairs(records: Iterable[dict], taxonomy: tuple[Topic, ...], fallba
 # ---------------------------------------------------------------------------------------------
 # Tokens (shared by titles and names)
 
-_TAG = re.compile(r"</?[A-Za-z][\w:-]*(?:\s[^<>]*)?/?>")  # a tag, not the `<` of `$k<n$ or $m>2$`
-
-
 def tokens(text: str) -> list[str]:
-    """Lower-case words, after removing HTML tags, `$` and the backslashes of LaTeX commands:
-    `<b>N</b>euron` is one word, `$\\alpha$` is `alpha`."""
-    text = _TAG.sub("", text).replace("$", "")
-    return re.findall(r"\w+", re.sub(r"\\(?=[A-Za-z])", "", text).lower())
+    """Lower-case words without HTML tags, `$` or LaTeX backslashes, as ingest compares titles."""
+    return title_words(text)
 
 
 def token_f1(derived: str, real: str) -> float:
@@ -114,7 +110,7 @@ def name_is_right(predicted: str, silver: str, abstract: str) -> bool:
     """Equal, or the abstract writes one as the other's expansion: `Deep Reactive Policy (DRP)`."""
     if predicted == silver:
         return True
-    text = " ".join(_TAG.sub("", abstract).replace("*", "").split())
+    text = " ".join(HTML_TAG.sub("", abstract).replace("*", "").split())
     quote = "[\"“”'‘’]?"
     return any(re.search(rf"{re.escape(long)}{quote}\s*\(\s*{quote}{re.escape(short)}{quote}\s*[),;]", text)
                for long, short in ((silver, predicted), (predicted, silver)))
@@ -465,7 +461,7 @@ def slug_leaks(papers: Iterable[object]) -> list[Leak]:
     leaks = []
     for paper in papers:
         written = paper.name or paper.title
-        expected = set(slugify(_TAG.sub("", _markup().plain(written))).split("-"))
+        expected = set(slugify(HTML_TAG.sub("", _markup().plain(written))).split("-"))
         strays = [part for part in paper.slug.split("-") if part in ALLOWED_TAGS + ("a",) and part not in expected]
         if strays:
             leaks.append(Leak(f"papers/{paper.slug}/", f"slug part(s) {', '.join(strays)} of {written!r}"))

@@ -95,7 +95,7 @@ _OPENERS = "([{\"'\u201c\u2018"
 _CLOSERS = ")]}\"'\u201d\u2019"
 _PUNCTUATION = _CLOSERS + ".,;:!?"
 _TOKEN = re.compile(r"\w+")
-_TAG = re.compile(r"</?[A-Za-z][\w:-]*(?:\s[^<>]*)?/?>")  # a tag, not the `<` of `$k<n$ or $m>2$`
+HTML_TAG = re.compile(r"</?[A-Za-z][\w:-]*(?:\s[^<>]*)?/?>")  # a tag, not the `<` of `$k<n$ or $m>2$`
 
 
 class Word(NamedTuple):
@@ -421,11 +421,16 @@ def ranked_titles(abstract: str, name: str | None, model: TitleModel | None = No
     yield name or _opening(words) or "Untitled abstract"
 
 
+def title_words(title: str) -> list[str]:
+    """A title's lower-case words, without HTML tags, `$` or the backslashes of LaTeX commands:
+    `<b>N</b>euron` is one word, `$\\alpha$` is `alpha`."""
+    text = HTML_TAG.sub("", title).replace("$", "")
+    return _TOKEN.findall(re.sub(r"\\(?=[A-Za-z])", "", text).lower())
+
+
 def title_key(title: str) -> str:
-    """What two titles share when they are the same title, case and punctuation aside: their lower-case
-    words, without HTML tags, `$` or the backslashes of LaTeX commands."""
-    text = _TAG.sub("", title).replace("$", "")
-    return " ".join(_TOKEN.findall(re.sub(r"\\(?=[A-Za-z])", "", text).lower()))
+    """What two titles share when they are the same title, case and punctuation aside."""
+    return " ".join(title_words(title))
 
 
 def distinct_titles(papers: list[Paper]) -> list[Paper]:
