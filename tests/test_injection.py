@@ -1,5 +1,6 @@
 """Nothing in an abstract or a content file runs in a reader's browser (real Chromium)."""
 
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -104,39 +105,53 @@ def test_at_least_thirty_payloads():
     assert len(PAYLOADS) >= 30
 
 
-def test_no_payload_runs_or_leaves_an_element(payload_site, browser):
+@dataclass(frozen=True)
+class Visit:
+    """What a reader's browser showed on a page."""
+    injected: list[str]  # elements, attributes and scripts FIND_INJECTED found that are not the site's own
+    texts: dict[str, str]  # selector -> its text, for the selectors in SHOWN_TEXT that the page has
+
+
+SHOWN_TEXT = (".abstract", "h1", ".authors")
+
+
+@pytest.fixture(scope="module")
+def visits(payload_site, browser) -> tuple[dict[str, Visit], list[str]]:
+    """Every page of the site opened once in Chromium: {page: Visit} and the dialogs that opened."""
     context = browser.new_context()
     page = context.new_page()
     dialogs = []
     page.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.dismiss()))
-    problems = {}
-    pages = all_pages(payload_site.out)
-    assert len(pages) > len(PAYLOADS) + 38
-    for path in pages:
+    seen = {}
+    for path in all_pages(payload_site.out):
         page.goto(path.as_uri(), wait_until="load")
         page.mouse.move(200, 300)  # give onmouseover a chance
         injected = [item for item in page.evaluate(FIND_INJECTED)
                     if not (item.startswith("script ") and item.endswith(OWN_SCRIPTS))]
-        if injected:
-            problems[path.relative_to(payload_site.out).as_posix()] = injected
+        texts = {selector: page.inner_text(selector) for selector in SHOWN_TEXT if page.locator(selector).count()}
+        seen[path.relative_to(payload_site.out).as_posix()] = Visit(injected, texts)
     context.close()
+    return seen, dialogs
+
+
+def test_no_payload_runs_or_leaves_an_element(visits):
+    seen, dialogs = visits
+    assert len(seen) > len(PAYLOADS) + 38
     assert dialogs == []
-    assert problems == {}
+    assert {page: visit.injected for page, visit in seen.items() if visit.injected} == {}
 
 
-def test_payloads_are_shown_as_text(payload_site, browser):
-    page = browser.new_page()
+def test_payloads_are_shown_as_text(visits):
+    seen, _ = visits
     shown = 0
     for n, payload in enumerate(PAYLOADS):
-        page.goto((payload_site.out / "papers" / f"payload{n:02d}net" / "index.html").as_uri())
-        text = page.inner_text(".abstract")
+        text = seen[f"papers/payload{n:02d}net/index.html"].texts[".abstract"]
         if "alert(" in payload and not payload.startswith(("$", "\\(")):  # math shows it as formula letters
             assert "alert(" in text, (payload, text)
             shown += 1
-    page.goto((payload_site.out / "papers" / "payload00net" / "index.html").as_uri())
-    assert page.inner_text("h1") == "<script>alert(99)</script>"
-    assert "<img src=x onerror=alert(98)>" in page.inner_text(".authors")
-    page.close()
+    edited = seen["papers/payload00net/index.html"].texts
+    assert edited["h1"] == "<script>alert(99)</script>"
+    assert "<img src=x onerror=alert(98)>" in edited[".authors"]
     assert shown >= 30
 
 

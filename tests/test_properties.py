@@ -133,7 +133,7 @@ def universal_line_count(text: str) -> int:
 # 1. Seed documents
 # ---------------------------------------------------------------------------------------------
 
-@settings(max_examples=300, deadline=None, **COMMON)
+@settings(max_examples=200, deadline=None, **COMMON)
 @example(document=("ICML 2026\n\nWe study graphs and\n\x0cprove bounds on them.\n\nA second abstract.\n",
                    [("ICML 2026", 1), ("We study graphs and prove bounds on them.", 3), ("A second abstract.", 6)]))
 @example(document=("\x0cwe\n", [("we", 1)]))
@@ -158,7 +158,7 @@ def test_seed_paragraphs_are_exactly_the_blank_line_separated_blocks(document):
         assert any("no abstracts" in message for _, message in messages)
 
 
-@settings(max_examples=300, deadline=None, **COMMON)  # a loaded machine is slow: timings belong in bench/
+@settings(max_examples=200, deadline=None, **COMMON)  # a loaded machine is slow: timings belong in bench/
 @example(text="\u2028.")
 @example(text="ICML 2026\n\nFirst abstract.\x0c\x0cSecond line.\n")
 @given(text=ANY_TEXT)
@@ -229,7 +229,7 @@ def check_html(fragment: str, allowed: set[str]) -> None:
     assert "<" not in outside and ">" not in outside, f"unescaped '<' or '>' in {fragment!r}"
 
 
-@settings(max_examples=300, deadline=None, **COMMON)
+@settings(max_examples=200, deadline=None, **COMMON)
 @example(text="\ue0000\ue001")
 @example(text="an escape character \x1b from a PDF")
 @given(text=ABSTRACTS)
@@ -240,7 +240,7 @@ def test_abstract_html_is_well_formed_and_safe(text):
     assert all(isinstance(problem, str) and problem for problem in rendered.problems)
 
 
-@settings(max_examples=300, deadline=None, **COMMON)
+@settings(max_examples=200, deadline=None, **COMMON)
 @example(text="\ue0000\ue001")
 @example(text="\x08")
 @given(text=ABSTRACTS)
@@ -253,7 +253,7 @@ TITLE_LIKE = st.lists(st.sampled_from(["Graph", "net", "2", "论文", "é", " ",
                       max_size=12).map("".join)
 
 
-@settings(max_examples=500, deadline=None, **COMMON)
+@settings(max_examples=300, deadline=None, **COMMON)
 @example(text="A Model That Works.")
 @example(text="1. Introduction")
 @example(text="Rate--Distortion")
@@ -284,7 +284,7 @@ def loosely(text: str) -> str:
     return re.sub(r"[$\\{}*_\s]", "", text)
 
 
-@settings(max_examples=300, deadline=None, **COMMON)
+@settings(max_examples=200, deadline=None, **COMMON)
 @example(text="\ue0000\ue001")
 @given(text=ABSTRACTS)
 def test_plain_text_has_no_markup_of_ours_and_no_math_delimiters(text):
@@ -308,7 +308,7 @@ MARKUP_SOUP = st.lists(st.sampled_from([
     " ", " ", "a", "b c", "x_1", "https://a.io/x", "\n", "\n\n", "\ufdd00\ufdd1", "\x02"]), max_size=60).map("".join)
 
 
-@settings(max_examples=500, deadline=None, **COMMON)
+@settings(max_examples=300, deadline=None, **COMMON)
 @example(text="*a \\emph{b* } < *c*")
 @given(text=st.one_of(MARKUP_SOUP, MARKUP_SOUP.map(lambda soup: f"We propose FooNet, a {soup} model."),
                       ONE_LINE_ABSTRACTS, st.text()))
@@ -359,7 +359,7 @@ def unmarked(text: str) -> str:
     return re.sub(r"\s+", " ", text)  # as a page shows it
 
 
-@settings(max_examples=300, deadline=None, **COMMON)
+@settings(max_examples=200, deadline=None, **COMMON)
 @example(text="* * *")
 @example(text="\u2014 We study how graphs grow and prove tight bounds.")
 @given(text=EXTRACTION_TEXTS)
