@@ -13,9 +13,21 @@ window.catalogueData = function (id) {
 window.catalogueFill = function (pattern, values) {
   "use strict";
   return String(pattern).replace(/\{(\w+)\}/g, function (whole, name) {
-    return Object.prototype.hasOwnProperty.call(values, name) ? values[name] : whole;
+    if (!Object.prototype.hasOwnProperty.call(values, name)) return whole;
+    return typeof values[name] === "number" ? window.catalogueNumber(values[name]) : values[name];
   });
 };
+
+// A whole number with its digits grouped as the page's language groups them, as i18n.py's
+// Strings.number does ("10,000").
+window.catalogueNumber = (function () {
+  "use strict";
+  var group = null;  // read once, when first needed
+  return function (value) {
+    if (group === null) group = String(window.catalogueData("ui-strings").digit_group);
+    return String(value).replace(/\B(?=(\d{3})+$)/g, group);
+  };
+})();
 
 // The interface strings scripts show, in the page's language: read from the page's
 // <script type="application/json" id="ui-strings"> (catalogue/site/locales/<language>.yaml, `script`).

@@ -2,6 +2,7 @@
 
 import json
 import re
+import subprocess
 from html.parser import HTMLParser
 from pathlib import Path
 from xml.etree import ElementTree
@@ -73,6 +74,9 @@ def used_keys() -> set[str]:
         source = path.read_text(encoding="utf-8")
         keys |= {f"script.{k}" for k in re.findall(r"""\btext\(\s*["']([a-z_]+)["']""", source)}
         keys |= {f"script.{k}" for k in re.findall(r"""catalogueText\(\s*["']([a-z_]+)["']""", source)}
+        keys |= {f"script.{k}" for k in re.findall(r"""catalogueData\(\s*["']ui-strings["']\)\.([a-z_]+)""", source)}
+    i18n = (PROJECT / "catalogue" / "site" / "i18n.py").read_text(encoding="utf-8")
+    keys |= {f"script.{k}" for k in re.findall(r'SCRIPT_GROUP \+ "([a-z_]+)"', i18n)}
     return keys
 
 
@@ -372,3 +376,27 @@ def test_the_notes_of_a_tidied_abstract_are_in_the_site_language(chinese_seed_si
     strings = read_table("zh-CN")
     note = strings["paper.tidy_removed_repeat"].format(sentence=3, first=1)
     assert strings["paper.tidied"].format(notes=note) in page
+
+
+NUMBERS_IN_NODE = """
+const fs = require("fs"), vm = require("vm");
+const [script, strings] = process.argv.slice(1);
+globalThis.window = globalThis;
+globalThis.document = { getElementById: (id) => id === "ui-strings" ? { textContent: strings } : null };
+vm.runInThisContext(fs.readFileSync(script, "utf8"));
+const numbers = JSON.parse(fs.readFileSync(0, "utf8"));
+process.stdout.write(JSON.stringify(numbers.map((n) => [window.catalogueNumber(n),
+                                                        window.catalogueText("shown_of", {shown: n, total: n})])));
+"""
+
+
+@pytest.mark.parametrize("language", available_languages())
+def test_numbers_are_grouped_alike_by_python_and_the_scripts(language):
+    strings = load_strings(language)
+    numbers = [0, 7, 999, 1000, 10000, 12345, 999999, 1234567]
+    assert strings.number(1234567) == "1{0}234{0}567".format(strings.table["script.digit_group"])
+    done = subprocess.run(["node", "-e", NUMBERS_IN_NODE, str(PROJECT / "assets" / "common.js"),
+                           json.dumps(strings.script_strings())], input=json.dumps(numbers), capture_output=True,
+                          text=True, check=True, timeout=60)
+    assert json.loads(done.stdout) == [[strings.number(n), strings.text("script.shown_of", shown=n, total=n)]
+                                       for n in numbers]

@@ -171,6 +171,14 @@ def test_many_venues_are_listed_folded_and_a_few_open(ten_thousand, built_site):
     assert re.search(r'<details class="venue-links" open>\s*<summary>By venue \(1\)</summary>', few)
 
 
+def test_counts_of_thousands_have_their_digits_grouped(ten_thousand):
+    home = ten_thousand[0]["index.html"].make()
+    assert '<span id="paper-count">10,000</span>' in home
+    assert "10,000 papers" in home  # the footer, through the interface strings
+    assert not re.search(r"\b\d{4,}\b(?! *[-–])", re.sub(r"<[^>]*>|\b(19|20)\d\d\b", " ", home)), \
+        "a number of four digits or more shown ungrouped"
+
+
 def test_the_list_data_holds_every_paper_compactly(ten_thousand):
     outputs, _ = ten_thousand
     data = outputs["list-data.js"].make()

@@ -26,6 +26,7 @@ import html
 import math
 import re
 import unicodedata
+from collections.abc import Callable
 from dataclasses import dataclass
 
 # Twelve colours for the map's groups, one palette for a light background and one for a dark one
@@ -94,11 +95,12 @@ def palette_colour(index: int) -> str:
 
 
 def render_bar_chart(bars: list[tuple[str, int, str | None]], *, title: str, unit: str,
-                     maximum: int | None = None, empty: str | None = None) -> str:
+                     maximum: int | None = None, empty: str | None = None, number: Callable[[int], str] = str) -> str:
     """A horizontal bar chart: one row per (label, value, href or None), in the given order.
 
     Each label sits above its bar and is cut with an ellipsis when too long (the full text is
-    in the row's <title>); the value follows the end of the bar, the first one with its unit.
+    in the row's <title>); the value follows the end of the bar, the first one with its unit,
+    written by `number` (the language's digit grouping).
     Bar lengths are proportional to the values, from zero; with `maximum` (100 for a share in
     percent) the full width stands for it, else for the largest value. A row with an href is
     one link. No bars: a chart that says so (`empty`, by default "No <unit> to show").
@@ -108,10 +110,10 @@ def render_bar_chart(bars: list[tuple[str, int, str | None]], *, title: str, uni
             raise ValueError(f"bar chart {title!r}: {label!r} has a negative value ({value})")
         if maximum is not None and value > maximum:
             raise ValueError(f"bar chart {title!r}: {label!r} is {value}, above the chart's maximum ({maximum})")
-    value_texts = [_value_text(value, unit if n == 0 else "") for n, (_, value, _) in enumerate(bars)]
+    value_texts = [_value_text(number(value), unit if n == 0 else "") for n, (_, value, _) in enumerate(bars)]
     values = [value for _, value, _ in bars]
     if maximum is not None and bars:  # the scale a bar of `maximum` (with its value) would need
-        values, value_texts = values + [maximum], value_texts + [_value_text(maximum, unit)]
+        values, value_texts = values + [maximum], value_texts + [_value_text(number(maximum), unit)]
     scale = _bar_scale(values, value_texts)
     rows = [_bar_row(n, label, value, href, value_texts[n], scale, unit)
             for n, (label, value, href) in enumerate(bars)]
@@ -152,8 +154,8 @@ def _bar_row(n: int, label: str, value: int, href: str | None, value_text: str, 
     return f'<g class="bar-row" role="listitem"><a href="{_escape(href)}">{inner}</a></g>\n'
 
 
-def _value_text(value: int, unit: str) -> str:
-    return f"{value} {unit}" if unit else str(value)
+def _value_text(value: str, unit: str) -> str:
+    return f"{value} {unit}" if unit else value
 
 
 # --- map ---------------------------------------------------------------------------------

@@ -23,6 +23,7 @@ LOCALES_DIR = Path(__file__).resolve().parent / "locales"
 REFERENCE = "en"
 PLURAL_FORMS = ("one", "other")
 SCRIPT_GROUP = "script."  # the strings assets/*.js show, handed to them in each page
+DIGIT_GROUP = SCRIPT_GROUP + "digit_group"  # what separates groups of three digits, in Python and the scripts
 
 
 @dataclass(frozen=True)
@@ -33,19 +34,27 @@ class Strings:
     table: dict[str, str | dict[str, str]]
     memo: dict = field(default_factory=dict, compare=False, repr=False)  # strings without values, made once
 
+    def number(self, value: int) -> str:
+        """A whole number with its digits grouped as the language groups them ("10,000")."""
+        return f"{value:,}".replace(",", self.table[DIGIT_GROUP])
+
+    def shown(self, values: dict) -> dict:
+        """Values as a string shows them: whole numbers grouped (as common.js's catalogueFill does)."""
+        return {name: self.number(value) if type(value) is int else value for name, value in values.items()}
+
     def text(self, key: str, count: int | None = None, /, **values) -> str:
         """Plain text, for Python callers (titles, descriptions, charts)."""
-        return self.form(key, count).format(**{"count": count, **values})
+        return self.form(key, count).format(**self.shown({"count": count, **values}))
 
     def __call__(self, key: str, count: int | None = None, /, **values) -> Markup:
         """HTML for templates: the string escaped, values escaped unless already markup."""
         if not values:  # most of a page's strings: the same on every page
             if (key, count) not in self.memo:
-                self.memo[key, count] = Markup(str(escape(self.form(key, count))).format(count=count))
+                self.memo[key, count] = Markup(str(escape(self.form(key, count))).format(**self.shown({"count": count})))
             return self.memo[key, count]
         # escape() leaves markup as it is and escapes the rest; the braces of the escaped text survive
-        escaped = {name: escape(value) for name, value in values.items()}
-        return Markup(str(escape(self.form(key, count))).format(**{"count": count, **escaped}))
+        escaped = {name: escape(value) for name, value in self.shown(values).items()}
+        return Markup(str(escape(self.form(key, count))).format(**{**self.shown({"count": count}), **escaped}))
 
     def form(self, key: str, count: int | None) -> str:
         try:

@@ -496,16 +496,16 @@ def statistics(views: tuple[PaperView, ...], topics: tuple[Topic, ...], counts: 
         "code_count": len(with_code),
         "code_share": round(100 * len(with_code) / len(views)) if views else 0,
         "topic_chart": SafeHtml(render_bar_chart([(t.label, counts[t.slug], f"../{routes.topic_page(t.slug)}") for t in topics],
-                                                 title=t("stats.per_topic"), unit=papers)),
+                                                 title=t("stats.per_topic"), unit=papers, number=strings.number)),
         "venue_chart": SafeHtml(render_bar_chart([(label, len(members), f"../{routes.venue_page(slug)}")
                                                   for slug, label, members in venues],
-                                                 title=t("stats.per_venue"), unit=papers)),
+                                                 title=t("stats.per_venue"), unit=papers, number=strings.number)),
         "code_chart": SafeHtml(render_bar_chart(
             [(label, round(100 * sum(1 for v in members if v.paper.links) / len(members)), f"../{routes.venue_page(slug)}")
              for slug, label, members in venues], title=t("stats.code_share_chart"), unit="%", maximum=100)),
         "benchmark_chart": SafeHtml(render_bar_chart(
             [(name, count, f"../{routes.search_for(name)}") for name, count in top_benchmarks],
-            title=t("stats.benchmarks"), unit=papers)) if top_benchmarks else None,
+            title=t("stats.benchmarks"), unit=papers, number=strings.number)) if top_benchmarks else None,
     }
 
 
