@@ -14,6 +14,7 @@ _LATEX_SPECIAL = re.compile(r"(?<!\\)([&%#_])")
 # What makes Markdown text more than text inside a line: links and images ([ ]), raw HTML and
 # autolinks (<), code (`), emphasis (* _) and the escapes themselves (\).
 _MARKDOWN_PUNCTUATION = re.compile(r"[\\`*_\[\]<]")
+_BRACES = re.compile(r"[{}]")
 _URL_ESCAPES = str.maketrans({"{": "%7B", "}": "%7D", "\\": "%5C"})
 
 
@@ -46,16 +47,15 @@ def _balanced(text: str) -> str:
     """Braces in matched pairs only (an unmatched one is dropped); no backslash before a brace or at the end."""
     text = re.sub(r"(?<!\\)\\+(?=[{}]|\Z)", "", text)  # from a run's start only: linear
     unmatched, opened = set(), []
-    for at, character in enumerate(text):
-        if character == "{":
-            opened.append(at)
-        elif character == "}":
-            if opened:
-                opened.pop()
-            else:
-                unmatched.add(at)
+    for brace in _BRACES.finditer(text):  # the braces alone: most fields have none or a pair
+        if brace[0] == "{":
+            opened.append(brace.start())
+        elif opened:
+            opened.pop()
+        else:
+            unmatched.add(brace.start())
     unmatched.update(opened)
-    return "".join(character for at, character in enumerate(text) if at not in unmatched)
+    return "".join(character for at, character in enumerate(text) if at not in unmatched) if unmatched else text
 
 
 def protect_capitals(title: str) -> str:
