@@ -13,7 +13,7 @@ import catalogue.ingest.run as run
 import catalogue.ingest.snapshot as snapshot
 from catalogue.content import parse_paper_markdown, render_paper_markdown
 from catalogue.system.cache import Cache
-from conftest import PROJECT
+from conftest import PROJECT, build_project
 
 HEADER = "ICLR 2025 Accepted Papers"
 FIRST = ["We propose ZetaNet, a graph model for molecules. It is accurate on every benchmark we tried.",
@@ -161,3 +161,14 @@ def test_new_code_or_a_new_taxonomy_takes_a_whole_ingest(project, tmp_path, whol
     assert_as_whole(project, tmp_path, whole_runs, expected_whole=1)
     assert "reinforcement-learning" in paper_file(project, "zetanet").read_text(encoding="utf-8")
     assert_as_whole(project, tmp_path, whole_runs, expected_whole=0)
+
+
+def test_a_build_after_a_hand_edit_merges_it_alone_and_equals_a_clean_build(tmp_path, seeds_builds, monkeypatch):
+    from test_incremental import clean_build, edit_title, files
+    project = seeds_builds.copy(tmp_path / "built", "--no-search").root
+    edit_title(project / "content", "flashsinkhorn", "FlashSinkhorn, retitled by hand")
+    with monkeypatch.context() as patch:
+        patch.setattr(run, "ingest_all", lambda *args: pytest.fail("a whole ingest for a hand edit"))
+        site = build_project(project, "--no-search").out
+    assert "title_source: edited" in paper_file(project, "flashsinkhorn").read_text(encoding="utf-8")
+    assert files(site) == clean_build(project, tmp_path, "--no-search")
