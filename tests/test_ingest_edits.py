@@ -89,7 +89,8 @@ def edit(root: Path, file: str, **changes) -> None:
     path.write_text(render_paper_markdown(replace(paper, **changes)), encoding="utf-8")
 
 
-def assert_as_whole(root: Path, tmp_path: Path, whole_runs: list[int], expected_whole: int, **flags) -> run.IngestReport:
+def assert_as_whole(root: Path, tmp_path: Path, whole_runs: list[int], expected_whole: int,
+                    **flags) -> run.IngestReport:
     """Ingest as a build does; the result equals a whole ingest's; `expected_whole` whole ingests ran."""
     expected = whole_ingest_of_copy(root, tmp_path, **flags)
     whole_runs.clear()

@@ -152,7 +152,8 @@ def edits_kept(snapshot: IngestSnapshot) -> int:
 
 
 def ingest_all(seeds_dir: Path, content_dir: Path, prune: bool, cache: Cache, allow_removals: bool,
-               topics: tuple[tuple[Topic, ...], str], key: str, stats: dict[str, tuple[int, int]] | None) -> IngestReport:
+               topics: tuple[tuple[Topic, ...], str], key: str,
+               stats: dict[str, tuple[int, int]] | None) -> IngestReport:
     """Every seed file read and every paper merged with its content file; the outcome kept
     under `key` (snapshot_key) with the files' `stats` taken before any was read. `topics`: the
     taxonomy and its fallback topic."""
@@ -203,7 +204,8 @@ def ingest_all(seeds_dir: Path, content_dir: Path, prune: bool, cache: Cache, al
         derived[paper.id] = paper
         problems += notes
     derived = {paper.id: paper for paper in distinct_titles(list(derived.values()))}  # in seed order
-    problems = sorted(problems + reported_once, key=lambda problem: problem.source)  # each seed file's notes together, by line
+    # each seed file's notes together, by line
+    problems = sorted(problems + reported_once, key=lambda problem: problem.source)
     cache.put_many("ingest", computed)
     cache.keep_only("ingest", keys.values())
 
@@ -271,7 +273,8 @@ def ingest_all(seeds_dir: Path, content_dir: Path, prune: bool, cache: Cache, al
     once = {id(problem) for problem in reported_once}
     reported_again = tuple(problem for problem in problems if id(problem) not in once)
     keep_snapshot(cache, key, IngestSnapshot(file_stat(state_path), (), len(derived), reported_again),
-                  stats if not pruned else None, left, written, {derived_key(key, pid): paper for pid, paper in derived.items()})
+                  stats if not pruned else None, left, written,
+                  {derived_key(key, pid): paper for pid, paper in derived.items()})
     return IngestReport(len(derived), added, updated, kept_edits, pruned, tuple(problems))
 
 
