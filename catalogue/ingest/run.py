@@ -25,7 +25,8 @@ from slugify import slugify
 from catalogue.system.cache import Cache, code_version, digest
 from catalogue.text import printable
 from catalogue.markup.cleanup import clean_abstract
-from catalogue.content import PAPERS_DIR, read_papers, read_taxonomy, remember_as_read, render_paper_markdown, write_text_atomic
+from catalogue.content import (PAPERS_DIR, read_paper, read_papers, read_taxonomy, remember_as_read,
+                               render_paper_markdown, write_text_atomic)
 from catalogue.ingest.corrections import alike_pairs
 from catalogue.errors import CatalogueError, shown
 from catalogue.ingest.extract import extract
@@ -36,6 +37,8 @@ from catalogue.ingest.titles import distinct_titles
 from catalogue.system.notes import note_lines
 from catalogue.system.progress import Progress
 from catalogue.ingest.seed_files import Unreadable, find_seed_files, read_seed_bytes
+from catalogue.ingest.snapshot import (DERIVED, SNAPSHOT, ContentFile, IngestSnapshot, addresses_of, changed_files,
+                                       content_stats, derived_key, file_stat, snapshot_key)
 from catalogue.ingest.formats import parse_seed_records
 from catalogue.ingest.trash import move_to_trash
 from catalogue.system.workers import cores, run_in_workers
@@ -90,11 +93,72 @@ def ingest(seeds_dir: Path, content_dir: Path, prune: bool = False, cache: Cache
     set. Nothing is written when the run would remove a paper, or mark more than half of the
     catalogue as gone, unless allow_removals is set: a mistyped seeds folder looks just like
     that. With a cache, a paragraph met before (same text, place, venue, taxonomy and code) is
-    not extracted again.
+    not extracted again, and when nothing but content files changed since the last ingest
+    (snapshot.py), only those are merged again: the same files and report as a whole ingest.
     """
     cache = cache or Cache(None)
-    seed_files, problems = find_seed_files(seeds_dir, content_dir.parent)
     taxonomy, fallback = read_taxonomy(content_dir)
+    key = snapshot_key(seeds_dir, content_dir, taxonomy, fallback, prune, allow_removals)
+    stats = content_stats(content_dir / PAPERS_DIR)  # before any is read: one edited meanwhile differs next time
+    snapshot = cache.get(SNAPSHOT, key) if stats is not None else None
+    if snapshot and (report := ingest_hand_edits(content_dir, key, snapshot, stats, cache)):
+        return report
+    return ingest_all(seeds_dir, content_dir, prune, cache, allow_removals, (taxonomy, fallback), key, stats)
+
+
+def ingest_hand_edits(content_dir: Path, key: str, snapshot: IngestSnapshot, stats: dict[str, tuple[int, int]],
+                      cache: Cache) -> IngestReport | None:
+    """The whole ingest's work when only content files changed since `snapshot` (same seeds, taxonomy,
+    flags and code): each changed file merged with its paper as derived then. None, for the whole
+    ingest, when that is not all: a file came or went, a changed one is unreadable or changed its
+    id or addresses, is no longer in the seeds, or the record of derived fields changed."""
+    state_path = content_dir / STATE_FILE
+    changed = changed_files(snapshot, stats)
+    if changed is None or not state_path.is_file() or file_stat(state_path) != snapshot.state:
+        return None
+    if not changed:
+        return IngestReport(snapshot.papers, 0, 0, edits_kept(snapshot), 0, snapshot.problems)
+    state = read_state(state_path)
+    derived = cache.get_many(DERIVED, [derived_key(key, row.id) for row in changed])
+    merged = []
+    for row in changed:
+        path = content_dir / PAPERS_DIR / row.name
+        try:
+            current = read_paper(path)
+        except CatalogueError:
+            return None  # the whole ingest reports it with every other problem
+        fresh = derived.get(derived_key(key, row.id))
+        if (current.id, addresses_of(current)) != (row.id, row.addresses) or fresh is None:
+            return None
+        paper, edited = merge(replace(current, in_seeds=True), state.get(row.id), fresh)
+        merged.append((row, path, remember_renamed_slug(paper, state.get(row.id, {}).get("slug")), bool(edited)))
+    written: dict[Path, Paper] = {}
+    rows = {row.name: row for row in snapshot.files}
+    for row, path, paper, edited in merged:
+        text = render_paper_markdown(paper)
+        if path.read_text(encoding="utf-8") != text:
+            write_text_atomic(path, text)
+            written[path] = paper
+        size, mtime_ns = file_stat(path) if path in written else stats[row.name]
+        rows[row.name] = replace(row, size=size, mtime_ns=mtime_ns, edited=edited)
+    remember_as_read(written, cache)
+    snapshot = replace(snapshot, files=tuple(rows[name] for name in sorted(rows)))
+    cache.put(SNAPSHOT, key, snapshot)
+    return IngestReport(snapshot.papers, 0, len(written), edits_kept(snapshot), 0, snapshot.problems)
+
+
+def edits_kept(snapshot: IngestSnapshot) -> int:
+    return sum(row.edited for row in snapshot.files)
+
+
+def ingest_all(seeds_dir: Path, content_dir: Path, prune: bool, cache: Cache, allow_removals: bool,
+               topics: tuple[tuple[Topic, ...], str], key: str,
+               stats: dict[str, tuple[int, int]] | None) -> IngestReport:
+    """Every seed file read and every paper merged with its content file; the outcome kept
+    under `key` (snapshot_key) with the files' `stats` taken before any was read. `topics`: the
+    taxonomy and its fallback topic."""
+    seed_files, problems = find_seed_files(seeds_dir, content_dir.parent)
+    taxonomy, fallback = topics
     existing = {paper.id: (path, paper) for path, paper in read_papers(content_dir, cache).items()}
     state_path = content_dir / STATE_FILE
     state = read_state(state_path)
@@ -108,7 +172,8 @@ def ingest(seeds_dir: Path, content_dir: Path, prune: bool = False, cache: Cache
         records += listed
         problems += notes
     arrivals = plan_papers(records, problems)
-    continued = continue_identities(arrivals, existing, state, problems)
+    reported_once: list[Problem] = []  # an ingest of the same inputs does not report these again
+    continued = continue_identities(arrivals, existing, state, reported_once)
     continuing = set(continued.values())
     leaving = sorted((path, paper) for pid, (path, paper) in existing.items()
                      if pid not in arrivals and pid not in continuing)
@@ -139,7 +204,8 @@ def ingest(seeds_dir: Path, content_dir: Path, prune: bool = False, cache: Cache
         derived[paper.id] = paper
         problems += notes
     derived = {paper.id: paper for paper in distinct_titles(list(derived.values()))}  # in seed order
-    problems.sort(key=lambda problem: problem.source)  # each seed file's notes together, by line
+    # each seed file's notes together, by line
+    problems = sorted(problems + reported_once, key=lambda problem: problem.source)
     cache.put_many("ingest", computed)
     cache.keep_only("ingest", keys.values())
 
@@ -155,12 +221,14 @@ def ingest(seeds_dir: Path, content_dir: Path, prune: bool = False, cache: Cache
     settled = cache.get_many("settled", settled_keys.values())
     now_settled: dict[str, bool] = {}
     written: dict[Path, Paper] = {}
+    left: dict[Path, tuple[Paper, bool]] = {}  # each content file as this ingest leaves it, and whether it holds edits
     for pid in sorted(derived):  # by id, so that slug collisions resolve the same way every time
         fresh = derived[pid]
         if settled_keys.get(pid) in settled:
             new_state[pid] = state[pid]
             kept_edits += settled[settled_keys[pid]]
             now_settled[settled_keys[pid]] = settled[settled_keys[pid]]
+            left[existing[pid][0]] = existing[pid][1], settled[settled_keys[pid]]
             continue
         edited = []
         if pid in existing:
@@ -180,6 +248,7 @@ def ingest(seeds_dir: Path, content_dir: Path, prune: bool = False, cache: Cache
             written[path] = paper
         new_state[pid] = {name: value_hash(getattr(fresh, name)) for name in DERIVED_FIELDS} | {"slug": paper.slug}
         now_settled[settled_key(fresh, path, new_state[pid])] = bool(edited)
+        left[path] = paper, bool(edited)
     cache.put_many("settled", now_settled)
     cache.keep_only("settled", now_settled)
     if prune and leaving:
@@ -191,8 +260,9 @@ def ingest(seeds_dir: Path, content_dir: Path, prune: bool = False, cache: Cache
                                                           f"one, move it back into {papers_dir.as_posix()}/"))
     for path, paper in [] if prune else leaving:
         if paper.in_seeds:
-            written[path] = replace(paper, in_seeds=False)
-            write_text_atomic(path, render_paper_markdown(written[path]))
+            paper = written[path] = replace(paper, in_seeds=False)
+            write_text_atomic(path, render_paper_markdown(paper))
+        left[path] = paper, False
         problems.append(Problem(Source(path.as_posix()), "not in any seed file any more; kept and marked "
                                                          "'in_seeds: false' (ingest --prune moves it to .trash/)"))
     remember_as_read(written, cache)
@@ -200,7 +270,31 @@ def ingest(seeds_dir: Path, content_dir: Path, prune: bool = False, cache: Cache
     if not state_path.exists() or state_path.read_text(encoding="utf-8") != state_text:
         write_text_atomic(state_path, state_text)  # unchanged files keep their time: the next build sees no change
     pruned = len(leaving) if prune else 0
+    once = {id(problem) for problem in reported_once}
+    reported_again = tuple(problem for problem in problems if id(problem) not in once)
+    keep_snapshot(cache, key, IngestSnapshot(file_stat(state_path), (), len(derived), reported_again),
+                  stats if not pruned else None, left, written,
+                  {derived_key(key, pid): paper for pid, paper in derived.items()})
     return IngestReport(len(derived), added, updated, kept_edits, pruned, tuple(problems))
+
+
+def keep_snapshot(cache: Cache, key: str, outcome: IngestSnapshot, stats: dict[str, tuple[int, int]] | None,
+                  left: dict[Path, tuple[Paper, bool]], written: dict[Path, Paper], derived: dict[str, Paper]) -> None:
+    """The outcome of a whole ingest for the next one, with each content file as it was read
+    (`stats`) or written; none when a file is not accounted for (one came during the ingest, or
+    `stats` is None: odd entries, papers pruned), so the next ingest is whole too."""
+    if (stats is None or not stats.keys() <= {path.name for path in left}
+            or any(path not in written and path.name not in stats for path in left)):
+        cache.keep_only(SNAPSHOT, ())
+        return
+    files = []
+    for path, (paper, edited) in sorted(left.items()):
+        size, mtime_ns = file_stat(path) if path in written else stats[path.name]
+        files.append(ContentFile(path.name, size, mtime_ns, paper.id, addresses_of(paper), edited))
+    cache.put_many(DERIVED, derived)
+    cache.keep_only(DERIVED, derived)
+    cache.put(SNAPSHOT, key, replace(outcome, files=tuple(files)))
+    cache.keep_only(SNAPSHOT, (key,))
 
 
 def plan_papers(records: list[Record], problems: list[Problem]) -> dict[str, Record]:

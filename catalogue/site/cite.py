@@ -14,19 +14,26 @@ _LATEX_SPECIAL = re.compile(r"(?<!\\)([&%#_])")
 # What makes Markdown text more than text inside a line: links and images ([ ]), raw HTML and
 # autolinks (<), code (`), emphasis (* _) and the escapes themselves (\).
 _MARKDOWN_PUNCTUATION = re.compile(r"[\\`*_\[\]<]")
+_BRACES = re.compile(r"[{}]")
+_BACKSLASHES_BEFORE_BRACE = re.compile(r"(?<!\\)\\+(?=[{}]|\Z)")  # a run's backslashes, before a brace or the end
+_MATH = re.compile(r"\$[^$]*\$")
+_MATH_PARTS = re.compile(r"(\$[^$]*\$)")
+_LINE_BREAKS = re.compile(r"[\t\n\r\x0c\u2028\u2029]")
+_INNER_CAPITAL = re.compile(r"[^\s\-{][A-Z]")
+_NOT_KEY = re.compile(r"[^a-z0-9]")
 _URL_ESCAPES = str.maketrans({"{": "%7B", "}": "%7D", "\\": "%5C"})
 
 
 def citation_key(paper: Paper) -> str:
     """venue + year + slug, letters and digits only: icml2026egotsr."""
-    return re.sub(r"[^a-z0-9]", "", f"{paper.venue or ''}{paper.year or ''}{paper.slug}".lower())
+    return _NOT_KEY.sub("", f"{paper.venue or ''}{paper.year or ''}{paper.slug}".lower())
 
 
 def bibtex_field(text: str) -> str:
     """A field value for BibTeX, braced: specials escaped outside math. The value cannot end its
     entry: control characters go, braces are kept only in matched pairs, and no backslash stands
     before a brace or at the end (BibTeX counts '\\}' as a brace, other readers as a character)."""
-    parts = re.split(r"(\$[^$]*\$)", _printable(text))
+    parts = _MATH_PARTS.split(_printable(text))
     escaped = "".join(part if part.startswith("$") else _LATEX_SPECIAL.sub(r"\\\1", part) for part in parts)
     return "{" + _balanced(escaped) + "}"
 
@@ -39,30 +46,29 @@ def bibtex_url(url: str) -> str:
 
 def _printable(text: str) -> str:
     """Line breaks and tabs as spaces, other control characters (and noncharacters) removed."""
-    return replace_unsafe(re.sub(r"[\t\n\r\x0c\u2028\u2029]", " ", text), "")
+    return replace_unsafe(_LINE_BREAKS.sub(" ", text), "")
 
 
 def _balanced(text: str) -> str:
     """Braces in matched pairs only (an unmatched one is dropped); no backslash before a brace or at the end."""
-    text = re.sub(r"(?<!\\)\\+(?=[{}]|\Z)", "", text)  # from a run's start only: linear
+    text = _BACKSLASHES_BEFORE_BRACE.sub("", text)  # from a run's start only: linear
     unmatched, opened = set(), []
-    for at, character in enumerate(text):
-        if character == "{":
-            opened.append(at)
-        elif character == "}":
-            if opened:
-                opened.pop()
-            else:
-                unmatched.add(at)
+    for brace in _BRACES.finditer(text):  # the braces alone: most fields have none or a pair
+        if brace[0] == "{":
+            opened.append(brace.start())
+        elif opened:
+            opened.pop()
+        else:
+            unmatched.add(brace.start())
     unmatched.update(opened)
-    return "".join(character for at, character in enumerate(text) if at not in unmatched)
+    return "".join(character for at, character in enumerate(text) if at not in unmatched) if unmatched else text
 
 
 def protect_capitals(title: str) -> str:
     """Braces around words with inner capitals (WZ-LLM, EgoTSR, LS$^2$MC), which styles would
     lower-case; 'Neuro-Symbolic' only starts its parts with capitals and is left alone."""
     def protect(word: str) -> str:
-        inner_capital = re.search(r"[^\s\-{][A-Z]", re.sub(r"\$[^$]*\$", "", word))
+        inner_capital = _INNER_CAPITAL.search(_MATH.sub("", word) if "$" in word else word)
         return "{" + word + "}" if inner_capital and "{" not in word else word
     return " ".join(protect(word) for word in title.split(" "))
 

@@ -159,9 +159,10 @@ _NESTED = {list, dict}  # what JSON gives that _restore must turn back into a va
 @cache
 def codec() -> Codec:
     """The codec of the records the stages keep (imported here, not at the top: markup uses this module)."""
+    from catalogue.ingest.snapshot import ContentFile, IngestSnapshot
     from catalogue.markup.convert import Converted
     from catalogue.model import Link, Paper, Problem, Source, Topic
-    return Codec([Paper, Source, Link, Topic, Problem, Converted])
+    return Codec([Paper, Source, Link, Topic, Problem, Converted, ContentFile, IngestSnapshot])
 
 
 def read_or_make_key(path: Path) -> bytes:

@@ -1,0 +1,175 @@
+"""An ingest after hand edits in content/ alone merges only the changed files (ingest/snapshot.py);
+whatever changed, its content files and report equal those of a whole ingest of the same folder."""
+
+import os
+import shutil
+from contextlib import closing
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+import catalogue.ingest.run as run
+import catalogue.ingest.snapshot as snapshot
+from catalogue.content import parse_paper_markdown, render_paper_markdown
+from catalogue.system.cache import Cache
+from conftest import PROJECT, build_project
+
+HEADER = "ICLR 2025 Accepted Papers"
+FIRST = ["We propose ZetaNet, a graph model for molecules. It is accurate on every benchmark we tried.",
+         "We introduce Beta Gamma Search (BGS), a search method for policies. It finds high reward quickly.",
+         "Polytrees are useful. We devise an algorithm that finds the optimal polytree in linear time."]
+SECOND = ["We present ThetaNet, a system for indoor scenes. It is different from earlier systems.",
+          "We study OmegaFlow, a flow model for audio. It beats strong baselines on speech."]
+
+
+@pytest.fixture
+def project(tmp_path):
+    root = tmp_path / "p"
+    (root / "seeds").mkdir(parents=True)
+    (root / "content").mkdir()
+    shutil.copy(PROJECT / "content" / "topics.yaml", root / "content" / "topics.yaml")
+    write_seed(root, "a.txt", FIRST)
+    write_seed(root, "b.txt", SECOND)
+    ingest(root)
+    return root
+
+
+@pytest.fixture
+def whole_runs(monkeypatch) -> list[int]:
+    """Counts the ingests that read every seed file and content file."""
+    calls = []
+    whole = run.ingest_all
+
+    def counted(*args, **kwargs):
+        calls.append(1)
+        return whole(*args, **kwargs)
+
+    monkeypatch.setattr(run, "ingest_all", counted)
+    return calls
+
+
+def write_seed(root: Path, name: str, abstracts: list[str]) -> None:
+    (root / "seeds" / name).write_text(HEADER + "\n\n" + "\n\n".join(abstracts) + "\n", encoding="utf-8")
+
+
+def ingest(root: Path, **flags) -> run.IngestReport:
+    """As a build ingests: with the cache beside content/."""
+    with closing(Cache.beside(root / "content")) as cache:
+        return run.ingest(root / "seeds", root / "content", cache=cache, **flags)
+
+
+def contents(root: Path) -> dict[str, bytes]:
+    content = root / "content"
+    return {path.relative_to(content).as_posix(): path.read_bytes() for path in sorted(content.rglob("*"))
+            if path.is_file() and ".cache" not in path.parts}
+
+
+def described(report: run.IngestReport, root: Path) -> tuple:
+    """The report, the project's folder named alike in any copy."""
+    return replace(report, problems=()), [str(problem).replace(root.as_posix(), "ROOT") for problem in report.problems]
+
+
+def whole_ingest_of_copy(root: Path, scratch: Path, **flags) -> tuple[dict[str, bytes], tuple]:
+    """What a whole ingest (no cache) makes of the project as it is now, in a copy."""
+    copy = scratch / "whole"
+    shutil.rmtree(copy, ignore_errors=True)
+    shutil.copytree(root, copy, ignore=shutil.ignore_patterns(".cache"))
+    report = run.ingest(copy / "seeds", copy / "content", **flags)
+    return contents(copy), described(report, copy)
+
+
+def paper_file(root: Path, slug: str) -> Path:
+    return root / "content" / "papers" / f"{slug}.md"
+
+
+def edit(root: Path, file: str, **changes) -> None:
+    path = paper_file(root, file)
+    paper = parse_paper_markdown(path.read_text(encoding="utf-8"), path.as_posix())
+    path.write_text(render_paper_markdown(replace(paper, **changes)), encoding="utf-8")
+
+
+def assert_as_whole(root: Path, tmp_path: Path, whole_runs: list[int], expected_whole: int,
+                    **flags) -> run.IngestReport:
+    """Ingest as a build does; the result equals a whole ingest's; `expected_whole` whole ingests ran."""
+    expected = whole_ingest_of_copy(root, tmp_path, **flags)
+    whole_runs.clear()
+    report = ingest(root, **flags)
+    assert len(whole_runs) == expected_whole
+    assert (contents(root), described(report, root)) == expected
+    return report
+
+
+def test_a_hand_edit_merges_that_file_alone_and_equals_a_whole_ingest(project, tmp_path, whole_runs):
+    edit(project, "zetanet", title="ZetaNet, retitled by hand", authors=("Ada Lovelace",))
+    report = assert_as_whole(project, tmp_path, whole_runs, expected_whole=0)
+    assert (report.updated, report.kept_edits) == (1, 1)  # the file now says its title was edited
+    assert "title_source: edited" in paper_file(project, "zetanet").read_text(encoding="utf-8")
+    assert "retitled by hand" in paper_file(project, "zetanet").read_text(encoding="utf-8")
+    assert_as_whole(project, tmp_path, whole_runs, expected_whole=0)  # and nothing to do after
+
+
+def test_a_touched_file_is_merged_again_and_nothing_written(project, tmp_path, whole_runs):
+    path = paper_file(project, "thetanet")
+    before = path.read_bytes()
+    os.utime(path, ns=(path.stat().st_atime_ns, path.stat().st_mtime_ns + 10**9))
+    report = assert_as_whole(project, tmp_path, whole_runs, expected_whole=0)
+    assert report.updated == 0 and path.read_bytes() == before
+
+
+def test_an_edited_seed_file_takes_a_whole_ingest_and_its_note_is_given_once(project, tmp_path, whole_runs):
+    write_seed(project, "a.txt", [FIRST[0].replace("every benchmark", "every single benchmark"), *FIRST[1:]])
+    report = assert_as_whole(project, tmp_path, whole_runs, expected_whole=1)
+    assert any("abstract changed slightly" in problem.message for problem in report.problems)
+    again = assert_as_whole(project, tmp_path, whole_runs, expected_whole=0)
+    assert not any("abstract changed slightly" in problem.message for problem in again.problems)
+
+
+def test_a_deleted_seed_file_marks_its_papers_and_an_edit_of_one_takes_a_whole_ingest(project, tmp_path, whole_runs):
+    (project / "seeds" / "b.txt").unlink()
+    report = assert_as_whole(project, tmp_path, whole_runs, expected_whole=1)
+    assert sum("not in any seed file any more" in problem.message for problem in report.problems) == 2
+    assert "in_seeds: false" in paper_file(project, "thetanet").read_text(encoding="utf-8")
+    edit(project, "thetanet", title="ThetaNet, kept by hand")  # no seed derives it: the whole ingest decides
+    assert_as_whole(project, tmp_path, whole_runs, expected_whole=1)
+    assert_as_whole(project, tmp_path, whole_runs, expected_whole=0)
+
+
+@pytest.mark.parametrize("change", ["slug", "deleted file", "unreadable file", "record of derived fields"])
+def test_other_changes_in_content_take_a_whole_ingest(project, tmp_path, whole_runs, change):
+    if change == "slug":
+        edit(project, "zetanet", slug="zeta-net")  # its old address becomes a redirect
+    elif change == "deleted file":
+        paper_file(project, "zetanet").unlink()  # the seeds still list it: written again
+    elif change == "unreadable file":
+        paper_file(project, "zetanet").write_text("---\ntitle: [unclosed\n---\n", encoding="utf-8")
+        with pytest.raises(run.CatalogueError, match="zetanet.md"):
+            ingest(project)
+        return
+    else:
+        state = project / "content" / run.STATE_FILE
+        state.write_text(state.read_text(encoding="utf-8").replace('"title"', '"title" ', 1), encoding="utf-8")
+    assert_as_whole(project, tmp_path, whole_runs, expected_whole=1)
+
+
+def test_new_code_or_a_new_taxonomy_takes_a_whole_ingest(project, tmp_path, whole_runs, monkeypatch):
+    monkeypatch.setattr(snapshot, "code_version", lambda: "another version")
+    assert_as_whole(project, tmp_path, whole_runs, expected_whole=1)
+    taxonomy = project / "content" / "topics.yaml"
+    taxonomy.write_text(taxonomy.read_text(encoding="utf-8").replace("keywords: [reinforcement learning, ",
+                                                                     "keywords: [reinforcement learning, graph model, "),
+                        encoding="utf-8")  # ZetaNet's "graph model" now counts towards it
+    assert_as_whole(project, tmp_path, whole_runs, expected_whole=1)
+    assert "reinforcement-learning" in paper_file(project, "zetanet").read_text(encoding="utf-8")
+    assert_as_whole(project, tmp_path, whole_runs, expected_whole=0)
+
+
+def test_a_build_after_a_hand_edit_merges_it_alone_and_equals_a_clean_build(tmp_path, seeds_builds, monkeypatch):
+    from test_incremental import clean_build, edit_title, files
+    project = seeds_builds.copy(tmp_path / "built", "--no-search").root
+    edit_title(project / "content", "flashsinkhorn", "FlashSinkhorn, retitled by hand")
+    with monkeypatch.context() as patch:
+        patch.setattr(run, "ingest_all", lambda *args: pytest.fail("a whole ingest for a hand edit"))
+        site = build_project(project, "--no-search").out
+    assert "title_source: edited" in paper_file(project, "flashsinkhorn").read_text(encoding="utf-8")
+    assert files(site) == clean_build(project, tmp_path, "--no-search")
