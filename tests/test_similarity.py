@@ -25,7 +25,8 @@ from catalogue.system.cache import Cache
 from catalogue.errors import CatalogueError
 from catalogue.discovery.related import SimilarityProcess
 from catalogue.text import words
-from catalogue.discovery.similarity import MAP_GROUPS, Neighbour, map_groups, map_layout, phrases, related_papers, term_key
+from catalogue.discovery.similarity import (MAP_GROUPS, Neighbour, full_map, map_groups, map_layout, phrases, related_papers,
+                                           term_key, updated_map)
 
 DIFFUSION = [
     ("Denoising diffusion models generate images by reversing a gradual noising process. We propose "
@@ -382,13 +383,68 @@ def test_a_process_that_answers_garbage_and_goes_on_is_stopped(tmp_path, monkeyp
 
 def test_the_similarity_process_answers_as_the_functions_do():
     texts = synthetic(40)
-    done = subprocess.run([sys.executable, "-m", "catalogue.discovery.similarity"], input=pickle.dumps(texts),
+    done = subprocess.run([sys.executable, "-m", "catalogue.discovery.similarity"], input=pickle.dumps((texts, None)),
                           capture_output=True, check=True, cwd=PROJECT)
     answers = io.BytesIO(done.stdout)
     related, positions = pickle.load(answers), pickle.load(answers)  # related papers first, then the map
     assert related == [tuple((n.index, n.shared_terms) for n in neighbours) for neighbours in related_papers(texts)]
     assert positions == map_layout(texts)
-    assert pickle.load(answers) == map_groups(texts)  # and the map's groups last
+    assert pickle.load(answers) == map_groups(texts)  # then the map's groups
+    assert pickle.load(answers) == tuple(full_map(texts))  # and the map's state, for the next build
+
+
+# --- the map kept across an edit (updated_map) ----------------------------------------------
+
+
+@pytest.fixture
+def small_clusters(monkeypatch):
+    """A grouped layout from 20 papers on, so that a catalogue of a few hundred texts is one to keep."""
+    monkeypatch.setattr(similarity, "MAP_CLUSTERS", 20)
+
+
+def edited(texts: list[str], *indices: int) -> list[str]:
+    return [f"{text} Our edit adds this sentence." if n in indices else text for n, text in enumerate(texts)]
+
+
+def test_an_edit_keeps_every_other_place_and_puts_the_paper_among_its_neighbours(small_clusters):
+    texts = synthetic(300)
+    last = full_map(texts)
+    changed = edited(texts, 7)
+    neighbours = related_papers(changed)
+    kept = updated_map(changed, last, neighbours)
+    assert kept is not None and kept.laid_out == last.laid_out and kept.digests != last.digests
+    assert [p for n, p in enumerate(kept.positions) if n != 7] == [p for n, p in enumerate(last.positions) if n != 7]
+    weights = np.array([n.score for n in neighbours[7]])
+    places = np.array([last.positions[n.index] for n in neighbours[7]])
+    assert kept.positions[7] == pytest.approx(tuple(weights @ places / weights.sum()), abs=1e-4)
+    group = next(members for _, members in kept.groups if 7 in members)
+    assert group[-1] == 7  # the least typical of its group
+    def without_it(groups):
+        return sorted((words, tuple(m for m in members if m != 7)) for words, members in groups)
+    assert without_it(kept.groups) == without_it(last.groups)  # each other paper in its group, in order
+
+
+def test_the_map_is_laid_out_anew_past_the_share_of_texts_changed(small_clusters):
+    texts = synthetic(300)  # MAP_KEPT_SHARE of 300 papers: 3 texts
+    last = full_map(texts)
+    for changed, kept in ((edited(texts, 1, 2, 3), True), (edited(texts, 1, 2, 3, 4), False),
+                          (texts[:298], True), (texts[:297], False),  # 3 gone is more than 1% of 297
+                          (texts + synthetic(3, seed=1), True), (texts + synthetic(4, seed=1), False)):
+        assert (updated_map(changed, last, related_papers(changed)) is not None) == kept
+    # The share counts from the last full layout, not the last build: edits add up.
+    twice = updated_map(edited(texts, 1, 2), last, related_papers(edited(texts, 1, 2)))
+    again = edited(texts, 1, 2, 5, 6)
+    assert updated_map(again, twice, related_papers(again)) is None
+    # A text written back as it was laid out counts no more (its place is found again among its neighbours).
+    back = updated_map(texts, twice, related_papers(texts))
+    assert back is not None and back.positions[3:] == last.positions[3:]
+    others = edited(texts, 5, 6, 7)
+    assert updated_map(others, back, related_papers(others)) is not None
+
+
+def test_a_small_map_is_always_laid_out_anew():
+    texts = synthetic(60)
+    assert updated_map(texts, full_map(texts), related_papers(texts)) is None  # not beyond MAP_CLUSTERS
 
 
 def test_answers_are_kept_until_a_text_changes(monkeypatch):

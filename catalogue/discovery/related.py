@@ -4,7 +4,8 @@
 matrices never enter the build process, nor the page writers forked from it. It starts
 before the seeds are ingested (or the catalogue loaded), so that its start-up (importing scikit-learn)
 overlaps that work; it answers related papers first and the map (positions, then groups) after, so that
-paper pages are written while the map is still being drawn.
+paper pages are written while the map is still being drawn. The last build's map goes along, so
+that an edit of a few papers keeps it (similarity.updated_map says when).
 """
 
 from __future__ import annotations
@@ -23,7 +24,8 @@ from catalogue.system.cache import Cache, code_version
 from catalogue.errors import CatalogueError
 
 KIND = "similarity"  # cache entries: (related papers, map positions, map groups) of one list of texts
-ANSWERS = 3
+MAP_KIND, MAP_KEY = "map", "last"  # the one entry: the last build's map and what it was drawn from (MapState)
+ANSWERS = 4  # related papers, map positions, map groups, the map's state
 ENDING_SECONDS = 5  # how long a process whose answer broke off may take to end by itself
 
 
@@ -59,12 +61,13 @@ class SimilarityProcess:
         self.key = hashed.hexdigest()
         cached = cache.get(KIND, self.key)
         if cached is not None:
-            self.found = list(cached)
+            self.found = [*cached, None]  # the map's state: kept in the cache when these were found
             self.process.kill()
             return
         self.found = []
+        request = pickle.dumps((texts, cache.get(MAP_KIND, MAP_KEY)))
         # A thread writes: the pipe holds 64 KB and the process reads only once its imports are done.
-        threading.Thread(target=self._send, args=(pickle.dumps(texts),), daemon=True).start()
+        threading.Thread(target=self._send, args=(request,), daemon=True).start()
 
     def related(self) -> list[tuple[tuple[int, tuple[str, ...]], ...]]:
         """Each paper's related papers: (index of the other paper, the terms they share)."""
@@ -76,7 +79,9 @@ class SimilarityProcess:
 
     def groups(self) -> list[tuple[tuple[str, ...], tuple[int, ...]]]:
         """The map's groups: (the words that name it, its papers' indices), largest first."""
-        return self._answer(2)
+        groups = self._answer(2)
+        self._answer(3)  # the map's state, which the cache keeps for the next build
+        return groups
 
     def _send(self, data: bytes) -> None:
         try:
@@ -105,6 +110,7 @@ class SimilarityProcess:
                 said = self.errors.read().decode("utf-8", "replace").strip()
                 raise CatalogueError(f"finding related papers failed:\n{said or error or 'no answer'}") from None
             if len(self.found) == ANSWERS:
-                self.cache.put(KIND, self.key, tuple(self.found))
+                self.cache.put(KIND, self.key, tuple(self.found[:3]))
                 self.cache.keep_only(KIND, [self.key])
+                self.cache.put(MAP_KIND, MAP_KEY, self.found[3])
         return self.found[which]

@@ -23,7 +23,9 @@ from collections import Counter
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from hashlib import blake2b
 from itertools import pairwise
+from typing import NamedTuple
 
 import numpy as np
 from scipy import sparse
@@ -50,6 +52,7 @@ MAP_CLUSTERS = 500  # t-SNE lays out at most this many points: papers, or groups
 MAP_SPREAD = 0.5  # a group's radius on the map, as a share of the distance between neighbouring groups
 MAP_GROUPS = 12  # the map shows at most this many groups of papers, one colour each (charts.PALETTE)
 GROUP_TERMS = 3  # words that name a group
+MAP_KEPT_SHARE = 0.01  # the map is kept and changed papers placed among it while at most this share differs
 
 # The offline search's stop words; scikit-learn's English ones less those that name things
 # ('system', 'computer', 'fire', ...); and what abstracts say whatever they are about, which
@@ -530,6 +533,68 @@ def _fewest_repeats(ranked: list[int], terms: list[tuple[str, ...]], limit: int)
 # --- The map ---------------------------------------------------------------------------------
 
 
+class MapState(NamedTuple):
+    """A map and what it was drawn from: the digest of each paper's text, the digests of the
+    texts the last full layout laid out, each paper's place and the groups (map_groups)."""
+
+    digests: tuple[str, ...]
+    laid_out: tuple[str, ...]
+    positions: list[tuple[float, float]]
+    groups: list[tuple[tuple[str, ...], tuple[int, ...]]]
+
+
+def text_digests(texts: list[str]) -> tuple[str, ...]:
+    return tuple(blake2b(text.encode("utf-8"), digest_size=16).hexdigest() for text in texts)
+
+
+def full_map(texts: list[str]) -> MapState:
+    """The map laid out anew (map_layout, map_groups)."""
+    digests = text_digests(texts)
+    return MapState(digests, digests, map_layout(texts), map_groups(texts))
+
+
+def updated_map(texts: list[str], last: MapState | None, neighbours: list[tuple[Neighbour, ...]]) -> MapState | None:
+    """The last map kept, with the papers whose text is new placed among their neighbours; None
+    when it must be laid out anew (full_map).
+
+    The rule, so that the map never drifts far from a full layout: the last map is kept only
+    when its full layout was of more than MAP_CLUSTERS papers (a smaller map is laid out anew
+    in a moment) and the texts differ from those it laid out by at most MAP_KEPT_SHARE of the
+    papers (as multisets: the larger of the texts added and the texts gone; an edit is one of each). A paper whose text the
+    last map holds keeps its place and its group (a repeated text takes the places in order).
+    A new text goes to the mean place of its related papers that kept theirs, weighted by
+    their scores, and joins the group holding most of that weight, as its least typical
+    paper; one with no such neighbour makes the whole map laid out anew. The groups keep
+    their words."""
+    if last is None or len(last.laid_out) <= MAP_CLUSTERS:
+        return None
+    digests = text_digests(texts)
+    current, laid_out = Counter(digests), Counter(last.laid_out)
+    if max((current - laid_out).total(), (laid_out - current).total()) > MAP_KEPT_SHARE * len(texts):
+        return None
+    places: dict[str, list[int]] = {}
+    for index in reversed(range(len(last.digests))):
+        places.setdefault(last.digests[index], []).append(index)
+    was = [places[digest].pop() if places.get(digest) else None for digest in digests]
+    new_index = {old: index for index, old in enumerate(was) if old is not None}
+    group_of = {old: number for number, (_, group) in enumerate(last.groups) for old in group}
+    positions = [last.positions[old] if old is not None else None for old in was]
+    members = [[new_index[old] for old in group if old in new_index] for _, group in last.groups]
+    for index in (index for index, old in enumerate(was) if old is None):
+        placed = [(n.score, was[n.index]) for n in neighbours[index] if was[n.index] is not None]
+        if not placed:
+            return None
+        total = sum(score for score, _ in placed)
+        positions[index] = tuple(round(sum(score * last.positions[old][axis] for score, old in placed) / total, 4)
+                                 for axis in (0, 1))
+        weight = Counter()
+        for score, old in placed:
+            weight[group_of[old]] += score
+        members[min(weight, key=lambda group: (-weight[group], group))].append(index)
+    groups = [(words, tuple(found)) for (words, _), found in zip(last.groups, members) if found]
+    return MapState(digests, last.laid_out, positions, sorted(groups, key=lambda group: (-len(group[1]), min(group[1]))))
+
+
 def _tsne(points: np.ndarray) -> np.ndarray:
     perplexity = min(30.0, (len(points) - 1) / 3)
     # 500 iterations, not 1,000: the layout of a few hundred points has settled by then (KL 0.88 against 0.86).
@@ -587,15 +652,18 @@ def _unit_square(points: np.ndarray) -> list[tuple[float, float]]:
 
 def main() -> None:
     """`python -m catalogue.discovery.similarity`, as the build runs it in a process of its own (related.py):
-    pickled texts on stdin; on stdout, pickled as plain tuples (reading them needs no scikit-learn),
-    first each paper's related papers as (index, shared terms), then each paper's place on the map,
-    then the map's groups (map_groups)."""
-    texts = pickle.load(sys.stdin.buffer)
-    related = [tuple((n.index, n.shared_terms) for n in neighbours) for neighbours in related_papers(texts)]
-    pickle.dump(related, sys.stdout.buffer)
+    on stdin, pickled, the texts and the last build's map (a MapState as a tuple, or None); on stdout,
+    pickled as plain tuples (reading them needs no scikit-learn), first each paper's related papers
+    as (index, shared terms), then each paper's place on the map, then the map's groups (map_groups),
+    then the new MapState as a tuple."""
+    texts, last = pickle.load(sys.stdin.buffer)
+    neighbours = related_papers(texts)
+    pickle.dump([tuple((n.index, n.shared_terms) for n in found) for found in neighbours], sys.stdout.buffer)
     sys.stdout.buffer.flush()  # the build writes paper pages while the map is drawn
-    pickle.dump(map_layout(texts), sys.stdout.buffer)
-    pickle.dump(map_groups(texts), sys.stdout.buffer)
+    state = updated_map(texts, MapState(*last) if last else None, neighbours) or full_map(texts)
+    pickle.dump(state.positions, sys.stdout.buffer)
+    pickle.dump(state.groups, sys.stdout.buffer)
+    pickle.dump(tuple(state), sys.stdout.buffer)
 
 
 if __name__ == "__main__":
