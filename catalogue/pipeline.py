@@ -126,20 +126,20 @@ def render(content: Path, out: Path, config: SiteConfig, templates: Path, assets
             if not search:
                 remove_tree(staging / BUNDLE_DIR, ignore_errors=True)  # an old index would not match the pages
             elif report.written or report.removed or not (staging / BUNDLE_DIR).is_dir():
-                say(f"  {index(staging, previous=out)}")
+                say(f"  {index(staging, previous=out, cache=cache)}")
             else:
                 say("Search index: no page changed, kept as it was")
             write_manifest(staging, fingerprint, report.inputs)
     return SiteReport(report.size, len(report.inputs), len(catalogue.papers))
 
 
-def index(site: Path, previous: Path | None = None) -> str:
-    """site/ -> site/pagefind/ (reusing `previous`'s shards whose pages did not change), a shard per
-    core at a time; a one-line summary."""
+def index(site: Path, previous: Path | None = None, cache: Cache | None = None) -> str:
+    """site/ -> site/pagefind/ (reusing `previous`'s shards whose pages did not change, and the
+    shards' words kept in `cache`), a shard per core at a time; a one-line summary."""
     from catalogue.search.index import index_site
     from catalogue.system.workers import cores
     with stage("Indexing for search (Pagefind)"):
-        return index_site(site, previous=previous, jobs=cores())
+        return index_site(site, previous=previous, jobs=cores(), cache=cache)
 
 
 def check(site: Path, validate_html: bool) -> list[str]:

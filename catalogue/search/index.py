@@ -35,6 +35,7 @@ from pathlib import Path
 from catalogue.errors import CatalogueError
 from catalogue.site import routes
 from catalogue.site.output import link_file, link_tree
+from catalogue.system.cache import Cache, code_version, digest
 from catalogue.system.removal import remove_tree
 from catalogue.text import CJK_RUN, STOPWORDS, has_cjk, words
 
@@ -43,6 +44,9 @@ SHARDS_FILE = "shards.json"  # in BUNDLE_DIR: the bundles search.js merges, and 
 PAGES_FILE = ".search-pages.json"  # written by the render: the pages to index, their filters and keys
 SHARDS_FORMAT = 3  # bump when the way a shard is indexed changes, so that every shard is indexed again
 VOCABULARY = "vocabulary"  # the bundle of each shard's words (a folder in BUNDLE_DIR)
+TERMS_KIND = "abstract-terms"  # cache entries: an abstract's AbstractTerms, by its text
+WORDS_KIND = "shard-words"  # cache entries: a shard's words by language, by the shard's fingerprint
+ENTRY_FILE = "pagefind-entry.json"  # in every bundle: its languages
 OTHER_SHARD = "other"  # pages that name no venue and year
 # Pagefind's ready-made interfaces: the site has its own (assets/search.js), so these are not kept.
 UNUSED_FILES = ("pagefind-ui.js", "pagefind-ui.css", "pagefind-modular-ui.js", "pagefind-modular-ui.css",
@@ -128,36 +132,37 @@ def fingerprint(*lines: str) -> str:
     return hashlib.sha256("\n".join([f"{SHARDS_FORMAT} pagefind {version}", *lines]).encode()).hexdigest()[:32]
 
 
-def index_site(site_dir: Path, previous: Path | None = None, jobs: int = 1) -> str:
+def index_site(site_dir: Path, previous: Path | None = None, jobs: int = 1, cache: Cache | None = None) -> str:
     """Index site_dir with Pagefind, one bundle per shard plus the vocabulary; returns a summary.
 
     A bundle whose fingerprint matches the one recorded in `previous` (an earlier build of the
     site; by default site_dir itself) is kept from there (as hard links when previous is another
-    folder). The others are indexed, `jobs` shards at a time; bundles no longer needed are removed."""
+    folder, unless site_dir holds those links already). The others are indexed, `jobs` shards at
+    a time; bundles no longer needed are removed. `cache` keeps each shard's words for the
+    vocabulary, so that only the shards indexed now are read back."""
     shards = read_shards(site_dir)
     if not shards:
         raise CatalogueError(f"{site_dir}: no pages to index for search")
     previous = previous or site_dir
-    in_place = previous.resolve() == site_dir.resolve()
     bundle_root = site_dir / BUNDLE_DIR
     recorded = read_fingerprints(previous / BUNDLE_DIR)
     wanted = {shard.name: shard.fingerprint for shard in shards}
     wanted[VOCABULARY] = fingerprint(*(f"{shard.name} {shard.fingerprint}" for shard in shards))
     reusable = {name for name, mark in wanted.items() if recorded.get(name) == mark
-                and (previous / BUNDLE_DIR / name / "pagefind-entry.json").is_file()}
+                and (previous / BUNDLE_DIR / name / ENTRY_FILE).is_file()}
     if bundle_root.is_dir():  # bundles no longer wanted, files of an unsharded index, unfinished work
         for entry in bundle_root.iterdir():
-            if not in_place or entry.name not in reusable:
+            if not (entry.name in reusable and same_bundle(entry, previous / BUNDLE_DIR / entry.name)):
                 remove_tree(entry) if entry.is_dir() and not entry.is_symlink() else entry.unlink()
     bundle_root.mkdir(exist_ok=True)
-    if not in_place:
-        for name in sorted(reusable):
+    for name in sorted(reusable):
+        if not (bundle_root / name).exists():
             link_tree(previous / BUNDLE_DIR / name, bundle_root / name)
     stale = [shard for shard in shards if shard.name not in reusable]
     with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
         list(pool.map(lambda shard: index_shard(site_dir, shard), stale))
     if VOCABULARY not in reusable:
-        index_vocabulary(site_dir, shards)
+        index_vocabulary(site_dir, shards, cache or Cache(None))
     (bundle_root / SHARDS_FILE).write_text(render_shards_file(shards, wanted[VOCABULARY]), encoding="utf-8")
     pages = sum(len(shard.pages) for shard in shards)
     indexed = ", ".join(f"{shard.name} ({len(shard.pages)})" for shard in stale)
@@ -181,15 +186,32 @@ def index_shard(site_dir: Path, shard: Shard) -> None:
                              f"pages of shard {shard.name}:\n{result.strip()[-2000:]}")
 
 
-def index_vocabulary(site_dir: Path, shards: list[Shard]) -> None:
+def same_bundle(bundle: Path, previous: Path) -> bool:
+    """Whether `bundle` is `previous` itself or its hard links (a staging folder's copy of the
+    previous site), so that a bundle to reuse need not be linked again."""
+    try:
+        return bundle.is_dir() and not bundle.is_symlink() and (bundle / ENTRY_FILE).samefile(previous / ENTRY_FILE)
+    except OSError:
+        return False
+
+
+def index_vocabulary(site_dir: Path, shards: list[Shard], cache: Cache) -> None:
     """The vocabulary bundle: for each shard and language, one page with every word Pagefind
-    indexed there (read back from the shard's fragments), filtered as vocabulary:<shard>."""
+    indexed there (read back from the shard's fragments, or kept in `cache` by the shard's
+    fingerprint), filtered as vocabulary:<shard>."""
     bundle_root = site_dir / BUNDLE_DIR
+    keys = {shard.name: digest(code_version(), shard.fingerprint) for shard in shards}
+    known = cache.get_many(WORDS_KIND, keys.values())
+    read = {keys[shard.name]: tuple(read_bundle_words(bundle_root / shard.name).items())
+            for shard in shards if keys[shard.name] not in known}
+    cache.put_many(WORDS_KIND, read)
+    cache.keep_only(WORDS_KIND, keys.values())
+    found = known | read
 
     def place(pages: Path) -> None:
         pages.mkdir(parents=True)
         for shard in shards:
-            for language, indexed in read_bundle_words(bundle_root / shard.name).items():
+            for language, indexed in found[keys[shard.name]]:
                 (pages / f"{shard.name}.{language}.html").write_text(
                     render_vocabulary_page(shard.name, language, indexed), encoding="utf-8")
 
@@ -200,7 +222,7 @@ def read_bundle_words(bundle: Path) -> dict[str, list[str]]:
     """{language: the distinct words of its pages' text}, from a bundle's fragments (named
     <language>_<hash>.pf_fragment); surrounding punctuation is dropped, Pagefind drops it too."""
     try:
-        languages = sorted(json.loads((bundle / "pagefind-entry.json").read_text(encoding="utf-8"))["languages"],
+        languages = sorted(json.loads((bundle / ENTRY_FILE).read_text(encoding="utf-8"))["languages"],
                            key=len, reverse=True)
     except (OSError, ValueError, KeyError) as error:
         raise CatalogueError(f"{bundle}: unreadable Pagefind bundle ({error})")
@@ -392,33 +414,61 @@ class SearchEntry:
     derived: bool = False  # whether the title was derived from the abstract
 
 
-def render_fallback_index(entries: list[SearchEntry], topic_labels: list[str]) -> str:
+@dataclass(frozen=True)
+class AbstractTerms:
+    """What the offline index reads of an abstract: its telling words and how often each occurs,
+    and its Chinese, Japanese and Korean pieces in the order they first occur."""
+
+    words: tuple[str, ...]  # without stop words and words of two letters or fewer
+    counts: tuple[int, ...]
+    pieces: tuple[str, ...]
+
+
+def abstract_terms(abstract: str) -> AbstractTerms:
+    found = words(abstract)
+    document = {w: n for w, n in Counter(found).items() if w not in STOPWORDS and len(w) > 2}
+    pieces = tuple(dict.fromkeys(w for w in found if CJK_RUN.match(w))) if has_cjk(abstract) else ()
+    return AbstractTerms(tuple(document), tuple(document.values()), pieces)
+
+
+def cached_abstract_terms(abstracts: list[str], cache: Cache) -> dict[str, AbstractTerms]:
+    """{abstract: its AbstractTerms}, kept in `cache` by the abstract's text: an edit reads only its own again."""
+    keys = {abstract: digest(code_version(), abstract) for abstract in abstracts}
+    known = cache.get_many(TERMS_KIND, keys.values())
+    made = {keys[abstract]: abstract_terms(abstract) for abstract in keys if keys[abstract] not in known}
+    cache.put_many(TERMS_KIND, made)
+    cache.keep_only(TERMS_KIND, keys.values())
+    found = known | made
+    return {abstract: found[key] for abstract, key in keys.items()}
+
+
+def render_fallback_index(entries: list[SearchEntry], topic_labels: list[str],
+                          terms: dict[str, AbstractTerms] | None = None) -> str:
     """A script that sets window.CATALOGUE_SEARCH: papers with their most telling words.
 
     Each paper is a row: its slug, name, title, venue (an index into `venues`), topics (indexes
     into `topics`), the abstract words that set it apart most (tf-idf), so the file stays small
     while names, titles and key terms match, its authors, its id, and a 1 when its title was derived.
-    An empty name means the title begins with it.
+    An empty name means the title begins with it. `terms`: the abstracts' terms when known
+    (cached_abstract_terms).
     """
-    abstract_words = [words(e.abstract) for e in entries]
-    documents = [{w: n for w, n in Counter(found).items() if w not in STOPWORDS and len(w) > 2}
-                 for found in abstract_words]
+    terms = terms or {}
+    documents = [terms.get(e.abstract) or abstract_terms(e.abstract) for e in entries]
     frequency = Counter()
     for document in documents:
-        frequency.update(document.keys())  # the number of papers each word is in
+        frequency.update(document.words)  # the number of papers each word is in
     venues = sorted({e.venue for e in entries})
     papers = []
     rarity = {word: math.log(len(entries) / count + 1) for word, count in frequency.items()}
-    for entry, document, found in zip(entries, documents, abstract_words):
+    for entry, document in zip(entries, documents):
         in_title = set(words(f"{entry.name} {entry.title}"))
-        ranked = sorted((-count * rarity[w], w) for w, count in document.items() if w not in in_title)
+        ranked = sorted((-count * rarity[w], w) for w, count in zip(document.words, document.counts) if w not in in_title)
         name = "" if entry.title.startswith(entry.name) else entry.name  # most titles begin with the name
         # CJK pieces are too many and too alike to rank: a paper keeps them all (up to a cap).
-        pieces = dict.fromkeys(w for w in found if CJK_RUN.match(w) and w not in in_title) \
-            if has_cjk(entry.abstract) else {}
-        terms = [w for _, w in ranked[:TERMS_PER_PAPER]] + list(pieces)[:CJK_PIECES_PER_PAPER]
+        pieces = [w for w in document.pieces if w not in in_title]
+        terms_kept = [w for _, w in ranked[:TERMS_PER_PAPER]] + pieces[:CJK_PIECES_PER_PAPER]
         row = [routes.slug_of_paper_page(entry.path), name, entry.title,
-               venues.index(entry.venue), list(entry.topics), " ".join(terms), list(entry.authors), entry.id]
+               venues.index(entry.venue), list(entry.topics), " ".join(terms_kept), list(entry.authors), entry.id]
         papers.append(row + [1] if entry.derived else row)
     data = {"stopwords": " ".join(sorted(STOPWORDS)), "topics": topic_labels, "venues": venues, "papers": papers}
     return "window.CATALOGUE_SEARCH = " + json.dumps(data, ensure_ascii=False, separators=(",", ":")) + ";\n"
