@@ -40,8 +40,8 @@ from catalogue.discovery.related import SimilarityProcess
 from catalogue.site.lookup import find_links
 from catalogue.site.share_image import render_preview_png
 from catalogue.system.workers import cores, run_in_workers
-from catalogue.search.index import (FALLBACK_FILE, PAGES_FILE, IndexedPage, SearchEntry, mark_joiners,
-                                    render_fallback_index, render_pages_file)
+from catalogue.search.index import (FALLBACK_FILE, PAGES_FILE, IndexedPage, SearchEntry, cached_abstract_terms,
+                                    mark_joiners, render_fallback_index, render_pages_file)
 
 EXCERPT_LENGTH = 260
 DESCRIPTION_LENGTH = 160
@@ -226,7 +226,7 @@ def plan_site(catalogue: Catalogue, config: SiteConfig, env: Environment, cache:
     lists = pages.plan_lists()
     paper_paths = [view.path for view in views] + [routes.MAP]
     data = plan_data_files(catalogue, views, config, sorted([o.path for o in lists] + paper_paths), everything, venue,
-                           t("feed.unknown_author"))
+                           t("feed.unknown_author"), cache)
     data.append(plan_index_record(views, everything, t("paper.unknown_venue")))
     # The few big files first (data, then lists), the many small ones after: no worker is left with a big one at the end.
     first = data + lists + plan_paper_files(views, config, everything, venue)
@@ -703,10 +703,12 @@ def script_json(data) -> SafeHtml:
 
 
 def plan_data_files(catalogue: Catalogue, views: tuple[PaperView, ...], config: SiteConfig, html_paths: list[str],
-                    everything: str, venue: Callable[[Paper], str], unknown_author: str) -> list[Output]:
+                    everything: str, venue: Callable[[Paper], str], unknown_author: str, cache: Cache) -> list[Output]:
     """The whole catalogue's citations, feeds, offline search index and redirects; `venue` and
-    `unknown_author` name a paper's venue and a paper without authors in the site's language."""
+    `unknown_author` name a paper's venue and a paper without authors in the site's language;
+    `cache` keeps the abstracts' words for the offline index."""
     labels = {t.slug: t.label for t in catalogue.topics}
+    terms = cached_abstract_terms([v.plain_abstract for v in views], cache)  # here: a page maker cannot keep them
     topic_index = {t.slug: n for n, t in enumerate(catalogue.topics)}
     all_views = digest(everything, [v.key for v in views])
     files = [
@@ -726,7 +728,7 @@ def plan_data_files(catalogue: Catalogue, views: tuple[PaperView, ...], config: 
                          tuple(topic_index[t.slug] for t in v.topics), v.plain_abstract,
                          tuple(author.shown for author in v.authors), v.paper.id, v.paper.title_source == "derived")
              for v in views],
-            [t.label for t in catalogue.topics])),
+            [t.label for t in catalogue.topics], terms)),
     ]
     redirects = {routes.paper_page(slug) for v in views for slug in v.paper.old_slugs}
     listed = [p for p in html_paths if p != routes.NOT_FOUND and p not in redirects]

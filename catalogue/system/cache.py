@@ -162,7 +162,8 @@ def codec() -> Codec:
     from catalogue.ingest.snapshot import ContentFile, IngestSnapshot
     from catalogue.markup.convert import Converted
     from catalogue.model import Link, Paper, Problem, Source, Topic
-    return Codec([Paper, Source, Link, Topic, Problem, Converted, ContentFile, IngestSnapshot])
+    from catalogue.search.index import AbstractTerms
+    return Codec([Paper, Source, Link, Topic, Problem, Converted, ContentFile, IngestSnapshot, AbstractTerms])
 
 
 def read_or_make_key(path: Path) -> bytes:
