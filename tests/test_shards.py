@@ -22,6 +22,7 @@ import yaml
 from catalogue.search import index as search
 from catalogue.site.check import check_site
 from catalogue.errors import CatalogueError
+from catalogue.system.cache import Cache
 from catalogue.search.index import PAGES_FILE, IndexedPage, read_pages_file, render_pages_file, shard_name
 from conftest import BuiltSite, build_project, copy_built, make_project, run_cli, serve_under_subpath
 
@@ -139,7 +140,7 @@ def test_the_vocabulary_holds_each_shards_words(sharded: BuiltSite):
     assert fragment_urls(vocabulary) == {f"/{name}.en.html" for name in SHARDS}
 
 
-def test_a_rebuild_indexes_only_the_shard_whose_pages_changed(sharded: BuiltSite, tmp_path):
+def test_a_rebuild_indexes_only_the_shard_whose_pages_changed(sharded: BuiltSite, tmp_path, monkeypatch):
     project = copy_built(sharded, tmp_path / "project").root
     before = bundle_files(project / "site")
 
@@ -157,7 +158,10 @@ def test_a_rebuild_indexes_only_the_shard_whose_pages_changed(sharded: BuiltSite
     source = project / "content" / "papers" / f"{slug}.md"
     text = source.read_text(encoding="utf-8")
     source.write_text(re.sub(r"(?m)^title: .*$", "title: Zanzibarite Edited Title", text), encoding="utf-8")
+    read_back = []  # the bundles whose words the vocabulary reads: the others' are in the cache
+    monkeypatch.setattr(search, "read_bundle_words", lambda bundle: read_back.append(bundle.name) or reading(bundle))
     edited = build_project(project)
+    assert read_back == ["neurips-2025"]
     assert "2 unchanged, 1 indexed: neurips-2025 (13)" in edited.output
     after = bundle_files(edited.out)
     for name, (inode, data) in after.items():
@@ -171,6 +175,26 @@ def test_a_rebuild_indexes_only_the_shard_whose_pages_changed(sharded: BuiltSite
     assert changed_elsewhere, "no page of another shard shows the edited title: pick another paper"
     assert "Zanzibarite" in search.read_bundle_words(edited.out / "pagefind" / "neurips-2025")["en"]
     assert check_site(edited.out, validate_html=False) == []
+
+
+reading = search.read_bundle_words
+
+
+def test_the_offline_index_is_the_same_from_cached_abstract_terms(monkeypatch):
+    entries = [search.SearchEntry(f"papers/p{n}/index.html", "", title, "ICML 2026", (), abstract)
+               for n, (title, abstract) in enumerate([
+                   ("Sparse attention", "We prune attention heads; pruned heads are sparse attention's cost."),
+                   ("强化学习 for robots", "我们提出强化学习的方法 and robots learn 强化学习 policies."),
+                   ("Graph networks", "Graph networks pass messages; messages carry the graph's structure.")])]
+    abstracts = [entry.abstract for entry in entries]
+    cache = Cache(None)
+    made = search.cached_abstract_terms(abstracts, cache)
+    expected = search.render_fallback_index(entries, [])
+    with monkeypatch.context() as patched:
+        patched.setattr(search, "abstract_terms", None)  # from now on every abstract's terms come from the cache
+        kept = search.cached_abstract_terms(abstracts, cache)
+        assert kept == made
+        assert search.render_fallback_index(entries, [], kept) == expected
 
 
 def test_a_venue_that_disappears_takes_its_bundle_along(sharded: BuiltSite, tmp_path):
