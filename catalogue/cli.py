@@ -23,7 +23,7 @@ from catalogue.config import CONFIG_FILE
 from catalogue.errors import CatalogueError
 from catalogue.ingest.seed_files import check_seeds_folder
 from catalogue.site.i18n import available_languages
-from catalogue.site.output import site_lock, staging_folders
+from catalogue.site.output import site_lock, staging_folders, our_spare
 from catalogue.system.faults import fault_message
 from catalogue.system.guard import Holds, check_site_folder, read_folder
 from catalogue.system.lock import exclusive
@@ -258,10 +258,13 @@ def clean(out: Path) -> None:
     """Delete the built site: only a folder this tool built (content/ and seeds/ never)."""
     holds = check_site_folder(out, display(out), pipeline.protected_inputs(), PROJECT, doing="refusing to remove it",
                               advice="nothing was removed")
-    if holds is Holds.NOTHING and not (out.resolve().parent.is_dir() and staging_folders(out.resolve())):
+    leftovers = out.resolve().parent.is_dir() and (staging_folders(out.resolve()) or our_spare(out.resolve()))
+    if holds is Holds.NOTHING and not leftovers:
         say(f"Nothing to remove: {display(out)}/ does not exist")
         return
     with site_lock(out, display(out)):  # not during a build; staging folders of dead builds go
+        if spare := our_spare(out.resolve()):
+            remove_tree(spare)
         if read_folder(out).holds is Holds.OUR_SITE:
             remove_tree(out.resolve())
             say(f"Removed {display(out)}/")

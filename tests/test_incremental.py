@@ -8,6 +8,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from catalogue.content import parse_paper_markdown, render_paper_markdown
+from catalogue.site.output import link_tree, mirror_tree
 from conftest import PROJECT, build_project, make_project, run_cli
 
 # Pagefind writes its filter files in a varying order (see test_build); they are compared by name.
@@ -75,6 +76,45 @@ def test_an_edit_remakes_only_what_shows_it_and_equals_a_clean_build(tmp_path, s
     assert "Indexing for search" in second.output
     assert files(snapshot) == before
     assert files(site) == clean_build(project, tmp_path)
+
+
+def test_the_next_edit_starts_from_the_replaced_site_and_equals_a_clean_build(tmp_path, seeds_builds):
+    project = seeds_builds.copy(tmp_path / "p").root
+    edit_title(project / "content", "flashsinkhorn", "FlashSinkhorn, retitled once")
+    build_project(project)
+    spare = project / ".site-spare"
+    assert (spare / "papers" / "flashsinkhorn" / "index.html").is_file()  # the first site, kept
+    edit_title(project / "content", "causalgame", "CausalGame, retitled too")
+    build_project(project)  # its staging is the spare, brought in line with the site it replaces
+    assert "retitled too" in (project / "site" / "papers" / "causalgame" / "index.html").read_text(encoding="utf-8")
+    assert "retitled too" not in (spare / "papers" / "causalgame" / "index.html").read_text(encoding="utf-8")  # the second
+    assert files(project / "site") == clean_build(project, tmp_path)
+
+
+def test_mirror_tree_brings_a_mirror_of_an_older_tree_in_line(tmp_path):
+    source, target, snapshot = tmp_path / "source", tmp_path / "target", tmp_path / "snapshot"
+    for path, text in (("a", "a"), ("d/b", "b"), ("d/e/c", "c"), ("f", "f"), ("g/h", "h")):
+        (source / path).parent.mkdir(parents=True, exist_ok=True)
+        (source / path).write_text(text)
+    link_tree(source, target)
+    shutil.copytree(source, snapshot, copy_function=os.link)  # the older tree's files, to see any written through
+    (source / "a").unlink()  # gone
+    (source / "d" / "b").unlink()
+    (source / "d" / "b").write_text("b, new")  # replaced by another file
+    shutil.rmtree(source / "d" / "e")
+    (source / "d" / "e").write_text("a file where a folder was")
+    (source / "f").unlink()
+    (source / "f").mkdir()  # a folder where a file was
+    (source / "f" / "inside").write_text("i")
+    (source / "x" / "y").mkdir(parents=True)  # new folders, one empty
+    (source / "x" / "z").write_text("z")
+    mirror_tree(source, target)
+
+    def entries(root: Path) -> dict[str, int | None]:
+        return {p.relative_to(root).as_posix(): None if p.is_dir() else p.stat().st_ino for p in root.rglob("*")}
+    assert entries(target) == entries(source)  # the same tree, every file the source's own
+    assert {path: p.read_text() for path, p in ((q.relative_to(snapshot).as_posix(), q) for q in snapshot.rglob("*"))
+            if p.is_file()} == {"a": "a", "d/b": "b", "d/e/c": "c", "f": "f", "g/h": "h"}
 
 
 def test_template_edits_and_pruned_papers_reach_the_site(tmp_path):

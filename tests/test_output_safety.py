@@ -241,12 +241,24 @@ def test_clean_removes_a_site_it_built_and_dead_builds_staging(project):
     (project / ".site-staging-site-999999999").mkdir()  # left by a build that was killed
     (project / ".site-staging-site-999999999" / "index.html").write_text("half")
     (project / ".site-staging-site-2-999999999").mkdir()  # another folder's (site-2): not ours to judge
+    shutil.copytree(project / "site", project / ".site-spare")  # the site a build replaced
     before = tree(project)
     result = invoke("clean", "--out", "site")
     assert result.exit_code == 0 and result.output == "Removed site/\n"
     assert tree(project) == {path: value for path, value in before.items()
-                             if not path.startswith(("site", ".site-staging-site-999999999"))
+                             if not path.startswith(("site", ".site-staging-site-999999999", ".site-spare"))
                              or path.startswith(".site-staging-site-2-")}
+
+
+def test_a_folder_named_as_the_spare_that_is_not_ours_is_left_alone(project):
+    (project / ".site-spare").mkdir()
+    (project / ".site-spare" / "notes.txt").write_text("mine")
+    for _ in range(2):  # the second build would start from a spare of its own
+        result = invoke(*BUILD, "site")
+        assert result.exit_code == 0, result.output
+    assert [p.name for p in (project / ".site-spare").iterdir()] == ["notes.txt"]
+    assert invoke("clean", "--out", "site").exit_code == 0
+    assert [p.name for p in (project / ".site-spare").iterdir()] == ["notes.txt"]
 
 
 @pytest.mark.parametrize("out", ["nowhere/site", "Documents/site"])

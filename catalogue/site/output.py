@@ -6,7 +6,8 @@ beside site/ (`.site-lock`) from start to end and names its staging folder by it
 a staging folder is removed only by its owner or, once its owner is gone (the lock free), by
 the next build or clean. The staging folder starts as hard links to the previous site's
 files (nothing is copied), so every write here first removes the link: the previous site is
-never changed in place. `.build-manifest.json` records, for every file, a digest of what it
+never changed in place. The site a build replaces is kept beside it (`.site-spare`, hard links
+too): the next build's staging starts from it and links again only the files that changed. `.build-manifest.json` records, for every file, a digest of what it
 was made from; a file whose digest is unchanged is kept. `.paper-catalogue-site` marks the
 folder as a site this tool built (guard.py: build and clean replace only such a folder).
 """
@@ -77,15 +78,36 @@ def staging_folders(out_dir: Path) -> list[Path]:
     return sorted(path for path in out_dir.parent.iterdir() if own.fullmatch(path.name))
 
 
+def spare_folder(out_dir: Path) -> Path:
+    """Where the site a build replaced is kept (`.site-spare`), as the start of the next build's staging."""
+    return out_dir.with_name(f".{out_dir.name}-spare")
+
+
+def our_spare(out_dir: Path) -> Path | None:
+    """The spare beside out_dir when it is a site this tool built (a folder of that name that is not ours is left alone)."""
+    spare = spare_folder(out_dir)
+    return spare if not spare.is_symlink() and (spare / MARKER).is_file() else None
+
+
 @contextmanager
 def staged_site(out_dir: Path) -> Iterator[Path]:
     """A folder beside out_dir holding hard links to out_dir's files; it becomes out_dir only if the
-    block succeeds. The caller holds site_lock(out_dir)."""
+    block succeeds. It starts from the spare (the site the last build replaced), so that only the
+    files that build changed are linked again, else from nothing. The caller holds site_lock(out_dir)."""
     out_dir = out_dir.resolve()
     staging = out_dir.with_name(f"{STAGING_PREFIX}{out_dir.name}-{os.getpid()}")
-    staging.mkdir()
+    spare = our_spare(out_dir)
+    if spare and not (out_dir.is_dir() and os.stat(spare).st_dev == os.stat(out_dir).st_dev):
+        remove_tree(spare)  # nothing to mirror, or on another file system (where an inode names another file)
+        spare = None
+    if spare:
+        spare.rename(staging)
+    else:
+        staging.mkdir()
     try:
-        if out_dir.is_dir():
+        if spare:
+            mirror_tree(out_dir, staging)
+        elif out_dir.is_dir():
             link_tree(out_dir, staging)
         yield staging
         write_file(staging, MARKER, MARKER_TEXT)  # last: the writer sees a first build's staging empty
@@ -117,6 +139,41 @@ def link_tree(source: Path, target: Path, copy: Callable[[str, str], object] | N
             (copy or link_file)(os.path.join(folder, name), os.path.join(into, name))
 
 
+def mirror_tree(source: Path, target: Path) -> None:
+    """Make target, a tree of hard links that mirrored an earlier source, mirror source as
+    link_tree would: an entry that is already the file source holds (the same inode) is kept,
+    any other is replaced or removed, so only what changed since is linked again."""
+    wanted, present = _entries(source), _entries(target)
+    for name, entry in present.items():
+        if _same_entry(wanted.get(name), entry):
+            continue
+        if entry.is_dir(follow_symlinks=False):
+            remove_tree(Path(entry.path))
+        else:
+            os.unlink(entry.path)
+    for name, entry in wanted.items():
+        kept = _same_entry(entry, present.get(name))
+        if entry.is_dir():
+            (mirror_tree if kept else link_tree)(source / name, target / name)
+        elif not kept:
+            link_file(entry.path, target / name)
+
+
+def _entries(folder: Path) -> dict[str, os.DirEntry]:
+    with os.scandir(folder) as entries:
+        return {entry.name: entry for entry in entries}
+
+
+def _same_entry(wanted: os.DirEntry | None, present: os.DirEntry | None) -> bool:
+    """Whether present (in the mirror, never a link) stands for wanted: both folders, or the same file."""
+    if wanted is None or present is None or present.is_symlink():
+        return False
+    if wanted.is_dir():
+        return present.is_dir(follow_symlinks=False)
+    return not present.is_dir(follow_symlinks=False) and present.inode() == (
+        wanted.stat().st_ino if wanted.is_symlink() else wanted.inode())
+
+
 def link_file(source: Path | str, target: Path | str) -> None:
     try:
         os.link(source, target)
@@ -125,12 +182,18 @@ def link_file(source: Path | str, target: Path | str) -> None:
 
 
 def swap_in(staging: Path, out_dir: Path) -> None:
-    """Replace out_dir by staging with two renames, so site/ is never half-written."""
+    """Replace out_dir by staging with two renames, so site/ is never half-written; the old site
+    becomes the spare (removing it would take longer than the rest of a small edit's build)."""
     retired = staging.with_name(staging.name + "-old")
     if out_dir.exists():
         out_dir.rename(retired)
     staging.rename(out_dir)
-    remove_tree(retired, ignore_errors=True)
+    if not retired.exists():
+        return
+    if (retired / MARKER).is_file() and not spare_folder(out_dir).exists():  # else no site, or a folder not ours
+        retired.rename(spare_folder(out_dir))
+    else:
+        remove_tree(retired, ignore_errors=True)
 
 
 def read_manifest(site_dir: Path) -> dict:
