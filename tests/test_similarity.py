@@ -21,12 +21,12 @@ from hypothesis import strategies as st
 from bench.synthetic import PROJECT, real_sentences, synthetic_abstract
 from catalogue.discovery import related
 from catalogue.discovery import similarity
-from catalogue.system.cache import Cache
+from catalogue.system.cache import Cache, code_version
 from catalogue.errors import CatalogueError
 from catalogue.discovery.related import SimilarityProcess
 from catalogue.text import words
 from catalogue.discovery.similarity import (MAP_GROUPS, Neighbour, full_map, map_groups, map_layout, phrases, related_papers,
-                                           term_key, updated_map)
+                                           term_key, text_digests, updated_map)
 
 DIFFUSION = [
     ("Denoising diffusion models generate images by reversing a gradual noising process. We propose "
@@ -445,6 +445,14 @@ def test_the_map_is_laid_out_anew_past_the_share_of_texts_changed(small_clusters
 def test_a_small_map_is_always_laid_out_anew():
     texts = synthetic(60)
     assert updated_map(texts, full_map(texts), related_papers(texts)) is None  # not beyond MAP_CLUSTERS
+
+
+def test_the_map_and_its_texts_are_kept_for_the_next_build_of_this_code():
+    texts, cache = synthetic(30), Cache(None)
+    with SimilarityProcess() as process:
+        process.ask(texts, cache)
+        positions, groups = process.positions(), process.groups()
+    assert cache.get(related.MAP_KIND, code_version()) == (text_digests(texts), text_digests(texts), positions, groups)
 
 
 def test_answers_are_kept_until_a_text_changes(monkeypatch):

@@ -24,7 +24,7 @@ from catalogue.system.cache import Cache, code_version
 from catalogue.errors import CatalogueError
 
 KIND = "similarity"  # cache entries: (related papers, map positions, map groups) of one list of texts
-MAP_KIND, MAP_KEY = "map", "last"  # the one entry: the last build's map and what it was drawn from (MapState)
+MAP_KIND = "map"  # the one entry, by the code's version: the last build's map and what it was drawn from (MapState)
 ANSWERS = 4  # related papers, map positions, map groups, the map's state
 ENDING_SECONDS = 5  # how long a process whose answer broke off may take to end by itself
 
@@ -65,7 +65,7 @@ class SimilarityProcess:
             self.process.kill()
             return
         self.found = []
-        request = pickle.dumps((texts, cache.get(MAP_KIND, MAP_KEY)))
+        request = pickle.dumps((texts, cache.get(MAP_KIND, code_version())))  # new code: a map laid out anew
         # A thread writes: the pipe holds 64 KB and the process reads only once its imports are done.
         threading.Thread(target=self._send, args=(request,), daemon=True).start()
 
@@ -112,5 +112,6 @@ class SimilarityProcess:
             if len(self.found) == ANSWERS:
                 self.cache.put(KIND, self.key, tuple(self.found[:3]))
                 self.cache.keep_only(KIND, [self.key])
-                self.cache.put(MAP_KIND, MAP_KEY, self.found[3])
+                self.cache.put(MAP_KIND, code_version(), self.found[3])
+                self.cache.keep_only(MAP_KIND, [code_version()])
         return self.found[which]
