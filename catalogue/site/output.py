@@ -22,13 +22,14 @@ import os
 import re
 import shutil
 from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
 from catalogue.errors import CatalogueError, shown
 from catalogue.system.lock import holding
-from catalogue.system.removal import remove_tree
+from catalogue.system.removal import THREADS as REMOVAL_THREADS, remove_tree
 from catalogue.system.workers import cores, run_in_workers
 from catalogue.system.progress import Progress
 
@@ -142,24 +143,38 @@ def link_tree(source: Path, target: Path, copy: Callable[[str, str], object] | N
 def mirror_tree(source: Path, target: Path) -> None:
     """Make target, a tree of hard links that mirrored an earlier source, mirror source as
     link_tree would: an entry that is already the file source holds (the same inode) is kept,
-    any other is replaced or removed, so only what changed since is linked again."""
-    wanted, present = _entries(source), _entries(target)
-    for name, entry in present.items():
-        if _same_entry(wanted.get(name), entry):
-            continue
-        if entry.is_dir(follow_symlinks=False):
-            remove_tree(Path(entry.path))
+    any other is removed (several at once: each removal may wait on the disk, see removal.py)
+    and linked again, so only what changed since is touched."""
+    stale: list[str] = []  # entries of target to remove
+    missing: list[tuple[str, str]] = []  # (entry of source, where it goes in target) to link
+    _compare(str(source), str(target), stale, missing)
+    with ThreadPoolExecutor(max_workers=REMOVAL_THREADS) as pool:
+        list(pool.map(_remove_entry, stale))
+    for source_path, target_path in missing:
+        if os.path.isdir(source_path):
+            link_tree(Path(source_path), Path(target_path))
         else:
-            os.unlink(entry.path)
+            link_file(source_path, target_path)
+
+
+def _compare(source: str, target: str, stale: list[str], missing: list[tuple[str, str]]) -> None:
+    wanted, present = _entries(source), _entries(target)
+    stale += [entry.path for name, entry in present.items() if not _same_entry(wanted.get(name), entry)]
     for name, entry in wanted.items():
-        kept = _same_entry(entry, present.get(name))
-        if entry.is_dir():
-            (mirror_tree if kept else link_tree)(source / name, target / name)
-        elif not kept:
-            link_file(entry.path, target / name)
+        if not _same_entry(entry, present.get(name)):
+            missing.append((entry.path, os.path.join(target, name)))
+        elif entry.is_dir():
+            _compare(entry.path, os.path.join(target, name), stale, missing)
 
 
-def _entries(folder: Path) -> dict[str, os.DirEntry]:
+def _remove_entry(path: str) -> None:
+    if os.path.isdir(path) and not os.path.islink(path):
+        remove_tree(Path(path))
+    else:
+        os.unlink(path)
+
+
+def _entries(folder: str) -> dict[str, os.DirEntry]:
     with os.scandir(folder) as entries:
         return {entry.name: entry for entry in entries}
 
