@@ -7,6 +7,9 @@ import shutil
 from dataclasses import replace
 from pathlib import Path
 
+from click.testing import CliRunner
+
+from catalogue.cli import main
 from catalogue.content import parse_paper_markdown, render_paper_markdown
 from catalogue.site.output import link_tree, mirror_tree
 from conftest import PROJECT, build_project, make_project, run_cli
@@ -88,6 +91,25 @@ def test_the_next_edit_starts_from_the_replaced_site_and_equals_a_clean_build(tm
     build_project(project)  # its staging is the spare, brought in line with the site it replaces
     assert "retitled too" in (project / "site" / "papers" / "causalgame" / "index.html").read_text(encoding="utf-8")
     assert "retitled too" not in (spare / "papers" / "causalgame" / "index.html").read_text(encoding="utf-8")  # the second
+    assert files(project / "site") == clean_build(project, tmp_path)
+
+
+def test_a_build_from_the_spare_that_fails_leaves_the_site_as_it_was(tmp_path, seeds_builds):
+    project = seeds_builds.copy(tmp_path / "p").root
+    edit_title(project / "content", "flashsinkhorn", "FlashSinkhorn, retitled once")
+    build_project(project)
+    assert (project / ".site-spare").is_dir()
+    before = files(project / "site")
+    broken = tmp_path / "templates"
+    shutil.copytree(PROJECT / "templates", broken)
+    (broken / "paper.html").write_text("{% extends 'base.html' %}{% block main %}{{ no_such_thing }}{% endblock %}")
+    edit_title(project / "content", "causalgame", "CausalGame, retitled too")
+    result = CliRunner().invoke(main, ["build", "--seeds", str(project / "seeds"), "--content", str(project / "content"),
+                                       "--out", str(project / "site"), "--templates", str(broken)])
+    assert result.exit_code != 0 and "no_such_thing" in result.output
+    assert files(project / "site") == before
+    assert [p.name for p in project.iterdir() if p.name.startswith(".site-")] == []  # its staging, the spare, went
+    build_project(project)
     assert files(project / "site") == clean_build(project, tmp_path)
 
 
