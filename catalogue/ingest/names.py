@@ -11,6 +11,7 @@ by Model-Agnostic Meta-Learning (MAML)") is not the paper's.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections import Counter
 from collections.abc import Iterator, Sequence
@@ -540,6 +541,7 @@ def expansion_before(short: str, before: str) -> str | None:
     return expansion if short not in expansion.split() else None
 
 
+@functools.lru_cache(maxsize=1 << 14)  # asked of the same words again and again
 def is_coined(token: str) -> bool:
     """A name-like token that is not a qualifier ('GPU-friendly', 'Event-Aware') or a word whose capitals spell
     an acronym's letters ('TExt' of 'TExt Generation (TegTok)', 'eVENt' of 'LEgal eVENt (LEVEN)')."""
@@ -553,6 +555,7 @@ def _is_qualifier(word: str) -> bool:
     return re.search(r"-[a-z]{3,}$", word) is not None
 
 
+@functools.lru_cache(maxsize=1 << 14)
 def is_name_like(token: str) -> bool:
     """A coined name: mixed case (EgoTSR), several capitals (ASAP), or letters with digits."""
     letters = re.sub(r"\$[^$]*\$", "", token)
@@ -566,6 +569,7 @@ def is_name_like(token: str) -> bool:
             and not letters.endswith(("-based", "-like")))
 
 
+@functools.lru_cache(maxsize=1 << 14)
 def is_explicit_name(token: str) -> bool:
     """After 'named', 'we call ...' or 'Our framework, X,': also plain words (Tessera, snapshot-rs)."""
     plain_word = re.fullmatch(r"[A-Z][a-z]{2,}\+*|[a-z][a-z0-9]*(?:[-_][a-z0-9]+)+", token) is not None
