@@ -174,11 +174,15 @@ def _balanced(name: str) -> bool:
     return name.count("{") == name.count("}") and name.count("(") == name.count(")") and name.count("$") % 2 == 0
 
 
+_DASH = re.compile(r"-(?:-|\s|(?:an?|the|that|which)\s)")  # what each kind of dash below has after its first '-'
+
+
 def _plain_name_marks(sentence: str) -> str:
     """'X--a ...', 'task - X - ...', 'X-a novel ...' and '(LANA)-an approach' are dashes, '$i$-RevNet' is i-RevNet,
     '({ReasoNet})' is (ReasoNet)."""
-    if "-" in sentence:
+    if _DASH.search(sentence):  # (the dash pattern is tried at every character: hyphens alone are let through sooner)
         sentence = re.sub(r"\s*-{2,3}\s*|\s+-\s+|(?<=[\w)])-(?=(?:a|an|the|that|which)\s)", " \u2014 ", sentence)
+    if "$" in sentence and "-" in sentence:
         sentence = re.sub(r"\$([A-Za-z])\$(?=-)", r"\1", sentence)
     if "{" in sentence:
         sentence = re.sub(r"(?<![\w^_\\])\{([A-Za-z0-9][\w+.-]*)\}", r"\1", sentence)
