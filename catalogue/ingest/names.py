@@ -43,8 +43,9 @@ _INTRODUCING = (
     rf"|(?:\bby|,)\s+(?:{_VERBS})ing\b(?!\s+(?:on|upon)\b)|\bwe\s+{_ADVERBS}put\s+forward\b"
     rf"|\bto\s+(?:propos|introduc|present|develop|design|creat|construct)e\b")  # 'we leverage X to propose Y'
 _INTRODUCE = re.compile(_INTRODUCING, re.IGNORECASE)
-_WE = AnyCase(r"\bwe\b")
-_THIS_WORK = AnyCase(r"\b(?:this|the\s+present|our)\s+(?:paper|work|study|article|note)\b")
+_WE = AnyCase(r"\bwe\b", needs=("we",))
+_THIS_WORK = AnyCase(r"\b(?:this|the\s+present|our)\s+(?:paper|work|study|article|note)\b",
+                     needs=("paper", "work", "study", "article", "note"))
 _PASSIVE_VOICE = rf"\b(?:is|are|was|were)\s+{_ADVERBS}(?:{_VERBS})(?:ed|d)\b"
 _PASSIVE = re.compile(_PASSIVE_VOICE, re.IGNORECASE)
 _PROPOSED_THING = (r"\b(?:(?:the|this)\s+(?:proposed|resulting)|this\s+new|our(?:\s+(?:proposed|resulting|new))?|"
@@ -52,7 +53,8 @@ _PROPOSED_THING = (r"\b(?:(?:the|this)\s+(?:proposed|resulting)|this\s+new|our(?
 _PROPOSED = re.compile(_PROPOSED_THING, re.IGNORECASE)
 # The same, only to say whether a sentence has one (AnyCase answers that much faster).
 _HAS_INTRODUCE = AnyCase(_INTRODUCING, needs=(*_VERBS.split("|"), *_STUDY, "put"))
-_HAS_PASSIVE, _HAS_PROPOSED = AnyCase(_PASSIVE_VOICE, needs=tuple(_VERBS.split("|"))), AnyCase(_PROPOSED_THING)
+_HAS_PASSIVE = AnyCase(_PASSIVE_VOICE, needs=tuple(_VERBS.split("|")))
+_HAS_PROPOSED = AnyCase(_PROPOSED_THING, needs=("proposed", "resulting", "this", "our"))
 # Words that name what follows: 'called X', 'which we call X', 'we refer to this method as X'.
 _NAMING_WORDS = ("called", "named", "dubbed", "termed", "coined", "codenamed", "entitled", "nicknamed", "namely",
                  "abbreviated", "shortened", "denoted")
@@ -77,7 +79,7 @@ _OUR_THING = re.compile(
     r"solution)"
     rf"(?:\s*,\s*{NAME}\s*,|\s*\(\s*{NAME.replace('?P<name>', '?P<name2>')}\s*\)"
     rf"|\s+is\s+{NAME.replace('?P<name>', '?P<name3>')}\s*,\s*(?:an?|the)\s)", re.IGNORECASE)
-_HAS_OUR = AnyCase(r"\bour\s")  # what _OUR_THING starts with, looked for much sooner
+_HAS_OUR = AnyCase(r"\bour\s", needs=("our",))  # what _OUR_THING starts with, looked for much sooner
 # 'We apply those layers in SchNet: a novel deep learning architecture', 'through RLlib: a library that ...'
 # (the word before the colon, found from the colon: a name searched for at every position costs much more).
 _DEFINED_BY_COLON = re.compile(r"(?<!\S)(\S+):\s+an?\s")
