@@ -88,7 +88,7 @@ _CLAIM_FORMS = {form: kind for verb, kind in _CLAIM_VERBS.items()
 _SENTENCE_END = re.compile(r"(?:(?<=[.!?])(?<!\b[A-Z]\.)(?<!e\.g\.)(?<!i\.e\.)(?<!\bal\.)(?<!vs\.)(?<!cf\.)"
                            r"|(?<=[.!?][\"'\u201d\u2019)\]]))\s+(?=[\"\u201c'(\[]?[A-Z0-9\ufdd0])")
 _CLAIM = AnyCase(r"\b(?:we|paper|work|i)\s++(?:\S++\s++){0,2}?(?:" + "|".join(sorted(_CLAIM_FORMS, reverse=True))
-                  + r")\b")
+                  + r")\b", needs=tuple(verb.removesuffix("y") for verb in _CLAIM_VERBS))  # every form starts so
 _HELD = re.compile("\ufdd0(\\d+)\ufdd1")
 _NOT_TEXT = {0xFDD0: " ", 0xFDD1: " "}
 _EMPHASIS = re.compile(r"\\(?:emph|textit|textbf|textsc|texttt|textrm|text)\{([^{}]*)\}|\*+|(?<!\w)_+|(?<!_)_++(?!\w)")
