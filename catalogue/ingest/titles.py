@@ -88,7 +88,7 @@ _CLAIM_FORMS = {form: kind for verb, kind in _CLAIM_VERBS.items()
 _SENTENCE_END = re.compile(r"(?:(?<=[.!?])(?<!\b[A-Z]\.)(?<!e\.g\.)(?<!i\.e\.)(?<!\bal\.)(?<!vs\.)(?<!cf\.)"
                            r"|(?<=[.!?][\"'\u201d\u2019)\]]))\s+(?=[\"\u201c'(\[]?[A-Z0-9\ufdd0])")
 _CLAIM = AnyCase(r"\b(?:we|paper|work|i)\s++(?:\S++\s++){0,2}?(?:" + "|".join(sorted(_CLAIM_FORMS, reverse=True))
-                  + r")\b", needs=tuple(verb.removesuffix("y") for verb in _CLAIM_VERBS))  # every form starts so
+                  + r")\b")
 _HELD = re.compile("\ufdd0(\\d+)\ufdd1")
 _NOT_TEXT = {0xFDD0: " ", 0xFDD1: " "}
 _EMPHASIS = re.compile(r"\\(?:emph|textit|textbf|textsc|texttt|textrm|text)\{([^{}]*)\}|\*+|(?<!\w)_+|(?<!_)_++(?!\w)")
@@ -334,7 +334,6 @@ def candidate_spans(words: tuple[Word, ...], probabilities: dict[int, tuple[floa
     blocked = [index in naming or word.lowered in _CLAUSAL or not word.tokens  # a lone dash or '&' breaks a phrase
                for index, word in enumerate(words)]
     verbal = [_takes_object(words, index) for index in range(len(words))]
-    scored = [tuple(zip(word.tokens, probabilities.get(index, ()))) for index, word in enumerate(words)]
     spans = []
     for start in probabilities:
         if blocked[start] or not _may_start(words, start):
@@ -346,7 +345,7 @@ def candidate_spans(words: tuple[Word, ...], probabilities: dict[int, tuple[floa
             current = words[end]
             if current.sentence != sentence or blocked[end] or (end > start and (current.opens or verbal[end])):
                 break
-            for token, probability in scored[end]:
+            for token, probability in zip(current.tokens, probabilities.get(end, ())):
                 if token not in held:
                     gain += probability
                     held.add(token)
