@@ -84,8 +84,9 @@ _CLAIM_FORMS = {form: kind for verb, kind in _CLAIM_VERBS.items()
                 for form in ((verb, verb[:-1] + "ies", verb[:-1] + "ied") if verb.endswith("y") else
                              (verb, verb + "s", verb + "d", verb + "ed", verb + "es"))}
 # A sentence ends at . ! or ? (and a closing quote or bracket) before a capital, a digit or a formula;
-# not after an initial (J. Smith, U.S.) or a common abbreviation.
-_SENTENCE_END = re.compile(r"(?:(?<=[.!?])(?<!\b[A-Z]\.)(?<!e\.g\.)(?<!i\.e\.)(?<!\bal\.)(?<!vs\.)(?<!cf\.)"
+# not after an initial (J. Smith, U.S.) or a common abbreviation. (The space is looked for first: the looks
+# behind are then tried only where one is.)
+_SENTENCE_END = re.compile(r"(?=\s)(?:(?<=[.!?])(?<!\b[A-Z]\.)(?<!e\.g\.)(?<!i\.e\.)(?<!\bal\.)(?<!vs\.)(?<!cf\.)"
                            r"|(?<=[.!?][\"'\u201d\u2019)\]]))\s+(?=[\"\u201c'(\[]?[A-Z0-9\ufdd0])")
 _CLAIM = AnyCase(r"\b(?:we|paper|work|i)\s++(?:\S++\s++){0,2}?(?:" + "|".join(sorted(_CLAIM_FORMS, reverse=True))
                   + r")\b")
