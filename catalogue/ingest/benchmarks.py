@@ -553,5 +553,6 @@ def _result_phrase(sentence: str, match: re.Match) -> str | None:
 
 def plain_math(text: str) -> str:
     """Inline math as readable text ($32\\times$ -> 32×, $69\\\\%$ -> 69%), and \\% as %."""
-    text = re.sub(r"\$([^$]{1,80})\$", lambda m: math_to_text(m[1]), text)
-    return re.sub(r"\\{1,2}%", "%", text)
+    if "$" in text:  # (most abstracts have neither)
+        text = re.sub(r"\$([^$]{1,80})\$", lambda m: math_to_text(m[1]), text)
+    return re.sub(r"\\{1,2}%", "%", text) if "\\%" in text else text

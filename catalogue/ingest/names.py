@@ -11,6 +11,7 @@ by Model-Agnostic Meta-Learning (MAML)") is not the paper's.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections import Counter
 from collections.abc import Iterator, Sequence
@@ -42,8 +43,9 @@ _INTRODUCING = (
     rf"|(?:\bby|,)\s+(?:{_VERBS})ing\b(?!\s+(?:on|upon)\b)|\bwe\s+{_ADVERBS}put\s+forward\b"
     rf"|\bto\s+(?:propos|introduc|present|develop|design|creat|construct)e\b")  # 'we leverage X to propose Y'
 _INTRODUCE = re.compile(_INTRODUCING, re.IGNORECASE)
-_WE = AnyCase(r"\bwe\b")
-_THIS_WORK = AnyCase(r"\b(?:this|the\s+present|our)\s+(?:paper|work|study|article|note)\b")
+_WE = AnyCase(r"\bwe\b", needs=("we",))
+_THIS_WORK = AnyCase(r"\b(?:this|the\s+present|our)\s+(?:paper|work|study|article|note)\b",
+                     needs=("paper", "work", "study", "article", "note"))
 _PASSIVE_VOICE = rf"\b(?:is|are|was|were)\s+{_ADVERBS}(?:{_VERBS})(?:ed|d)\b"
 _PASSIVE = re.compile(_PASSIVE_VOICE, re.IGNORECASE)
 _PROPOSED_THING = (r"\b(?:(?:the|this)\s+(?:proposed|resulting)|this\s+new|our(?:\s+(?:proposed|resulting|new))?|"
@@ -51,7 +53,8 @@ _PROPOSED_THING = (r"\b(?:(?:the|this)\s+(?:proposed|resulting)|this\s+new|our(?
 _PROPOSED = re.compile(_PROPOSED_THING, re.IGNORECASE)
 # The same, only to say whether a sentence has one (AnyCase answers that much faster).
 _HAS_INTRODUCE = AnyCase(_INTRODUCING, needs=(*_VERBS.split("|"), *_STUDY, "put"))
-_HAS_PASSIVE, _HAS_PROPOSED = AnyCase(_PASSIVE_VOICE, needs=tuple(_VERBS.split("|"))), AnyCase(_PROPOSED_THING)
+_HAS_PASSIVE = AnyCase(_PASSIVE_VOICE, needs=tuple(_VERBS.split("|")))
+_HAS_PROPOSED = AnyCase(_PROPOSED_THING, needs=("proposed", "resulting", "this", "our"))
 # Words that name what follows: 'called X', 'which we call X', 'we refer to this method as X'.
 _NAMING_WORDS = ("called", "named", "dubbed", "termed", "coined", "codenamed", "entitled", "nicknamed", "namely",
                  "abbreviated", "shortened", "denoted")
@@ -76,7 +79,7 @@ _OUR_THING = re.compile(
     r"solution)"
     rf"(?:\s*,\s*{NAME}\s*,|\s*\(\s*{NAME.replace('?P<name>', '?P<name2>')}\s*\)"
     rf"|\s+is\s+{NAME.replace('?P<name>', '?P<name3>')}\s*,\s*(?:an?|the)\s)", re.IGNORECASE)
-_HAS_OUR = AnyCase(r"\bour\s")  # what _OUR_THING starts with, looked for much sooner
+_HAS_OUR = AnyCase(r"\bour\s", needs=("our",))  # what _OUR_THING starts with, looked for much sooner
 # 'We apply those layers in SchNet: a novel deep learning architecture', 'through RLlib: a library that ...'
 # (the word before the colon, found from the colon: a name searched for at every position costs much more).
 _DEFINED_BY_COLON = re.compile(r"(?<!\S)(\S+):\s+an?\s")
@@ -173,11 +176,15 @@ def _balanced(name: str) -> bool:
     return name.count("{") == name.count("}") and name.count("(") == name.count(")") and name.count("$") % 2 == 0
 
 
+_DASH = re.compile(r"-(?:-|\s|(?:an?|the|that|which)\s)")  # what each kind of dash below has after its first '-'
+
+
 def _plain_name_marks(sentence: str) -> str:
     """'X--a ...', 'task - X - ...', 'X-a novel ...' and '(LANA)-an approach' are dashes, '$i$-RevNet' is i-RevNet,
     '({ReasoNet})' is (ReasoNet)."""
-    if "-" in sentence:
+    if _DASH.search(sentence):  # (the dash pattern is tried at every character: hyphens alone are let through sooner)
         sentence = re.sub(r"\s*-{2,3}\s*|\s+-\s+|(?<=[\w)])-(?=(?:a|an|the|that|which)\s)", " \u2014 ", sentence)
+    if "$" in sentence and "-" in sentence:
         sentence = re.sub(r"\$([A-Za-z])\$(?=-)", r"\1", sentence)
     if "{" in sentence:
         sentence = re.sub(r"(?<![\w^_\\])\{([A-Za-z0-9][\w+.-]*)\}", r"\1", sentence)
@@ -540,6 +547,7 @@ def expansion_before(short: str, before: str) -> str | None:
     return expansion if short not in expansion.split() else None
 
 
+@functools.lru_cache(maxsize=1 << 14)  # asked of the same words again and again
 def is_coined(token: str) -> bool:
     """A name-like token that is not a qualifier ('GPU-friendly', 'Event-Aware') or a word whose capitals spell
     an acronym's letters ('TExt' of 'TExt Generation (TegTok)', 'eVENt' of 'LEgal eVENt (LEVEN)')."""
@@ -553,6 +561,7 @@ def _is_qualifier(word: str) -> bool:
     return re.search(r"-[a-z]{3,}$", word) is not None
 
 
+@functools.lru_cache(maxsize=1 << 14)
 def is_name_like(token: str) -> bool:
     """A coined name: mixed case (EgoTSR), several capitals (ASAP), or letters with digits."""
     letters = re.sub(r"\$[^$]*\$", "", token)
@@ -566,6 +575,7 @@ def is_name_like(token: str) -> bool:
             and not letters.endswith(("-based", "-like")))
 
 
+@functools.lru_cache(maxsize=1 << 14)
 def is_explicit_name(token: str) -> bool:
     """After 'named', 'we call ...' or 'Our framework, X,': also plain words (Tessera, snapshot-rs)."""
     plain_word = re.fullmatch(r"[A-Z][a-z]{2,}\+*|[a-z][a-z0-9]*(?:[-_][a-z0-9]+)+", token) is not None

@@ -24,6 +24,7 @@ from typing import NamedTuple
 from catalogue.markup.convert import split_math, text_only_math
 from catalogue.ingest.names import normalise_expansion
 from catalogue.model import Paper
+from catalogue.text import AnyCase
 
 MAX_TITLE = 110
 MODEL = Path(__file__).with_name("title_model.json")
@@ -83,11 +84,12 @@ _CLAIM_FORMS = {form: kind for verb, kind in _CLAIM_VERBS.items()
                 for form in ((verb, verb[:-1] + "ies", verb[:-1] + "ied") if verb.endswith("y") else
                              (verb, verb + "s", verb + "d", verb + "ed", verb + "es"))}
 # A sentence ends at . ! or ? (and a closing quote or bracket) before a capital, a digit or a formula;
-# not after an initial (J. Smith, U.S.) or a common abbreviation.
-_SENTENCE_END = re.compile(r"(?:(?<=[.!?])(?<!\b[A-Z]\.)(?<!e\.g\.)(?<!i\.e\.)(?<!\bal\.)(?<!vs\.)(?<!cf\.)"
+# not after an initial (J. Smith, U.S.) or a common abbreviation. (The space is looked for first: the looks
+# behind are then tried only where one is.)
+_SENTENCE_END = re.compile(r"(?=\s)(?:(?<=[.!?])(?<!\b[A-Z]\.)(?<!e\.g\.)(?<!i\.e\.)(?<!\bal\.)(?<!vs\.)(?<!cf\.)"
                            r"|(?<=[.!?][\"'\u201d\u2019)\]]))\s+(?=[\"\u201c'(\[]?[A-Z0-9\ufdd0])")
-_CLAIM = re.compile(r"\b(?:we|paper|work|i)\s++(?:\S++\s++){0,2}?(?:" + "|".join(sorted(_CLAIM_FORMS, reverse=True))
-                    + r")\b", re.IGNORECASE)
+_CLAIM = AnyCase(r"\b(?:we|paper|work|i)\s++(?:\S++\s++){0,2}?(?:" + "|".join(sorted(_CLAIM_FORMS, reverse=True))
+                  + r")\b")
 _HELD = re.compile("\ufdd0(\\d+)\ufdd1")
 _NOT_TEXT = {0xFDD0: " ", 0xFDD1: " "}
 _EMPHASIS = re.compile(r"\\(?:emph|textit|textbf|textsc|texttt|textrm|text)\{([^{}]*)\}|\*+|(?<!\w)_+|(?<!_)_++(?!\w)")
@@ -136,7 +138,7 @@ def read_abstract(abstract: str) -> Abstract:
     words = []
     claims = 0
     for number, sentence in enumerate(sentences):
-        claimed = claims < _CLAIM_SENTENCES and _CLAIM.search(sentence) is not None
+        claimed = claims < _CLAIM_SENTENCES and _CLAIM.found_in(sentence)
         claims += claimed
         if number < _OPENING_SENTENCES or claimed:
             words += [_word(piece, number, held) for piece in sentence.split()]
@@ -161,22 +163,30 @@ def _hold_math(abstract: str) -> tuple[str, list[str]]:
 
 
 def _word(piece: str, sentence: int, held: list[str]) -> Word:
+    if "\ufdd0" not in piece:
+        return _prose_word(piece, sentence)
+    bare = piece.rstrip(_PUNCTUATION)
+    core = _HELD.sub(lambda m: held[int(m[1])], bare.lstrip(_OPENERS))
+    return Word(core, core.lower(), sentence, tokens_of(core), *_opens_closes(piece, bare))
+
+
+@functools.lru_cache(maxsize=1 << 16)  # abstracts share most of their words, and the first sentences' numbers
+def _prose_word(piece: str, sentence: int) -> Word:
     bare = piece.rstrip(_PUNCTUATION)
     core = bare.lstrip(_OPENERS)
-    if "\ufdd0" in piece:
-        core = _HELD.sub(lambda m: held[int(m[1])], core)
-        tokens = tokens_of(core)
-    else:
-        tokens = tuple(_TOKEN.findall(core.lower()))
+    return Word(core, core.lower(), sentence, tuple(_TOKEN.findall(core.lower())), *_opens_closes(piece, bare))
+
+
+def _opens_closes(piece: str, bare: str) -> tuple[bool, bool]:
     stray = "$" in piece or "\\" in piece or "<" in piece  # a dollar, macro or tag outside math: never in a title
-    return Word(core, core.lower(), sentence, tokens, piece[:1] in _OPENERS or stray,
-                len(bare) < len(piece) or "(" in bare or stray)
+    return piece[:1] in _OPENERS or stray, len(bare) < len(piece) or "(" in bare or stray
 
 
 _DIGIT = re.compile(r"\d")
 _TWO_CAPITALS = re.compile(r"[A-Z][^A-Z]*[A-Z]")
 
 
+@functools.lru_cache(maxsize=1 << 16)
 def _shape(core: str) -> str:
     if "$" in core or "\\" in core:
         return "math"
@@ -256,11 +266,13 @@ def _identity(token: str, vocabulary: Collection[str]) -> str:
 
 def token_probabilities(abstract: Abstract, model: TitleModel) -> dict[int, tuple[float, ...]]:
     """For the words that may be in the title: the probability that the real title holds each token."""
+    words = abstract.words  # (a word a title never holds needs none)
     probabilities = {}
     for word in _describe(abstract):
-        base = model.bias + _context_weight(model, *word.context)
-        probabilities[word.index] = tuple(1 / (1 + math.exp(-base - _token_weight(model, *token)))
-                                          for token in word.tokens)
+        if words[word.index].lowered not in _CLAUSAL:
+            base = model.bias + _context_weight(model, *word.context)
+            probabilities[word.index] = tuple(1 / (1 + math.exp(-base - _token_weight(model, *token)))
+                                              for token in word.tokens)
     return probabilities
 
 

@@ -77,7 +77,7 @@ def keyword_evidence(text: str, taxonomy: tuple[Topic, ...], weight: int = 1) ->
     keyword wherever it is written."""
     index = _keyword_index(taxonomy)
     written = _WORD.findall(text)
-    words = _WORD.findall(text.lower()) if text.isascii() else [word.lower() for word in written]
+    words = [word.lower() for word in written]  # (sooner than reading the lower-cased text again)
     prefixes, forms = index.prefixes, index.forms
     mentions: dict[tuple[str, bool], int] = {}  # (keyword with its words run together, as an acronym) -> times
     defined: dict[str, str] = {}  # acronym, lower-cased -> the keyword it stands for
