@@ -50,12 +50,11 @@ def pytest_configure_node(node) -> None:
 # The longest test files, longest first, run before all others: pytest-xdist (--dist loadfile, with
 # --no-loadscope-reorder from pytest.ini) hands files to idle workers in collection order, so a
 # long file handed out last would keep one worker busy while the other has nothing left to do.
-LONGEST_FILES = ("test_properties.py", "test_title_search.py", "test_accessibility.py", "test_lighthouse.py",
-                 "test_build.py", "test_shards.py", "test_pathological.py", "test_check.py", "test_incremental.py",
-                 "test_robustness.py", "test_injection.py", "test_attacks.py", "test_lists.py",
-                 "test_cache_safety.py", "test_bench.py", "test_share.py", "test_browser.py",
-                 "test_real_abstracts.py", "test_authors.py", "test_reader.py", "test_hosting.py", "test_i18n.py",
-                 "test_search_page.py", "test_similarity.py")
+LONGEST_FILES = ("test_incremental.py", "test_accessibility.py", "test_title_search.py", "test_lighthouse.py",
+                 "test_injection.py", "test_build.py", "test_attacks.py", "test_properties.py", "test_pathological.py",
+                 "test_bench.py", "test_shards.py", "test_lists.py", "test_real_abstracts.py", "test_browser.py",
+                 "test_authors.py", "test_reader.py", "test_cache_safety.py", "test_robustness.py", "test_hosting.py",
+                 "test_similarity.py", "test_check.py", "test_search_page.py", "test_i18n.py", "test_share.py")
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
