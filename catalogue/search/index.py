@@ -201,12 +201,8 @@ def index_vocabulary(site_dir: Path, shards: list[Shard], cache: Cache) -> None:
     fingerprint), filtered as vocabulary:<shard>."""
     bundle_root = site_dir / BUNDLE_DIR
     keys = {shard.name: digest(code_version(), shard.fingerprint) for shard in shards}
-    known = cache.get_many(WORDS_KIND, keys.values())
-    read = {keys[shard.name]: tuple(read_bundle_words(bundle_root / shard.name).items())
-            for shard in shards if keys[shard.name] not in known}
-    cache.put_many(WORDS_KIND, read)
-    cache.keep_only(WORDS_KIND, keys.values())
-    found = known | read
+    found = cache.kept(WORDS_KIND, {key: name for name, key in keys.items()},
+                       lambda name: tuple(read_bundle_words(bundle_root / name).items()))
 
     def place(pages: Path) -> None:
         pages.mkdir(parents=True)
@@ -434,11 +430,7 @@ def abstract_terms(abstract: str) -> AbstractTerms:
 def cached_abstract_terms(abstracts: list[str], cache: Cache) -> dict[str, AbstractTerms]:
     """{abstract: its AbstractTerms}, kept in `cache` by the abstract's text: an edit reads only its own again."""
     keys = {abstract: digest(code_version(), abstract) for abstract in abstracts}
-    known = cache.get_many(TERMS_KIND, keys.values())
-    made = {keys[abstract]: abstract_terms(abstract) for abstract in keys if keys[abstract] not in known}
-    cache.put_many(TERMS_KIND, made)
-    cache.keep_only(TERMS_KIND, keys.values())
-    found = known | made
+    found = cache.kept(TERMS_KIND, {key: abstract for abstract, key in keys.items()}, abstract_terms)
     return {abstract: found[key] for abstract, key in keys.items()}
 
 

@@ -7,9 +7,10 @@ a staging folder is removed only by its owner or, once its owner is gone (the lo
 the next build or clean. The staging folder starts as hard links to the previous site's
 files (nothing is copied), so every write here first removes the link: the previous site is
 never changed in place. The site a build replaces is kept beside it (`.site-spare`, hard links
-too): the next build's staging starts from it and links again only the files that changed. `.build-manifest.json` records, for every file, a digest of what it
-was made from; a file whose digest is unchanged is kept. `.paper-catalogue-site` marks the
-folder as a site this tool built (guard.py: build and clean replace only such a folder).
+too): the next build's staging starts from it and links again only the files that changed.
+`.build-manifest.json` records, for every file, a digest of what it was made from; a file whose
+digest is unchanged is kept. `.paper-catalogue-site` marks the folder as a site this tool built
+(guard.py: build and clean replace only such a folder).
 """
 
 from __future__ import annotations
@@ -22,14 +23,13 @@ import os
 import re
 import shutil
 from collections.abc import Callable, Iterator
-from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
 from catalogue.errors import CatalogueError, shown
 from catalogue.system.lock import holding
-from catalogue.system.removal import THREADS as REMOVAL_THREADS, remove_tree
+from catalogue.system.removal import remove_entries, remove_tree
 from catalogue.system.workers import cores, run_in_workers
 from catalogue.system.progress import Progress
 
@@ -148,8 +148,7 @@ def mirror_tree(source: Path, target: Path) -> None:
     stale: list[str] = []  # entries of target to remove
     missing: list[tuple[str, str]] = []  # (entry of source, where it goes in target) to link
     _compare(str(source), str(target), stale, missing)
-    with ThreadPoolExecutor(max_workers=REMOVAL_THREADS) as pool:
-        list(pool.map(_remove_entry, stale))
+    remove_entries(stale)
     for source_path, target_path in missing:
         if os.path.isdir(source_path):
             link_tree(Path(source_path), Path(target_path))
@@ -165,13 +164,6 @@ def _compare(source: str, target: str, stale: list[str], missing: list[tuple[str
             missing.append((entry.path, os.path.join(target, name)))
         elif entry.is_dir():
             _compare(entry.path, os.path.join(target, name), stale, missing)
-
-
-def _remove_entry(path: str) -> None:
-    if os.path.isdir(path) and not os.path.islink(path):
-        remove_tree(Path(path))
-    else:
-        os.unlink(path)
 
 
 def _entries(folder: str) -> dict[str, os.DirEntry]:

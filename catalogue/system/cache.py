@@ -22,12 +22,15 @@ import secrets
 import sqlite3
 import stat
 import sys
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from contextlib import suppress
 from dataclasses import fields
 from functools import cache
 from importlib import metadata
 from pathlib import Path
+from typing import TypeVar
+
+T = TypeVar("T")  # what a cached value is made from (Cache.kept)
 
 CACHE_DIR = ".cache"
 CACHE_FILE = "build.sqlite"
@@ -251,6 +254,15 @@ class Cache:
         hashed = hashlib.blake2b(key=self.secret, digest_size=16)
         hashed.update(f"{kind}\0{key}\0".encode("utf-8", "surrogateescape") + value)
         return hashed.digest()
+
+    def kept(self, kind: str, wanted: dict[str, T], make: Callable[[T], object]) -> dict[str, object]:
+        """{key: value} for every key of `wanted` ({key: what its value is made from}): stored values,
+        and the missing ones made now and stored; the kind keeps only these keys."""
+        found = self.get_many(kind, wanted)
+        made = {key: make(source) for key, source in wanted.items() if key not in found}
+        self.put_many(kind, made)
+        self.keep_only(kind, wanted)
+        return found | made
 
     def keep_only(self, kind: str, keys: Iterable[str]) -> None:
         """Forget the entries of a kind this build did not use, so the file does not grow forever.

@@ -32,3 +32,16 @@ def _real_folders(folder: Path) -> list[Path]:
     """The folders directly inside `folder`, not links to folders."""
     with os.scandir(folder) as entries:
         return [Path(entry.path) for entry in entries if entry.is_dir(follow_symlinks=False)]
+
+
+def remove_entries(paths: list[str]) -> None:
+    """Remove each of these files, links and folders (never following a link), several at once."""
+    with ThreadPoolExecutor(max_workers=THREADS) as pool:
+        list(pool.map(_remove_entry, paths))
+
+
+def _remove_entry(path: str) -> None:
+    if os.path.isdir(path) and not os.path.islink(path):
+        remove_tree(Path(path))
+    else:
+        os.unlink(path)
