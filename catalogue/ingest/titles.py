@@ -213,6 +213,7 @@ def _describe(abstract: Abstract) -> list[_Described]:
     words, counts, last_sentence = abstract
     claims = _claims(words)
     expanded = _before_acronyms(words)
+    frequency = {token: _FREQUENCY[min(count, 5)] for token, count in counts.items()}  # each token's bucket, once
     described = []
     position = 0
     sentence = -1
@@ -228,8 +229,8 @@ def _describe(abstract: Abstract) -> list[_Described]:
         where = _WHERE[position] if position < len(_WHERE) else "10"
         shape = _shape(word.core)
         context = (place, claims.get(index, "none"), shape, where, index in expanded)
-        described.append(_Described(index, context, tuple((token, _FREQUENCY[min(counts.get(token, 1), 5)], shape)
-                                                          for token in word.tokens)))
+        described.append(_Described(index, context, tuple([(token, frequency.get(token, _FREQUENCY[1]), shape)
+                                                           for token in word.tokens])))
     return described
 
 
@@ -271,8 +272,8 @@ def token_probabilities(abstract: Abstract, model: TitleModel) -> dict[int, tupl
     for word in _describe(abstract):
         if words[word.index].lowered not in _CLAUSAL:
             base = model.bias + _context_weight(model, *word.context)
-            probabilities[word.index] = tuple(1 / (1 + math.exp(-base - _token_weight(model, *token)))
-                                              for token in word.tokens)
+            probabilities[word.index] = tuple([1 / (1 + math.exp(-base - _token_weight(model, *token)))
+                                               for token in word.tokens])
     return probabilities
 
 
