@@ -42,19 +42,16 @@ _INTRODUCING = (
     rf"|(?:{'|'.join(_STUDY)})\b(?=\s+an?\s+(?:new|novel)\b))"  # 'we study a novel estimator X'
     rf"|(?:\bby|,)\s+(?:{_VERBS})ing\b(?!\s+(?:on|upon)\b)|\bwe\s+{_ADVERBS}put\s+forward\b"
     rf"|\bto\s+(?:propos|introduc|present|develop|design|creat|construct)e\b")  # 'we leverage X to propose Y'
-_INTRODUCE = re.compile(_INTRODUCING, re.IGNORECASE)
 _WE = AnyCase(r"\bwe\b", needs=("we",))
 _THIS_WORK = AnyCase(r"\b(?:this|the\s+present|our)\s+(?:paper|work|study|article|note)\b",
                      needs=("paper", "work", "study", "article", "note"))
 _PASSIVE_VOICE = rf"\b(?:is|are|was|were)\s+{_ADVERBS}(?:{_VERBS})(?:ed|d)\b"
-_PASSIVE = re.compile(_PASSIVE_VOICE, re.IGNORECASE)
 _PROPOSED_THING = (r"\b(?:(?:the|this)\s+(?:proposed|resulting)|this\s+new|our(?:\s+(?:proposed|resulting|new))?|"
                    r"this(?=\s+(?:method|technique|approach|framework|model|algorithm|system|architecture)\s*,))\b")
-_PROPOSED = re.compile(_PROPOSED_THING, re.IGNORECASE)
-# The same, only to say whether a sentence has one (AnyCase answers that much faster).
-_HAS_INTRODUCE = AnyCase(_INTRODUCING, needs=(*_VERBS.split("|"), *_STUDY, "put"))
-_HAS_PASSIVE = AnyCase(_PASSIVE_VOICE, needs=tuple(_VERBS.split("|")))
-_HAS_PROPOSED = AnyCase(_PROPOSED_THING, needs=("proposed", "resulting", "this", "our"))
+# (AnyCase finds these much sooner than re.IGNORECASE: the text of a match is read at its positions.)
+_INTRODUCE = AnyCase(_INTRODUCING, needs=(*_VERBS.split("|"), *_STUDY, "put"))
+_PASSIVE = AnyCase(_PASSIVE_VOICE, needs=tuple(_VERBS.split("|")))
+_PROPOSED = AnyCase(_PROPOSED_THING, needs=("proposed", "resulting", "this", "our"))
 # Words that name what follows: 'called X', 'which we call X', 'we refer to this method as X'.
 _NAMING_WORDS = ("called", "named", "dubbed", "termed", "coined", "codenamed", "entitled", "nicknamed", "namely",
                  "abbreviated", "shortened", "denoted")
@@ -222,7 +219,7 @@ def candidates_in(sentence: str, counts: Counter[str] | None = None) -> Iterator
     yield from _named_by_naming_words(sentence)
     yield from _named_by_verbs(sentence, counts)
     yield from _named_by_passive(sentence, counts)
-    proposed = _HAS_PROPOSED.found_in(sentence) and _PROPOSED.search(sentence)
+    proposed = _PROPOSED.search(sentence)
     if proposed:
         yield from _object_names(sentence[proposed.end():], counts, longest=3, apposed=2)
     ours = _HAS_OUR.found_in(sentence) and _OUR_THING.search(sentence)
@@ -244,7 +241,7 @@ def _named_by_naming_words(sentence: str) -> Iterator[Contribution]:
             continue
         # 'namely' also means 'that is', 'known as' also names what exists: the work must be introduced before
         # ('we propose ..., namely X', 'Our proposed framework, namely UCTNet', 'a new language model, namely SwahBERT')
-        introduced = (_HAS_INTRODUCE.found_in(sentence, 0, naming.start())
+        introduced = (_INTRODUCE.found_in(sentence, 0, naming.start())
                       or _INTRODUCED_KIND.search(sentence[:naming.start()]))
         if not introduced and re.match(r"namely|known", naming[0]):
             continue
@@ -267,12 +264,13 @@ def _may_name(sentence: str, pattern: re.Pattern) -> bool:
 def _named_by_verbs(sentence: str, counts: Counter[str]) -> Iterator[Contribution]:
     """Names in the object of each verb that introduces: 'we propose to adapt existing LoRAs ... and introduce a
     Compression-Aware LoRA (CA-LoRA)'."""
-    for number, verb in enumerate(_INTRODUCE.finditer(sentence) if _HAS_INTRODUCE.found_in(sentence) else ()):
-        if number and verb[0].startswith(","):
+    for number, verb in enumerate(_INTRODUCE.finditer(sentence)):
+        written = sentence[verb.start():verb.end()]
+        if number and written.startswith(","):
             continue  # a later participle tells what the work gives: '..., offering improved understanding (NLU)'
-        if verb[0].startswith("to") and not _WE.found_in(sentence, 0, verb.start()):
+        if written.startswith("to") and not _WE.found_in(sentence, 0, verb.start()):
             continue  # an infinitive introduces only what the authors set out to make: 'methods to construct X'
-        if re.match(r"and\s.*[^s]s$", verb[0], re.IGNORECASE) and not _THIS_WORK.found_in(sentence, 0, verb.start()):
+        if re.match(r"and\s.*[^s]s$", written, re.IGNORECASE) and not _THIS_WORK.found_in(sentence, 0, verb.start()):
             continue  # 'the first stage (ClusterNet) ... and proposes regions (ROOBI)': not the authors
         # not a name written before its verb: 'Networks (CNNs) inspire us to introduce CNNs'
         yield from (c for c in _object_names(sentence[verb.end():], counts)
@@ -282,7 +280,7 @@ def _named_by_verbs(sentence: str, counts: Counter[str]) -> Iterator[Contributio
 def _named_by_passive(sentence: str, counts: Counter[str]) -> Iterator[Contribution]:
     """The subject of '... is proposed': 'a X (X) is proposed', 'Applying sigma-consensus, MAGSAC is proposed',
     'AdapterBias, a simple adapter architecture, is proposed'."""
-    passive = _HAS_PASSIVE.found_in(sentence) and _PASSIVE.search(sentence)
+    passive = _PASSIVE.search(sentence)
     if not passive:
         return
     subject = [part.strip() for part in sentence[:passive.start()].split(", ") if part.strip()]
@@ -291,7 +289,7 @@ def _named_by_passive(sentence: str, counts: Counter[str]) -> Iterator[Contribut
     # a coined name: not 'CycleGAN was recently proposed' (it exists already) nor '..., MiCT-Net, is also
     # proposed' (a second one)
     named = [part for part in subject[-2:] if _TOKEN.fullmatch(part) and is_coined(part)]
-    main = re.fullmatch(r"(?:is|are)\s+(?:proposed|introduced|presented)", passive[0])
+    main = re.fullmatch(r"(?:is|are)\s+(?:proposed|introduced|presented)", sentence[passive.start():passive.end()])
     if named and main and (named[-1] == subject[-1] or re.match(r"(?:an?|the)\s", subject[-1])):
         yield Contribution(named[-1])
 
