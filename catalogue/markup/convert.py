@@ -130,6 +130,9 @@ _MATHML_ATTRIBUTES = {
 _NOTHING_TO_CONVERT = re.compile(r"[^\W_]+(?:[ ,.;:()?+=-]+[^\W_]+)*[.?)]?")
 # A character that pattern never takes: a text holding one is told much sooner by looking for it.
 _CONVERTIBLE_CHARACTER = re.compile(r"[^\w ,.;:()?+=-]|_")
+# What the Markdown below acts on: emphasis, escapes, smart quotes, line breaks (and NUL), and space at either
+# end of a paragraph, which it trims; prose without any is one paragraph of the same text, escaped.
+_READ_BY_MARKDOWN = re.compile(r"[*_\\'\"\n\r\t\0]|^\s|\s$")
 # A tag's attributes never hold '<', and a name starts where a name starts: both read once.
 _TAG = re.compile(r"<\s*/?\s*([A-Za-z][\w:-]*)([^<>]*)>")
 _ATTRIBUTE = re.compile(r"(?<![\w:.-])([A-Za-z_:][\w:.-]*)\s*=")
@@ -592,9 +595,15 @@ class TextConverter:
         # The prose in one piece, its formulas held: \\emph{a $x$ b} and <b>a $x$</b> span them.
         prose, prose_problems = self._prose("".join(pieces), links, hold)
         problems += prose_problems
-        converted = self._markdown.render(prose).removesuffix("\n")
+        converted = self._paragraphs(prose)
         plain = _TAG.sub("", _HELD.sub(lambda m: held[int(m[1])].text, converted))
         return Converted(_place(converted, held), " ".join(html.unescape(plain).split()), tuple(problems))
+
+    def _paragraphs(self, prose: str) -> str:
+        """Markdown's HTML for the prose; one paragraph it would only escape is escaped here, sooner."""
+        if prose and not _READ_BY_MARKDOWN.search(prose):
+            return f"<p>{html.escape(prose, quote=False)}</p>"
+        return self._markdown.render(prose).removesuffix("\n")
 
     def _prose(self, text: str, links: bool, hold) -> tuple[str, list[str]]:
         """Markdown for the prose (its formulas held): its links and allowlisted tags held too, entities decoded."""
