@@ -135,7 +135,7 @@ def find_names(sentences: Sequence[str]) -> list[Contribution]:
     sentences = [_plain_name_marks(sentence) for sentence in sentences]
     words = [_words(sentence) for sentence in sentences]
     counts = Counter(word for sentence_words in words for word in sentence_words)
-    earlier: set[str] = set()  # the words of the sentences before
+    earlier = _WordsBefore(words)
     named: set[str] = set()
     added: set[str] = set()  # names of what the abstract adds to its work: 'In addition, we propose a metric (FAED)'
     for number, sentence in enumerate(sentences, 1):
@@ -143,9 +143,7 @@ def find_names(sentences: Sequence[str]) -> list[Contribution]:
             sentence = sentence[:sentence.rfind(". ") + 1]  # (a sentence before it the splitter missed may)
         # a name written before it is introduced is something that exists already
         contribution = next((c for c in candidates_in(sentence, counts) if len(c.name) <= MAX_NAME
-                             and _balanced(c.name) and not _mentioned(c.name, earlier)), None)
-        # a name that opens a sentence may still be the paper's: 'X tackles this. We introduce X, ...'
-        earlier |= _word_set(words[number - 1][1:])
+                             and _balanced(c.name) and not _mentioned(c.name, earlier.sentences_before(number))), None)
         if not contribution or contribution.name in named:
             continue
         named.add(contribution.name)
@@ -160,12 +158,34 @@ def find_names(sentences: Sequence[str]) -> list[Contribution]:
             found.remove(primary)
             found.insert(0, primary)
     for sentence in sentences if not found else ():  # 'MedSight-7B is an open model for ...'
-        subject = re.match(rf"^{NAME}\s+is\s+(?:an?|the)\s+(?:novel\s+|new\s+)?", sentence)
-        coined = subject and re.search(r"\d|-|[a-z][A-Z]", subject["name"]) and is_name_like(subject["name"])
+        subject = _SUBJECT_NAME.match(sentence)
+        coined = subject and _COINED_MARK.search(subject["name"]) and is_name_like(subject["name"])
         if coined and counts[subject["name"]] >= 2:  # and the abstract returns to it
             found.append(Contribution(subject["name"]))
             break
     return found
+
+
+_SUBJECT_NAME = re.compile(rf"{NAME}\s+is\s+(?:an?|the)\s+(?:novel\s+|new\s+)?")
+_COINED_MARK = re.compile(r"\d|-|[a-z][A-Z]")
+
+
+class _WordsBefore:
+    """The words of an abstract's sentences before a given one, gathered only when a name is looked up in them
+    (most sentences offer none). A sentence's first word is left out: a name that opens a sentence may still
+    be the paper's ('X tackles this. We introduce X, ...')."""
+
+    def __init__(self, words: list[list[str]]) -> None:
+        self._words = words
+        self._gathered: set[str] = set()
+        self._sentences = 0  # how many sentences' words are gathered
+
+    def sentences_before(self, number: int) -> set[str]:
+        """The words of sentences 1 to number - 1."""
+        while self._sentences < number - 1:
+            self._gathered |= _word_set(self._words[self._sentences][1:])
+            self._sentences += 1
+        return self._gathered
 
 
 def _balanced(name: str) -> bool:
@@ -396,7 +416,7 @@ def _object_names(rest: str, counts: Counter[str], whole: bool = False, longest:
     # a coined word that qualifies the head gives way to a name set off after it: 'a powerful RGBD fusion network,
     # SwinDRNet, for ...'; one before a kind of thing names it: 'a CapSal model which ...'
     after_run = head[head.rfind(run) + len(run):].split() if run and run in head else []
-    qualifies = bool(after_run) and re.fullmatch(_KINDS, after_run[0]) is None
+    qualifies = bool(after_run) and _KIND_WORD.fullmatch(after_run[0]) is None
     if run and not qualifies:
         yield Contribution(run)
     yield from _appositives(obj, counts, whole, apposed)
@@ -449,11 +469,16 @@ def _coined_run(head: str) -> str | None:
     return " ".join(words[first:last + 1]).strip(_QUOTES)
 
 
+_LOWER_CASE_NAME = re.compile(r"[a-z][a-z0-9]{3,}")
+_KIND_WORD = re.compile(_KINDS)
+_APPOSED_KIND = re.compile(r"\s*,\s*(?:an?|the)\s")
+
+
 def _repeated_lower_case_name(token: str, text: str) -> bool:
     """'We present pagelet, a cache manager ... pagelet keeps ...'."""
-    return (re.fullmatch(r"[a-z][a-z0-9]{3,}", token) is not None and token not in _NOT_NAMES
-            and re.fullmatch(_KINDS, token) is None
-            and re.match(r"\s*,\s*(?:an?|the)\s", text[len(token):]) is not None and text.count(token) >= 2)
+    return (_LOWER_CASE_NAME.fullmatch(token) is not None and token not in _NOT_NAMES
+            and _KIND_WORD.fullmatch(token) is None
+            and _APPOSED_KIND.match(text, len(token)) is not None and text.count(token) >= 2)
 
 
 def _appositive(rest: str, before: str, counts: Counter[str]) -> Contribution | None:
@@ -595,13 +620,17 @@ def acronym_matches(acronym: str, expansion: str) -> bool:
     return True
 
 
+_ACRONYM_CAPITALS = re.compile(r"[A-Z]{2}[a-z]{3,}")
+_ONE_INNER_CAPITAL = re.compile(r"[a-z]+[A-Z][a-z]+")
+
+
 def normalise_expansion(expansion: str) -> str:
     """Undo capitals that mark an acronym's letters: 'REconstruction' -> 'Reconstruction'."""
     words = []
     for word in expansion.split():
-        if re.fullmatch(r"[A-Z]{2}[a-z]{3,}", word):
+        if _ACRONYM_CAPITALS.fullmatch(word):
             word = word.capitalize()
-        elif re.fullmatch(r"[a-z]+[A-Z][a-z]+", word):
+        elif _ONE_INNER_CAPITAL.fullmatch(word):
             word = word.lower()
         words.append(word)
     return " ".join(words)
