@@ -154,7 +154,8 @@ _INLINE_PARTS = re.compile(_HTML_TAG + r"|\\url\{(?P<url>[^{}\s]++)\}"
 _ENTITY = re.compile(r"&(?:[A-Za-z][A-Za-z0-9]{1,31}|#[0-9]{1,7}|#[xX][0-9A-Fa-f]{1,6});")
 
 
-def split_math(text: str) -> tuple[list[Segment], list[str]]:
+@functools.lru_cache(maxsize=16)  # the conversion and the title read the same abstract's formulas
+def split_math(text: str) -> tuple[tuple[Segment, ...], tuple[str, ...]]:
     """Cut text into prose and math segments; unclosed delimiters stay prose and are reported.
 
     One pass: the dollar signs are found once, and a closing delimiter found missing is not
@@ -184,7 +185,7 @@ def split_math(text: str) -> tuple[list[Segment], list[str]]:
         position = prose_start = end
     if prose_start < len(text):
         segments.append(Segment("text", text[prose_start:], text[prose_start:]))
-    return segments, list(dict.fromkeys(problems))  # each kind of problem once
+    return tuple(segments), tuple(dict.fromkeys(problems))  # each kind of problem once
 
 
 def _match_math(text: str, i: int, dollars: _Dollars, missing: set[str]) -> tuple[Segment, int] | str | None:
@@ -334,6 +335,7 @@ def _mathml_macros() -> frozenset[str]:
     return frozenset(name for name in names if name.startswith("\\"))
 
 
+@functools.lru_cache(maxsize=4096)  # asked of each formula by the conversion, its text form and the title
 def text_only_math(latex: str) -> str | None:
     """Markdown for math that holds only text, like $\\textbf{A Name (AN)}$; else None."""
     match = re.fullmatch(r"\s*\\(textbf|textit|emph|text|textrm|mathrm|mathbf)\{(.*)\}\s*", latex, re.S)
