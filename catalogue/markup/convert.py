@@ -130,9 +130,8 @@ _MATHML_ATTRIBUTES = {
 _NOTHING_TO_CONVERT = re.compile(r"[^\W_]+(?:[ ,.;:()?+=-]+[^\W_]+)*[.?)]?")
 # A character that pattern never takes: a text holding one is told much sooner by looking for it.
 _CONVERTIBLE_CHARACTER = re.compile(r"[^\w ,.;:()?+=-]|_")
-# What the Markdown below acts on: emphasis, escapes, smart quotes, line breaks (and NUL), and space at either
-# end of a paragraph, which it trims; prose without any is one paragraph of the same text, escaped.
-_READ_BY_MARKDOWN = re.compile(r"[*_\\'\"\n\r\t\0]|^\s|\s$")
+# What the Markdown below acts on in a paragraph: emphasis, escapes, smart quotes, line breaks (and NUL).
+_READ_BY_MARKDOWN = re.compile(r"[*_\\'\"\n\r\t\0]")
 # A tag's attributes never hold '<', and a name starts where a name starts: both read once.
 _TAG = re.compile(r"<\s*/?\s*([A-Za-z][\w:-]*)([^<>]*)>")
 _ATTRIBUTE = re.compile(r"(?<![\w:.-])([A-Za-z_:][\w:.-]*)\s*=")
@@ -602,8 +601,9 @@ class TextConverter:
         return Converted(_place(converted, held), " ".join(html.unescape(plain).split()), tuple(problems))
 
     def _paragraphs(self, prose: str) -> str:
-        """Markdown's HTML for the prose; one paragraph it would only escape is escaped here, sooner."""
-        if prose and not _READ_BY_MARKDOWN.search(prose):
+        """Markdown's HTML for the prose; one paragraph it would only escape (nothing it acts on, no space at
+        either end for it to trim) is escaped here, sooner."""
+        if prose and not (prose[0].isspace() or prose[-1].isspace() or _READ_BY_MARKDOWN.search(prose)):
             return f"<p>{html.escape(prose, quote=False)}</p>"
         return self._markdown.render(prose).removesuffix("\n")
 
