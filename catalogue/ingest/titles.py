@@ -84,10 +84,10 @@ _CLAIM_FORMS = {form: kind for verb, kind in _CLAIM_VERBS.items()
                 for form in ((verb, verb[:-1] + "ies", verb[:-1] + "ied") if verb.endswith("y") else
                              (verb, verb + "s", verb + "d", verb + "ed", verb + "es"))}
 # A sentence ends at . ! or ? (and a closing quote or bracket) before a capital, a digit or a formula;
-# not after an initial (J. Smith, U.S.) or a common abbreviation. (The space is looked for first: the looks
-# behind are then tried only where one is.)
-_SENTENCE_END = re.compile(r"(?=\s)(?:(?<=[.!?])(?<!\b[A-Z]\.)(?<!e\.g\.)(?<!i\.e\.)(?<!\bal\.)(?<!vs\.)(?<!cf\.)"
-                           r"|(?<=[.!?][\"'\u201d\u2019)\]]))\s+(?=[\"\u201c'(\[]?[A-Z0-9\ufdd0])")
+# not after an initial (J. Smith, U.S.) or a common abbreviation. (The pattern starts with the space, which the
+# regular expression engine skips to at once; the looks behind hold it and are tried only there.)
+_SENTENCE_END = re.compile(r"\s(?:(?<=[.!?]\s)(?<!\b[A-Z]\.\s)(?<!e\.g\.\s)(?<!i\.e\.\s)(?<!\bal\.\s)(?<!vs\.\s)"
+                           r"(?<!cf\.\s)|(?<=[.!?][\"'\u201d\u2019)\]]\s))\s*(?=[\"\u201c'(\[]?[A-Z0-9\ufdd0])")
 _CLAIM = AnyCase(r"\b(?:we|paper|work|i)\s++(?:\S++\s++){0,2}?(?:" + "|".join(sorted(_CLAIM_FORMS, reverse=True))
                   + r")\b")
 _HELD = re.compile("\ufdd0(\\d+)\ufdd1")
