@@ -28,7 +28,9 @@ _KIND_STARTS = ("data", "bench", "corp", "chall", "leader", "treeb", "Data", "Be
                 "Treeb")
 _KIND = re.compile(r"(?:data-?sets?|benchmarks?|corpus|corpora|challenges?|leaderboards?|treebanks?)", re.IGNORECASE)
 _EVALUATION = AnyCase(r"benchmark|dataset|evaluat|experiment|outperform|achiev|accuracy|results|improv|score|"
-                      r"perform|surpass|test|state[\s-]of[\s-]the[\s-]art")
+                      r"perform|surpass|test|state[\s-]of[\s-]the[\s-]art",
+                      needs=("benchmark", "dataset", "evaluat", "experiment", "outperform", "achiev", "accuracy",
+                             "results", "improv", "score", "perform", "surpass", "test", "state"))
 _AFTER_KIND_GAP = {",", "e.g", "i.e"}
 # Heads that make a phrase about something other than data: "methods such as A, B", "MRC tasks".
 _OTHER_HEADS = re.compile(r"(?:models?|networks?|architectures?|backbones?|methods?|algorithms?|approach(?:es)?|"

@@ -512,11 +512,14 @@ def _definition_at_start(text: str) -> Contribution | None:
     return _definition_in(text, unexpanded=False)
 
 
+_SHORT_PARENTHESIS = re.compile(r"\(\s*([^()]{1,40}?)\s*\)")
+
+
 def _definition_in(text: str, unexpanded: bool = True) -> Contribution | None:
     """'(LN)' whose expansion starts the text, give or take a few words: 'augmenting Long Name (LN)'."""
     position = 0
     for _ in range(3):  # the first parentheses only: '(RGB-D) panorama synthesis (BIPS)'
-        paren = re.compile(r"\(\s*([^()]{1,40}?)\s*\)").search(text, position, position + 300)
+        paren = _SHORT_PARENTHESIS.search(text, position, position + 300)
         if not paren or re.search(r"[;:.]\s", text[position:paren.start()]):
             return None
         # 'a Convolutional Neural Network (CNN)-based model', 'a Multi-Task Learning (MTL) based model', 'a family of

@@ -141,7 +141,9 @@ def read_abstract(abstract: str) -> Abstract:
         claimed = claims < _CLAIM_SENTENCES and _CLAIM.found_in(sentence)
         claims += claimed
         if number < _OPENING_SENTENCES or claimed:
-            words += [_word(piece, number, held) for piece in sentence.split()]
+            pieces = sentence.split()
+            words += ([_word(piece, number, held) for piece in pieces] if "\ufdd0" in sentence
+                      else [_prose_word(piece, number) for piece in pieces])  # (no formula: prose words alone)
     return Abstract(tuple(words), Counter(tokens), len(sentences) - 1)
 
 
