@@ -107,6 +107,7 @@ class Word(NamedTuple):
     tokens: tuple[str, ...]  # lower-case word tokens, as token F1 counts them
     opens: bool         # starts with a bracket or a quote
     closes: bool        # ends a phrase: punctuation, a closing bracket or quote after it
+    shape: str          # of core, as the word model sees it (_shape)
 
 
 @dataclass(frozen=True, eq=False)  # compared by identity: the weight sums below are cached per model
@@ -169,14 +170,15 @@ def _word(piece: str, sentence: int, held: list[str]) -> Word:
         return _prose_word(piece, sentence)
     bare = piece.rstrip(_PUNCTUATION)
     core = _HELD.sub(lambda m: held[int(m[1])], bare.lstrip(_OPENERS))
-    return Word(core, core.lower(), sentence, tokens_of(core), *_opens_closes(piece, bare))
+    return Word(core, core.lower(), sentence, tokens_of(core), *_opens_closes(piece, bare), _shape(core))
 
 
 @functools.lru_cache(maxsize=1 << 16)  # abstracts share most of their words, and the first sentences' numbers
 def _prose_word(piece: str, sentence: int) -> Word:
     bare = piece.rstrip(_PUNCTUATION)
     core = bare.lstrip(_OPENERS)
-    return Word(core, core.lower(), sentence, tuple(_TOKEN.findall(core.lower())), *_opens_closes(piece, bare))
+    lowered = core.lower()
+    return Word(core, lowered, sentence, tuple(_TOKEN.findall(lowered)), *_opens_closes(piece, bare), _shape(core))
 
 
 def _opens_closes(piece: str, bare: str) -> tuple[bool, bool]:
@@ -188,7 +190,6 @@ _DIGIT = re.compile(r"\d")
 _TWO_CAPITALS = re.compile(r"[A-Z][^A-Z]*[A-Z]")
 
 
-@functools.lru_cache(maxsize=1 << 16)
 def _shape(core: str) -> str:
     if "$" in core or "\\" in core:
         return "math"
@@ -229,7 +230,7 @@ def _describe(abstract: Abstract) -> list[_Described]:
         if not word.tokens:
             continue
         where = _WHERE[position] if position < len(_WHERE) else "10"
-        shape = _shape(word.core)
+        shape = word.shape
         context = (place, claims.get(index, "none"), shape, where, index in expanded)
         described.append(_Described(index, context, tuple([(token, frequency.get(token, _FREQUENCY[1]), shape)
                                                            for token in word.tokens])))
@@ -294,7 +295,7 @@ def _before_acronyms(words: tuple[Word, ...]) -> set[int]:
     """Words of a phrase the abstract abbreviates: the five before '(ABC)'."""
     found: set[int] = set()
     for index, word in enumerate(words):
-        if word.opens and _shape(word.core) == "caps":
+        if word.opens and word.shape == "caps":
             found.update(i for i in range(max(0, index - 5), index) if words[i].sentence == word.sentence)
     return found
 
