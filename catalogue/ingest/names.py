@@ -70,13 +70,12 @@ _PRIOR_WORK = re.compile(r"\b(?:recent|previous|prior|existing|earlier)\s+(?:wor
                          r"|\brecently\s+(?:introduced|proposed|developed)",
                          re.IGNORECASE)
 _CITATION_REACH = 60  # characters after the naming word a citation may follow the name in
-_OUR_THING = re.compile(
+_OUR_THING = AnyCase(  # (its name is read at the match's positions: the match may be of the lower-cased text)
     r"\bour\s+(?:[\w-]+\s+){0,2}?(?:method|framework|model|system|approach|implementation|tool|toolkit|library|"
     r"algorithm|benchmark|dataset|corpus|pipeline|agent|architecture|contribution|technique|platform|suite|network|"
     r"solution)"
     rf"(?:\s*,\s*{NAME}\s*,|\s*\(\s*{NAME.replace('?P<name>', '?P<name2>')}\s*\)"
-    rf"|\s+is\s+{NAME.replace('?P<name>', '?P<name3>')}\s*,\s*(?:an?|the)\s)", re.IGNORECASE)
-_HAS_OUR = AnyCase(r"\bour\s", needs=("our",))  # what _OUR_THING starts with, looked for much sooner
+    rf"|\s+is\s+{NAME.replace('?P<name>', '?P<name3>')}\s*,\s*(?:an?|the)\s)", needs=("our",))
 # 'We apply those layers in SchNet: a novel deep learning architecture', 'through RLlib: a library that ...'
 # (the word before the colon, found from the colon: a name searched for at every position costs much more).
 _DEFINED_BY_COLON = re.compile(r"(?<!\S)(\S+):\s+an?\s")
@@ -242,9 +241,10 @@ def candidates_in(sentence: str, counts: Counter[str] | None = None) -> Iterator
     proposed = _PROPOSED.search(sentence)
     if proposed:
         yield from _object_names(sentence[proposed.end():], counts, longest=3, apposed=2)
-    ours = _HAS_OUR.found_in(sentence) and _OUR_THING.search(sentence)
+    ours = _OUR_THING.search(sentence)
     if ours:
-        name = ours["name"] or ours["name2"] or ours["name3"]
+        group = next(group for group in ("name", "name2", "name3") if ours[group])
+        name = sentence[ours.start(group):ours.end(group)]
         if is_explicit_name(name):
             yield Contribution(name)
     defined = _DEFINED_BY_COLON.search(sentence) if ":" in sentence else None
