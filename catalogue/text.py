@@ -6,6 +6,7 @@ from __future__ import annotations
 import functools
 import re
 import sys
+from collections.abc import Iterator
 
 # Kana, CJK ideographs (extension A, unified, compatibility) and Hangul syllables: scripts written
 # without spaces between words. As a regular-expression class body (assets/common.js has the same).
@@ -100,8 +101,10 @@ def stem(word: str) -> str:
 
 class AnyCase:
     """A regular expression of lower-case text, found in text of any case. ASCII text is lower-cased
-    and searched case-sensitively, several times faster than re.IGNORECASE with the same answer;
-    other text (where "ſ" or "K" fold to ASCII letters) is searched with re.IGNORECASE."""
+    and searched case-sensitively, several times faster than re.IGNORECASE with the same matches;
+    other text (where "ſ" or "K" fold to ASCII letters) is searched with re.IGNORECASE. A match's
+    positions are the text's (lower-casing ASCII keeps every character's place), its groups may be
+    lower-cased: read the text at those positions."""
 
     def __init__(self, pattern: str, needs: tuple[str, ...] = ()) -> None:
         """`needs`: lower-case words one of which every match holds; text without any is answered at once."""
@@ -110,9 +113,19 @@ class AnyCase:
         self._needs = needs
 
     def found_in(self, text: str, start: int = 0, end: int = sys.maxsize) -> bool:
+        return self.search(text, start, end) is not None
+
+    def search(self, text: str, start: int = 0, end: int = sys.maxsize) -> re.Match | None:
         if text.isascii():
             lowered = text.lower()
-            if self._needs and not any(word in lowered for word in self._needs):
-                return False
-            return self._exact.search(lowered, start, end) is not None
-        return self._folded.search(text, start, end) is not None
+            return self._exact.search(lowered, start, end) if self._may_hold(lowered) else None
+        return self._folded.search(text, start, end)
+
+    def finditer(self, text: str) -> Iterator[re.Match]:
+        if text.isascii():
+            lowered = text.lower()
+            return self._exact.finditer(lowered) if self._may_hold(lowered) else iter(())
+        return self._folded.finditer(text)
+
+    def _may_hold(self, lowered: str) -> bool:
+        return not self._needs or any(word in lowered for word in self._needs)

@@ -114,7 +114,7 @@ def test_prices_are_not_math(markup, text):
 ])
 def test_split_math(text, kinds):
     segments, problems = split_math(text)
-    assert [s.kind for s in segments] == kinds and problems == []
+    assert [s.kind for s in segments] == kinds and problems == ()
     assert "".join(s.written for s in segments) == text
 
 

@@ -271,6 +271,21 @@ def test_plain_titles_and_names_skip_the_converter():
     assert markup_module._as_written("Rate--Distortion") is None
 
 
+PROSE_LIKE = st.lists(st.sampled_from(["Graph", "net", "2", "论文", "é", " ", "\u00a0", "\u2003", "\u200b", "\x0c", "\x1c",
+                                        "&", "&amp;", "<", ">", "-", ".", "$", "#", "[a](b)", "~", "+", "\ufdd00\ufdd1",
+                                        "'", "*", "_", "\\", "\n"]),
+                      max_size=12).map("".join)
+
+
+@settings(max_examples=300, deadline=None, **COMMON)
+@example(text=" leading space")
+@example(text="trailing space\u00a0")
+@example(text="a\x1c")
+@given(text=PROSE_LIKE)
+def test_prose_that_markdown_would_only_escape_skips_it_with_the_same_html(text):
+    assert MARKUP._paragraphs(text) == MARKUP._markdown.render(text).removesuffix("\n")
+
+
 def leaked_markers(text: str, output: str) -> list[str]:
     """Placeholders left in output: Python-Markdown's stash (klzzwxh:0000) and STX/ETX ones, and
     markup.py's noncharacter ones. The input's own controls and noncharacters never reach output

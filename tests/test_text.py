@@ -81,6 +81,15 @@ def test_any_case_answers_as_ignorecase_does(written):
     assert text.AnyCase(pattern, needs=("propos",)).found_in(written) == bool(re.search(pattern, written, re.IGNORECASE))
 
 
+@pytest.mark.parametrize("written", ["We PROPOSE a model, and we Propose another", "\u017fo We propose", "no match"])
+def test_any_case_matches_where_ignorecase_does(written):
+    pattern = r"\bwe\s+propos"
+    expected = [match.span() for match in re.finditer(pattern, written, re.IGNORECASE)]
+    assert [match.span() for match in text.AnyCase(pattern).finditer(written)] == expected
+    found = text.AnyCase(pattern, needs=("propos",)).search(written)
+    assert (found.span() if found else None) == (expected[0] if expected else None)
+
+
 def test_any_case_looks_only_between_start_and_end():
     assert text.AnyCase(r"\bwe\b").found_in("Here we are", 0, 7)
     assert not text.AnyCase(r"\bwe\b").found_in("Here we are", 0, 5)

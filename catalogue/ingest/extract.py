@@ -17,9 +17,10 @@ from catalogue.ingest.titles import derive_title
 from catalogue.ingest.topics import rank_topics
 from catalogue.ingest.links import find_urls
 
-# (A space, then a full stop is looked for first: most places have neither, and the other looks are skipped.)
-_SENTENCE_END = re.compile(r"(?=\s)(?<=[.!?])(?<![A-Z]\.)(?<!e\.g\.)(?<!i\.e\.)(?<!al\.)(?<!vs\.)(?<!cf\.)"
-                           r"\s+(?=[\"“*$\\(A-Z0-9])")
+# (The pattern starts with the space, which the regular expression engine skips to at once; the looks behind
+# hold it. Most spaces have no full stop before them, and the other looks are then skipped.)
+_SENTENCE_END = re.compile(r"\s(?<=[.!?]\s)(?<![A-Z]\.\s)(?<!e\.g\.\s)(?<!i\.e\.\s)(?<!al\.\s)(?<!vs\.\s)(?<!cf\.\s)"
+                           r"\s*(?=[\"“*$\\(A-Z0-9])")
 _CJK_STOPS = "。！？"  # Chinese and Japanese full stops need no space
 _ANY_SENTENCE_END = re.compile(rf"{_SENTENCE_END.pattern}|(?<=[{_CJK_STOPS}])\s*")
 

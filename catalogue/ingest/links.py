@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 
 from catalogue.text import AnyCase
@@ -9,11 +10,10 @@ from catalogue.text import AnyCase
 # Bare domains count only with a TLD that abstracts use for project pages, so that
 # "e.g." or "Node.js" never become links.
 _BARE_TLDS = r"(?:github\.io|gitlab\.io|com|org|net|io|ai|dev|edu|info|app|page|site)"
-# Square brackets end an address: Markdown's [https://a.io](https://a.io) holds two.
-URL = re.compile(
+# Square brackets end an address: Markdown's [https://a.io](https://a.io) holds two. (Of any case: AnyCase.)
+URL = AnyCase(
     r"(?<![\w@/.-])(?:https?://[^\s<>\"'`{}\\\[\]]+"
     rf"|(?:[a-z0-9][a-z0-9-]*\.)+{_BARE_TLDS}(?![\w-])(?:/[^\s<>\"'`{{}}\\\[\]]*)?)",
-    re.IGNORECASE,
 )
 _TRAILING = ".,;:!?'\")]"
 # Every address holds "://" or a dot before one of those domains; most texts hold neither, and this
@@ -21,11 +21,12 @@ _TRAILING = ".,;:!?'\")]"
 _MAY_HOLD_ADDRESS = AnyCase(rf"://|\.{_BARE_TLDS}(?![\w-])")
 
 
-def find_urls(text: str) -> list[tuple[int, int, str]]:
+@functools.lru_cache(maxsize=16)  # the conversion and the links read the same abstract
+def find_urls(text: str) -> tuple[tuple[int, int, str], ...]:
     """(start, end, href) of each address in text; trailing punctuation stays outside."""
-    found: list[tuple[int, int, str]] = []
     if not _MAY_HOLD_ADDRESS.found_in(text):
-        return found
+        return ()
+    found = []
     for match in URL.finditer(text):
         start, end = match.span()
         # A URL like .../Foo_(bar) keeps its closing parenthesis; the counts follow the cut.
@@ -36,4 +37,4 @@ def find_urls(text: str) -> list[tuple[int, int, str]]:
         written = text[start:end]
         href = written if re.match(r"https?://", written, re.IGNORECASE) else f"https://{written}"
         found.append((start, end, href))
-    return found
+    return tuple(found)

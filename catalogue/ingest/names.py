@@ -42,19 +42,16 @@ _INTRODUCING = (
     rf"|(?:{'|'.join(_STUDY)})\b(?=\s+an?\s+(?:new|novel)\b))"  # 'we study a novel estimator X'
     rf"|(?:\bby|,)\s+(?:{_VERBS})ing\b(?!\s+(?:on|upon)\b)|\bwe\s+{_ADVERBS}put\s+forward\b"
     rf"|\bto\s+(?:propos|introduc|present|develop|design|creat|construct)e\b")  # 'we leverage X to propose Y'
-_INTRODUCE = re.compile(_INTRODUCING, re.IGNORECASE)
 _WE = AnyCase(r"\bwe\b", needs=("we",))
 _THIS_WORK = AnyCase(r"\b(?:this|the\s+present|our)\s+(?:paper|work|study|article|note)\b",
                      needs=("paper", "work", "study", "article", "note"))
 _PASSIVE_VOICE = rf"\b(?:is|are|was|were)\s+{_ADVERBS}(?:{_VERBS})(?:ed|d)\b"
-_PASSIVE = re.compile(_PASSIVE_VOICE, re.IGNORECASE)
 _PROPOSED_THING = (r"\b(?:(?:the|this)\s+(?:proposed|resulting)|this\s+new|our(?:\s+(?:proposed|resulting|new))?|"
                    r"this(?=\s+(?:method|technique|approach|framework|model|algorithm|system|architecture)\s*,))\b")
-_PROPOSED = re.compile(_PROPOSED_THING, re.IGNORECASE)
-# The same, only to say whether a sentence has one (AnyCase answers that much faster).
-_HAS_INTRODUCE = AnyCase(_INTRODUCING, needs=(*_VERBS.split("|"), *_STUDY, "put"))
-_HAS_PASSIVE = AnyCase(_PASSIVE_VOICE, needs=tuple(_VERBS.split("|")))
-_HAS_PROPOSED = AnyCase(_PROPOSED_THING, needs=("proposed", "resulting", "this", "our"))
+# (AnyCase finds these much sooner than re.IGNORECASE: the text of a match is read at its positions.)
+_INTRODUCE = AnyCase(_INTRODUCING, needs=(*_VERBS.split("|"), *_STUDY, "put"))
+_PASSIVE = AnyCase(_PASSIVE_VOICE, needs=tuple(_VERBS.split("|")))
+_PROPOSED = AnyCase(_PROPOSED_THING, needs=("proposed", "resulting", "this", "our"))
 # Words that name what follows: 'called X', 'which we call X', 'we refer to this method as X'.
 _NAMING_WORDS = ("called", "named", "dubbed", "termed", "coined", "codenamed", "entitled", "nicknamed", "namely",
                  "abbreviated", "shortened", "denoted")
@@ -73,13 +70,12 @@ _PRIOR_WORK = re.compile(r"\b(?:recent|previous|prior|existing|earlier)\s+(?:wor
                          r"|\brecently\s+(?:introduced|proposed|developed)",
                          re.IGNORECASE)
 _CITATION_REACH = 60  # characters after the naming word a citation may follow the name in
-_OUR_THING = re.compile(
+_OUR_THING = AnyCase(  # (its name is read at the match's positions: the match may be of the lower-cased text)
     r"\bour\s+(?:[\w-]+\s+){0,2}?(?:method|framework|model|system|approach|implementation|tool|toolkit|library|"
     r"algorithm|benchmark|dataset|corpus|pipeline|agent|architecture|contribution|technique|platform|suite|network|"
     r"solution)"
     rf"(?:\s*,\s*{NAME}\s*,|\s*\(\s*{NAME.replace('?P<name>', '?P<name2>')}\s*\)"
-    rf"|\s+is\s+{NAME.replace('?P<name>', '?P<name3>')}\s*,\s*(?:an?|the)\s)", re.IGNORECASE)
-_HAS_OUR = AnyCase(r"\bour\s", needs=("our",))  # what _OUR_THING starts with, looked for much sooner
+    rf"|\s+is\s+{NAME.replace('?P<name>', '?P<name3>')}\s*,\s*(?:an?|the)\s)", needs=("our",))
 # 'We apply those layers in SchNet: a novel deep learning architecture', 'through RLlib: a library that ...'
 # (the word before the colon, found from the colon: a name searched for at every position costs much more).
 _DEFINED_BY_COLON = re.compile(r"(?<!\S)(\S+):\s+an?\s")
@@ -138,7 +134,7 @@ def find_names(sentences: Sequence[str]) -> list[Contribution]:
     sentences = [_plain_name_marks(sentence) for sentence in sentences]
     words = [_words(sentence) for sentence in sentences]
     counts = Counter(word for sentence_words in words for word in sentence_words)
-    earlier: set[str] = set()  # the words of the sentences before
+    earlier = _WordsBefore(words)
     named: set[str] = set()
     added: set[str] = set()  # names of what the abstract adds to its work: 'In addition, we propose a metric (FAED)'
     for number, sentence in enumerate(sentences, 1):
@@ -146,9 +142,7 @@ def find_names(sentences: Sequence[str]) -> list[Contribution]:
             sentence = sentence[:sentence.rfind(". ") + 1]  # (a sentence before it the splitter missed may)
         # a name written before it is introduced is something that exists already
         contribution = next((c for c in candidates_in(sentence, counts) if len(c.name) <= MAX_NAME
-                             and _balanced(c.name) and not _mentioned(c.name, earlier)), None)
-        # a name that opens a sentence may still be the paper's: 'X tackles this. We introduce X, ...'
-        earlier |= _word_set(words[number - 1][1:])
+                             and _balanced(c.name) and not _mentioned(c.name, earlier.sentences_before(number))), None)
         if not contribution or contribution.name in named:
             continue
         named.add(contribution.name)
@@ -163,12 +157,34 @@ def find_names(sentences: Sequence[str]) -> list[Contribution]:
             found.remove(primary)
             found.insert(0, primary)
     for sentence in sentences if not found else ():  # 'MedSight-7B is an open model for ...'
-        subject = re.match(rf"^{NAME}\s+is\s+(?:an?|the)\s+(?:novel\s+|new\s+)?", sentence)
-        coined = subject and re.search(r"\d|-|[a-z][A-Z]", subject["name"]) and is_name_like(subject["name"])
+        subject = _SUBJECT_NAME.match(sentence)
+        coined = subject and _COINED_MARK.search(subject["name"]) and is_name_like(subject["name"])
         if coined and counts[subject["name"]] >= 2:  # and the abstract returns to it
             found.append(Contribution(subject["name"]))
             break
     return found
+
+
+_SUBJECT_NAME = re.compile(rf"{NAME}\s+is\s+(?:an?|the)\s+(?:novel\s+|new\s+)?")
+_COINED_MARK = re.compile(r"\d|-|[a-z][A-Z]")
+
+
+class _WordsBefore:
+    """The words of an abstract's sentences before a given one, gathered only when a name is looked up in them
+    (most sentences offer none). A sentence's first word is left out: a name that opens a sentence may still
+    be the paper's ('X tackles this. We introduce X, ...')."""
+
+    def __init__(self, words: list[list[str]]) -> None:
+        self._words = words
+        self._gathered: set[str] = set()
+        self._sentences = 0  # how many sentences' words are gathered
+
+    def sentences_before(self, number: int) -> set[str]:
+        """The words of sentences 1 to number - 1."""
+        while self._sentences < number - 1:
+            self._gathered |= _word_set(self._words[self._sentences][1:])
+            self._sentences += 1
+        return self._gathered
 
 
 def _balanced(name: str) -> bool:
@@ -222,12 +238,13 @@ def candidates_in(sentence: str, counts: Counter[str] | None = None) -> Iterator
     yield from _named_by_naming_words(sentence)
     yield from _named_by_verbs(sentence, counts)
     yield from _named_by_passive(sentence, counts)
-    proposed = _HAS_PROPOSED.found_in(sentence) and _PROPOSED.search(sentence)
+    proposed = _PROPOSED.search(sentence)
     if proposed:
         yield from _object_names(sentence[proposed.end():], counts, longest=3, apposed=2)
-    ours = _HAS_OUR.found_in(sentence) and _OUR_THING.search(sentence)
+    ours = _OUR_THING.search(sentence)
     if ours:
-        name = ours["name"] or ours["name2"] or ours["name3"]
+        group = next(group for group in ("name", "name2", "name3") if ours[group])
+        name = sentence[ours.start(group):ours.end(group)]
         if is_explicit_name(name):
             yield Contribution(name)
     defined = _DEFINED_BY_COLON.search(sentence) if ":" in sentence else None
@@ -244,7 +261,7 @@ def _named_by_naming_words(sentence: str) -> Iterator[Contribution]:
             continue
         # 'namely' also means 'that is', 'known as' also names what exists: the work must be introduced before
         # ('we propose ..., namely X', 'Our proposed framework, namely UCTNet', 'a new language model, namely SwahBERT')
-        introduced = (_HAS_INTRODUCE.found_in(sentence, 0, naming.start())
+        introduced = (_INTRODUCE.found_in(sentence, 0, naming.start())
                       or _INTRODUCED_KIND.search(sentence[:naming.start()]))
         if not introduced and re.match(r"namely|known", naming[0]):
             continue
@@ -267,12 +284,13 @@ def _may_name(sentence: str, pattern: re.Pattern) -> bool:
 def _named_by_verbs(sentence: str, counts: Counter[str]) -> Iterator[Contribution]:
     """Names in the object of each verb that introduces: 'we propose to adapt existing LoRAs ... and introduce a
     Compression-Aware LoRA (CA-LoRA)'."""
-    for number, verb in enumerate(_INTRODUCE.finditer(sentence) if _HAS_INTRODUCE.found_in(sentence) else ()):
-        if number and verb[0].startswith(","):
+    for number, verb in enumerate(_INTRODUCE.finditer(sentence)):
+        written = sentence[verb.start():verb.end()]
+        if number and written.startswith(","):
             continue  # a later participle tells what the work gives: '..., offering improved understanding (NLU)'
-        if verb[0].startswith("to") and not _WE.found_in(sentence, 0, verb.start()):
+        if written.startswith("to") and not _WE.found_in(sentence, 0, verb.start()):
             continue  # an infinitive introduces only what the authors set out to make: 'methods to construct X'
-        if re.match(r"and\s.*[^s]s$", verb[0], re.IGNORECASE) and not _THIS_WORK.found_in(sentence, 0, verb.start()):
+        if re.match(r"and\s.*[^s]s$", written, re.IGNORECASE) and not _THIS_WORK.found_in(sentence, 0, verb.start()):
             continue  # 'the first stage (ClusterNet) ... and proposes regions (ROOBI)': not the authors
         # not a name written before its verb: 'Networks (CNNs) inspire us to introduce CNNs'
         yield from (c for c in _object_names(sentence[verb.end():], counts)
@@ -282,7 +300,7 @@ def _named_by_verbs(sentence: str, counts: Counter[str]) -> Iterator[Contributio
 def _named_by_passive(sentence: str, counts: Counter[str]) -> Iterator[Contribution]:
     """The subject of '... is proposed': 'a X (X) is proposed', 'Applying sigma-consensus, MAGSAC is proposed',
     'AdapterBias, a simple adapter architecture, is proposed'."""
-    passive = _HAS_PASSIVE.found_in(sentence) and _PASSIVE.search(sentence)
+    passive = _PASSIVE.search(sentence)
     if not passive:
         return
     subject = [part.strip() for part in sentence[:passive.start()].split(", ") if part.strip()]
@@ -291,7 +309,7 @@ def _named_by_passive(sentence: str, counts: Counter[str]) -> Iterator[Contribut
     # a coined name: not 'CycleGAN was recently proposed' (it exists already) nor '..., MiCT-Net, is also
     # proposed' (a second one)
     named = [part for part in subject[-2:] if _TOKEN.fullmatch(part) and is_coined(part)]
-    main = re.fullmatch(r"(?:is|are)\s+(?:proposed|introduced|presented)", passive[0])
+    main = re.fullmatch(r"(?:is|are)\s+(?:proposed|introduced|presented)", sentence[passive.start():passive.end()])
     if named and main and (named[-1] == subject[-1] or re.match(r"(?:an?|the)\s", subject[-1])):
         yield Contribution(named[-1])
 
@@ -398,7 +416,7 @@ def _object_names(rest: str, counts: Counter[str], whole: bool = False, longest:
     # a coined word that qualifies the head gives way to a name set off after it: 'a powerful RGBD fusion network,
     # SwinDRNet, for ...'; one before a kind of thing names it: 'a CapSal model which ...'
     after_run = head[head.rfind(run) + len(run):].split() if run and run in head else []
-    qualifies = bool(after_run) and re.fullmatch(_KINDS, after_run[0]) is None
+    qualifies = bool(after_run) and _KIND_WORD.fullmatch(after_run[0]) is None
     if run and not qualifies:
         yield Contribution(run)
     yield from _appositives(obj, counts, whole, apposed)
@@ -451,11 +469,16 @@ def _coined_run(head: str) -> str | None:
     return " ".join(words[first:last + 1]).strip(_QUOTES)
 
 
+_LOWER_CASE_NAME = re.compile(r"[a-z][a-z0-9]{3,}")
+_KIND_WORD = re.compile(_KINDS)
+_APPOSED_KIND = re.compile(r"\s*,\s*(?:an?|the)\s")
+
+
 def _repeated_lower_case_name(token: str, text: str) -> bool:
     """'We present pagelet, a cache manager ... pagelet keeps ...'."""
-    return (re.fullmatch(r"[a-z][a-z0-9]{3,}", token) is not None and token not in _NOT_NAMES
-            and re.fullmatch(_KINDS, token) is None
-            and re.match(r"\s*,\s*(?:an?|the)\s", text[len(token):]) is not None and text.count(token) >= 2)
+    return (_LOWER_CASE_NAME.fullmatch(token) is not None and token not in _NOT_NAMES
+            and _KIND_WORD.fullmatch(token) is None
+            and _APPOSED_KIND.match(text, len(token)) is not None and text.count(token) >= 2)
 
 
 def _appositive(rest: str, before: str, counts: Counter[str]) -> Contribution | None:
@@ -489,11 +512,14 @@ def _definition_at_start(text: str) -> Contribution | None:
     return _definition_in(text, unexpanded=False)
 
 
+_SHORT_PARENTHESIS = re.compile(r"\(\s*([^()]{1,40}?)\s*\)")
+
+
 def _definition_in(text: str, unexpanded: bool = True) -> Contribution | None:
     """'(LN)' whose expansion starts the text, give or take a few words: 'augmenting Long Name (LN)'."""
     position = 0
     for _ in range(3):  # the first parentheses only: '(RGB-D) panorama synthesis (BIPS)'
-        paren = re.compile(r"\(\s*([^()]{1,40}?)\s*\)").search(text, position, position + 300)
+        paren = _SHORT_PARENTHESIS.search(text, position, position + 300)
         if not paren or re.search(r"[;:.]\s", text[position:paren.start()]):
             return None
         # 'a Convolutional Neural Network (CNN)-based model', 'a Multi-Task Learning (MTL) based model', 'a family of
@@ -597,13 +623,17 @@ def acronym_matches(acronym: str, expansion: str) -> bool:
     return True
 
 
+_ACRONYM_CAPITALS = re.compile(r"[A-Z]{2}[a-z]{3,}")
+_ONE_INNER_CAPITAL = re.compile(r"[a-z]+[A-Z][a-z]+")
+
+
 def normalise_expansion(expansion: str) -> str:
     """Undo capitals that mark an acronym's letters: 'REconstruction' -> 'Reconstruction'."""
     words = []
     for word in expansion.split():
-        if re.fullmatch(r"[A-Z]{2}[a-z]{3,}", word):
+        if _ACRONYM_CAPITALS.fullmatch(word):
             word = word.capitalize()
-        elif re.fullmatch(r"[a-z]+[A-Z][a-z]+", word):
+        elif _ONE_INNER_CAPITAL.fullmatch(word):
             word = word.lower()
         words.append(word)
     return " ".join(words)

@@ -84,10 +84,10 @@ _CLAIM_FORMS = {form: kind for verb, kind in _CLAIM_VERBS.items()
                 for form in ((verb, verb[:-1] + "ies", verb[:-1] + "ied") if verb.endswith("y") else
                              (verb, verb + "s", verb + "d", verb + "ed", verb + "es"))}
 # A sentence ends at . ! or ? (and a closing quote or bracket) before a capital, a digit or a formula;
-# not after an initial (J. Smith, U.S.) or a common abbreviation. (The space is looked for first: the looks
-# behind are then tried only where one is.)
-_SENTENCE_END = re.compile(r"(?=\s)(?:(?<=[.!?])(?<!\b[A-Z]\.)(?<!e\.g\.)(?<!i\.e\.)(?<!\bal\.)(?<!vs\.)(?<!cf\.)"
-                           r"|(?<=[.!?][\"'\u201d\u2019)\]]))\s+(?=[\"\u201c'(\[]?[A-Z0-9\ufdd0])")
+# not after an initial (J. Smith, U.S.) or a common abbreviation. (The pattern starts with the space, which the
+# regular expression engine skips to at once; the looks behind hold it and are tried only there.)
+_SENTENCE_END = re.compile(r"\s(?:(?<=[.!?]\s)(?<!\b[A-Z]\.\s)(?<!e\.g\.\s)(?<!i\.e\.\s)(?<!\bal\.\s)(?<!vs\.\s)"
+                           r"(?<!cf\.\s)|(?<=[.!?][\"'\u201d\u2019)\]]\s))\s*(?=[\"\u201c'(\[]?[A-Z0-9\ufdd0])")
 _CLAIM = AnyCase(r"\b(?:we|paper|work|i)\s++(?:\S++\s++){0,2}?(?:" + "|".join(sorted(_CLAIM_FORMS, reverse=True))
                   + r")\b")
 _HELD = re.compile("\ufdd0(\\d+)\ufdd1")
@@ -107,6 +107,7 @@ class Word(NamedTuple):
     tokens: tuple[str, ...]  # lower-case word tokens, as token F1 counts them
     opens: bool         # starts with a bracket or a quote
     closes: bool        # ends a phrase: punctuation, a closing bracket or quote after it
+    shape: str          # of core, as the word model sees it (_shape)
 
 
 @dataclass(frozen=True, eq=False)  # compared by identity: the weight sums below are cached per model
@@ -141,7 +142,9 @@ def read_abstract(abstract: str) -> Abstract:
         claimed = claims < _CLAIM_SENTENCES and _CLAIM.found_in(sentence)
         claims += claimed
         if number < _OPENING_SENTENCES or claimed:
-            words += [_word(piece, number, held) for piece in sentence.split()]
+            pieces = sentence.split()
+            words += ([_word(piece, number, held) for piece in pieces] if "\ufdd0" in sentence
+                      else [_prose_word(piece, number) for piece in pieces])  # (no formula: prose words alone)
     return Abstract(tuple(words), Counter(tokens), len(sentences) - 1)
 
 
@@ -167,14 +170,15 @@ def _word(piece: str, sentence: int, held: list[str]) -> Word:
         return _prose_word(piece, sentence)
     bare = piece.rstrip(_PUNCTUATION)
     core = _HELD.sub(lambda m: held[int(m[1])], bare.lstrip(_OPENERS))
-    return Word(core, core.lower(), sentence, tokens_of(core), *_opens_closes(piece, bare))
+    return Word(core, core.lower(), sentence, tokens_of(core), *_opens_closes(piece, bare), _shape(core))
 
 
 @functools.lru_cache(maxsize=1 << 16)  # abstracts share most of their words, and the first sentences' numbers
 def _prose_word(piece: str, sentence: int) -> Word:
     bare = piece.rstrip(_PUNCTUATION)
     core = bare.lstrip(_OPENERS)
-    return Word(core, core.lower(), sentence, tuple(_TOKEN.findall(core.lower())), *_opens_closes(piece, bare))
+    lowered = core.lower()
+    return Word(core, lowered, sentence, tuple(_TOKEN.findall(lowered)), *_opens_closes(piece, bare), _shape(core))
 
 
 def _opens_closes(piece: str, bare: str) -> tuple[bool, bool]:
@@ -186,7 +190,6 @@ _DIGIT = re.compile(r"\d")
 _TWO_CAPITALS = re.compile(r"[A-Z][^A-Z]*[A-Z]")
 
 
-@functools.lru_cache(maxsize=1 << 16)
 def _shape(core: str) -> str:
     if "$" in core or "\\" in core:
         return "math"
@@ -213,6 +216,7 @@ def _describe(abstract: Abstract) -> list[_Described]:
     words, counts, last_sentence = abstract
     claims = _claims(words)
     expanded = _before_acronyms(words)
+    frequency = {token: _FREQUENCY[min(count, 5)] for token, count in counts.items()}  # each token's bucket, once
     described = []
     position = 0
     sentence = -1
@@ -226,10 +230,10 @@ def _describe(abstract: Abstract) -> list[_Described]:
         if not word.tokens:
             continue
         where = _WHERE[position] if position < len(_WHERE) else "10"
-        shape = _shape(word.core)
+        shape = word.shape
         context = (place, claims.get(index, "none"), shape, where, index in expanded)
-        described.append(_Described(index, context, tuple((token, _FREQUENCY[min(counts.get(token, 1), 5)], shape)
-                                                          for token in word.tokens)))
+        described.append(_Described(index, context, tuple([(token, frequency.get(token, _FREQUENCY[1]), shape)
+                                                           for token in word.tokens])))
     return described
 
 
@@ -271,8 +275,8 @@ def token_probabilities(abstract: Abstract, model: TitleModel) -> dict[int, tupl
     for word in _describe(abstract):
         if words[word.index].lowered not in _CLAUSAL:
             base = model.bias + _context_weight(model, *word.context)
-            probabilities[word.index] = tuple(1 / (1 + math.exp(-base - _token_weight(model, *token)))
-                                              for token in word.tokens)
+            probabilities[word.index] = tuple([1 / (1 + math.exp(-base - _token_weight(model, *token)))
+                                               for token in word.tokens])
     return probabilities
 
 
@@ -291,7 +295,7 @@ def _before_acronyms(words: tuple[Word, ...]) -> set[int]:
     """Words of a phrase the abstract abbreviates: the five before '(ABC)'."""
     found: set[int] = set()
     for index, word in enumerate(words):
-        if word.opens and _shape(word.core) == "caps":
+        if word.opens and word.shape == "caps":
             found.update(i for i in range(max(0, index - 5), index) if words[i].sentence == word.sentence)
     return found
 

@@ -75,7 +75,10 @@ def keyword_evidence(text: str, taxonomy: tuple[Topic, ...], weight: int = 1) ->
     """Each topic's evidence in `text`: its keywords' mentions, each weighted, longest keyword first.
     An acronym the text defines after a keyword ("deep reinforcement learning (DRL)") is that
     keyword wherever it is written."""
-    index = _keyword_index(taxonomy)
+    return _evidence(text, _keyword_index(taxonomy), weight)
+
+
+def _evidence(text: str, index: _Index, weight: int) -> dict[str, int]:
     written = _WORD.findall(text)
     words = [word.lower() for word in written]  # (sooner than reading the lower-cased text again)
     prefixes, forms = index.prefixes, index.forms
@@ -133,8 +136,9 @@ def _is_acronym(word: str, longest: int = 4) -> bool:
 
 def rank_topics(title: str, abstract: str, taxonomy: tuple[Topic, ...], fallback: str) -> tuple[str, ...]:
     """One to three topics the paper is about, best first (the module's docstring says how)."""
-    evidence = keyword_evidence(abstract, taxonomy)
-    for slug, extra in keyword_evidence(title, taxonomy, TITLE_WEIGHT).items():
+    index = _keyword_index(taxonomy)  # (once: the taxonomy is hashed to find it)
+    evidence = _evidence(abstract, index, 1)
+    for slug, extra in _evidence(title, index, TITLE_WEIGHT).items():
         evidence[slug] = evidence.get(slug, 0) + extra
     order = {topic.slug: number for number, topic in enumerate(taxonomy)}
     ranked = sorted(evidence, key=lambda slug: (-evidence[slug], order[slug]))[:MAX_TOPICS]

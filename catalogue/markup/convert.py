@@ -130,6 +130,8 @@ _MATHML_ATTRIBUTES = {
 _NOTHING_TO_CONVERT = re.compile(r"[^\W_]+(?:[ ,.;:()?+=-]+[^\W_]+)*[.?)]?")
 # A character that pattern never takes: a text holding one is told much sooner by looking for it.
 _CONVERTIBLE_CHARACTER = re.compile(r"[^\w ,.;:()?+=-]|_")
+# What the Markdown below acts on in a paragraph: emphasis, escapes, smart quotes, line breaks (and NUL).
+_READ_BY_MARKDOWN = re.compile(r"[*_\\'\"\n\r\t\0]")
 # A tag's attributes never hold '<', and a name starts where a name starts: both read once.
 _TAG = re.compile(r"<\s*/?\s*([A-Za-z][\w:-]*)([^<>]*)>")
 _ATTRIBUTE = re.compile(r"(?<![\w:.-])([A-Za-z_:][\w:.-]*)\s*=")
@@ -151,7 +153,8 @@ _INLINE_PARTS = re.compile(_HTML_TAG + r"|\\url\{(?P<url>[^{}\s]++)\}"
 _ENTITY = re.compile(r"&(?:[A-Za-z][A-Za-z0-9]{1,31}|#[0-9]{1,7}|#[xX][0-9A-Fa-f]{1,6});")
 
 
-def split_math(text: str) -> tuple[list[Segment], list[str]]:
+@functools.lru_cache(maxsize=16)  # the conversion and the title read the same abstract's formulas
+def split_math(text: str) -> tuple[tuple[Segment, ...], tuple[str, ...]]:
     """Cut text into prose and math segments; unclosed delimiters stay prose and are reported.
 
     One pass: the dollar signs are found once, and a closing delimiter found missing is not
@@ -181,7 +184,7 @@ def split_math(text: str) -> tuple[list[Segment], list[str]]:
         position = prose_start = end
     if prose_start < len(text):
         segments.append(Segment("text", text[prose_start:], text[prose_start:]))
-    return segments, list(dict.fromkeys(problems))  # each kind of problem once
+    return tuple(segments), tuple(dict.fromkeys(problems))  # each kind of problem once
 
 
 def _match_math(text: str, i: int, dollars: _Dollars, missing: set[str]) -> tuple[Segment, int] | str | None:
@@ -331,6 +334,7 @@ def _mathml_macros() -> frozenset[str]:
     return frozenset(name for name in names if name.startswith("\\"))
 
 
+@functools.lru_cache(maxsize=4096)  # asked of each formula by the conversion, its text form and the title
 def text_only_math(latex: str) -> str | None:
     """Markdown for math that holds only text, like $\\textbf{A Name (AN)}$; else None."""
     match = re.fullmatch(r"\s*\\(textbf|textit|emph|text|textrm|mathrm|mathbf)\{(.*)\}\s*", latex, re.S)
@@ -592,9 +596,16 @@ class TextConverter:
         # The prose in one piece, its formulas held: \\emph{a $x$ b} and <b>a $x$</b> span them.
         prose, prose_problems = self._prose("".join(pieces), links, hold)
         problems += prose_problems
-        converted = self._markdown.render(prose).removesuffix("\n")
+        converted = self._paragraphs(prose)
         plain = _TAG.sub("", _HELD.sub(lambda m: held[int(m[1])].text, converted))
         return Converted(_place(converted, held), " ".join(html.unescape(plain).split()), tuple(problems))
+
+    def _paragraphs(self, prose: str) -> str:
+        """Markdown's HTML for the prose; one paragraph it would only escape (nothing it acts on, no space at
+        either end for it to trim) is escaped here, sooner."""
+        if prose and not (prose[0].isspace() or prose[-1].isspace() or _READ_BY_MARKDOWN.search(prose)):
+            return f"<p>{html.escape(prose, quote=False)}</p>"
+        return self._markdown.render(prose).removesuffix("\n")
 
     def _prose(self, text: str, links: bool, hold) -> tuple[str, list[str]]:
         """Markdown for the prose (its formulas held): its links and allowlisted tags held too, entities decoded."""
