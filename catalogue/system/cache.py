@@ -166,7 +166,8 @@ def codec() -> Codec:
     from catalogue.markup.convert import Converted
     from catalogue.model import Link, Paper, Problem, Source, Topic
     from catalogue.search.index import AbstractTerms
-    return Codec([Paper, Source, Link, Topic, Problem, Converted, ContentFile, IngestSnapshot, AbstractTerms])
+    from catalogue.site.views import ViewParts
+    return Codec([Paper, Source, Link, Topic, Problem, Converted, ContentFile, IngestSnapshot, AbstractTerms, ViewParts])
 
 
 def read_or_make_key(path: Path) -> bytes:
