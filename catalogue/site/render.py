@@ -23,7 +23,7 @@ from markupsafe import Markup as SafeHtml, escape
 
 from catalogue.site import routes
 from catalogue.site.authors import author_key, author_path, index_order, initial, shown_names
-from catalogue.system.cache import Cache, code_version, digest
+from catalogue.system.cache import Cache, code_version, digest, record_digest
 from catalogue.markup.cleanup import COLLAPSED_WHITESPACE, REMOVED_REPEAT, RESTORED_COMMANDS, read_note
 from catalogue.config import SiteConfig
 from catalogue.content import SLUG
@@ -163,10 +163,13 @@ def view_papers(catalogue: Catalogue, config: SiteConfig, cache: Cache,
     topics = {t.slug: t for t in catalogue.topics}
     authors = {key: (name, author_path(name)) for key, name in shown_names(p.authors for p in catalogue.papers).items()}
     settings = digest(code_version(), config)
+    topic_keys = {slug: digest(topic) for slug, topic in topics.items()}
     shown = [(paper, tuple(topics[slug] for slug in paper.topics),
               tuple(AuthorRef(author, *authors[author_key(author)]) for author in paper.authors))
              for paper in catalogue.papers]
-    keys = [digest(settings, paper, paper_topics, refs, venue(paper)) for paper, paper_topics, refs in shown]
+    keys = [digest(settings, paper_digest, [topic_keys[slug] for slug in paper.topics],
+                   [(ref.name, ref.shown, ref.path) for ref in refs], venue(paper))
+            for (paper, _, refs), paper_digest in zip(shown, catalogue.digests or map(record_digest, catalogue.papers))]
     parts = cache.get_many(VIEW_PARTS, keys)
     missing = [paper for (paper, _, _), key in zip(shown, keys) if key not in parts]
     if missing:
