@@ -495,10 +495,15 @@ def load_catalogue(content_dir: Path, cache: Cache | None = None) -> Catalogue:
         raise CatalogueError(f"{(content_dir / PAPERS_DIR).as_posix()}: no papers; run 'python3 build.py ingest' first")
     papers, notes = _without_self_redirects(papers)
     papers, venue_notes = _one_spelling_per_venue(papers)
-    ordered = sorted(papers.items(), key=lambda item: (item[1].venue or "~", -(item[1].year or 0), item[1].source,
-                                                       item[1].id))
+    ordered = sorted(papers.items(), key=lambda item: display_order(item[1]))
     return Catalogue(tuple(paper for _, paper in ordered), topics, notes + venue_notes,
                      tuple(digests[path] if paper is read[path] else record_digest(paper) for path, paper in ordered))
+
+
+def display_order(paper: Paper) -> tuple:
+    """Venue, newest year, seed position (the Source's fields: comparing the records themselves is slower)."""
+    source = paper.source
+    return paper.venue or "~", -(paper.year or 0), source.path, source.line, source.record, paper.id
 
 
 def _without_self_redirects(papers: dict[Path, Paper]) -> tuple[dict[Path, Paper], tuple[Problem, ...]]:
