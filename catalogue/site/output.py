@@ -38,7 +38,7 @@ MANIFEST = ".build-manifest.json"
 MARKER = ".paper-catalogue-site"  # in every site this tool builds: build and clean replace only such a folder
 MARKER_TEXT = "A site built by paper-catalogue (python3 build.py); build and clean replace this folder whole.\n"
 MANAGED_ELSEWHERE = ("assets/", "pagefind/")  # written by copy_assets and the search stage
-PARALLEL_FROM = 200  # outputs of less weight than this in all render faster in one process than in a pool
+PARALLEL_FROM = 200  # fewer files than this render faster in one process than in a pool
 CHUNK = 16  # the most outputs a worker makes between two requests: few, so neither waits long for the other at the end
 NEW_FILE = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0)  # O_BINARY: Windows
 
@@ -50,7 +50,6 @@ class Output:
     path: str
     inputs: str
     make: Callable[[], str | bytes]
-    weight: int = 1  # about how many pages' work making it takes: a whole-catalogue file weighs its papers
 
 
 @dataclass(frozen=True)
@@ -260,7 +259,7 @@ def _make_and_write_all(todo: list[Output], site_dir: Path) -> int:
     creating files at once in one folder tree take longer than one: ext4 here, measured);
     returns the bytes written."""
     with Progress("Writing pages", len(todo)) as progress:
-        if sum(output.weight for output in todo) < PARALLEL_FROM or cores() == 1:
+        if len(todo) < PARALLEL_FROM or cores() == 1:
             written = 0
             for output in todo:
                 written += write_file(site_dir, output.path, output.make())

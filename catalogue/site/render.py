@@ -748,25 +748,24 @@ def plan_data_files(catalogue: Catalogue, views: tuple[PaperView, ...], config: 
     terms = cached_abstract_terms([v.plain_abstract for v in views], cache)  # here: a page maker cannot keep them
     topic_index = {t.slug: n for n, t in enumerate(catalogue.topics)}
     all_views = digest(everything, [v.key for v in views])
-    whole = len(views)  # the weight of a file made from every paper (Output.weight)
     files = [
         Output(".nojekyll", everything, lambda: ""),  # GitHub Pages: serve the site as it is, no Jekyll
         Output("_redirects", all_views, lambda: render_netlify_redirects(catalogue)),
         Output("robots.txt", everything, lambda: render_robots(config)),
         Output("feed.xml", all_views, lambda: render_atom(catalogue, {v.paper.id: v.title_text for v in views},
                                                           {v.paper.id: v.description for v in views}, config,
-                                                          venue, unknown_author), whole),
+                                                          venue, unknown_author)),
         Output("papers.json", all_views, lambda: render_papers_json(
-            (paper_record(v.paper, labels, v.title_text, v.plain_abstract, config) for v in views), config), whole),
-        Output("list-data.js", all_views, lambda: render_list_data(views, catalogue.topics, venue), whole),
-        Output("list-bibtex.js", all_views, lambda: render_list_bibtex(views), whole),
-        Output("catalogue.bib", all_views, lambda: "\n".join(v.bibtex for v in views), whole),
+            (paper_record(v.paper, labels, v.title_text, v.plain_abstract, config) for v in views), config)),
+        Output("list-data.js", all_views, lambda: render_list_data(views, catalogue.topics, venue)),
+        Output("list-bibtex.js", all_views, lambda: render_list_bibtex(views)),
+        Output("catalogue.bib", all_views, lambda: "\n".join(v.bibtex for v in views)),
         Output(FALLBACK_FILE, all_views, lambda: render_fallback_index(
             [SearchEntry(v.path, v.name_text, v.title_text, venue(v.paper),
                          tuple(topic_index[t.slug] for t in v.topics), v.plain_abstract,
                          tuple(author.shown for author in v.authors), v.paper.id, v.paper.title_source == "derived")
              for v in views],
-            [t.label for t in catalogue.topics], terms), whole),
+            [t.label for t in catalogue.topics], terms)),
     ]
     redirects = {routes.paper_page(slug) for v in views for slug in v.paper.old_slugs}
     listed = [p for p in html_paths if p != routes.NOT_FOUND and p not in redirects]
