@@ -16,7 +16,7 @@ from pathlib import Path
 
 import yaml
 
-from catalogue.system.cache import Cache, code_version, digest
+from catalogue.system.cache import Cache, code_version, digest, record_digest
 from catalogue.text import UNSAFE
 from catalogue.errors import SHOWN_LENGTH, CatalogueError, ContentFileError, shown
 from catalogue.model import Catalogue, Link, Paper, Problem, Source, Topic
@@ -273,6 +273,12 @@ def read_papers(content_dir: Path, cache: Cache | None = None) -> dict[Path, Pap
 
     With a cache, a file whose size and modification time are as last read is not parsed again.
     """
+    return read_papers_and_digests(content_dir, cache)[0]
+
+
+def read_papers_and_digests(content_dir: Path, cache: Cache | None = None) -> tuple[dict[Path, Paper], dict[Path, str]]:
+    """read_papers, and each paper's record_digest by file (taken from the cached bytes where the
+    paper was cached)."""
     papers: dict[Path, Paper] = {}
     errors: list[str] = []
     keys = {}
@@ -288,11 +294,13 @@ def read_papers(content_dir: Path, cache: Cache | None = None) -> dict[Path, Pap
                 errors.append(f"{Path(entry.path).as_posix()}: not a regular file; remove it or move it elsewhere")
             else:
                 keys[Path(entry.path)] = content_key(entry.path, entry.stat())
-    known = cache.get_many(CONTENT, keys.values()) if cache else {}
+    stored: dict[str, str] = {}
+    known = cache.get_many(CONTENT, keys.values(), stored) if cache else {}
     parsed = {}
+    digests = {}
     for path in sorted(keys):
         if keys[path] in known:
-            papers[path] = known[keys[path]]
+            papers[path], digests[path] = known[keys[path]], stored[keys[path]]
             continue
         try:
             papers[path] = parsed[keys[path]] = read_paper(path)
@@ -304,7 +312,8 @@ def read_papers(content_dir: Path, cache: Cache | None = None) -> dict[Path, Pap
     errors += _duplicates(papers, "id") + _duplicates(papers, "slug") + _reused_addresses(papers)
     if errors:
         raise CatalogueError("content/ has problems:\n  " + "\n  ".join(errors))
-    return papers
+    digests |= {path: record_digest(papers[path]) for path in papers if path not in digests}
+    return papers, digests
 
 
 def _duplicates(papers: dict[Path, Paper], key: str) -> list[str]:
@@ -475,7 +484,8 @@ def _describe(node: yaml.Node) -> str:
 def load_catalogue(content_dir: Path, cache: Cache | None = None) -> Catalogue:
     """Everything the build renders, validated, in display order (venue, year, seed position)."""
     topics, _ = read_taxonomy(content_dir)
-    papers = read_papers(content_dir, cache)
+    papers, digests = read_papers_and_digests(content_dir, cache)
+    read = dict(papers)
     known = {t.slug for t in topics}
     errors = [f"{path.as_posix()}: unknown topic '{topic}' (topics are listed in {TOPICS_FILE})"
               for path, paper in papers.items() for topic in paper.topics if topic not in known]
@@ -485,8 +495,15 @@ def load_catalogue(content_dir: Path, cache: Cache | None = None) -> Catalogue:
         raise CatalogueError(f"{(content_dir / PAPERS_DIR).as_posix()}: no papers; run 'python3 build.py ingest' first")
     papers, notes = _without_self_redirects(papers)
     papers, venue_notes = _one_spelling_per_venue(papers)
-    ordered = sorted(papers.values(), key=lambda p: (p.venue or "~", -(p.year or 0), p.source, p.id))
-    return Catalogue(tuple(ordered), topics, notes + venue_notes)
+    ordered = sorted(papers.items(), key=lambda item: display_order(item[1]))
+    return Catalogue(tuple(paper for _, paper in ordered), topics, notes + venue_notes,
+                     tuple(digests[path] if paper is read[path] else record_digest(paper) for path, paper in ordered))
+
+
+def display_order(paper: Paper) -> tuple:
+    """Venue, newest year, seed position (the Source's fields: comparing the records themselves is slower)."""
+    source = paper.source
+    return paper.venue or "~", -(paper.year or 0), source.path, source.line, source.record, paper.id
 
 
 def _without_self_redirects(papers: dict[Path, Paper]) -> tuple[dict[Path, Paper], tuple[Problem, ...]]:

@@ -125,3 +125,4 @@ class Catalogue:
     papers: tuple[Paper, ...]
     topics: tuple[Topic, ...]
     notes: tuple[Problem, ...] = ()  # what loading the content set right, for the maintainer
+    digests: tuple[str, ...] = ()  # each paper's record_digest (cache.py), in order; () when not known

@@ -1,6 +1,7 @@
 """Incremental builds: nothing changed, nothing done; an edit remakes only the files that show
 it; the result always equals a clean build, and the previous site is never changed in place."""
 
+import json
 import os
 import re
 import shutil
@@ -10,7 +11,10 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from catalogue.cli import main
-from catalogue.content import parse_paper_markdown, render_paper_markdown
+from catalogue.config import SiteConfig
+from catalogue.content import load_catalogue, parse_paper_markdown, render_paper_markdown
+from catalogue.site import render
+from catalogue.system.cache import Cache
 from catalogue.site.output import link_tree, mirror_tree
 from conftest import PROJECT, build_project, make_project, run_cli
 
@@ -187,3 +191,56 @@ def test_author_pages_show_exactly_their_papers_and_equal_a_clean_build(tmp_path
     build_project(project, "--no-search")
     assert not alan.exists() and "<h1>Ada Lovelace</h1>" in ada.read_text(encoding="utf-8")
     assert files(site) == clean_build(project, tmp_path / "second", "--no-search")
+
+
+def test_an_edit_on_many_lists_an_added_and_a_removed_paper_equal_a_clean_build(tmp_path, seeds_builds):
+    """The views of unchanged papers come from the cache (render.view_papers); a paper that moves
+    between topics and authors, a new paper and one gone from the seeds reach every list and data file."""
+    project = seeds_builds.copy(tmp_path / "p", "--no-search").root
+    content = project / "content"
+    edit_paper(content, "flashsinkhorn", title="FlashSinkhorn, retitled by hand",
+               topics=("optimization", "learning-theory"), authors=("Ada Lovelace", "Alan Turing", "Grace Hopper"))
+    first, second = sorted((project / "seeds").glob("*.txt"))
+    paragraphs = first.read_text(encoding="utf-8").split("\n\n")
+    first.write_text("\n\n".join(paragraphs[:-1]) + "\n", encoding="utf-8")  # its last paper leaves the list
+    added = json.loads((PROJECT / "tests" / "data" / "corpus_sample.jsonl").read_text(encoding="utf-8").split("\n")[0])
+    second.write_text(second.read_text(encoding="utf-8").rstrip("\n") + "\n\n" + " ".join(added["abstract"].split())
+                      + "\n", encoding="utf-8")  # another list gains a paper
+    run_cli("ingest", "--seeds", str(project / "seeds"), "--content", str(content), "--prune", "--allow-removals")
+    site = build_project(project, "--no-search").out
+    page = (site / "authors" / "grace-hopper" / "index.html").read_text(encoding="utf-8")
+    assert "retitled by hand" in page and "retitled by hand" in (site / "papers.json").read_text(encoding="utf-8")
+    assert "Estimating the expected output quality" in (site / "papers.json").read_text(encoding="utf-8")
+    assert len(list((site / "papers").glob("*/index.html"))) == 38  # one paper gone, one new
+    assert files(site) == clean_build(project, tmp_path, "--no-search")
+
+
+def test_views_are_made_again_only_for_what_changed(tmp_path, seeds_builds, monkeypatch):
+    """A paper's view parts are kept by a key of the paper, the settings and this code: an edited
+    paper is viewed again alone, another base URL or other code views every paper again, and a
+    view from the cache equals one made from nothing."""
+    content = seeds_builds.copy(tmp_path / "p", "--no-search").content
+    cache, asked = Cache(tmp_path / "cache.sqlite"), []
+    converted = render.converted_texts
+
+    def recording(papers, cache):
+        papers = list(papers)
+        asked.append({paper.slug for paper in papers})
+        return converted(papers, cache)
+    monkeypatch.setattr(render, "converted_texts", recording)
+
+    def views(config=SiteConfig()):
+        asked.clear()
+        return render.view_papers(load_catalogue(content, cache), config, cache)
+    everyone = {view.paper.slug for view in views()}
+    assert asked == [everyone] and len(everyone) > 30
+    assert views() and asked == []
+    edit_title(content, "flashsinkhorn", "FlashSinkhorn, retitled by hand")
+    made = views()
+    assert asked == [{"flashsinkhorn"}]
+    assert made == render.view_papers(load_catalogue(content, Cache(None)), SiteConfig(), Cache(None))
+    hosted = SiteConfig(base_url="https://example.org/")
+    assert "https://example.org/papers/flashsinkhorn/" in next(v.bibtex for v in views(hosted) if v.paper.slug == "flashsinkhorn")
+    assert asked == [everyone]
+    monkeypatch.setattr(render, "code_version", lambda: "other code")
+    assert views(hosted) and asked == [everyone]

@@ -14,7 +14,7 @@ import functools
 import itertools
 import json
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -23,7 +23,7 @@ from markupsafe import Markup as SafeHtml, escape
 
 from catalogue.site import routes
 from catalogue.site.authors import author_key, author_path, index_order, initial, shown_names
-from catalogue.system.cache import Cache, code_version, digest
+from catalogue.system.cache import Cache, code_version, digest, record_digest
 from catalogue.markup.cleanup import COLLAPSED_WHITESPACE, REMOVED_REPEAT, RESTORED_COMMANDS, read_note
 from catalogue.config import SiteConfig
 from catalogue.content import SLUG
@@ -35,6 +35,7 @@ from catalogue.site.i18n import Strings, load_strings, localise_topic
 from catalogue.site.feeds import paper_record, render_atom, render_papers_json, render_robots, render_sitemap
 from catalogue.model import Catalogue, Paper, Topic
 from catalogue.site.output import Batch, Output
+from catalogue.site.views import VIEW_PARTS, ViewParts
 from catalogue.system.progress import Progress
 from catalogue.discovery.related import SimilarityProcess
 from catalogue.site.lookup import find_links
@@ -91,6 +92,7 @@ class PaperView:
     description: str
     topics: tuple[Topic, ...]
     authors: tuple[AuthorRef, ...]
+    bibtex_entry: str  # its entry in list-bibtex.js
     key: str  # a digest of everything above: pages that show the paper change when it changes
 
 
@@ -130,13 +132,13 @@ def shorten(text: str, limit: int) -> str:
     return text[:limit].rsplit(" ", 1)[0].rstrip(",;:.") + "\u2026"
 
 
-def converted_texts(catalogue: Catalogue, cache: Cache) -> Callable[[str, bool], Converted]:
-    """Every paper's texts converted, looked up by (text, links). Each text is converted once:
+def converted_texts(papers: Iterable[Paper], cache: Cache) -> Callable[[str, bool], Converted]:
+    """These papers' texts converted, looked up by (text, links). Each text is converted once:
     a text converted before (by an earlier build, or by ingest, which converts abstracts to
     check their math) comes from the cache."""
     wanted: dict[str, tuple[str, bool]] = {}
     labels: dict[str, str] = {}  # which paper's text it is, for a message
-    for paper in catalogue.papers:
+    for paper in papers:
         for text, links, part in ((paper.abstract, True, "abstract"), (paper.title, False, "title"),
                                   (paper.name, False, "name")):
             if text:
@@ -149,18 +151,37 @@ def converted_texts(catalogue: Catalogue, cache: Cache) -> Callable[[str, bool],
         fresh = dict(zip(missing, convert_texts([wanted[key] for key in missing], [labels[key] for key in missing])))
         cache.put_many(CONVERTED, fresh)
         converted |= fresh
-    cache.keep_only(CONVERTED, wanted)
     by_text = {text_and_links: converted[key] for key, text_and_links in wanted.items()}
     return lambda text, links: by_text[text, links] if text else NOTHING
 
 
-def view_papers(catalogue: Catalogue, config: SiteConfig, converted: Callable[[str, bool], Converted],
+def view_papers(catalogue: Catalogue, config: SiteConfig, cache: Cache,
                 venue: Callable[[Paper], str] = venue_label) -> tuple[PaperView, ...]:
-    """Every paper ready for the templates; `venue` names a paper's venue as pages show it."""
+    """Every paper ready for the templates; `venue` names a paper's venue as pages show it. The
+    parts a view derives from its paper alone are kept in the cache by the view's key: only the
+    papers whose key is new have their texts converted and their parts made."""
     topics = {t.slug: t for t in catalogue.topics}
     authors = {key: (name, author_path(name)) for key, name in shown_names(p.authors for p in catalogue.papers).items()}
-    return tuple(view_paper(paper, tuple(topics[slug] for slug in paper.topics), config, converted, authors, venue)
-                 for paper in catalogue.papers)
+    settings = digest(code_version(), config)
+    topic_keys = {slug: digest(topic) for slug, topic in topics.items()}
+    shown = [(paper, tuple(topics[slug] for slug in paper.topics),
+              tuple(AuthorRef(author, *authors[author_key(author)]) for author in paper.authors))
+             for paper in catalogue.papers]
+    keys = [digest(settings, paper_digest, [topic_keys[slug] for slug in paper.topics],
+                   [(ref.name, ref.shown, ref.path) for ref in refs], venue(paper))
+            for (paper, _, refs), paper_digest in zip(shown, catalogue.digests or map(record_digest, catalogue.papers))]
+    parts = cache.get_many(VIEW_PARTS, keys)
+    missing = [paper for (paper, _, _), key in zip(shown, keys) if key not in parts]
+    if missing:
+        converted = converted_texts(missing, cache)
+        made = {key: view_parts(paper, config, converted, venue)
+                for (paper, _, _), key in zip(shown, keys) if key not in parts}
+        cache.put_many(VIEW_PARTS, made)
+        parts |= made
+    cache.keep_only(VIEW_PARTS, keys)
+    cache.keep_only(CONVERTED, [conversion for key in keys for conversion in parts[key].conversions])
+    return tuple(view_paper(paper, paper_topics, refs, config, parts[key], key)
+                 for (paper, paper_topics, refs), key in zip(shown, keys))
 
 
 def convert_texts(texts: list[tuple[str, bool]], labels: list[str]) -> list[Converted]:
@@ -182,29 +203,45 @@ def _convert(texts: list[tuple[str, bool]], labels: list[str], index: int, marku
         raise CatalogueError(f"{labels[index]}: could not be converted ({type(error).__name__}: {error})") from error
 
 
-def view_paper(paper: Paper, topics: tuple[Topic, ...], config: SiteConfig, converted,
-               authors: dict[str, tuple[str, str]], venue: Callable[[Paper], str] = venue_label) -> PaperView:
-    """A paper ready for the templates, its texts from `converted(text, links)`, its authors'
-    shown spelling and page from `authors` (by author_key)."""
+def view_parts(paper: Paper, config: SiteConfig, converted: Callable[[str, bool], Converted],
+               venue: Callable[[Paper], str] = venue_label) -> ViewParts:
+    """What a paper's view derives from the paper alone, its texts from `converted(text, links)`."""
     name = converted(paper.name, False) if paper.name else None
     title = converted(paper.title, False)
     abstract = converted(paper.abstract, True)
-    url = config.absolute_url(routes.paper_folder(paper.slug))
-    refs = tuple(AuthorRef(author, *authors[author_key(author)]) for author in paper.authors)
-    return PaperView(paper, routes.paper_page(paper.slug),
-                     name_html=SafeHtml(inline(name.html)) if name else None,
+    bibtex = render_bibtex(paper, config.absolute_url(routes.paper_folder(paper.slug)))
+    return ViewParts(name_html=inline(name.html) if name else None,
                      name_text=name.plain if name else "",
-                     title_html=SafeHtml(inline(title.html)),
+                     title_html=inline(title.html),
                      title_text=title.plain,
                      plain_abstract=abstract.plain,
-                     url=url,
-                     bibtex=render_bibtex(paper, url),
-                     abstract_html=SafeHtml(abstract.html),
+                     bibtex=bibtex,
+                     abstract_html=abstract.html,
                      excerpt=shorten(abstract.plain, EXCERPT_LENGTH),
                      description=shorten(abstract.plain or f"{title.plain} ({venue(paper)})", DESCRIPTION_LENGTH),
+                     bibtex_entry=plain_script_json({paper.id: bibtex})[1:-1],
+                     conversions=tuple(conversion_key(text, links) for text, links in (
+                         (paper.abstract, True), (paper.title, False), (paper.name, False)) if text))
+
+
+def view_paper(paper: Paper, topics: tuple[Topic, ...], authors: tuple[AuthorRef, ...], config: SiteConfig,
+               parts: ViewParts, key: str) -> PaperView:
+    """A paper ready for the templates from its parts; `key` is a digest of all it shows."""
+    return PaperView(paper, routes.paper_page(paper.slug),
+                     name_html=SafeHtml(parts.name_html) if parts.name_html is not None else None,
+                     name_text=parts.name_text,
+                     title_html=SafeHtml(parts.title_html),
+                     title_text=parts.title_text,
+                     plain_abstract=parts.plain_abstract,
+                     url=config.absolute_url(routes.paper_folder(paper.slug)),
+                     bibtex=parts.bibtex,
+                     abstract_html=SafeHtml(parts.abstract_html),
+                     excerpt=parts.excerpt,
+                     description=parts.description,
                      topics=topics,
-                     authors=refs,
-                     key=digest(code_version(), paper, topics, refs, config.base_url))
+                     authors=authors,
+                     bibtex_entry=parts.bibtex_entry,
+                     key=key)
 
 
 def plan_site(catalogue: Catalogue, config: SiteConfig, env: Environment, cache: Cache,
@@ -215,12 +252,10 @@ def plan_site(catalogue: Catalogue, config: SiteConfig, env: Environment, cache:
     the next one waits for its answer."""
     strings = load_strings(config.language)
     catalogue = replace(catalogue, topics=tuple(localise_topic(t, config.language) for t in catalogue.topics))
-    converted = converted_texts(catalogue, cache)
-    similarity.ask([f"{converted(paper.title, False).plain}. {converted(paper.abstract, True).plain}"
-                    for paper in catalogue.papers], cache)  # a paper's title_text and plain_abstract
     t = strings.text
     venue = functools.partial(venue_label, unknown=t("paper.unknown_venue"))  # as pages name it
-    views = view_papers(catalogue, config, converted, venue)
+    views = view_papers(catalogue, config, cache, venue)
+    similarity.ask([f"{view.title_text}. {view.plain_abstract}" for view in views], cache)
     everything = digest(code_version(), templates_state(env), config, sorted(strings.table.items()))
     pages = PagePlanner(catalogue, views, config, env, strings, everything, sizes)
     lists = pages.plan_lists()
@@ -453,6 +488,8 @@ def inputs_of(value: object) -> object:
     if isinstance(value, dict):
         return tuple((key, inputs_of(item)) for key, item in sorted(value.items()))
     if isinstance(value, (list, tuple)):
+        if all(type(item) is PaperView for item in value):  # a page's papers: the usual case, made short
+            return tuple(item.key for item in value)
         return tuple(inputs_of(item) for item in value)
     return value
 
@@ -787,7 +824,8 @@ def author_entry(author: AuthorRef) -> str | list[str]:
 
 def render_list_bibtex(views: tuple[PaperView, ...]) -> str:
     """For the reading list's export: id -> BibTeX, as a plain script (apart from list-data.js, which the home page loads)."""
-    return "window.CATALOGUE_BIBTEX = " + plain_script_json({v.paper.id: v.bibtex for v in views}) + ";\n"
+    entries = ",".join(v.bibtex_entry for v in sorted(views, key=lambda v: v.paper.id))  # as sort_keys orders them
+    return "window.CATALOGUE_BIBTEX = {" + entries + "};\n"
 
 
 def plain_script_json(data) -> str:
