@@ -4,8 +4,8 @@
 matrices never enter the build process, nor the page writers forked from it. It starts
 before the seeds are ingested (or the catalogue loaded), so that its start-up (importing scikit-learn)
 overlaps that work; it answers related papers first and the map (positions, then groups) after, so that
-paper pages are written while the map is still being drawn. The last build's map goes along, so
-that an edit of a few papers keeps it (similarity.updated_map says when).
+paper pages are written while the map is still being drawn. The last build's map and related papers
+go along, so that an edit of a few papers keeps them (similarity.updated_map and updated_related say when).
 """
 
 from __future__ import annotations
@@ -25,7 +25,8 @@ from catalogue.errors import CatalogueError
 
 KIND = "similarity"  # cache entries: (related papers, map positions, map groups) of one list of texts
 MAP_KIND = "map"  # the one entry, by the code's version: the last build's map and what it was drawn from (MapState)
-ANSWERS = 4  # related papers, map positions, map groups, the map's state
+RELATED_KIND = "related"  # the one entry, by the code's version: the last build's related papers and vectors (RelatedState)
+ANSWERS = 5  # related papers, map positions, map groups, the map's state, the related papers' state
 ENDING_SECONDS = 5  # how long a process whose answer broke off may take to end by itself
 
 
@@ -65,7 +66,8 @@ class SimilarityProcess:
             self.process.kill()
             return
         self.found = []
-        request = pickle.dumps((texts, cache.get(MAP_KIND, code_version())))  # new code: a map laid out anew
+        version = code_version()  # new code: a map laid out anew, related papers found anew
+        request = pickle.dumps((texts, cache.get(MAP_KIND, version), cache.get(RELATED_KIND, version)))
         # A thread writes: the pipe holds 64 KB and the process reads only once its imports are done.
         threading.Thread(target=self._send, args=(request,), daemon=True).start()
 
@@ -80,7 +82,7 @@ class SimilarityProcess:
     def groups(self) -> list[tuple[tuple[str, ...], tuple[int, ...]]]:
         """The map's groups: (the words that name it, its papers' indices), largest first."""
         groups = self._answer(2)
-        self._answer(3)  # the map's state, which the cache keeps for the next build
+        self._answer(4)  # the map's and the related papers' states, which the cache keeps for the next build
         return groups
 
     def _send(self, data: bytes) -> None:
@@ -112,6 +114,7 @@ class SimilarityProcess:
             if len(self.found) == ANSWERS:
                 self.cache.put(KIND, self.key, tuple(self.found[:3]))
                 self.cache.keep_only(KIND, [self.key])
-                self.cache.put(MAP_KIND, code_version(), self.found[3])
-                self.cache.keep_only(MAP_KIND, [code_version()])
+                for kind, state in ((MAP_KIND, self.found[3]), (RELATED_KIND, self.found[4])):
+                    self.cache.put(kind, code_version(), state)
+                    self.cache.keep_only(kind, [code_version()])
         return self.found[which]
