@@ -62,7 +62,7 @@ class SimilarityProcess:
         self.key = hashed.hexdigest()
         cached = cache.get(KIND, self.key)
         if cached is not None:
-            self.found = [*cached, None]  # the map's state: kept in the cache when these were found
+            self.found = [*cached, None, None]  # the states: kept in the cache when these were found
             self.process.kill()
             return
         self.found = []
