@@ -973,12 +973,17 @@ def main() -> None:
     on the map, then the map's groups (map_groups), then the new MapState and RelatedState as tuples."""
     texts, last_map, last_related = pickle.load(sys.stdin.buffer)
     last_map = MapState(*last_map) if last_map else None
+    loading = threading.Thread(target=lambda: [importlib.import_module(name) for name in MAP_TOOLS], daemon=True)
     if not may_keep_map(texts, last_map):  # the layout's libraries load while related papers are found
-        threading.Thread(target=lambda: [importlib.import_module(name) for name in MAP_TOOLS], daemon=True).start()
+        loading.start()
     neighbours, related = found_related(texts, RelatedState(*last_related) if last_related else None)
     pickle.dump([tuple((n.index, n.shared_terms) for n in found) for found in neighbours], sys.stdout.buffer)
     sys.stdout.buffer.flush()  # the build writes paper pages while the map is drawn
-    state = updated_map(texts, last_map, neighbours) or full_map(texts)
+    state = updated_map(texts, last_map, neighbours)
+    if state is None:
+        if loading.is_alive():
+            loading.join()  # not two threads importing one package: either could see it half made
+        state = full_map(texts)
     pickle.dump(state.positions, sys.stdout.buffer)
     pickle.dump(state.groups, sys.stdout.buffer)
     pickle.dump(tuple(state), sys.stdout.buffer)
