@@ -130,6 +130,8 @@ def test_the_top_count_matches_a_brute_force_ranking_across_many_blocks(monkeypa
         assert [n.score for n in neighbours] == [full[i, j] / 1e6 for j in best]
     scores = scores_of(related)
     assert all(scores[j, i] == score for (i, j), score in scores.items() if (j, i) in scores)
+    # RelatedState parts its lists of terms by these marks: no term holds one
+    assert not any(mark in phrase for text in texts for phrase in phrases(text) for mark in (similarity.LINE, similarity.PART))
 
 
 def test_same_texts_same_answer():

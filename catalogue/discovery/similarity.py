@@ -53,6 +53,7 @@ GROUP_TERMS = 3  # words that name a group
 MAP_KEPT_SHARE = 0.01  # the map is kept and changed papers placed among it while at most this share differs
 RELATED_KEPT_SHARE = 0.01  # the last vocabulary and weights are kept while at most this share of texts differs
 RELATED_FOUND_ANEW_UP_TO = 500  # a catalogue this small has its related papers found anew, in a moment
+LINE, PART = "|", "/"  # never in a term (letters, digits, hyphens, spaces), unlike a line break
 
 
 def _english_stop_words() -> frozenset[str]:
@@ -620,18 +621,19 @@ class RelatedState(NamedTuple):
     digest of each paper's text and of the texts the last full computation read; that
     computation's vocabulary (its terms, their idf, their spellings and how often each is
     written); each paper's TF-IDF vector and neighbours (their papers, scores and shared terms).
-    Arrays are packed as (dtype, base64), lists of words as lines: the cache keeps JSON."""
+    Arrays are packed as (dtype, base64), lists of words as text parted by LINE and PART: the
+    cache keeps JSON, and these need no escapes there."""
 
     digests: tuple[str, ...]
     computed: tuple[str, ...]
-    terms: str  # a term a line, its words parted by spaces
+    terms: str  # a term a LINE, its words parted by spaces
     idf: tuple[str, str]
-    spellings: str  # a spelling a line
+    spellings: str  # a spelling a LINE
     spelling_counts: tuple[str, str]
     spelling_terms: tuple[str, str]
     weights: tuple[tuple[str, str], tuple[str, str], tuple[str, str]]  # CSR: data, indices, indptr
     neighbours: tuple[tuple[str, str], tuple[str, str], tuple[str, str]]  # each paper's first, columns, scores
-    shared_terms: str  # a neighbour a line, its terms parted by tabs
+    shared_terms: str  # a neighbour a LINE, its terms parted by PART
 
 
 def found_related(texts: list[str], last: RelatedState | None,
@@ -648,7 +650,7 @@ def found_related(texts: list[str], last: RelatedState | None,
                                                         _packed(np.zeros(0, np.float32)), _packed(np.zeros(0, np.int64))),
                                      sparse.csr_matrix((len(texts), 0), dtype=np.float32), found)
     vectors = _vectorise(tuple(texts))
-    vocabulary = ("\n".join(" ".join(term) for term in vectors.terms), _packed(vectors.idf), "\n".join(vectors.spellings),
+    vocabulary = (LINE.join(" ".join(term) for term in vectors.terms), _packed(vectors.idf), LINE.join(vectors.spellings),
                   _packed(vectors.spelling_counts), _packed(vectors.spelling_terms))
     return found, _related_state(digests, digests, vocabulary, vectors.weights, found)
 
@@ -685,7 +687,7 @@ def updated_related(texts: list[str], last: RelatedState | None,
     weights.sort_indices()
     vectors = replace(kept, weights=weights)
     first, columns, scores = (_unpacked(packed) for packed in last.neighbours)
-    shared = [tuple(line.split("\t")) if line else () for line in last.shared_terms.split("\n")]
+    shared = [tuple(line.split(PART)) if line else () for line in last.shared_terms.split(LINE)]
     new_index = np.full(len(last.digests), -1, dtype=np.int64)  # old paper -> new (-1: its text is gone)
     new_index[unchanged] = [index for index, old in enumerate(was) if old is not None]
     best, known = _kept_neighbours(was, first, new_index[columns], scores, shared, count)
@@ -795,7 +797,7 @@ def _from_keys(best: np.ndarray, vectors: _Vectors, texts: list[str],
 def _weigh(vectors: _Vectors, terms: str, texts: list[str]) -> sparse.csr_matrix:
     """The texts' TF-IDF vectors in the vocabulary of `vectors` (`terms`: as RelatedState keeps
     them), with its idf; terms it lacks left out."""
-    term_ids = dict(zip(terms.split("\n"), range(len(vectors.terms)))) if terms else {}
+    term_ids = dict(zip(terms.split(LINE), range(len(vectors.terms)))) if terms else {}
     indices: list[int] = []
     indptr = [0]
     for text in texts:
@@ -818,16 +820,16 @@ def _related_state(digests: tuple[str, ...], computed: tuple[str, ...], vocabula
                         (_packed(weights.data), _packed(weights.indices), _packed(weights.indptr)),
                         (_packed(first), _packed(np.array([n.index for n in flat], dtype=np.int64)),
                          _packed(np.array([round(n.score * 10 ** SCORE_DECIMALS) for n in flat], dtype=np.int64))),
-                        "\n".join("\t".join(n.shared_terms) for n in flat))
+                        LINE.join(PART.join(n.shared_terms) for n in flat))
 
 
 def _kept_vectors(state: RelatedState) -> _Vectors:
     """The vectors and vocabulary a RelatedState keeps, as _vectorise made them."""
-    terms = _Terms(state.terms.split("\n") if state.terms else [])
+    terms = _Terms(state.terms.split(LINE) if state.terms else [])
     spelling_terms = _unpacked(state.spelling_terms)
     data, indices, indptr = (_unpacked(packed) for packed in state.weights)
     weights = sparse.csr_matrix((data, indices, indptr), shape=(len(state.digests), len(terms)))
-    return _Vectors(weights, terms, state.spellings.split("\n") if state.spellings else [],
+    return _Vectors(weights, terms, state.spellings.split(LINE) if state.spellings else [],
                     _unpacked(state.spelling_counts), _Spellings.of_terms(spelling_terms, len(terms)),
                     _unpacked(state.idf), spelling_terms)
 
