@@ -242,7 +242,7 @@ def test_links_and_boilerplate_are_not_shared_terms():
 
 @settings(max_examples=40, deadline=None)
 @given(st.lists(st.lists(st.sampled_from(["a", "b", "de", "graph", "graphs", "LLM", " ", " ", "-", ".", "ß", "图像",
-                                           "模型", "的", "42"]), max_size=16).map("".join), max_size=7),
+                                           "模型", "的", "42", "|", "/"]), max_size=16).map("".join), max_size=7),
        st.integers(min_value=0, max_value=8))
 def test_any_texts_give_well_formed_neighbours(texts, count):
     related = related_papers(texts, count=count)
