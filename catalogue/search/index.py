@@ -12,7 +12,8 @@ words of that shard: Pagefind falls back to shorter prefixes for a word an index
 shard lacking a word another shard has would otherwise add such near misses, which one index
 over every page never shows. The browser searches the vocabulary first and keeps the shards
 that match, as one index would. It is one index for that reason (split, each part would fall back
-on its own), and it is indexed again only when a shard's words change, not at every edit of a page. site/pagefind/shards.json lists the bundles for assets/search.js.
+on its own), and it is indexed again only when a shard's words change, not at every edit of a page.
+site/pagefind/shards.json lists the bundles for assets/search.js.
 """
 
 from __future__ import annotations
@@ -140,7 +141,8 @@ def index_site(site_dir: Path, previous: Path | None = None, jobs: int = 1, cach
     site; by default site_dir itself) is kept from there (as hard links when previous is another
     folder, unless site_dir holds those links already). The others are indexed, `jobs` shards at
     a time; bundles no longer needed are removed. `cache` keeps each shard's words for the
-    vocabulary, so that only the shards indexed now are read back."""
+    vocabulary, so that only the shards indexed now are read back; the vocabulary is kept while
+    every shard's words are those it was made from."""
     shards = read_shards(site_dir)
     if not shards:
         raise CatalogueError(f"{site_dir}: no pages to index for search")
@@ -162,7 +164,7 @@ def index_site(site_dir: Path, previous: Path | None = None, jobs: int = 1, cach
     with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
         list(pool.map(lambda shard: index_shard(site_dir, shard), stale))
     words = shard_words(site_dir, shards, cache or Cache(None))
-    wanted[VOCABULARY] = fingerprint(*(f"{shard.name} {words[shard.name][0]}" for shard in shards))
+    wanted[VOCABULARY] = fingerprint(code_version(), *(f"{shard.name} {words[shard.name][0]}" for shard in shards))
     if recorded.get(VOCABULARY) == wanted[VOCABULARY] and (previous / BUNDLE_DIR / VOCABULARY / ENTRY_FILE).is_file():
         if not (bundle_root / VOCABULARY).exists():  # the same words as the last build's: its vocabulary holds
             link_tree(previous / BUNDLE_DIR / VOCABULARY, bundle_root / VOCABULARY)
