@@ -4,8 +4,10 @@
 matrices never enter the build process, nor the page writers forked from it. It starts
 before the seeds are ingested (or the catalogue loaded), so that its start-up (importing scikit-learn)
 overlaps that work; it answers related papers first and the map (positions, then groups) after, so that
-paper pages are written while the map is still being drawn. The last build's map and related papers
-go along, so that an edit of a few papers keeps them (similarity.updated_map and updated_related say when).
+paper pages are written while the map is still being drawn. The last build's map goes along, and the
+process reads and stores the related papers' state (their vectors: tens of megabytes) in the cache
+itself, so that an edit of a few papers keeps them (similarity.updated_map and updated_related say
+when) while the build neither reads nor holds that state.
 """
 
 from __future__ import annotations
@@ -26,8 +28,9 @@ from catalogue.errors import CatalogueError
 KIND = "similarity"  # cache entries: (related papers, map positions, map groups) of one list of texts
 MAP_KIND = "map"  # the one entry, by the code's version: the last build's map and what it was drawn from (MapState)
 RELATED_KIND = "related"  # the one entry, by the code's version: the last build's related papers and vectors (RelatedState)
-ANSWERS = 5  # related papers, map positions, map groups, the map's state, the related papers' state
+ANSWERS = 4  # related papers, map positions, map groups, the map's state
 ENDING_SECONDS = 5  # how long a process whose answer broke off may take to end by itself
+STORING_SECONDS = 60  # how long a process that answered may take to store the related papers' state
 
 
 class SimilarityProcess:
@@ -47,8 +50,10 @@ class SimilarityProcess:
     def __enter__(self) -> SimilarityProcess:
         return self
 
-    def __exit__(self, *_) -> None:
-        self._stop(0)  # still running: not needed (the answer was cached), or the build failed
+    def __exit__(self, failed, *_) -> None:
+        answered = self.found is not None and len(self.found) == ANSWERS and self.key is not None
+        # Still running: storing the related papers' state (let it), not needed (the answer was cached), or the build failed.
+        self._stop(STORING_SECONDS if answered and not failed else 0)
         for stream in (self.process.stdin, self.process.stdout, self.errors):
             with suppress(OSError):  # texts left unsent to a killed process: nothing to flush them to
                 stream.close()
@@ -62,12 +67,14 @@ class SimilarityProcess:
         self.key = hashed.hexdigest()
         cached = cache.get(KIND, self.key)
         if cached is not None:
-            self.found = [*cached, None, None]  # the states: kept in the cache when these were found
+            self.found = [*cached, None]  # the map's state: kept in the cache when these were found
+            self.key = None  # nothing for the process to store
             self.process.kill()
             return
         self.found = []
         version = code_version()  # new code: a map laid out anew, related papers found anew
-        request = pickle.dumps((texts, cache.get(MAP_KIND, version), cache.get(RELATED_KIND, version)))
+        stored = (str(cache.path), RELATED_KIND, version) if cache.path else None  # (an in-memory cache keeps no state)
+        request = pickle.dumps((texts, cache.get(MAP_KIND, version), stored))
         # A thread writes: the pipe holds 64 KB and the process reads only once its imports are done.
         threading.Thread(target=self._send, args=(request,), daemon=True).start()
 
@@ -82,7 +89,7 @@ class SimilarityProcess:
     def groups(self) -> list[tuple[tuple[str, ...], tuple[int, ...]]]:
         """The map's groups: (the words that name it, its papers' indices), largest first."""
         groups = self._answer(2)
-        self._answer(4)  # the map's and the related papers' states, which the cache keeps for the next build
+        self._answer(3)  # the map's state, which the cache keeps for the next build
         return groups
 
     def _send(self, data: bytes) -> None:
@@ -114,7 +121,6 @@ class SimilarityProcess:
             if len(self.found) == ANSWERS:
                 self.cache.put(KIND, self.key, tuple(self.found[:3]))
                 self.cache.keep_only(KIND, [self.key])
-                for kind, state in ((MAP_KIND, self.found[3]), (RELATED_KIND, self.found[4])):
-                    self.cache.put(kind, code_version(), state)
-                    self.cache.keep_only(kind, [code_version()])
+                self.cache.put(MAP_KIND, code_version(), self.found[3])
+                self.cache.keep_only(MAP_KIND, [code_version()])
         return self.found[which]

@@ -35,6 +35,7 @@ import numpy as np
 from scipy import sparse
 from threadpoolctl import threadpool_limits
 
+from catalogue.system.cache import Cache
 from catalogue.system.workers import cores
 from catalogue.text import CJK_CHARACTERS, STOPWORDS, stem
 
@@ -969,15 +970,18 @@ def _unit_square(points: np.ndarray) -> list[tuple[float, float]]:
 
 def main() -> None:
     """`python -m catalogue.discovery.similarity`, as the build runs it in a process of its own (related.py):
-    on stdin, pickled, the texts, the last build's map (a MapState as a tuple, or None) and its related
-    papers (a RelatedState as a tuple, or None); on stdout, pickled as plain tuples (reading them needs
-    no scikit-learn), first each paper's related papers as (index, shared terms), then each paper's place
-    on the map, then the map's groups (map_groups), then the new MapState and RelatedState as tuples."""
-    texts, last_map, last_related = pickle.load(sys.stdin.buffer)
+    on stdin, pickled, the texts, the last build's map (a MapState as a tuple, or None) and where the
+    related papers' state is kept (the cache's file, the entry's kind and key; or None); on stdout,
+    pickled as plain tuples (reading them needs no scikit-learn), first each paper's related papers as
+    (index, shared terms), then each paper's place on the map, then the map's groups (map_groups), then
+    the new MapState as a tuple. Then it stores the new RelatedState where the last one was kept."""
+    texts, last_map, stored = pickle.load(sys.stdin.buffer)
     last_map = MapState(*last_map) if last_map else None
     loading = threading.Thread(target=lambda: [importlib.import_module(name) for name in MAP_TOOLS], daemon=True)
     if not may_keep_map(texts, last_map):  # the layout's libraries load while related papers are found
         loading.start()
+    cache, kind, key = (Cache(Path(stored[0]), plain=True), *stored[1:]) if stored else (None, None, None)
+    last_related = cache.get(kind, key) if cache else None
     neighbours, related = found_related(texts, RelatedState(*last_related) if last_related else None)
     pickle.dump([tuple((n.index, n.shared_terms) for n in found) for found in neighbours], sys.stdout.buffer)
     sys.stdout.buffer.flush()  # the build writes paper pages while the map is drawn
@@ -989,7 +993,11 @@ def main() -> None:
     pickle.dump(state.positions, sys.stdout.buffer)
     pickle.dump(state.groups, sys.stdout.buffer)
     pickle.dump(tuple(state), sys.stdout.buffer)
-    pickle.dump(tuple(related), sys.stdout.buffer)
+    sys.stdout.buffer.flush()
+    if cache:
+        cache.put(kind, key, tuple(related))
+        cache.keep_only(kind, [key])
+        cache.close()
 
 
 if __name__ == "__main__":
