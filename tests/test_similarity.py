@@ -579,7 +579,7 @@ def test_the_process_keeps_related_papers_and_their_vectors_for_the_next_build_o
     # the process stored the state itself (the build waits for it at the end): the build never holds it
     assert cache.get(related.RELATED_KIND, code_version()) == tuple(found_related(texts, None)[1])
     changed = edited(texts, 3)
-    with SimilarityProcess() as process:
+    with SimilarityProcess(cache.path) as process:  # named at the start: the process reads the state at once
         process.ask(changed, cache)
         assert process.related() == [tuple((n.index, n.shared_terms) for n in found) for found in related_papers(changed)]
         process.groups()

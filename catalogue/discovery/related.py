@@ -36,7 +36,9 @@ STORING_SECONDS = 60  # how long a process that answered may take to store the r
 class SimilarityProcess:
     """`with SimilarityProcess() as similarity: similarity.ask(texts, cache); ... similarity.related()`."""
 
-    def __init__(self):
+    def __init__(self, cache_file: Path | None = None):
+        """`cache_file`: the cache the answers will be kept in, from which the process reads the last
+        related papers' state while the build ingests and loads."""
         self.cache: Cache | None = None
         self.key: str | None = None
         self.found: list | None = None  # [related, positions] as far as they are known
@@ -44,8 +46,9 @@ class SimilarityProcess:
         package_parent = str(Path(__file__).resolve().parents[2])
         environment = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [package_parent,
                                                                                  os.environ.get("PYTHONPATH")]))}
-        self.process = subprocess.Popen([sys.executable, "-m", "catalogue.discovery.similarity"], stdin=subprocess.PIPE,
-                                        stdout=subprocess.PIPE, stderr=self.errors, env=environment)
+        stored = [str(cache_file), RELATED_KIND, code_version()] if cache_file else []
+        self.process = subprocess.Popen([sys.executable, "-m", "catalogue.discovery.similarity", *stored],
+                                        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.errors, env=environment)
 
     def __enter__(self) -> SimilarityProcess:
         return self

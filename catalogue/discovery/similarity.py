@@ -969,19 +969,29 @@ def _unit_square(points: np.ndarray) -> list[tuple[float, float]]:
 
 
 def main() -> None:
-    """`python -m catalogue.discovery.similarity`, as the build runs it in a process of its own (related.py):
-    on stdin, pickled, the texts, the last build's map (a MapState as a tuple, or None) and where the
-    related papers' state is kept (the cache's file, the entry's kind and key; or None); on stdout,
-    pickled as plain tuples (reading them needs no scikit-learn), first each paper's related papers as
-    (index, shared terms), then each paper's place on the map, then the map's groups (map_groups), then
-    the new MapState as a tuple. Then it stores the new RelatedState where the last one was kept."""
+    """`python -m catalogue.discovery.similarity [CACHE_FILE KIND KEY]`, as the build runs it in a process of
+    its own (related.py): on stdin, pickled, the texts, the last build's map (a MapState as a tuple, or
+    None) and where the related papers' state is kept (the cache's file, the entry's kind and key; or
+    None); on stdout, pickled as plain tuples (reading them needs no scikit-learn), first each paper's
+    related papers as (index, shared terms), then each paper's place on the map, then the map's groups
+    (map_groups), then the new MapState as a tuple. Then it stores the new RelatedState where the last
+    one was kept. Named on the command line, that state is read at once, while the build ingests."""
+    named = tuple(sys.argv[1:4]) if len(sys.argv) == 4 else None
+    # (Only a cache that exists: the build makes a new one, with its key.)
+    cache, last_related = _stored_related(named if named and Path(named[0]).is_file() else None)
+    small = last_related is None or len(RelatedState(*last_related).computed) <= MAP_CLUSTERS
+    loading = threading.Thread(target=lambda: [importlib.import_module(name) for name in MAP_TOOLS], daemon=True)
+    if small:  # no state, or a small catalogue's: its map will be laid out anew, so load what that needs now
+        loading.start()
     texts, last_map, stored = pickle.load(sys.stdin.buffer)
     last_map = MapState(*last_map) if last_map else None
-    loading = threading.Thread(target=lambda: [importlib.import_module(name) for name in MAP_TOOLS], daemon=True)
-    if not may_keep_map(texts, last_map):  # the layout's libraries load while related papers are found
+    if not small and not may_keep_map(texts, last_map):  # loaded while related papers are found
         loading.start()
-    cache, kind, key = (Cache(Path(stored[0]), plain=True), *stored[1:]) if stored else (None, None, None)
-    last_related = cache.get(kind, key) if cache else None
+    where = tuple(stored) if stored else None
+    if where != named or cache is None:  # not read at the start, or asked with another cache than the one named
+        if cache:
+            cache.close()
+        cache, last_related = _stored_related(where)
     neighbours, related = found_related(texts, RelatedState(*last_related) if last_related else None)
     pickle.dump([tuple((n.index, n.shared_terms) for n in found) for found in neighbours], sys.stdout.buffer)
     sys.stdout.buffer.flush()  # the build writes paper pages while the map is drawn
@@ -995,9 +1005,17 @@ def main() -> None:
     pickle.dump(tuple(state), sys.stdout.buffer)
     sys.stdout.buffer.flush()
     if cache:
-        cache.put(kind, key, tuple(related))
-        cache.keep_only(kind, [key])
+        cache.put(where[1], where[2], tuple(related))
+        cache.keep_only(where[1], [where[2]])
         cache.close()
+
+
+def _stored_related(where: tuple[str, str, str] | None) -> tuple[Cache | None, tuple | None]:
+    """The cache of (file, kind, key) and the RelatedState kept there as a tuple (or None); (None, None) for no place."""
+    if where is None:
+        return None, None
+    cache = Cache(Path(where[0]), plain=True)
+    return cache, cache.get(where[1], where[2])
 
 
 if __name__ == "__main__":

@@ -215,7 +215,11 @@ class Cache:
 
     @classmethod
     def beside(cls, content_dir: Path) -> Cache:
-        return cls(content_dir / CACHE_DIR / CACHE_FILE)
+        return cls(cls.file_beside(content_dir))
+
+    @staticmethod
+    def file_beside(content_dir: Path) -> Path:
+        return content_dir / CACHE_DIR / CACHE_FILE
 
     def get_many(self, kind: str, keys: Iterable[str]) -> dict[str, object]:
         """The values stored under these keys; an entry without this cache's seal, or that does
