@@ -59,7 +59,7 @@ def build(seeds: Path, content: Path, out: Path, config: SiteConfig, templates: 
         if up_to_date(out, build_fingerprint(seeds, content, templates, assets, config, search)):
             return None
         from catalogue.discovery.related import SimilarityProcess
-        with SimilarityProcess() as similarity:  # started now: its start-up overlaps ingest
+        with SimilarityProcess(Cache.file_beside(content)) as similarity:  # started now: its start-up overlaps ingest
             ingest(seeds, content, allow_removals=allow_removals)
             # taken after ingest, before content/ is read: a file edited during the render changes the next build's
             fingerprint = build_fingerprint(seeds, content, templates, assets, config, search)
@@ -105,7 +105,7 @@ def render(content: Path, out: Path, config: SiteConfig, templates: Path, assets
     from catalogue.site.render import make_environment, plan_site
     from catalogue.system.notes import note_lines
     with closing(Cache.beside(content)) as cache, \
-            nullcontext(similarity) if similarity else SimilarityProcess() as similarity, cycles_left_alone():
+            nullcontext(similarity) if similarity else SimilarityProcess(cache.path) as similarity, cycles_left_alone():
         with stage(f"Loading {display(content)}/"):
             catalogue = load_catalogue(content, cache)
         for line in note_lines(catalogue.notes):

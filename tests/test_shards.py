@@ -180,6 +180,26 @@ def test_a_rebuild_indexes_only_the_shard_whose_pages_changed(sharded: BuiltSite
 reading = search.read_bundle_words
 
 
+def test_an_edit_that_keeps_every_shards_words_keeps_the_vocabulary(sharded: BuiltSite, tmp_path):
+    """The vocabulary is a function of the shards' words as written: a title reworded with the same
+    words re-indexes the shard, not the vocabulary."""
+    project = copy_built(sharded, tmp_path / "project").root
+    before, vocabulary = bundle_files(project / "site"), shards_file(project / "site")["vocabulary"]
+    neurips = sorted(slug for slug, venue in venues(project / "site").items() if venue == "NeurIPS 2025")
+    source = project / "content" / "papers" / f"{neurips[0]}.md"
+    text = source.read_text(encoding="utf-8")
+    title = re.search(r"(?m)^title: (.*)$", text)[1]
+    source.write_text(text.replace(f"title: {title}", f"title: {' '.join(reversed(title.split()))}"), encoding="utf-8")
+    edited = build_project(project)
+    assert "2 unchanged, 1 indexed: neurips-2025" in edited.output
+    after = bundle_files(edited.out)
+    assert any(name.startswith("neurips-2025/") and before.get(name, (0,))[0] != inode for name, (inode, _) in after.items())
+    assert {name: value for name, value in after.items() if name.startswith("vocabulary/")} == \
+        {name: value for name, value in before.items() if name.startswith("vocabulary/")}
+    assert shards_file(edited.out)["vocabulary"] == vocabulary
+    assert check_site(edited.out, validate_html=False) == []
+
+
 def test_the_offline_index_is_the_same_from_cached_abstract_terms(monkeypatch):
     entries = [search.SearchEntry(f"papers/p{n}/index.html", "", title, "ICML 2026", (), abstract)
                for n, (title, abstract) in enumerate([

@@ -25,8 +25,9 @@ from catalogue.system.cache import Cache, code_version
 from catalogue.errors import CatalogueError
 from catalogue.discovery.related import SimilarityProcess
 from catalogue.text import words
-from catalogue.discovery.similarity import (MAP_GROUPS, Neighbour, full_map, map_groups, map_layout, phrases, related_papers,
-                                           term_key, text_digests, updated_map)
+from catalogue.discovery.similarity import (MAP_GROUPS, Neighbour, RelatedState, found_related, full_map, map_groups,
+                                           map_layout, phrases, related_papers, term_key, text_digests, updated_map,
+                                           updated_related)
 
 DIFFUSION = [
     ("Denoising diffusion models generate images by reversing a gradual noising process. We propose "
@@ -129,6 +130,8 @@ def test_the_top_count_matches_a_brute_force_ranking_across_many_blocks(monkeypa
         assert [n.score for n in neighbours] == [full[i, j] / 1e6 for j in best]
     scores = scores_of(related)
     assert all(scores[j, i] == score for (i, j), score in scores.items() if (j, i) in scores)
+    # RelatedState parts its lists of terms by these marks: no term holds one
+    assert not any(mark in phrase for text in texts for phrase in phrases(text) for mark in (similarity.LINE, similarity.PART))
 
 
 def test_same_texts_same_answer():
@@ -239,7 +242,7 @@ def test_links_and_boilerplate_are_not_shared_terms():
 
 @settings(max_examples=40, deadline=None)
 @given(st.lists(st.lists(st.sampled_from(["a", "b", "de", "graph", "graphs", "LLM", " ", " ", "-", ".", "ß", "图像",
-                                           "模型", "的", "42"]), max_size=16).map("".join), max_size=7),
+                                           "模型", "的", "42", "|", "/"]), max_size=16).map("".join), max_size=7),
        st.integers(min_value=0, max_value=8))
 def test_any_texts_give_well_formed_neighbours(texts, count):
     related = related_papers(texts, count=count)
@@ -383,14 +386,35 @@ def test_a_process_that_answers_garbage_and_goes_on_is_stopped(tmp_path, monkeyp
 
 def test_the_similarity_process_answers_as_the_functions_do():
     texts = synthetic(40)
-    done = subprocess.run([sys.executable, "-m", "catalogue.discovery.similarity"], input=pickle.dumps((texts, None)),
-                          capture_output=True, check=True, cwd=PROJECT)
+    done = subprocess.run([sys.executable, "-m", "catalogue.discovery.similarity"],
+                          input=pickle.dumps((texts, None, None)), capture_output=True, check=True, cwd=PROJECT)
     answers = io.BytesIO(done.stdout)
     related, positions = pickle.load(answers), pickle.load(answers)  # related papers first, then the map
     assert related == [tuple((n.index, n.shared_terms) for n in neighbours) for neighbours in related_papers(texts)]
     assert positions == map_layout(texts)
     assert pickle.load(answers) == map_groups(texts)  # then the map's groups
     assert pickle.load(answers) == tuple(full_map(texts))  # and the map's state, for the next build
+    assert answers.read() == b""
+
+
+def test_finding_related_papers_imports_no_scikit_learn():
+    """Its import takes seconds; only a map laid out anew needs it."""
+    code = ("import sys; from catalogue.discovery.similarity import found_related, updated_map; "
+            "found_related(['Diffusion models denoise images.', 'Denoising diffusion for images.'], None); "
+            "print(sorted(name for name in sys.modules if name.split('.')[0] == 'sklearn'))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=PROJECT)
+    assert done.stdout.strip() == "[]"
+
+
+def test_tfidf_is_scikit_learns_to_the_bit():
+    from sklearn.feature_extraction.text import TfidfTransformer
+    vectors = similarity._vectorise(tuple(synthetic(200) + CORPUS))
+    counts = vectors.weights.copy()
+    counts.data = np.rint(np.random.default_rng(0).uniform(1, 4, counts.nnz)).astype(np.float32)
+    ours, idf = similarity._tfidf(counts)
+    theirs = TfidfTransformer(sublinear_tf=True).fit(counts)
+    assert np.array_equal(idf.view(np.uint32), theirs.idf_.astype(np.float32).view(np.uint32))
+    assert np.array_equal(ours.data.view(np.uint32), theirs.transform(counts).tocsr().data.view(np.uint32))
 
 
 # --- the map kept across an edit (updated_map) ----------------------------------------------
@@ -467,3 +491,96 @@ def test_answers_are_kept_until_a_text_changes(monkeypatch):
     with SimilarityProcess() as process, pytest.raises(CatalogueError):
         process.ask(texts[:-1] + [texts[-1] + " One more sentence."], cache)
         process.related()
+
+
+# --- related papers kept across an edit (updated_related) -----------------------------------
+
+
+@pytest.fixture
+def kept_from_fewer(monkeypatch):
+    """Related papers kept from 20 papers on, so that a catalogue of a few hundred texts is one to keep."""
+    monkeypatch.setattr(similarity, "RELATED_FOUND_ANEW_UP_TO", 20)
+
+
+def exact_under(state: RelatedState, texts: list[str]) -> list[tuple[Neighbour, ...]]:
+    """Every paper's neighbours found from scratch (_nearest, _shared_terms) over the vectors a state keeps."""
+    vectors = similarity._kept_vectors(state)
+    rows, columns, scores = similarity._nearest(vectors.weights, 5)
+    terms = similarity._shared_terms(vectors, rows, columns, texts)
+    found = [[] for _ in texts]
+    for row, column, score, shared in zip(rows.tolist(), columns.tolist(), scores.tolist(), terms):
+        found[row].append(Neighbour(column, score, shared))
+    return [tuple(neighbours) for neighbours in found]
+
+
+def test_related_papers_found_anew_are_those_of_a_clean_build_and_a_small_catalogue_is_always_found_anew():
+    texts = synthetic(300)
+    found, state = found_related(texts, None)
+    assert found == related_papers(texts)
+    assert state.digests == state.computed == text_digests(texts)
+    assert updated_related(edited(texts, 7), state) is None  # not beyond RELATED_FOUND_ANEW_UP_TO
+
+
+def test_an_edit_finds_exact_neighbours_under_the_kept_weights_and_keeps_every_unchanged_pair(kept_from_fewer):
+    texts = synthetic(300)
+    last, state = found_related(texts, None)
+    changed = edited(texts, 7, 150)
+    kept, new_state = updated_related(changed, state)
+    assert new_state.computed == state.computed and new_state.digests == text_digests(changed)
+    assert kept == exact_under(new_state, changed)  # each paper's five best under the kept weights, found anew
+    for paper, neighbours in enumerate(last):  # a pair of unchanged papers keeps its score and shared terms
+        if paper not in (7, 150):
+            before = {n.index: n for n in neighbours if n.index not in (7, 150)}
+            assert all(before[n.index] == n for n in kept[paper] if n.index in before)
+    assert any(7 in {n.index for n in neighbours} for paper, neighbours in enumerate(kept) if paper != 7)
+    # The next edit starts from this one's state and still counts from the last full computation.
+    again, third = updated_related(edited(changed, 8), new_state)
+    assert third.computed == state.computed and again == exact_under(third, edited(changed, 8))
+
+
+def test_related_papers_kept_stay_close_to_a_clean_builds(kept_from_fewer):
+    """The bound: the kept weights differ from a clean build's by the few texts changed, so each
+    paper's neighbours are, scored as a clean build scores them, within 0.02 of its best ones."""
+    texts = synthetic(300)
+    _, state = found_related(texts, None)
+    changed = edited(texts, 1, 2, 3)
+    kept, _ = updated_related(changed, state)
+    clean = related_papers(changed)
+    cosines = reference_cosines(changed)
+    for paper, (ours, theirs) in enumerate(zip(kept, clean)):
+        assert len(ours) == len(theirs)
+        for mine, best in zip(ours, theirs):
+            assert cosines[paper, mine.index] >= best.score - 0.02
+    assert sum(a == b for a, b in zip(kept, clean)) > len(clean) / 2  # most lists are the very same
+
+
+def test_related_papers_are_found_anew_past_the_share_of_texts_changed_or_in_a_new_order(kept_from_fewer):
+    texts = synthetic(300)  # RELATED_KEPT_SHARE of 300 papers: 3 texts
+    _, state = found_related(texts, None)
+    for changed, kept in ((edited(texts, 1, 2, 3), True), (edited(texts, 1, 2, 3, 4), False),
+                          (texts[:298], True), (texts[:297], False),
+                          (texts + synthetic(3, seed=1), True), (texts + synthetic(4, seed=1), False),
+                          (edited(texts, 0)[1:] + edited(texts, 0)[:1], True),  # the changed paper moved
+                          (texts[2:3] + texts[:2] + texts[3:], False)):  # unchanged papers in a new order
+        assert (updated_related(changed, state) is not None) == kept
+    twice = updated_related(edited(texts, 1, 2), state)[1]
+    assert updated_related(edited(texts, 1, 2, 5, 6), twice) is None  # edits add up from the full computation
+    back = updated_related(texts, twice)  # written back as they were: counted no more
+    assert back is not None and back[0] == related_papers(texts)
+    removed = texts[:100] + texts[101:]
+    assert updated_related(removed, state)[0] == exact_under(updated_related(removed, state)[1], removed)
+
+
+def test_the_process_keeps_related_papers_and_their_vectors_for_the_next_build_of_this_code(tmp_path):
+    texts, cache = synthetic(40), Cache(tmp_path / "cache.sqlite")
+    with SimilarityProcess() as process:
+        process.ask(texts, cache)
+        process.related(), process.groups()
+    # the process stored the state itself (the build waits for it at the end): the build never holds it
+    assert cache.get(related.RELATED_KIND, code_version()) == tuple(found_related(texts, None)[1])
+    changed = edited(texts, 3)
+    with SimilarityProcess(cache.path) as process:  # named at the start: the process reads the state at once
+        process.ask(changed, cache)
+        assert process.related() == [tuple((n.index, n.shared_terms) for n in found) for found in related_papers(changed)]
+        process.groups()
+    assert RelatedState(*cache.get(related.RELATED_KIND, code_version())).digests == text_digests(changed)

@@ -4,8 +4,10 @@
 matrices never enter the build process, nor the page writers forked from it. It starts
 before the seeds are ingested (or the catalogue loaded), so that its start-up (importing scikit-learn)
 overlaps that work; it answers related papers first and the map (positions, then groups) after, so that
-paper pages are written while the map is still being drawn. The last build's map goes along, so
-that an edit of a few papers keeps it (similarity.updated_map says when).
+paper pages are written while the map is still being drawn. The last build's map goes along, and the
+process reads and stores the related papers' state (their vectors: tens of megabytes) in the cache
+itself, so that an edit of a few papers keeps them (similarity.updated_map and updated_related say
+when) while the build neither reads nor holds that state.
 """
 
 from __future__ import annotations
@@ -25,14 +27,18 @@ from catalogue.errors import CatalogueError
 
 KIND = "similarity"  # cache entries: (related papers, map positions, map groups) of one list of texts
 MAP_KIND = "map"  # the one entry, by the code's version: the last build's map and what it was drawn from (MapState)
+RELATED_KIND = "related"  # the one entry, by the code's version: the last build's related papers and vectors (RelatedState)
 ANSWERS = 4  # related papers, map positions, map groups, the map's state
 ENDING_SECONDS = 5  # how long a process whose answer broke off may take to end by itself
+STORING_SECONDS = 60  # how long a process that answered may take to store the related papers' state
 
 
 class SimilarityProcess:
     """`with SimilarityProcess() as similarity: similarity.ask(texts, cache); ... similarity.related()`."""
 
-    def __init__(self):
+    def __init__(self, cache_file: Path | None = None):
+        """`cache_file`: the cache the answers will be kept in, from which the process reads the last
+        related papers' state while the build ingests and loads."""
         self.cache: Cache | None = None
         self.key: str | None = None
         self.found: list | None = None  # [related, positions] as far as they are known
@@ -40,14 +46,17 @@ class SimilarityProcess:
         package_parent = str(Path(__file__).resolve().parents[2])
         environment = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [package_parent,
                                                                                  os.environ.get("PYTHONPATH")]))}
-        self.process = subprocess.Popen([sys.executable, "-m", "catalogue.discovery.similarity"], stdin=subprocess.PIPE,
-                                        stdout=subprocess.PIPE, stderr=self.errors, env=environment)
+        stored = [str(cache_file), RELATED_KIND, code_version()] if cache_file else []
+        self.process = subprocess.Popen([sys.executable, "-m", "catalogue.discovery.similarity", *stored],
+                                        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.errors, env=environment)
 
     def __enter__(self) -> SimilarityProcess:
         return self
 
-    def __exit__(self, *_) -> None:
-        self._stop(0)  # still running: not needed (the answer was cached), or the build failed
+    def __exit__(self, failed, *_) -> None:
+        answered = self.found is not None and len(self.found) == ANSWERS and self.key is not None
+        # Still running: storing the related papers' state (let it), not needed (the answer was cached), or the build failed.
+        self._stop(STORING_SECONDS if answered and not failed else 0)
         for stream in (self.process.stdin, self.process.stdout, self.errors):
             with suppress(OSError):  # texts left unsent to a killed process: nothing to flush them to
                 stream.close()
@@ -62,10 +71,13 @@ class SimilarityProcess:
         cached = cache.get(KIND, self.key)
         if cached is not None:
             self.found = [*cached, None]  # the map's state: kept in the cache when these were found
+            self.key = None  # nothing for the process to store
             self.process.kill()
             return
         self.found = []
-        request = pickle.dumps((texts, cache.get(MAP_KIND, code_version())))  # new code: a map laid out anew
+        version = code_version()  # new code: a map laid out anew, related papers found anew
+        stored = (str(cache.path), RELATED_KIND, version) if cache.path else None  # (an in-memory cache keeps no state)
+        request = pickle.dumps((texts, cache.get(MAP_KIND, version), stored))
         # A thread writes: the pipe holds 64 KB and the process reads only once its imports are done.
         threading.Thread(target=self._send, args=(request,), daemon=True).start()
 

@@ -13,30 +13,29 @@ their vectors.
 
 from __future__ import annotations
 
+import base64
 import functools
+import importlib.util
 import math
 import pickle
 import re
 import sys
+import threading
 import warnings
 from collections import Counter
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from hashlib import blake2b
 from itertools import pairwise
+from pathlib import Path
 from typing import NamedTuple
 
 import numpy as np
 from scipy import sparse
-from sklearn.cluster import KMeans
-from sklearn.decomposition import TruncatedSVD
-from sklearn.exceptions import ConvergenceWarning
-from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS, TfidfTransformer
-from sklearn.manifold import TSNE
-from sklearn.preprocessing import normalize
 from threadpoolctl import threadpool_limits
 
+from catalogue.system.cache import Cache
 from catalogue.system.workers import cores
 from catalogue.text import CJK_CHARACTERS, STOPWORDS, stem
 
@@ -53,6 +52,24 @@ MAP_SPREAD = 0.5  # a group's radius on the map, as a share of the distance betw
 MAP_GROUPS = 12  # the map shows at most this many groups of papers, one colour each (charts.PALETTE)
 GROUP_TERMS = 3  # words that name a group
 MAP_KEPT_SHARE = 0.01  # the map is kept and changed papers placed among it while at most this share differs
+RELATED_KEPT_SHARE = 0.01  # the last vocabulary and weights are kept while at most this share of texts differs
+RELATED_FOUND_ANEW_UP_TO = 500  # a catalogue this small has its related papers found anew, in a moment
+LINE, PART = "|", "/"  # never in a term (letters, digits, hyphens, spaces), unlike a line break
+
+
+def _english_stop_words() -> frozenset[str]:
+    """scikit-learn's English stop words, read from their own module file: importing any part of
+    scikit-learn imports most of it (and SciPy's statistics) first, which related papers need not
+    wait for. Its t-SNE, k-means and SVD are imported only when a map is laid out (MAP_TOOLS)."""
+    location = Path(importlib.util.find_spec("sklearn").origin).parent / "feature_extraction" / "_stop_words.py"
+    spec = importlib.util.spec_from_file_location("sklearn_english_stop_words", location)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.ENGLISH_STOP_WORDS
+
+
+MAP_TOOLS = ("sklearn.cluster", "sklearn.decomposition", "sklearn.exceptions", "sklearn.manifold", "sklearn.preprocessing")
+ENGLISH_STOP_WORDS = _english_stop_words()
 
 # The offline search's stop words; scikit-learn's English ones less those that name things
 # ('system', 'computer', 'fire', ...); and what abstracts say whatever they are about, which
@@ -146,6 +163,8 @@ def map_groups(texts: list[str]) -> list[tuple[tuple[str, ...], tuple[int, ...]]
     reduced = _map_vectors(tuple(texts))
     if reduced is None:
         return [((), tuple(range(n)))] if n else []
+    from sklearn.cluster import KMeans
+    from sklearn.exceptions import ConvergenceWarning
     distinct = len(np.unique(np.round(reduced, 6), axis=0))
     k = min(MAP_GROUPS, max(1, round(math.sqrt(n))), distinct)
     with threadpool_limits(1), warnings.catch_warnings():
@@ -156,7 +175,7 @@ def map_groups(texts: list[str]) -> list[tuple[tuple[str, ...], tuple[int, ...]]
     vectors = _vectorise(tuple(texts))
     weights = vectors.weights
     overall = np.asarray(weights.mean(axis=0)).ravel()
-    lower_case = {spelling for spelling in vectors.spellings if spelling.islower()}
+    lower_case = set(vectors.spellings)  # (see _shared_terms)
     groups = []
     for group in range(k):
         members = np.flatnonzero(labels == group)
@@ -178,6 +197,8 @@ def map_groups(texts: list[str]) -> list[tuple[tuple[str, ...], tuple[int, ...]]
 def _map_vectors(texts: tuple[str, ...]) -> np.ndarray | None:
     """Each text's TF-IDF reduced by truncated SVD to MAP_DIMENSIONS, rows of length 1; None
     when fewer than two texts, or none with a term."""
+    from sklearn.decomposition import TruncatedSVD
+    from sklearn.preprocessing import normalize
     n = len(texts)
     weights = _vectorise(texts).weights if n > 1 else None
     if weights is None or weights.nnz == 0:
@@ -225,10 +246,12 @@ def _group_words(ranked: list[int], vectors: _Vectors, lower_case: set[str], lim
 @dataclass(frozen=True)
 class _Vectors:
     weights: sparse.csr_matrix  # papers x terms: TF-IDF (float32), rows of length 1, or 0 without terms
-    terms: list[tuple[str, ...]]  # each term's folded words, sorted
+    terms: list[tuple[str, ...]] | _Terms  # each term's folded words, sorted
     spellings: list[str]  # each phrase as written somewhere in the catalogue
     spelling_counts: np.ndarray  # how often each is written
-    term_spellings: list[np.ndarray]  # for each term, its spellings
+    term_spellings: _Spellings  # for each term, its spellings
+    idf: np.ndarray  # each term's idf (float32)
+    spelling_terms: np.ndarray  # each spelling's term
 
 
 def phrases(text: str) -> list[str]:
@@ -317,15 +340,75 @@ def _vectorise(texts: tuple[str, ...]) -> _Vectors:
     to_terms = sparse.csr_matrix((np.ones(len(spellings), dtype=np.float32),
                                   (np.arange(len(spellings)), spelling_term)), shape=(len(spellings), len(terms)))
     counts = (written @ to_terms).tocsr()  # papers x terms
-    if terms:
-        weights = TfidfTransformer(sublinear_tf=True).fit_transform(counts).tocsr().astype(np.float32)
-    else:
-        weights = counts
+    weights, idf = _tfidf(counts) if terms else (counts, np.zeros(0, dtype=np.float32))
     weights.sort_indices()
-    by_term = np.argsort(spelling_term, kind="stable")
-    bounds = np.searchsorted(spelling_term[by_term], np.arange(len(terms) + 1))
     return _Vectors(weights, terms, spellings, np.asarray(written.sum(axis=0)).ravel(),
-                    [by_term[bounds[t]:bounds[t + 1]] for t in range(len(terms))])
+                    _Spellings.of_terms(spelling_term, len(terms)), idf, spelling_term)
+
+
+class _Spellings:
+    """For each term, its spellings (indices), found when asked for."""
+
+    def __init__(self, order: np.ndarray, bounds: np.ndarray):
+        self.order, self.bounds = order, bounds
+
+    @classmethod
+    def of_terms(cls, spelling_terms: np.ndarray, count: int) -> _Spellings:
+        order = np.argsort(spelling_terms, kind="stable")
+        return cls(order, np.searchsorted(spelling_terms[order], np.arange(count + 1)))
+
+    def __getitem__(self, term: int) -> np.ndarray:
+        return self.order[self.bounds[term]:self.bounds[term + 1]]
+
+
+class _Terms:
+    """The terms of a kept vocabulary (RelatedState.terms), each split into its words when asked for."""
+
+    def __init__(self, lines: list[str]):
+        self.lines = lines
+
+    def __len__(self) -> int:
+        return len(self.lines)
+
+    def __getitem__(self, term: int) -> tuple[str, ...]:
+        return tuple(self.lines[term].split(" "))
+
+
+def _tfidf(counts: sparse.csr_matrix, idf: np.ndarray | None = None) -> tuple[sparse.csr_matrix, np.ndarray]:
+    """TF-IDF (sublinear tf, smoothed idf, rows of length 1) of a papers x terms count matrix, and
+    the idf, taken from the counts unless given: as scikit-learn's TfidfTransformer computes them,
+    to the bit (float32, each row's length summed in float64 in the order of its terms), without
+    importing scikit-learn."""
+    weights = counts.astype(np.float32)  # a copy
+    if idf is None:
+        papers_with = np.bincount(weights.indices, minlength=weights.shape[1]).astype(np.float32) + np.float32(1)
+        idf = np.full_like(papers_with, weights.shape[0] + 1)
+        idf /= papers_with
+        np.log(idf, out=idf)
+        idf += np.float32(1)
+    np.log(weights.data, out=weights.data)
+    weights.data += np.float32(1)
+    weights.data *= idf[weights.indices]
+    _scale_rows(weights)
+    return weights, idf
+
+
+def _scale_rows(weights: sparse.csr_matrix) -> None:
+    """Each row divided by its length, in place; the squares (float32) added up one after the
+    other in float64, as scikit-learn does, so the same rows give the same bits."""
+    lengths = np.diff(weights.indptr)
+    rows = np.repeat(np.arange(weights.shape[0]), lengths)
+    place = np.arange(weights.nnz) - weights.indptr[rows]  # each value's place in its row
+    by_place = np.argsort(place, kind="stable")
+    bounds = np.searchsorted(place[by_place], np.arange(int(lengths.max(initial=0)) + 1))
+    squares = (weights.data * weights.data).astype(np.float64)
+    sums = np.zeros(weights.shape[0])
+    for start, end in pairwise(bounds.tolist()):  # the first value of every row, then the second, ...
+        taken = by_place[start:end]
+        sums[rows[taken]] += squares[taken]
+    norms = np.sqrt(sums)[rows]
+    scaled = norms > 0
+    weights.data[scaled] = (weights.data[scaled].astype(np.float64) / norms[scaled]).astype(np.float32)
 
 
 def _written_form(vectors: _Vectors, term: int, lower_case: set[str]) -> str:
@@ -464,10 +547,11 @@ def _shared_terms(vectors: _Vectors, rows: np.ndarray, columns: np.ndarray,
     n = vectors.weights.shape[0]
     pairs, which = np.unique(np.minimum(rows, columns) * n + np.maximum(rows, columns), return_inverse=True)
     first, second = np.divmod(pairs, n)
-    lower_case = {spelling for spelling in vectors.spellings if spelling.islower()}
+    lower_case = set(vectors.spellings)  # a word is written in lower case somewhere if its lower case is a spelling
     written: dict[int, str] = {}
     shared = []
-    characters = {t for t, words in enumerate(vectors.terms) if _HAS_CJK.match(words[0])}
+    characters = {t for t in range(len(vectors.terms)) if _HAS_CJK.match(vectors.terms[t][0])} \
+        if any(_HAS_CJK.search(texts[p]) for p in np.unique(first).tolist()) else set()
     for start in range(0, len(pairs), PAIRS_AT_ONCE):  # a few pairs at a time: their products are big
         chunk = slice(start, start + PAIRS_AT_ONCE)
         products = vectors.weights[first[chunk]].multiply(vectors.weights[second[chunk]]).tocsr()
@@ -530,6 +614,236 @@ def _fewest_repeats(ranked: list[int], terms: list[tuple[str, ...]], limit: int)
     return chosen
 
 
+# --- Related papers kept across an edit ------------------------------------------------------
+
+
+class RelatedState(NamedTuple):
+    """Related papers and what they were found from, for the next build (updated_related): the
+    digest of each paper's text and of the texts the last full computation read; that
+    computation's vocabulary (its terms, their idf, their spellings and how often each is
+    written); each paper's TF-IDF vector and neighbours (their papers, scores and shared terms).
+    Arrays are packed as (dtype, base64), lists of words as text parted by LINE and PART: the
+    cache keeps JSON, and these need no escapes there."""
+
+    digests: tuple[str, ...]
+    computed: tuple[str, ...]
+    terms: str  # a term a LINE, its words parted by spaces
+    idf: tuple[str, str]
+    spellings: str  # a spelling a LINE
+    spelling_counts: tuple[str, str]
+    spelling_terms: tuple[str, str]
+    weights: tuple[tuple[str, str], tuple[str, str], tuple[str, str]]  # CSR: data, indices, indptr
+    neighbours: tuple[tuple[str, str], tuple[str, str], tuple[str, str]]  # each paper's first, columns, scores
+    shared_terms: str  # a neighbour a LINE, its terms parted by PART
+
+
+def found_related(texts: list[str], last: RelatedState | None,
+                  count: int = 5) -> tuple[list[tuple[Neighbour, ...]], RelatedState]:
+    """Related papers (as related_papers finds them, or by updated_related's rule from `last`),
+    and the state to keep for the next build."""
+    kept = updated_related(texts, last, count)
+    if kept is not None:
+        return kept
+    found = related_papers(texts, count)
+    digests = text_digests(texts)
+    if len(texts) < 2:  # no vectors: nothing to keep
+        return found, _related_state(digests, digests, ("", _packed(np.zeros(0, np.float32)), "",
+                                                        _packed(np.zeros(0, np.float32)), _packed(np.zeros(0, np.int64))),
+                                     sparse.csr_matrix((len(texts), 0), dtype=np.float32), found)
+    vectors = _vectorise(tuple(texts))
+    vocabulary = (LINE.join(" ".join(term) for term in vectors.terms), _packed(vectors.idf), LINE.join(vectors.spellings),
+                  _packed(vectors.spelling_counts), _packed(vectors.spelling_terms))
+    return found, _related_state(digests, digests, vocabulary, vectors.weights, found)
+
+
+def updated_related(texts: list[str], last: RelatedState | None,
+                    count: int = 5) -> tuple[list[tuple[Neighbour, ...]], RelatedState] | None:
+    """The last build's related papers, brought up to date with the vocabulary and weights of the
+    last full computation; None when they must be found anew (related_papers).
+
+    The rule, so that related papers never drift far from a clean build's: the last vocabulary
+    and term weights (idf) are kept only while the last full computation was of more than
+    RELATED_FOUND_ANEW_UP_TO papers and the texts differ from those it read by at most
+    RELATED_KEPT_SHARE of the papers (as multisets, as updated_map counts them), and the papers
+    whose text is unchanged keep their order. A changed text is weighed with the kept vocabulary
+    (a term it alone brings counts for nothing, a spelling keeps the written form it had) and
+    compared with every paper; every other paper keeps its vector, so a pair of unchanged
+    papers keeps its score and shared terms. Each paper then has exactly its `count` best
+    neighbours under the kept weights: a paper whose last neighbours include a changed one is
+    compared with every paper again, the others with the changed papers alone."""
+    if last is None or len(last.computed) <= RELATED_FOUND_ANEW_UP_TO or count <= 0:
+        return None
+    digests = text_digests(texts)
+    if not _within_share(digests, last.computed, RELATED_KEPT_SHARE):
+        return None
+    was = _previous_places(digests, last.digests)
+    unchanged = [old for old in was if old is not None]
+    if unchanged != sorted(unchanged):  # ties go to the lower index: a new order could break them otherwise
+        return None
+    kept = _kept_vectors(last)
+    changed = [index for index, old in enumerate(was) if old is None]
+    rows = sparse.vstack([kept.weights, _weigh(kept, last.terms, [texts[index] for index in changed])]).tocsr()
+    added = iter(range(kept.weights.shape[0], rows.shape[0]))
+    weights = rows[[old if old is not None else next(added) for old in was]]
+    weights.sort_indices()
+    vectors = replace(kept, weights=weights)
+    first, columns, scores = (_unpacked(packed) for packed in last.neighbours)
+    shared = [tuple(line.split(PART)) if line else () for line in last.shared_terms.split(LINE)]
+    new_index = np.full(len(last.digests), -1, dtype=np.int64)  # old paper -> new (-1: its text is gone)
+    new_index[unchanged] = [index for index, old in enumerate(was) if old is not None]
+    best, known = _kept_neighbours(was, first, new_index[columns], scores, shared, count)
+    _add_changed(best, weights, changed)
+    found = _from_keys(best, vectors, texts, known)
+    return found, _related_state(digests, last.computed, last[2:7], weights, found)
+
+
+def _within_share(digests: tuple[str, ...], computed: tuple[str, ...], share: float) -> bool:
+    """Whether the texts differ from those of the last full computation by at most `share` of
+    them, as multisets: the larger of the texts added and the texts gone (an edit is one of each)."""
+    current, before = Counter(digests), Counter(computed)
+    return max((current - before).total(), (before - current).total()) <= share * len(digests)
+
+
+def _previous_places(digests: tuple[str, ...], previous: tuple[str, ...]) -> list[int | None]:
+    """Each paper's index in the previous list of texts, None for a text it did not hold (a
+    repeated text takes the places in order)."""
+    places: dict[str, list[int]] = {}
+    for index in reversed(range(len(previous))):
+        places.setdefault(previous[index], []).append(index)
+    return [places[digest].pop() if places.get(digest) else None for digest in digests]
+
+
+def _kept_neighbours(was: list[int | None], first: np.ndarray, columns: np.ndarray, scores: np.ndarray,
+                     shared: list[tuple[str, ...]], count: int) -> tuple[np.ndarray, dict[tuple[int, int], tuple]]:
+    """Each paper's best keys so far (as _keep_best orders them): the last neighbours of a paper
+    whose text and neighbours are all kept (`columns`: the neighbours' new indices, -1 for a text
+    gone), -1 for the others, found anew; and the shared terms of each kept pair, by (paper, neighbour)."""
+    best = np.full((len(was), count), -1, dtype=np.int64)
+    old = np.array([-1 if index is None else index for index in was], dtype=np.int64)
+    owner = np.repeat(np.arange(len(first) - 1), np.diff(first))  # the old paper each last neighbour is of
+    lost = np.zeros(len(first), dtype=bool)
+    lost[owner[columns < 0]] = True
+    new_of_old = np.full(len(first), -1, dtype=np.int64)
+    new_of_old[old[old >= 0]] = np.flatnonzero(old >= 0)
+    keep = ~lost[owner] & (new_of_old[owner] >= 0)
+    rows, place = new_of_old[owner[keep]], (np.arange(len(owner)) - first[owner])[keep]
+    best[rows, place] = (scores[keep] << 32) | (PARTNER_LIMIT - columns[keep])
+    known = dict(zip(zip(rows.tolist(), columns[keep].tolist()), (shared[at] for at in np.flatnonzero(keep).tolist())))
+    return best, known
+
+
+def _add_changed(best: np.ndarray, weights: sparse.csr_matrix, changed: list[int]) -> None:
+    """Each paper's best neighbours with the changed papers among the candidates; a paper
+    without kept neighbours (changed, or one of its neighbours changed) compared with all.
+    Products of float32 weights summed in float64, as _nearest sums them."""
+    k = best.shape[1]
+    weights = weights.astype(np.float64)
+    lost = np.flatnonzero(best[:, 0] < 0)  # found anew: compared with every paper
+    anew = set(lost.tolist())
+    for start in range(0, len(lost), 256):  # a few rows at a time: each is a row of the whole catalogue
+        taken = lost[start:start + 256]
+        block = (weights[taken] @ weights.T).toarray()
+        block[np.arange(len(taken)), taken] = -1.0  # never itself
+        rows, found, scores = _best_of_rows(block, k)
+        _merge_keys(best, taken[rows], found, scores)
+    if not changed:
+        return
+    block = (weights[changed] @ weights.T).toarray().T  # papers x changed
+    block[changed, np.arange(len(changed))] = -1.0
+    scale = 10 ** SCORE_DECIMALS
+    rows, found = np.nonzero(block > 0)
+    keep = np.isin(rows, list(anew), invert=True)  # those were compared with everything already
+    rows, found = rows[keep], found[keep]
+    scores = np.rint(np.minimum(block[rows, found], 1.0) * scale).astype(np.int64)
+    _merge_keys(best, rows, np.asarray(changed, dtype=np.int64)[found], scores)
+
+
+def _merge_keys(best: np.ndarray, rows: np.ndarray, columns: np.ndarray, scores: np.ndarray) -> None:
+    """Candidates (paper, neighbour, rounded score; no pair already among the best) merged into
+    each paper's best keys."""
+    keep = scores > 0
+    rows, columns, scores = rows[keep], columns[keep], scores[keep]
+    if not len(rows):
+        return
+    order = np.argsort(rows, kind="stable")
+    rows, columns, scores = rows[order], columns[order], scores[order]
+    k = best.shape[1]
+    present, starts = np.unique(rows, return_index=True)
+    in_row = np.arange(len(rows)) - starts[np.searchsorted(present, rows)]
+    tile = np.full((len(present), int(in_row.max()) + 1), -1, dtype=np.int64)
+    tile[np.searchsorted(present, rows), in_row] = (scores << 32) | (PARTNER_LIMIT - columns)
+    both = np.concatenate([best[present], tile], axis=1)
+    best[present] = np.sort(both, axis=1)[:, -k:]
+
+
+def _from_keys(best: np.ndarray, vectors: _Vectors, texts: list[str],
+               known: dict[tuple[int, int], tuple[str, ...]]) -> list[tuple[Neighbour, ...]]:
+    """Each paper's neighbours from its best keys, their shared terms kept where the pair was
+    kept, found (_shared_terms) for the others."""
+    best = np.sort(best, axis=1)[:, ::-1]
+    scores, columns = best >> 32, PARTNER_LIMIT - (best & PARTNER_LIMIT)
+    found = scores > 0
+    rows = np.broadcast_to(np.arange(len(best))[:, None], best.shape)[found]
+    columns, scores = columns[found], scores[found]
+    pairs = list(zip(rows.tolist(), columns.tolist()))
+    missing = [p for p, pair in enumerate(pairs) if pair not in known]
+    terms = _shared_terms(vectors, rows[missing], columns[missing], texts) if missing else []
+    made = dict(zip((pairs[p] for p in missing), terms))
+    bounds = np.searchsorted(rows, np.arange(len(texts) + 1)).tolist()
+    values = (scores / 10 ** SCORE_DECIMALS).tolist()
+    return [tuple(Neighbour(pairs[p][1], values[p], known[pairs[p]] if pairs[p] in known else made[pairs[p]])
+                  for p in range(bounds[i], bounds[i + 1])) for i in range(len(texts))]
+
+
+def _weigh(vectors: _Vectors, terms: str, texts: list[str]) -> sparse.csr_matrix:
+    """The texts' TF-IDF vectors in the vocabulary of `vectors` (`terms`: as RelatedState keeps
+    them), with its idf; terms it lacks left out."""
+    term_ids = dict(zip(terms.split(LINE), range(len(vectors.terms)))) if terms else {}
+    indices: list[int] = []
+    indptr = [0]
+    for text in texts:
+        counted = Counter(term_ids.get(" ".join(term_key(phrase))) for phrase in _phrases(text, {}))
+        counted.pop(None, None)
+        indices += sorted(counted.elements())
+        indptr.append(len(indices))
+    ones = np.ones(len(indices), dtype=np.float32)
+    counts = sparse.csr_matrix((ones, np.array(indices, dtype=np.int64), np.array(indptr, dtype=np.int64)),
+                               shape=(len(texts), len(vectors.terms)))
+    counts.sum_duplicates()
+    return _tfidf(counts, vectors.idf)[0]
+
+
+def _related_state(digests: tuple[str, ...], computed: tuple[str, ...], vocabulary: tuple,
+                   weights: sparse.csr_matrix, found: list[tuple[Neighbour, ...]]) -> RelatedState:
+    first = np.cumsum([0] + [len(neighbours) for neighbours in found])
+    flat = [n for neighbours in found for n in neighbours]
+    return RelatedState(digests, computed, *vocabulary,
+                        (_packed(weights.data), _packed(weights.indices), _packed(weights.indptr)),
+                        (_packed(first), _packed(np.array([n.index for n in flat], dtype=np.int64)),
+                         _packed(np.array([round(n.score * 10 ** SCORE_DECIMALS) for n in flat], dtype=np.int64))),
+                        LINE.join(PART.join(n.shared_terms) for n in flat))
+
+
+def _kept_vectors(state: RelatedState) -> _Vectors:
+    """The vectors and vocabulary a RelatedState keeps, as _vectorise made them."""
+    terms = _Terms(state.terms.split(LINE) if state.terms else [])
+    spelling_terms = _unpacked(state.spelling_terms)
+    data, indices, indptr = (_unpacked(packed) for packed in state.weights)
+    weights = sparse.csr_matrix((data, indices, indptr), shape=(len(state.digests), len(terms)))
+    return _Vectors(weights, terms, state.spellings.split(LINE) if state.spellings else [],
+                    _unpacked(state.spelling_counts), _Spellings.of_terms(spelling_terms, len(terms)),
+                    _unpacked(state.idf), spelling_terms)
+
+
+def _packed(array: np.ndarray) -> tuple[str, str]:
+    return array.dtype.str, base64.b64encode(np.ascontiguousarray(array).tobytes()).decode("ascii")
+
+
+def _unpacked(packed: tuple[str, str]) -> np.ndarray:
+    dtype, data = packed
+    return np.frombuffer(base64.b64decode(data), dtype=np.dtype(dtype)).copy()
+
+
 # --- The map ---------------------------------------------------------------------------------
 
 
@@ -553,6 +867,12 @@ def full_map(texts: list[str]) -> MapState:
     return MapState(digests, digests, map_layout(texts), map_groups(texts))
 
 
+def may_keep_map(texts: list[str], last: MapState | None) -> bool:
+    """Whether updated_map may keep the last map: False when it will surely be laid out anew."""
+    return (last is not None and len(last.laid_out) > MAP_CLUSTERS
+            and _within_share(text_digests(texts), last.laid_out, MAP_KEPT_SHARE))
+
+
 def updated_map(texts: list[str], last: MapState | None, neighbours: list[tuple[Neighbour, ...]]) -> MapState | None:
     """The last map kept, with the papers whose text is new placed among their neighbours; None
     when it must be laid out anew (full_map).
@@ -566,16 +886,10 @@ def updated_map(texts: list[str], last: MapState | None, neighbours: list[tuple[
     their scores, and joins the group holding most of that weight, as its least typical
     paper; one with no such neighbour makes the whole map laid out anew. The groups keep
     their words."""
-    if last is None or len(last.laid_out) <= MAP_CLUSTERS:
+    if not may_keep_map(texts, last):
         return None
     digests = text_digests(texts)
-    current, laid_out = Counter(digests), Counter(last.laid_out)
-    if max((current - laid_out).total(), (laid_out - current).total()) > MAP_KEPT_SHARE * len(texts):
-        return None
-    places: dict[str, list[int]] = {}
-    for index in reversed(range(len(last.digests))):
-        places.setdefault(last.digests[index], []).append(index)
-    was = [places[digest].pop() if places.get(digest) else None for digest in digests]
+    was = _previous_places(digests, last.digests)
     new_index = {old: index for index, old in enumerate(was) if old is not None}
     group_of = {old: number for number, (_, group) in enumerate(last.groups) for old in group}
     positions = [last.positions[old] if old is not None else None for old in was]
@@ -596,6 +910,7 @@ def updated_map(texts: list[str], last: MapState | None, neighbours: list[tuple[
 
 
 def _tsne(points: np.ndarray) -> np.ndarray:
+    from sklearn.manifold import TSNE
     perplexity = min(30.0, (len(points) - 1) / 3)
     # 500 iterations, not 1,000: the layout of a few hundred points has settled by then (KL 0.88 against 0.86).
     return TSNE(2, perplexity=perplexity, init="pca", learning_rate="auto", max_iter=500,
@@ -604,6 +919,9 @@ def _tsne(points: np.ndarray) -> np.ndarray:
 
 def _grouped_layout(points: np.ndarray) -> np.ndarray:
     """Groups of similar papers laid out by t-SNE; each paper near its group's centre."""
+    from sklearn.cluster import KMeans
+    from sklearn.exceptions import ConvergenceWarning
+    from sklearn.preprocessing import normalize
     with warnings.catch_warnings():  # duplicates can leave fewer distinct groups: those stay empty
         warnings.simplefilter("ignore", ConvergenceWarning)
         # Random first centres, not k-means++: several times faster, and the groups are as tight
@@ -651,19 +969,53 @@ def _unit_square(points: np.ndarray) -> list[tuple[float, float]]:
 
 
 def main() -> None:
-    """`python -m catalogue.discovery.similarity`, as the build runs it in a process of its own (related.py):
-    on stdin, pickled, the texts and the last build's map (a MapState as a tuple, or None); on stdout,
-    pickled as plain tuples (reading them needs no scikit-learn), first each paper's related papers
-    as (index, shared terms), then each paper's place on the map, then the map's groups (map_groups),
-    then the new MapState as a tuple."""
-    texts, last = pickle.load(sys.stdin.buffer)
-    neighbours = related_papers(texts)
+    """`python -m catalogue.discovery.similarity [CACHE_FILE KIND KEY]`, as the build runs it in a process of
+    its own (related.py): on stdin, pickled, the texts, the last build's map (a MapState as a tuple, or
+    None) and where the related papers' state is kept (the cache's file, the entry's kind and key; or
+    None); on stdout, pickled as plain tuples (reading them needs no scikit-learn), first each paper's
+    related papers as (index, shared terms), then each paper's place on the map, then the map's groups
+    (map_groups), then the new MapState as a tuple. Then it stores the new RelatedState where the last
+    one was kept. Named on the command line, that state is read at once, while the build ingests."""
+    named = tuple(sys.argv[1:4]) if len(sys.argv) == 4 else None
+    # (Only a cache that exists: the build makes a new one, with its key.)
+    cache, last_related = _stored_related(named if named and Path(named[0]).is_file() else None)
+    small = last_related is None or len(RelatedState(*last_related).computed) <= MAP_CLUSTERS
+    loading = threading.Thread(target=lambda: [importlib.import_module(name) for name in MAP_TOOLS], daemon=True)
+    if small:  # no state, or a small catalogue's: its map will be laid out anew, so load what that needs now
+        loading.start()
+    texts, last_map, stored = pickle.load(sys.stdin.buffer)
+    last_map = MapState(*last_map) if last_map else None
+    if not small and not may_keep_map(texts, last_map):  # loaded while related papers are found
+        loading.start()
+    where = tuple(stored) if stored else None
+    if where != named or cache is None:  # not read at the start, or asked with another cache than the one named
+        if cache:
+            cache.close()
+        cache, last_related = _stored_related(where)
+    neighbours, related = found_related(texts, RelatedState(*last_related) if last_related else None)
     pickle.dump([tuple((n.index, n.shared_terms) for n in found) for found in neighbours], sys.stdout.buffer)
     sys.stdout.buffer.flush()  # the build writes paper pages while the map is drawn
-    state = updated_map(texts, MapState(*last) if last else None, neighbours) or full_map(texts)
+    state = updated_map(texts, last_map, neighbours)
+    if state is None:
+        if loading.is_alive():
+            loading.join()  # not two threads importing one package: either could see it half made
+        state = full_map(texts)
     pickle.dump(state.positions, sys.stdout.buffer)
     pickle.dump(state.groups, sys.stdout.buffer)
     pickle.dump(tuple(state), sys.stdout.buffer)
+    sys.stdout.buffer.flush()
+    if cache:
+        cache.put(where[1], where[2], tuple(related))
+        cache.keep_only(where[1], [where[2]])
+        cache.close()
+
+
+def _stored_related(where: tuple[str, str, str] | None) -> tuple[Cache | None, tuple | None]:
+    """The cache of (file, kind, key) and the RelatedState kept there as a tuple (or None); (None, None) for no place."""
+    if where is None:
+        return None, None
+    cache = Cache(Path(where[0]), plain=True)
+    return cache, cache.get(where[1], where[2])
 
 
 if __name__ == "__main__":

@@ -11,7 +11,9 @@ mergeIndex). One more bundle, site/pagefind/vocabulary/, holds one page per shar
 words of that shard: Pagefind falls back to shorter prefixes for a word an index lacks, and a
 shard lacking a word another shard has would otherwise add such near misses, which one index
 over every page never shows. The browser searches the vocabulary first and keeps the shards
-that match, as one index would. site/pagefind/shards.json lists the bundles for assets/search.js.
+that match, as one index would. It is one index for that reason (split, each part would fall back
+on its own), and it is indexed again only when a shard's words change, not at every edit of a page.
+site/pagefind/shards.json lists the bundles for assets/search.js.
 """
 
 from __future__ import annotations
@@ -139,7 +141,8 @@ def index_site(site_dir: Path, previous: Path | None = None, jobs: int = 1, cach
     site; by default site_dir itself) is kept from there (as hard links when previous is another
     folder, unless site_dir holds those links already). The others are indexed, `jobs` shards at
     a time; bundles no longer needed are removed. `cache` keeps each shard's words for the
-    vocabulary, so that only the shards indexed now are read back."""
+    vocabulary, so that only the shards indexed now are read back; the vocabulary is kept while
+    every shard's words are those it was made from."""
     shards = read_shards(site_dir)
     if not shards:
         raise CatalogueError(f"{site_dir}: no pages to index for search")
@@ -147,12 +150,11 @@ def index_site(site_dir: Path, previous: Path | None = None, jobs: int = 1, cach
     bundle_root = site_dir / BUNDLE_DIR
     recorded = read_fingerprints(previous / BUNDLE_DIR)
     wanted = {shard.name: shard.fingerprint for shard in shards}
-    wanted[VOCABULARY] = fingerprint(*(f"{shard.name} {shard.fingerprint}" for shard in shards))
     reusable = {name for name, mark in wanted.items() if recorded.get(name) == mark
                 and (previous / BUNDLE_DIR / name / ENTRY_FILE).is_file()}
     if bundle_root.is_dir():  # bundles no longer wanted, files of an unsharded index, unfinished work
         for entry in bundle_root.iterdir():
-            if not (entry.name in reusable and same_bundle(entry, previous / BUNDLE_DIR / entry.name)):
+            if not (entry.name in reusable | {VOCABULARY} and same_bundle(entry, previous / BUNDLE_DIR / entry.name)):
                 remove_tree(entry) if entry.is_dir() and not entry.is_symlink() else entry.unlink()
     bundle_root.mkdir(exist_ok=True)
     for name in sorted(reusable):
@@ -161,8 +163,13 @@ def index_site(site_dir: Path, previous: Path | None = None, jobs: int = 1, cach
     stale = [shard for shard in shards if shard.name not in reusable]
     with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
         list(pool.map(lambda shard: index_shard(site_dir, shard), stale))
-    if VOCABULARY not in reusable:
-        index_vocabulary(site_dir, shards, cache or Cache(None))
+    words = shard_words(site_dir, shards, cache or Cache(None))
+    wanted[VOCABULARY] = fingerprint(code_version(), *(f"{shard.name} {words[shard.name][0]}" for shard in shards))
+    if recorded.get(VOCABULARY) == wanted[VOCABULARY] and (previous / BUNDLE_DIR / VOCABULARY / ENTRY_FILE).is_file():
+        if not (bundle_root / VOCABULARY).exists():  # the same words as the last build's: its vocabulary holds
+            link_tree(previous / BUNDLE_DIR / VOCABULARY, bundle_root / VOCABULARY)
+    else:
+        index_vocabulary(site_dir, shards, words)
     (bundle_root / SHARDS_FILE).write_text(render_shards_file(shards, wanted[VOCABULARY]), encoding="utf-8")
     pages = sum(len(shard.pages) for shard in shards)
     indexed = ", ".join(f"{shard.name} ({len(shard.pages)})" for shard in stale)
@@ -195,23 +202,30 @@ def same_bundle(bundle: Path, previous: Path) -> bool:
         return False
 
 
-def index_vocabulary(site_dir: Path, shards: list[Shard], cache: Cache) -> None:
-    """The vocabulary bundle: for each shard and language, one page with every word Pagefind
-    indexed there (read back from the shard's fragments, or kept in `cache` by the shard's
-    fingerprint), filtered as vocabulary:<shard>."""
-    bundle_root = site_dir / BUNDLE_DIR
+def shard_words(site_dir: Path, shards: list[Shard], cache: Cache) -> dict[str, tuple[str, tuple]]:
+    """{shard: (a digest of its words, ((language, its words), ...))}: read back from the shard's
+    fragments (read_bundle_words), or kept in `cache` by the shard's fingerprint."""
     keys = {shard.name: digest(code_version(), shard.fingerprint) for shard in shards}
-    found = cache.kept(WORDS_KIND, {key: name for name, key in keys.items()},
-                       lambda name: tuple(read_bundle_words(bundle_root / name).items()))
 
+    def read(name: str) -> tuple[str, tuple]:
+        found = tuple((language, tuple(indexed)) for language, indexed in read_bundle_words(site_dir / BUNDLE_DIR / name).items())
+        return digest(found), found
+
+    kept = cache.kept(WORDS_KIND, {key: name for name, key in keys.items()}, read)
+    return {name: kept[key] for name, key in keys.items()}
+
+
+def index_vocabulary(site_dir: Path, shards: list[Shard], words: dict[str, tuple[str, tuple]]) -> None:
+    """The vocabulary bundle: for each shard and language, one page with every word Pagefind
+    indexed there (shard_words), filtered as vocabulary:<shard>."""
     def place(pages: Path) -> None:
         pages.mkdir(parents=True)
         for shard in shards:
-            for language, indexed in found[keys[shard.name]]:
+            for language, indexed in words[shard.name][1]:
                 (pages / f"{shard.name}.{language}.html").write_text(
                     render_vocabulary_page(shard.name, language, indexed), encoding="utf-8")
 
-    build_bundle(bundle_root, VOCABULARY, place)
+    build_bundle(site_dir / BUNDLE_DIR, VOCABULARY, place)
 
 
 def read_bundle_words(bundle: Path) -> dict[str, list[str]]:

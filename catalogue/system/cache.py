@@ -207,12 +207,14 @@ def read_or_make_key(path: Path) -> bytes:
 class Cache:
     """A persistent key-value store: get_many / put_many of values the codec knows, by kind and key."""
 
-    def __init__(self, path: Path | None):
-        """path None keeps nothing between builds (an in-memory store)."""
+    def __init__(self, path: Path | None, plain: bool = False):
+        """path None keeps nothing between builds (an in-memory store). `plain`: only values of no
+        record class (a process that needs none need not import the stages that define them)."""
         if path is not None:
             path.parent.mkdir(parents=True, exist_ok=True)
+        self.path = path
         self.secret = secrets.token_bytes(KEY_SIZE) if path is None else read_or_make_key(path.with_name(KEY_FILE))
-        self.codec = codec()
+        self.codec = Codec([]) if plain else codec()
         self.connection = sqlite3.connect(":memory:" if path is None else str(path))
         self.connection.execute("PRAGMA journal_mode = WAL")  # a killed build loses at most its own writes
         self.connection.execute("PRAGMA synchronous = NORMAL")
@@ -224,7 +226,11 @@ class Cache:
 
     @classmethod
     def beside(cls, content_dir: Path) -> Cache:
-        return cls(content_dir / CACHE_DIR / CACHE_FILE)
+        return cls(cls.file_beside(content_dir))
+
+    @staticmethod
+    def file_beside(content_dir: Path) -> Path:
+        return content_dir / CACHE_DIR / CACHE_FILE
 
     def get_many(self, kind: str, keys: Iterable[str], digests: dict[str, str] | None = None) -> dict[str, object]:
         """The values stored under these keys; an entry without this cache's seal, or that does
