@@ -64,6 +64,12 @@ def test_served_pages_get_the_reload_script_and_the_files_stay_as_built(preview)
     assert script not in (folder / "index.html").read_text(encoding="utf-8")
 
 
+def ctrl_c_stops() -> None:
+    """Ctrl+C (SIGINT) as a terminal delivers it, even when the suite itself was started in the
+    background, where the shell has SIGINT ignored and every child would inherit that."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def test_an_edit_rebuilds_the_site_and_reloads_the_open_page(tmp_path, browser):
     shutil.copytree(PROJECT / "seeds", tmp_path / "seeds")
     (tmp_path / "content").mkdir()
@@ -71,7 +77,7 @@ def test_an_edit_rebuilds_the_site_and_reloads_the_open_page(tmp_path, browser):
     server = subprocess.Popen([sys.executable, str(PROJECT / "build.py"), "serve", "--watch", "--port", "0",
                                "--seeds", str(tmp_path / "seeds"), "--content", str(tmp_path / "content"),
                                "--out", str(tmp_path / "site")], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                              text=True)
+                              text=True, preexec_fn=ctrl_c_stops)
     try:
         address = None
         for line in server.stdout:
