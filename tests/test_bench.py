@@ -147,20 +147,17 @@ def test_stage_lines_are_read_from_the_cli_output():
     assert stage_lines(text) == [("Loading content/", 0.10), ("Writing 5 files", 1.50)]
 
 
-def test_cold_build_is_compared_with_hugo_and_pagefind_round_by_round(tmp_path):
-    """bench/cold_build.py: each round a build from nothing beside Hugo and Pagefind from nothing; the
-    medians and their ratio are what the rounds say."""
+def test_cold_build_is_compared_with_hugo_and_pagefind(tmp_path):
+    """bench/cold_build.py: a build from nothing beside Hugo and Pagefind from nothing; the ratio is
+    what the round says (with one round its median is the round)."""
     saved = tmp_path / "cold.json"
     result = subprocess.run([sys.executable, str(PROJECT / "bench" / "cold_build.py"), "--papers", "10",
-                             "--rounds", "2", "--corpus", str(SAMPLE), "--work", str(tmp_path),
+                             "--rounds", "1", "--corpus", str(SAMPLE), "--work", str(tmp_path),
                              "--json", str(saved)], capture_output=True, text=True, timeout=600)
     assert result.returncode == 0, result.stdout + result.stderr
     figures = json.loads(saved.read_text())
-    assert len(figures["rounds"]) == 2
-    for row in figures["rounds"]:
-        assert row["ours_s"] > 0 and row["hugo_s"] > 0 and row["pagefind_s"] > 0 and row["ours_tree_mb"] > 0
-    ours = sorted(row["ours_s"] for row in figures["rounds"])
-    theirs = sorted(row["hugo_s"] + row["pagefind_s"] for row in figures["rounds"])
-    assert figures["ratio"] == pytest.approx((sum(ours) / 2) / (sum(theirs) / 2))
+    [row] = figures["rounds"]
+    assert row["ours_s"] > 0 and row["hugo_s"] > 0 and row["pagefind_s"] > 0 and row["ours_tree_mb"] > 0
+    assert figures["ratio"] == pytest.approx(row["ours_s"] / (row["hugo_s"] + row["pagefind_s"]))
     assert re.search(r"ratio \d+\.\d\dx; at most 1\.0x\? (yes|NO)", result.stdout)
     assert list(tmp_path.iterdir()) == [saved], "the scratch folder is removed"
