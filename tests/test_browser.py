@@ -296,6 +296,14 @@ def test_a_phone_shows_a_compact_header_whole_names_and_math_in_a_math_font(buil
     name = page.locator(".card .name", has_text=re.compile(r"^LS")).first
     assert name.evaluate("e => e.getClientRects().length") == 1  # LS²MC-GDA never breaks after the ²
     assert name.evaluate("e => e.getBoundingClientRect().height") < 30
+    # A name of several words wider than the phone (real abstracts coin them) wraps inside the card: no
+    # sideways scrolling, every word in view.
+    long_name = "Multi-Party Empathetic Dialogue Generation With Static-Dynamic Sensibility"
+    renamed = name.element_handle()  # (the locator finds names by their text)
+    renamed.evaluate("(e, text) => { e.textContent = text; }", long_name)
+    assert page.evaluate("document.documentElement.scrollWidth <= innerWidth")
+    assert renamed.evaluate("e => e.getBoundingClientRect().right") <= 390
+    assert renamed.inner_text() == long_name
     font = page.evaluate("getComputedStyle(document.querySelector('math')).fontFamily")
     assert font.startswith('"STIX Two Math", "Cambria Math"') and font.endswith("math")
     title_math = page.locator(".card-title math").first
