@@ -248,9 +248,13 @@ def test_inline_html_is_well_formed_safe_and_has_no_paragraph_or_link(text):
     check_html(MARKUP.inline_html(text), INLINE)
 
 
-TITLE_LIKE = st.lists(st.sampled_from(["Graph", "net", "2", "论文", "é", " ", "  ", "-", "--", ",", ".", "...", ":", ";",
-                                        "(", ")", "?", "+", "=", "_", "'", "\"", "*", "&", "<", "/", "#", "1."]),
-                      max_size=12).map("".join)
+def joined(fragments: list[str], most: int = 12) -> st.SearchStrategy[str]:
+    """Texts of up to `most` of these fragments, in any order, repeats allowed."""
+    return st.lists(st.sampled_from(fragments), max_size=most).map("".join)
+
+
+TITLE_LIKE = joined(["Graph", "net", "2", "论文", "é", " ", "  ", "-", "--", ",", ".", "...", ":", ";",
+                    "(", ")", "?", "+", "=", "_", "'", "\"", "*", "&", "<", "/", "#", "1."])
 
 
 @settings(max_examples=300, deadline=None, **COMMON)
@@ -271,10 +275,9 @@ def test_plain_titles_and_names_skip_the_converter():
     assert markup_module._as_written("Rate--Distortion") is None
 
 
-PROSE_LIKE = st.lists(st.sampled_from(["Graph", "net", "2", "论文", "é", " ", "\u00a0", "\u2003", "\u200b", "\x0c", "\x1c",
-                                        "&", "&amp;", "<", ">", "-", ".", "$", "#", "[a](b)", "~", "+", "\ufdd00\ufdd1",
-                                        "'", "*", "_", "\\", "\n"]),
-                      max_size=12).map("".join)
+PROSE_LIKE = joined(["Graph", "net", "2", "论文", "é", " ", "\u00a0", "\u2003", "\u200b", "\x0c", "\x1c",
+                    "&", "&amp;", "<", ">", "-", ".", "$", "#", "[a](b)", "~", "+", "\ufdd00\ufdd1",
+                    "'", "*", "_", "\\", "\n"])
 
 
 @settings(max_examples=300, deadline=None, **COMMON)
@@ -317,10 +320,10 @@ def test_plain_text_has_no_markup_of_ours_and_no_math_delimiters(text):
 
 # Text made of what Markdown, LaTeX and HTML give meaning to: emphasis, backquotes, macros,
 # angle brackets, dollars, brackets, escapes, quotes, links and paragraph breaks.
-MARKUP_SOUP = st.lists(st.sampled_from([
+MARKUP_SOUP = joined([
     "*", "**", "_", "__", "`", "``", "''", "\\emph{", "\\textbf{", "{", "}", "<", "<b>", "</p>", ">", "&", "&lt;",
     "$", "$$", "$5", "\\(", "\\)", "\\[", "\\]", "[", "]", "](", "(", ")", "\\", '"', "'", "~", "--", "...",
-    " ", " ", "a", "b c", "x_1", "https://a.io/x", "\n", "\n\n", "\ufdd00\ufdd1", "\x02"]), max_size=60).map("".join)
+    " ", " ", "a", "b c", "x_1", "https://a.io/x", "\n", "\n\n", "\ufdd00\ufdd1", "\x02"], most=60)
 
 
 @settings(max_examples=300, deadline=None, **COMMON)
