@@ -380,7 +380,7 @@ def test_a_process_that_answers_garbage_and_goes_on_is_stopped(monkeypatch):
 
 
 def test_the_processes_of_one_build_process_are_forked_from_one_server_that_imported_the_map_tools(monkeypatch):
-    """So a process that builds again (serve --watch, the tests) imports scikit-learn once, and never itself."""
+    """So a process that builds more than once imports scikit-learn once, and never itself."""
     monkeypatch.setattr(related, "ANSWERING", "similarity_fakes:where_forked")
     seen = []
     for _ in range(2):
