@@ -11,8 +11,8 @@ when) while the build neither reads nor holds that state.
 
 Each build's process is forked from one server process per build process (multiprocessing's
 forkserver), which has imported the similarity code, and for a small catalogue the map's
-scikit-learn tools, once: a process that builds more than once (the tests, a program calling the pipeline) does not import
-them again.
+scikit-learn tools, once: a process that builds more than once (the tests, a program calling the
+pipeline) does not import them again.
 """
 
 from __future__ import annotations
