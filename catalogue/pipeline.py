@@ -58,8 +58,10 @@ def build(seeds: Path, content: Path, out: Path, config: SiteConfig, templates: 
     with writing_site(out, seeds=seeds, content=content, templates=templates, assets=assets):
         if up_to_date(out, build_fingerprint(seeds, content, templates, assets, config, search)):
             return None
-        from catalogue.discovery.related import SimilarityProcess
-        with SimilarityProcess(Cache.file_beside(content)) as similarity:  # started now: its start-up overlaps ingest
+        from catalogue.content import PAPERS_DIR
+        from catalogue.discovery.related import SimilarityProcess, is_small_catalogue
+        small = is_small_catalogue(content / PAPERS_DIR)
+        with SimilarityProcess(Cache.file_beside(content), small) as similarity:  # started now: its start-up overlaps ingest
             ingest(seeds, content, allow_removals=allow_removals)
             # taken after ingest, before content/ is read: a file edited during the render changes the next build's
             fingerprint = build_fingerprint(seeds, content, templates, assets, config, search)
@@ -99,13 +101,14 @@ def render(content: Path, out: Path, config: SiteConfig, templates: Path, assets
     `fingerprint` (build_fingerprint) is taken before content/ is read: a file edited during the
     build makes the next build's fingerprint differ, so that build is not skipped. `similarity`:
     a process started earlier, else one is started now."""
-    from catalogue.content import load_catalogue
-    from catalogue.discovery.related import SimilarityProcess
+    from catalogue.content import PAPERS_DIR, load_catalogue
+    from catalogue.discovery.related import SimilarityProcess, is_small_catalogue
     from catalogue.search.index import BUNDLE_DIR
     from catalogue.site.render import make_environment, plan_site
     from catalogue.system.notes import note_lines
+    small = is_small_catalogue(content / PAPERS_DIR)
     with closing(Cache.beside(content)) as cache, \
-            nullcontext(similarity) if similarity else SimilarityProcess(cache.path) as similarity, cycles_left_alone():
+            nullcontext(similarity) if similarity else SimilarityProcess(cache.path, small) as similarity, cycles_left_alone():
         with stage(f"Loading {display(content)}/"):
             catalogue = load_catalogue(content, cache)
         for line in note_lines(catalogue.notes):

@@ -84,6 +84,8 @@ FIND_INJECTED = """() => {
 @pytest.fixture(scope="module")
 def payload_site(tmp_path_factory):
     project = make_project(tmp_path_factory.mktemp("payloads"))
+    for seed in (project / "seeds").iterdir():  # payloads only: every page then shows some
+        seed.unlink()
     abstracts = [f"We propose Payload{n:02d}Net, a method. {payload} It works well on benchmarks."
                  for n, payload in enumerate(PAYLOADS)]
     (project / "seeds" / "002_payloads.txt").write_text("ICML 2026\n\n" + "\n\n".join(abstracts) + "\n", "utf-8")
@@ -136,7 +138,7 @@ def visits(payload_site, browser) -> tuple[dict[str, Visit], list[str]]:
 
 def test_no_payload_runs_or_leaves_an_element(visits):
     seen, dialogs = visits
-    assert len(seen) > len(PAYLOADS) + 38
+    assert len(seen) > len(PAYLOADS) + 1
     assert dialogs == []
     assert {page: visit.injected for page, visit in seen.items() if visit.injected} == {}
 

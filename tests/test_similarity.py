@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import math
+import os
 import pickle
 import random
 import signal
@@ -23,7 +24,7 @@ from catalogue.discovery import related
 from catalogue.discovery import similarity
 from catalogue.system.cache import Cache, code_version
 from catalogue.errors import CatalogueError
-from catalogue.discovery.related import SimilarityProcess
+from catalogue.discovery.related import SimilarityProcess, is_small_catalogue
 from catalogue.text import words
 from catalogue.discovery.similarity import (MAP_GROUPS, Neighbour, RelatedState, found_related, full_map, map_groups,
                                            map_layout, phrases, related_papers, term_key, text_digests, updated_map,
@@ -361,27 +362,45 @@ def test_identical_papers_make_one_group():
     assert groups[0][0][0].lower() in ("graph neural", "neural networks", "graph neural networks", "messages")
 
 
-def test_a_failing_similarity_process_stops_the_build_with_its_message(tmp_path, monkeypatch):
-    failing = tmp_path / "python"
-    failing.write_text("#!/bin/sh\necho 'MemoryError: out of memory' >&2\nexit 1\n")
-    failing.chmod(0o755)
-    monkeypatch.setattr(sys, "executable", str(failing))  # a "Python" that fails at once, saying why
+def test_a_failing_similarity_process_stops_the_build_with_its_message(monkeypatch):
+    monkeypatch.setattr(related, "ANSWERING", "similarity_fakes:failing")  # fails at once, saying why
     with SimilarityProcess() as process, \
             pytest.raises(CatalogueError, match="(?s)finding related papers failed.*MemoryError: out of memory"):
         process.ask(["a text about graphs", "another text about graphs"], Cache(None))
         process.related()
 
 
-def test_a_process_that_answers_garbage_and_goes_on_is_stopped(tmp_path, monkeypatch):
-    chatty = tmp_path / "python"
-    chatty.write_text("#!/bin/sh\necho 'not a pickle'\nexec sleep 600\n")  # then never ends by itself
-    chatty.chmod(0o755)
-    monkeypatch.setattr(sys, "executable", str(chatty))
+def test_a_process_that_answers_garbage_and_goes_on_is_stopped(monkeypatch):
+    monkeypatch.setattr(related, "ANSWERING", "similarity_fakes:chatty")  # then never ends by itself
     monkeypatch.setattr(related, "ENDING_SECONDS", 0.5)
     with SimilarityProcess() as process, pytest.raises(CatalogueError, match="finding related papers failed"):
         process.ask(["a text about graphs", "another text about graphs"], Cache(None))
         process.related()
-    assert process.process.returncode == -signal.SIGKILL  # stopped, not waited for forever
+    assert process.process.exitcode == -signal.SIGKILL  # stopped, not waited for forever
+
+
+def test_the_processes_of_one_build_process_are_forked_from_one_server_that_imported_the_map_tools(monkeypatch):
+    """So a process that builds more than once imports scikit-learn once, and never itself."""
+    monkeypatch.setattr(related, "ANSWERING", "similarity_fakes:where_forked")
+    seen = []
+    for _ in range(2):
+        with SimilarityProcess() as process:  # small: t-SNE is loaded ahead (no in-process build here is large)
+            process.ask(["a text about graphs", "another text about graphs"], Cache(None))
+            seen.append(process.related())
+    assert seen[0] == seen[1]
+    server, loaded = seen[0]
+    assert server != os.getpid() and loaded
+
+
+def test_a_catalogue_is_small_up_to_the_papers_t_sne_lays_out(tmp_path):
+    papers = tmp_path / "papers"
+    assert is_small_catalogue(papers)  # no folder yet: a first build
+    papers.mkdir()
+    for n in range(related.MAP_CLUSTERS):
+        (papers / f"{n}.md").touch()
+    assert is_small_catalogue(papers)
+    (papers / "one-more.md").touch()
+    assert not is_small_catalogue(papers)
 
 
 def test_the_similarity_process_answers_as_the_functions_do():
@@ -484,7 +503,7 @@ def test_answers_are_kept_until_a_text_changes(monkeypatch):
     with SimilarityProcess() as process:
         process.ask(texts, cache)
         first = process.related(), process.positions(), process.groups()
-    monkeypatch.setattr(sys, "executable", "false")  # no process could answer now: the cache must
+    monkeypatch.setattr(related, "ANSWERING", "similarity_fakes:failing")  # no process could answer now: the cache must
     with SimilarityProcess() as process:
         process.ask(list(texts), cache)
         assert (process.related(), process.positions(), process.groups()) == first

@@ -29,12 +29,13 @@ from dataclasses import dataclass, replace
 from hashlib import blake2b
 from itertools import pairwise
 from pathlib import Path
-from typing import NamedTuple
+from typing import BinaryIO, NamedTuple
 
 import numpy as np
 from scipy import sparse
 from threadpoolctl import threadpool_limits
 
+from catalogue.discovery.related import MAP_CLUSTERS, MAP_TOOLS
 from catalogue.system.cache import Cache
 from catalogue.system.workers import cores
 from catalogue.text import CJK_CHARACTERS, STOPWORDS, stem
@@ -47,7 +48,6 @@ COMMON_SHARE = 0.05  # a term in this share of the papers or more is cheaper in 
 DENSE_CELLS = 2 ** 22  # at most this many values in that dense part (32 MB)
 PAIRS_AT_ONCE = 2000  # pairs of neighbours whose shared terms are found together
 MAP_DIMENSIONS = 50  # TF-IDF is reduced to this many dimensions before the map is drawn
-MAP_CLUSTERS = 500  # t-SNE lays out at most this many points: papers, or groups of similar papers
 MAP_SPREAD = 0.5  # a group's radius on the map, as a share of the distance between neighbouring groups
 MAP_GROUPS = 12  # the map shows at most this many groups of papers, one colour each (charts.PALETTE)
 GROUP_TERMS = 3  # words that name a group
@@ -68,7 +68,6 @@ def _english_stop_words() -> frozenset[str]:
     return module.ENGLISH_STOP_WORDS
 
 
-MAP_TOOLS = ("sklearn.cluster", "sklearn.decomposition", "sklearn.exceptions", "sklearn.manifold", "sklearn.preprocessing")
 ENGLISH_STOP_WORDS = _english_stop_words()
 
 # The offline search's stop words; scikit-learn's English ones less those that name things
@@ -968,22 +967,22 @@ def _unit_square(points: np.ndarray) -> list[tuple[float, float]]:
     return [(float(x), float(y)) for x, y in scaled]
 
 
-def main() -> None:
-    """`python -m catalogue.discovery.similarity [CACHE_FILE KIND KEY]`, as the build runs it in a process of
-    its own (related.py): on stdin, pickled, the texts, the last build's map (a MapState as a tuple, or
-    None) and where the related papers' state is kept (the cache's file, the entry's kind and key; or
-    None); on stdout, pickled as plain tuples (reading them needs no scikit-learn), first each paper's
-    related papers as (index, shared terms), then each paper's place on the map, then the map's groups
-    (map_groups), then the new MapState as a tuple. Then it stores the new RelatedState where the last
-    one was kept. Named on the command line, that state is read at once, while the build ingests."""
-    named = tuple(sys.argv[1:4]) if len(sys.argv) == 4 else None
+def main(requests: BinaryIO, answers: BinaryIO, named: tuple[str, str, str] | None) -> None:
+    """Answer one build (related.py forks a process to run this; `python -m catalogue.discovery.similarity
+    [CACHE_FILE KIND KEY]` runs it on stdin and stdout): on `requests`, pickled, the texts, the last
+    build's map (a MapState as a tuple, or None) and where the related papers' state is kept (the
+    cache's file, the entry's kind and key; or None); on `answers`, pickled as plain tuples (reading
+    them needs no scikit-learn), first each paper's related papers as (index, shared terms), then
+    each paper's place on the map, then the map's groups (map_groups), then the new MapState as a
+    tuple. Then it stores the new RelatedState where the last one was kept. `named`, that place is
+    read at once, while the build ingests."""
     # (Only a cache that exists: the build makes a new one, with its key.)
     cache, last_related = _stored_related(named if named and Path(named[0]).is_file() else None)
     small = last_related is None or len(RelatedState(*last_related).computed) <= MAP_CLUSTERS
     loading = threading.Thread(target=lambda: [importlib.import_module(name) for name in MAP_TOOLS], daemon=True)
     if small:  # no state, or a small catalogue's: its map will be laid out anew, so load what that needs now
         loading.start()
-    texts, last_map, stored = pickle.load(sys.stdin.buffer)
+    texts, last_map, stored = pickle.load(requests)
     last_map = MapState(*last_map) if last_map else None
     if not small and not may_keep_map(texts, last_map):  # loaded while related papers are found
         loading.start()
@@ -993,17 +992,17 @@ def main() -> None:
             cache.close()
         cache, last_related = _stored_related(where)
     neighbours, related = found_related(texts, RelatedState(*last_related) if last_related else None)
-    pickle.dump([tuple((n.index, n.shared_terms) for n in found) for found in neighbours], sys.stdout.buffer)
-    sys.stdout.buffer.flush()  # the build writes paper pages while the map is drawn
+    pickle.dump([tuple((n.index, n.shared_terms) for n in found) for found in neighbours], answers)
+    answers.flush()  # the build writes paper pages while the map is drawn
     state = updated_map(texts, last_map, neighbours)
     if state is None:
         if loading.is_alive():
             loading.join()  # not two threads importing one package: either could see it half made
         state = full_map(texts)
-    pickle.dump(state.positions, sys.stdout.buffer)
-    pickle.dump(state.groups, sys.stdout.buffer)
-    pickle.dump(tuple(state), sys.stdout.buffer)
-    sys.stdout.buffer.flush()
+    pickle.dump(state.positions, answers)
+    pickle.dump(state.groups, answers)
+    pickle.dump(tuple(state), answers)
+    answers.flush()
     if cache:
         cache.put(where[1], where[2], tuple(related))
         cache.keep_only(where[1], [where[2]])
@@ -1019,4 +1018,4 @@ def _stored_related(where: tuple[str, str, str] | None) -> tuple[Cache | None, t
 
 
 if __name__ == "__main__":
-    main()
+    main(sys.stdin.buffer, sys.stdout.buffer, tuple(sys.argv[1:4]) if len(sys.argv) == 4 else None)

@@ -26,7 +26,7 @@ from catalogue.system.progress import Progress
 T = TypeVar("T")
 
 
-JOBS_VARIABLE = "CATALOGUE_JOBS"  # set by --jobs; the similarity process inherits it
+JOBS_VARIABLE = "CATALOGUE_JOBS"  # set by --jobs; the similarity process is handed it
 
 
 def cores() -> int:
