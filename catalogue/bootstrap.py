@@ -19,8 +19,6 @@ import re
 import subprocess
 import sys
 import tempfile
-import urllib.request
-import venv
 from pathlib import Path
 from urllib.parse import urljoin
 
@@ -70,6 +68,7 @@ def prepare_environment(requirements: Path) -> Path:
 
 def create_environment() -> None:
     """A new .venv/, with pip when this Python has ensurepip (else install_pip gives it one)."""
+    import venv  # (here and below: what only a setup needs is not loaded by every build)
     try:
         venv.EnvBuilder(with_pip=importlib.util.find_spec("ensurepip") is not None).create(ENVIRONMENT)
     except (OSError, subprocess.CalledProcessError) as error:  # e.g. Debian's ensurepip stub
@@ -88,6 +87,7 @@ def install_pip(python: Path) -> None:
 
 def download_pip() -> bytes:
     """The pinned pip wheel, found on the package index's page for pip (PEP 503) like pip itself would."""
+    import urllib.request
     index = os.environ.get("PIP_INDEX_URL", "https://pypi.org/simple/").rstrip("/") + "/pip/"
     url = index
     try:

@@ -6,6 +6,7 @@ tests cover the decisions and the download's checks without a network.
 
 import hashlib
 import io
+import urllib.request
 
 import pytest
 
@@ -53,21 +54,21 @@ def test_the_pinned_wheel_is_found_on_the_index_page_and_checked(monkeypatch, li
     wheel = b"pretend wheel bytes"
     fake = FakeIndex(link, wheel)
     monkeypatch.setenv("PIP_INDEX_URL", "https://index.example/simple")
-    monkeypatch.setattr(bootstrap.urllib.request, "urlopen", fake)
+    monkeypatch.setattr(urllib.request, "urlopen", fake)
     monkeypatch.setattr(bootstrap, "PIP_SHA256", hashlib.sha256(wheel).hexdigest())
     assert bootstrap.download_pip() == wheel
     assert fake.asked == ["https://index.example/simple/pip/", expected]
 
 
 def test_a_wheel_with_another_hash_is_refused(monkeypatch, capsys):
-    monkeypatch.setattr(bootstrap.urllib.request, "urlopen", FakeIndex(bootstrap.PIP_WHEEL, b"tampered"))
+    monkeypatch.setattr(urllib.request, "urlopen", FakeIndex(bootstrap.PIP_WHEEL, b"tampered"))
     with pytest.raises(SystemExit):
         bootstrap.download_pip()
     assert "expected SHA-256" in capsys.readouterr().err
 
 
 def test_an_index_without_the_wheel_says_what_to_install(monkeypatch, capsys):
-    monkeypatch.setattr(bootstrap.urllib.request, "urlopen", FakeIndex("pip-1.0-py3-none-any.whl", b""))
+    monkeypatch.setattr(urllib.request, "urlopen", FakeIndex("pip-1.0-py3-none-any.whl", b""))
     with pytest.raises(SystemExit):
         bootstrap.download_pip()
     assert "python3-venv" in capsys.readouterr().err
