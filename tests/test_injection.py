@@ -115,6 +115,9 @@ class Visit:
 
 
 SHOWN_TEXT = (".abstract", "h1", ".authors")
+# (One evaluation for them all, not two round trips to the browser per selector.)
+SHOWN_TEXTS = """(selectors) => Object.fromEntries(selectors.filter((selector) => document.querySelector(selector))
+  .map((selector) => [selector, document.querySelector(selector).innerText]))"""
 
 
 @pytest.fixture(scope="module")
@@ -130,7 +133,7 @@ def visits(payload_site, browser) -> tuple[dict[str, Visit], list[str]]:
         page.mouse.move(200, 300)  # give onmouseover a chance
         injected = [item for item in page.evaluate(FIND_INJECTED)
                     if not (item.startswith("script ") and item.endswith(OWN_SCRIPTS))]
-        texts = {selector: page.inner_text(selector) for selector in SHOWN_TEXT if page.locator(selector).count()}
+        texts = page.evaluate(SHOWN_TEXTS, SHOWN_TEXT)
         seen[path.relative_to(payload_site.out).as_posix()] = Visit(injected, texts)
     context.close()
     return seen, dialogs
