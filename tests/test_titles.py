@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from catalogue.ingest.titles import MAX_TITLE, articles_agree, derive_title, title_case
+from catalogue.ingest.titles import (MAX_TITLE, articles_agree, candidate_spans, derive_title, load_model, read_abstract,
+                                     title_case, token_probabilities, tokens_of)
 
 PROJECT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(PROJECT))
@@ -61,6 +62,19 @@ def test_derived_titles_have_none_of_the_defects(abstract, name):
         assert title == name or title.startswith(f"{name}: ")
     if "$" in abstract and "$" in title:
         assert MATH in title and title.count("$") == 2  # the formula whole, as written
+
+
+def test_a_phrase_gains_nothing_from_the_names_words_said_again():
+    """The real title's words match once ("Deep Generative Replay: Deep Generative Model" scores as "... Model")."""
+    abstract = ("Multi-party dialogues are everywhere. We study empathetic dialogue generation. "
+                "We propose a new task called Multi-Party Empathetic Dialogue Generation.")
+    name, model = "Multi-Party Empathetic Dialogue Generation", load_model()
+    read = read_abstract(abstract)
+    spans = candidate_spans(read.words, token_probabilities(read, model), model, name, MAX_TITLE, 1)
+    [repeating] = [span for span in spans if [w.lowered for w in read.words[span.start:span.end]]
+                   == ["empathetic", "dialogue", "generation"]]
+    named = len(tokens_of(name))
+    assert repeating.expected_f1 == pytest.approx(2 * model.name_in_title * named / (named + 3 + model.title_tokens))
 
 
 def test_title_of_a_long_sentence_fits_and_ends_on_a_whole_word():

@@ -331,7 +331,8 @@ def candidate_spans(words: tuple[Word, ...], probabilities: dict[int, tuple[floa
                     name: str | None, room: int, shortest: int) -> list[Span]:
     """Every well-formed phrase of one sentence, of `shortest` words or more, that fits in `room`
     characters, in the order of the text."""
-    name_tokens = len(tokens_of(name)) if name else 0
+    named = tokens_of(name) if name else ()
+    name_tokens = len(named)
     name_gain = model.name_in_title * name_tokens
     naming = _name_words(words, name)
     # Each word's part, once: whether a phrase may end on it, and whether one may run through it.
@@ -345,7 +346,7 @@ def candidate_spans(words: tuple[Word, ...], probabilities: dict[int, tuple[floa
             continue
         sentence = words[start].sentence
         gain, length, characters = name_gain, name_tokens, -1
-        held: set[str] = set()  # a token said twice in a title matches the real title's once
+        held = set(named)  # a token said twice in a title (the name's included) matches the real title's once
         for end in range(start, min(len(words), start + _LONGEST_SPAN)):
             current = words[end]
             if current.sentence != sentence or blocked[end] or (end > start and (current.opens or verbal[end])):
