@@ -106,9 +106,8 @@ def render(content: Path, out: Path, config: SiteConfig, templates: Path, assets
     from catalogue.search.index import BUNDLE_DIR
     from catalogue.site.render import make_environment, plan_site
     from catalogue.system.notes import note_lines
-    small = is_small_catalogue(content / PAPERS_DIR)
-    with closing(Cache.beside(content)) as cache, \
-            nullcontext(similarity) if similarity else SimilarityProcess(cache.path, small) as similarity, cycles_left_alone():
+    with closing(Cache.beside(content)) as cache, nullcontext(similarity) if similarity else \
+            SimilarityProcess(cache.path, is_small_catalogue(content / PAPERS_DIR)) as similarity, cycles_left_alone():
         with stage(f"Loading {display(content)}/"):
             catalogue = load_catalogue(content, cache)
         for line in note_lines(catalogue.notes):

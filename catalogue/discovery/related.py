@@ -24,9 +24,9 @@ import os
 import pickle
 import tempfile
 import threading
-from multiprocessing.connection import Connection
 from contextlib import suppress
 from hashlib import blake2b
+from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import BinaryIO
 
