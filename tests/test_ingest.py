@@ -220,3 +220,15 @@ def test_papers_sharing_a_name_and_the_start_of_their_id_get_distinct_slugs():
         slugs.append(choose_slug(paper, pid, taken, TextConverter()))
         taken.add(slugs[-1])
     assert slugs == ["flashoptim", "flashoptim-4ed4dd", "flashoptim-4ed4dd81", "flashoptim-012345"]
+
+
+def test_the_committed_content_is_what_ingest_derives_from_the_seeds(tmp_path):
+    """content/ is committed: when the extractor changes, the derived fields of the seeds' papers
+    must be derived again and committed with it, or the repository shows a stale catalogue."""
+    shutil.copytree(PROJECT / "content", tmp_path / "content")
+    before = {f.name: f.read_bytes() for f in (tmp_path / "content" / "papers").glob("*.md")}
+    ingest(PROJECT / "seeds", tmp_path / "content")
+    after = {f.name: f.read_bytes() for f in (tmp_path / "content" / "papers").glob("*.md")}
+    stale = sorted(name for name in before.keys() | after.keys() if before.get(name) != after.get(name))
+    assert len(before) == 38 and not stale, (
+        f"content/papers differs from what `python3 build.py ingest` derives now: {stale}; run it and commit content/")
