@@ -39,7 +39,8 @@ from catalogue.markup.cleanup import clean_abstract
 from catalogue.ingest.titles import HTML_TAG, title_words
 from catalogue.ingest.extract import extract
 from catalogue.markup.convert import TextConverter
-from catalogue.model import Topic
+from catalogue.ingest.run import across_venue_years
+from catalogue.model import Paper, Source, Topic
 
 Pair = tuple[dict, object]
 EXAMPLES = 5  # worst examples kept per figure
@@ -54,10 +55,19 @@ class Example:
 
 
 def extracted_pairs(records: Iterable[dict], taxonomy: tuple[Topic, ...], fallback: str) -> list[Pair]:
-    """(record, Extraction) as ingest derives it (control characters replaced as seed files have
-    them, clean-up, then the extractor), without building a site: for measuring one item quickly."""
-    return [(record, extract(clean_abstract(replace_unsafe(record["abstract"]))[0], taxonomy, fallback))
-            for record in records]
+    """(record, Paper) as ingest derives it (control characters replaced as seed files have them,
+    clean-up, the extractor, then what the papers of a venue-year tell together), without building
+    a site: for measuring one item quickly."""
+    records = list(records)
+    papers = []
+    for number, record in enumerate(records):
+        cleaned = clean_abstract(replace_unsafe(record["abstract"]))[0]
+        found = extract(cleaned, taxonomy, fallback)
+        papers.append(Paper(id=str(number), slug="", title=found.title, abstract=cleaned, source=Source("corpus"),
+                            name=found.name, other_names=found.other_names, venue=record["venue"],
+                            year=record["year"], topics=found.topics, links=found.links,
+                            benchmarks=found.benchmarks, results=found.results))
+    return list(zip(records, across_venue_years(papers, taxonomy, fallback)))
 
 
 # ---------------------------------------------------------------------------------------------

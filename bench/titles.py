@@ -23,7 +23,7 @@ from bench.realtext_metrics import token_f1, tokens  # noqa: E402
 from catalogue.markup.cleanup import clean_abstract  # noqa: E402
 from catalogue.content import read_taxonomy  # noqa: E402
 from catalogue.ingest.extract import extract  # noqa: E402
-from catalogue.ingest.titles import distinct_titles  # noqa: E402
+from catalogue.ingest.run import across_venue_years  # noqa: E402
 from catalogue.model import Paper, Source  # noqa: E402
 
 PROJECT = Path(__file__).resolve().parent.parent
@@ -90,7 +90,7 @@ def defects_of(title: str, name: str | None, abstract: str) -> list[str]:
 
 def derive_titles(records: list[dict]) -> list[tuple[str, str | None, str]]:
     """(title, name, cleaned abstract) of each record, through the public entry point and the pass
-    ingest makes once a venue-year's papers are derived (distinct_titles)."""
+    ingest makes once a venue-year's papers are derived (across_venue_years)."""
     taxonomy, fallback = read_taxonomy(PROJECT / "content")
     papers = []
     for number, record in enumerate(records):
@@ -98,7 +98,7 @@ def derive_titles(records: list[dict]) -> list[tuple[str, str | None, str]]:
         extraction = extract(cleaned, taxonomy, fallback)
         papers.append(Paper(id=str(number), slug="", title=extraction.title, abstract=cleaned, source=Source("corpus"),
                             name=extraction.name, venue=record["venue"], year=record["year"]))
-    return [(paper.title, paper.name, paper.abstract) for paper in distinct_titles(papers)]
+    return [(paper.title, paper.name, paper.abstract) for paper in across_venue_years(papers, taxonomy, fallback)]
 
 
 def title_scores(records: list[dict], derived: list[tuple[str, str | None, str]] | None = None,

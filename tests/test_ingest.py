@@ -232,3 +232,35 @@ def test_the_committed_content_is_what_ingest_derives_from_the_seeds(tmp_path):
     stale = sorted(name for name in before.keys() | after.keys() if before.get(name) != after.get(name))
     assert len(before) == 38 and not stale, (
         f"content/papers differs from what `python3 build.py ingest` derives now: {stale}; run it and commit content/")
+
+
+FIELD_TERM = "We propose a generative adversarial network (GAN) for designing molecules. The GAN is trained on drug data."
+WRITING_GAN = ["Training a GAN is unstable; we study why mode collapse occurs in practice.",
+               "We compare GANs with diffusion models on image synthesis benchmarks.",
+               "A GAN discriminator can detect forged medical scans, we show, with high recall."]
+
+
+def papers_by_abstract(content: Path) -> dict[str, object]:
+    return {paper.abstract: paper for paper in read_papers(content).values()}
+
+
+def test_a_name_other_papers_of_the_venue_year_write_is_the_fields_not_the_papers(project):
+    make_seeds(project / "seeds", [FIELD_TERM, ABSTRACTS[0]], name="alone.txt", header="ICML 2020")
+    ingest(project / "seeds", project / "content")
+    alone = papers_by_abstract(project / "content")[FIELD_TERM]
+    assert alone.name == "GAN" and alone.title.startswith("GAN: ")  # read alone, the abstract seems to name it
+
+    (project / "seeds" / "alone.txt").unlink()
+    make_seeds(project / "seeds", [FIELD_TERM, *WRITING_GAN, ABSTRACTS[0]], name="icml.txt", header="ICML 2020")
+    ingest(project / "seeds", project / "content")
+    papers = papers_by_abstract(project / "content")
+    assert papers[FIELD_TERM].name is None
+    assert papers[FIELD_TERM].title == alone.title.removeprefix("GAN: ")  # the same phrase, without the term
+    assert papers[ABSTRACTS[0]].name == "ZetaNet"  # a name only its own abstract writes is kept
+
+
+def test_only_the_papers_of_the_same_venue_year_make_a_name_the_fields(project):
+    make_seeds(project / "seeds", [FIELD_TERM], name="icml.txt", header="ICML 2020")
+    make_seeds(project / "seeds", WRITING_GAN, name="neurips.txt", header="NeurIPS 2020")
+    ingest(project / "seeds", project / "content")
+    assert papers_by_abstract(project / "content")[FIELD_TERM].name == "GAN"

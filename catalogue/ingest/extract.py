@@ -37,10 +37,11 @@ class Extraction:
 
 
 def extract(abstract: str, taxonomy: tuple[Topic, ...], fallback_topic: str, title: str | None = None,
-            keywords: tuple[str, ...] = ()) -> Extraction:
+            keywords: tuple[str, ...] = (), not_names: frozenset[str] = frozenset()) -> Extraction:
     """Everything derived from one abstract; a title the list gives is used, not derived, and the
-    authors' keywords count as the title's words do for topics."""
-    contributions = find_contributions(abstract) if abstract else []
+    authors' keywords count as the title's words do for topics. `not_names`: what the abstract
+    seems to introduce that is not its own (the field's terms: shared_names.py)."""
+    contributions = [c for c in find_contributions(abstract) if c.name not in not_names] if abstract else []
     primary = next((c for c in contributions if not c.secondary), None)
     title = title or derive_title(abstract, primary.name if primary else None)
     return Extraction(

@@ -224,12 +224,22 @@ def _word_set(words: list[str]) -> set[str]:
     return set(words) | {" ".join(pair) for pair in zip(words, words[1:])}
 
 
-def _mentioned(name: str, words: set[str]) -> bool:
-    """Whether a name is among words (a phrase: its pairs of words, where kept), in the singular or the plural
-    ('CNNs' before 'a CNN architecture')."""
+def written_words(text: str) -> set[str]:
+    """The words of a text as names are written, and its pairs of neighbouring words: where a
+    name's parts (name_parts) are looked up."""
+    return _word_set(_words(text))
+
+
+def name_parts(name: str) -> list[str]:
+    """What a text that writes the name holds among its written_words, each in the singular or the
+    plural ('CNNs' before 'a CNN architecture'): a phrase's pairs of words, else its word."""
     parts = _words(name)
-    pairs = [" ".join(pair) for pair in zip(parts, parts[1:])]
-    return all(part in words or f"{part}s" in words for part in pairs or parts)
+    return [" ".join(pair) for pair in zip(parts, parts[1:])] or parts
+
+
+def _mentioned(name: str, words: set[str]) -> bool:
+    """Whether a name is among words (written_words, or any set of words and pairs)."""
+    return all(part in words or f"{part}s" in words for part in name_parts(name))
 
 
 def candidates_in(sentence: str, counts: Counter[str] | None = None) -> Iterator[Contribution]:

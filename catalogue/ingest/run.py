@@ -34,6 +34,7 @@ from catalogue.markup.convert import CONVERTED, Converted, TextConverter, conver
 from catalogue.model import Link, Paper, Problem, Record, Source, Topic
 from catalogue.ingest.names import name_from_title
 from catalogue.ingest.titles import distinct_titles
+from catalogue.ingest.shared_names import without_field_terms
 from catalogue.system.notes import note_lines
 from catalogue.system.progress import Progress
 from catalogue.ingest.seed_files import Unreadable, find_seed_files, read_seed_bytes
@@ -203,7 +204,7 @@ def ingest_all(seeds_dir: Path, content_dir: Path, prune: bool, cache: Cache, al
             paper = replace(paper, id=continued[pid])
         derived[paper.id] = paper
         problems += notes
-    derived = {paper.id: paper for paper in distinct_titles(list(derived.values()))}  # in seed order
+    derived = {paper.id: paper for paper in across_venue_years(list(derived.values()), taxonomy, fallback)}
     # each seed file's notes together, by line
     problems = sorted(problems + reported_once, key=lambda problem: problem.source)
     cache.put_many("ingest", computed)
@@ -438,6 +439,12 @@ def derive_paper(pid: str, record: Record, taxonomy: tuple[Topic, ...], fallback
                   benchmarks=found.benchmarks, results=found.results, cleaned=cleaned, authors=record.authors,
                   keywords=record.keywords, pdf=record.pdf, url=record.url)
     return paper, tuple(notes), converted
+
+
+def across_venue_years(papers: list[Paper], taxonomy: tuple[Topic, ...], fallback: str) -> list[Paper]:
+    """The papers, in order, once each is derived alone: what only the papers of a venue-year
+    together tell. A name the field shares is no paper's (shared_names), then no two titles are alike."""
+    return distinct_titles(without_field_terms(papers, taxonomy, fallback))
 
 
 def settled_key(fresh: Paper, path: Path, record: dict | None) -> str:
