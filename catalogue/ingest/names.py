@@ -226,20 +226,27 @@ def _word_set(words: list[str]) -> set[str]:
 
 def written_words(text: str) -> set[str]:
     """The words of a text as names are written, and its pairs of neighbouring words: where a
-    name's parts (name_parts) are looked up."""
+    name is looked up."""
     return _word_set(_words(text))
 
 
-def name_parts(name: str) -> list[str]:
-    """What a text that writes the name holds among its written_words, each in the singular or the
-    plural ('CNNs' before 'a CNN architecture'): a phrase's pairs of words, else its word."""
-    parts = _words(name)
-    return [" ".join(pair) for pair in zip(parts, parts[1:])] or parts
+def marked_words(text: str) -> set[str]:
+    """The words of a text that are not all lower case (a capital, a digit), as names are written:
+    a quick look for the texts that may write a name."""
+    return set(_words(" ".join(word for word in text.split() if not word.islower())))
+
+
+def mentions(text: str, name: str) -> bool:
+    """Whether the text writes the name, in the singular or the plural."""
+    return _mentioned(name, written_words(text))
 
 
 def _mentioned(name: str, words: set[str]) -> bool:
-    """Whether a name is among words (written_words, or any set of words and pairs)."""
-    return all(part in words or f"{part}s" in words for part in name_parts(name))
+    """Whether a name is among words (a phrase: its pairs of words, where kept), in the singular or the plural
+    ('CNNs' before 'a CNN architecture')."""
+    parts = _words(name)
+    pairs = [" ".join(pair) for pair in zip(parts, parts[1:])]
+    return all(part in words or f"{part}s" in words for part in pairs or parts)
 
 
 def candidates_in(sentence: str, counts: Counter[str] | None = None) -> Iterator[Contribution]:

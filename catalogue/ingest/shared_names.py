@@ -15,7 +15,7 @@ from collections import defaultdict
 from dataclasses import replace
 
 from catalogue.ingest.extract import extract, plain_for_extraction
-from catalogue.ingest.names import name_parts, written_words
+from catalogue.ingest.names import marked_words, mentions
 from catalogue.model import Paper, Topic
 
 SHARED_BY = 3  # other abstracts of the venue-year that write a name make it the field's
@@ -32,27 +32,34 @@ def field_terms(papers: list[Paper]) -> dict[str, frozenset[str]]:
         if len(group) <= SHARED_BY or not judged:
             continue
         writing = _writers(group)
+        abstracts = {paper.id: paper.abstract for paper in group}
         for paper in judged:
             shared = frozenset(name for name in (paper.name, *paper.other_names)
-                               if len(_papers_writing(name, writing) - {paper.id}) >= SHARED_BY)
+                               if len(_papers_writing(name, writing, abstracts) - {paper.id}) >= SHARED_BY)
             if shared:
                 terms[paper.id] = shared
     return terms
 
 
 def _writers(papers: list[Paper]) -> dict[str, set[str]]:
-    """{a word or pair of words as names are written: the ids of the papers whose abstract writes it}."""
+    """{a word with a capital or a digit: the ids of the papers whose abstract writes it}."""
     writing: dict[str, set[str]] = defaultdict(set)
     for paper in papers:
-        for word in written_words(plain_for_extraction(paper.abstract)):
+        for word in marked_words(plain_for_extraction(paper.abstract)):
             writing[word].add(paper.id)
     return writing
 
 
-def _papers_writing(name: str, writing: dict[str, set[str]]) -> set[str]:
-    """The ids of the papers that write the name, in the singular or the plural (names.name_parts)."""
-    parts = [writing.get(part, set()) | writing.get(f"{part}s", set()) for part in name_parts(name)]
-    return set.intersection(*parts) if parts else set()
+def _papers_writing(name: str, writing: dict[str, set[str]], abstracts: dict[str, str]) -> set[str]:
+    """The ids of the papers whose abstract writes the name, in the singular or the plural. A
+    name without a capital or a digit is not looked for."""
+    marked = [writing.get(word, set()) | writing.get(f"{word}s", set()) for word in marked_words(name)]
+    if not marked:
+        return set()
+    found = set.intersection(*marked)
+    if len(found) < SHARED_BY or " " not in name.strip():
+        return found
+    return {pid for pid in found if mentions(plain_for_extraction(abstracts[pid]), name)}  # a phrase: its words in order
 
 
 def without_field_terms(papers: list[Paper], taxonomy: tuple[Topic, ...], fallback: str) -> list[Paper]:
