@@ -42,7 +42,7 @@ def field_terms(papers: list[Paper]) -> dict[str, frozenset[str]]:
 
 
 def _writers(papers: list[Paper]) -> dict[str, set[str]]:
-    """{a word with a capital or a digit: the ids of the papers whose abstract writes it}."""
+    """{a word not all in lower case (a capital, a digit): the ids of the papers whose abstract writes it}."""
     writing: dict[str, set[str]] = defaultdict(set)
     for paper in papers:
         for word in marked_words(plain_for_extraction(paper.abstract)):
@@ -52,7 +52,7 @@ def _writers(papers: list[Paper]) -> dict[str, set[str]]:
 
 def _papers_writing(name: str, writing: dict[str, set[str]], abstracts: dict[str, str]) -> set[str]:
     """The ids of the papers whose abstract writes the name, in the singular or the plural. A
-    name without a capital or a digit is not looked for."""
+    name all in lower case is not looked for."""
     marked = [writing.get(word, set()) | writing.get(f"{word}s", set()) for word in marked_words(name)]
     if not marked:
         return set()
