@@ -29,7 +29,7 @@ from catalogue.errors import CatalogueError, shown
 from catalogue.site.i18n import load_strings
 from catalogue.site.output import (copy_assets, read_manifest, refuse_strange_assets, site_lock, staged_site,
                                    write_manifest, SiteWriter)
-from catalogue.system.cache import CACHE_DIR, Cache, code_version, digest, tree_state
+from catalogue.system.cache import CACHE_DIR, Cache, KnownFiles, code_version, digest, tree_state
 from catalogue.system.guard import check_site_folder
 from catalogue.system.lock import LOCK_FILE, exclusive
 from catalogue.system.removal import remove_tree
@@ -198,9 +198,21 @@ def cycles_left_alone() -> Iterator[None]:
 def build_fingerprint(seeds: Path | None, content: Path, templates: Path, assets: Path, config: SiteConfig,
                       search: bool) -> str:
     """Everything a build reads (file names and bytes, settings, this code): equal fingerprints, equal sites."""
-    return digest(code_version(), seeds_state(seeds, content.parent) if seeds else None,
-                  tree_state(content, skip=(LOCK_FILE, CACHE_DIR, TRASH_DIR)),
+    return digest(code_version(), seeds_state(seeds, content.parent) if seeds else None, content_state(content),
                   tree_state(templates), tree_state(assets), config, search)
+
+
+def content_state(content: Path) -> str:
+    """tree_state of content/, reading only the files changed since the last build (a catalogue's
+    many content files, all read, would take most of a build that finds nothing to do)."""
+    skip = (LOCK_FILE, CACHE_DIR, TRASH_DIR)
+    if not content.is_dir():
+        return tree_state(content, skip)
+    with closing(Cache(Cache.file_beside(content), plain=True)) as cache:
+        known = KnownFiles(cache, "content")
+        state = tree_state(content, skip, known)
+        known.save()
+    return state
 
 
 def up_to_date(out: Path, fingerprint: str) -> bool:
