@@ -238,7 +238,7 @@ def test_known_files_are_read_again_only_when_their_stat_changed(tmp_path, monke
     with closing(Cache(tmp_path / "cache.sqlite", plain=True)) as cache:
         assert walk_counting_reads(folder, cache, monkeypatch) == (tree_state(folder), ["a.md", "b.md", "c.md"])
         assert walk_counting_reads(folder, cache, monkeypatch) == (tree_state(folder), [])
-        stamp = (folder / "a.md").stat().st_mtime_ns + 10**9  # another time: this test turned the settling off
+        stamp = (folder / "a.md").stat().st_mtime_ns - 10**9  # another time: this test turned the settling off
         (folder / "a.md").write_text("A.md")  # the same size
         os.utime(folder / "a.md", ns=(stamp, stamp))
         (folder / "sub" / "d.md").write_text("new")
