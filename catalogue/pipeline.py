@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING
 from catalogue.config import SiteConfig, host_base_url, read_config
 from catalogue.errors import CatalogueError, shown
 from catalogue.site.i18n import load_strings
-from catalogue.site.output import (copy_assets, read_manifest, refuse_strange_assets, site_lock, staged_site,
+from catalogue.site.output import (copy_assets, read_fingerprint, refuse_strange_assets, site_lock, staged_site,
                                    write_manifest, SiteWriter)
 from catalogue.system.cache import CACHE_DIR, Cache, KnownFiles, code_version, digest, tree_state
 from catalogue.system.guard import check_site_folder
@@ -217,7 +217,7 @@ def content_state(content: Path) -> str:
 
 def up_to_date(out: Path, fingerprint: str) -> bool:
     """True, and says so, when the site in `out` was built from exactly these inputs."""
-    if read_manifest(out).get("fingerprint") != fingerprint or not (out / "index.html").is_file():
+    if read_fingerprint(out) != fingerprint or not (out / "index.html").is_file():
         return False
     say(f"Up to date: nothing changed since {display(out)}/ was built.")
     return True

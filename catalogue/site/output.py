@@ -212,6 +212,26 @@ def read_manifest(site_dir: Path) -> dict:
     return manifest if isinstance(manifest, dict) else {}
 
 
+# The manifest's last line but its brace: its keys are sorted, "fingerprint" after "files"
+FINGERPRINT_AT_END = re.compile(rb'\n"fingerprint": ("[0-9a-f]*"|null)\n\}\n\Z')
+TAIL_BYTES = 4096
+
+
+def read_fingerprint(site_dir: Path) -> str | None:
+    """The last build's fingerprint, from the manifest's end: a build that finds the site up to
+    date need not parse the digest of every file (a manifest of another form is read whole)."""
+    try:
+        with open(site_dir / MANIFEST, "rb") as file:
+            file.seek(max(0, file.seek(0, os.SEEK_END) - TAIL_BYTES))
+            tail = file.read()
+    except OSError:
+        return None
+    if match := FINGERPRINT_AT_END.search(tail):
+        return json.loads(match[1])
+    fingerprint = read_manifest(site_dir).get("fingerprint")
+    return fingerprint if isinstance(fingerprint, str) else None
+
+
 def write_manifest(site_dir: Path, fingerprint: str | None, inputs: dict[str, str]) -> None:
     manifest = {"fingerprint": fingerprint, "files": dict(sorted(inputs.items()))}
     write_file(site_dir, MANIFEST, json.dumps(manifest, indent=0, sort_keys=True) + "\n")
