@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import gc
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import closing, contextmanager, nullcontext
 from dataclasses import dataclass
 from pathlib import Path
@@ -198,21 +198,31 @@ def cycles_left_alone() -> Iterator[None]:
 def build_fingerprint(seeds: Path | None, content: Path, templates: Path, assets: Path, config: SiteConfig,
                       search: bool) -> str:
     """Everything a build reads (file names and bytes, settings, this code): equal fingerprints, equal sites."""
-    return digest(code_version(), seeds_state(seeds, content.parent) if seeds else None, content_state(content),
-                  tree_state(templates), tree_state(assets), config, search)
+    with known_files(content) as known:
+        return digest(code_version(), seeds_state(seeds, content.parent, known("seeds")) if seeds else None,
+                      tree_state(content, (LOCK_FILE, CACHE_DIR, TRASH_DIR), known("content")),
+                      tree_state(templates), tree_state(assets), config, search)
 
 
-def content_state(content: Path) -> str:
-    """tree_state of content/, reading only the files changed since the last build (a catalogue's
-    many content files, all read, would take most of a build that finds nothing to do)."""
-    skip = (LOCK_FILE, CACHE_DIR, TRASH_DIR)
+@contextmanager
+def known_files(content: Path) -> Iterator[Callable[[str], KnownFiles | None]]:
+    """The seed and content files' digests with their stat, by folder, kept beside content/ (none
+    before content/ exists): the catalogue's many files, all read, would take most of a build that
+    finds nothing to do. What the fingerprint found is saved when it is done."""
     if not content.is_dir():
-        return tree_state(content, skip)
+        yield lambda folder: None
+        return
     with closing(Cache(Cache.file_beside(content), plain=True)) as cache:
-        known = KnownFiles(cache, "content")
-        state = tree_state(content, skip, known)
-        known.save()
-    return state
+        opened: dict[str, KnownFiles] = {}
+
+        def known(folder: str) -> KnownFiles:
+            if folder not in opened:
+                opened[folder] = KnownFiles(cache, folder)
+            return opened[folder]
+
+        yield known
+        for files in opened.values():
+            files.save()
 
 
 def up_to_date(out: Path, fingerprint: str) -> bool:

@@ -96,7 +96,8 @@ def _hash_tree(parts: list[bytes], folder: str, prefix: str, skipped: set[str], 
         elif entry.is_symlink():
             parts.append(name + b"\0link\0" + os.fsencode(os.readlink(entry.path)) + b"\0")
         elif entry.is_file(follow_symlinks=False):
-            found = known.file_digest(relative, entry) if known else bytes_digest(read_regular_file(entry.path))
+            found = (known.file_digest(relative, entry.stat(follow_symlinks=False), lambda: read_regular_file(entry.path))
+                     if known else bytes_digest(read_regular_file(entry.path)))
             parts.append(name + b"\0" + found.encode() + b"\0")
         else:
             parts.append(name + b"\0special\0")
@@ -120,16 +121,15 @@ class KnownFiles:
         self.recorded: dict[str, list] = json.loads(stored) if isinstance(stored, str) else {}
         self.found: dict[str, list] = {}
 
-    def file_digest(self, relative: str, entry: os.DirEntry) -> str:
-        """The digest of the file's bytes: recorded, or read now."""
-        info = entry.stat(follow_symlinks=False)
+    def file_digest(self, relative: str, info: os.stat_result, read: Callable[[], bytes]) -> str:
+        """The digest of the bytes of the file `info` describes: recorded, or `read` now."""
         signature = [info.st_size, info.st_mtime_ns, info.st_ctime_ns, info.st_ino]
         record = self.recorded.get(relative)
         if record and record[:4] == signature and record[4] - max(info.st_mtime_ns, info.st_ctime_ns) >= self.SETTLED_NS:
             self.found[relative] = record
             return record[5]
         hashed_at = time.time_ns()  # before reading: a change during the read is after it
-        found = bytes_digest(read_regular_file(entry.path))
+        found = bytes_digest(read())
         self.found[relative] = [*signature, hashed_at, found]
         return found
 
