@@ -259,6 +259,29 @@ def test_a_file_hashed_soon_after_it_changed_is_read_again(tmp_path, monkeypatch
             assert walk_counting_reads(folder, cache, monkeypatch)[1] == ["a.md"]
 
 
+def test_known_seed_files_are_read_again_only_when_their_stat_changed(tmp_path, monkeypatch):
+    from catalogue.ingest import seed_files
+    seeds = tmp_path / "seeds"
+    seeds.mkdir()
+    for name in ("a.txt", "b.txt"):
+        (seeds / name).write_text(f"ICML 2024\n\nThe abstract of {name}.\n")
+    monkeypatch.setattr(KnownFiles, "SETTLED_NS", 0)  # these files were written just now
+    read = []
+    real = seed_files.read_seed_bytes
+    monkeypatch.setattr(seed_files, "read_seed_bytes", lambda seed: read.append(seed.path.name) or real(seed))
+    with closing(Cache(tmp_path / "cache.sqlite", plain=True)) as cache:
+        def walk() -> str:
+            known = KnownFiles(cache, "seeds")
+            state = seed_files.seeds_state(seeds, tmp_path, known)
+            known.save()
+            return state
+        first = walk()
+        assert read == ["a.txt", "b.txt"] and walk() == first and read == ["a.txt", "b.txt"]
+        (seeds / "b.txt").write_text("ICML 2024\n\nAnother abstract.\n")
+        assert walk() == seed_files.seeds_state(seeds, tmp_path) != first
+        assert read[2:] == ["b.txt", "a.txt", "b.txt"]  # the walk, then the state without known files
+
+
 def run_bounded(*args: str, cwd: Path) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, *args], cwd=cwd, capture_output=True, text=True, timeout=HANG_GUARD,
                           env={**os.environ, "PYTHONPATH": str(PROJECT)})
