@@ -112,32 +112,33 @@ class KnownFiles:
     stamps' resolution of being hashed could look unchanged while its bytes are not (git's
     "racily clean" files), so it is read again until a hashing comes late enough."""
 
-    KIND = "file-digests"
+    KIND = "file-records"
     SETTLED_NS = 2_000_000_000  # the coarsest time stamps (FAT's two seconds)
 
     def __init__(self, cache: Cache, folder: str):
         self.cache, self.folder = cache, folder
-        stored = cache.get(self.KIND, folder)  # JSON text: the codec would make a tuple of every row
-        self.recorded: dict[str, list] = json.loads(stored) if isinstance(stored, str) else {}
-        self.found: dict[str, list] = {}
+        stored = cache.get(self.KIND, folder)  # JSON text, each file's record one string: small to hold
+        self.recorded: dict[str, str] = json.loads(stored) if isinstance(stored, str) else {}
+        self.found: dict[str, str] = {}
 
     def file_digest(self, relative: str, info: os.stat_result, read: Callable[[], bytes]) -> str:
         """The digest of the bytes of the file `info` describes: recorded, or `read` now."""
-        signature = [info.st_size, info.st_mtime_ns, info.st_ctime_ns, info.st_ino]
-        record = self.recorded.get(relative)
-        if record and record[:4] == signature and record[4] - max(info.st_mtime_ns, info.st_ctime_ns) >= self.SETTLED_NS:
-            self.found[relative] = record
-            return record[5]
+        signature = f"{info.st_size} {info.st_mtime_ns} {info.st_ctime_ns} {info.st_ino}"
+        if record := self.recorded.get(relative):  # "<signature> <hashed at> <digest>"
+            recorded, hashed_at, found = record.rsplit(" ", 2)
+            if recorded == signature and int(hashed_at) - max(info.st_mtime_ns, info.st_ctime_ns) >= self.SETTLED_NS:
+                self.found[relative] = record
+                return found
         hashed_at = time.time_ns()  # before reading: a change during the read is after it
         found = bytes_digest(read())
-        self.found[relative] = [*signature, hashed_at, found]
+        self.found[relative] = f"{signature} {hashed_at} {found}"
         return found
 
     def save(self) -> None:
         """Record what this walk found, if it differs from the record (files gone included)."""
         if self.found != self.recorded:
             self.cache.put(self.KIND, self.folder, json.dumps(self.found, separators=(",", ":"), sort_keys=True))
-            self.recorded = dict(self.found)
+        self.recorded, self.found = self.found, {}  # a next walk starts afresh
 
 
 def read_regular_file(path: str) -> bytes:
