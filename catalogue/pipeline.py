@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import gc
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import closing, contextmanager, nullcontext
 from dataclasses import dataclass
 from pathlib import Path
@@ -27,9 +27,9 @@ from typing import TYPE_CHECKING
 from catalogue.config import SiteConfig, host_base_url, read_config
 from catalogue.errors import CatalogueError, shown
 from catalogue.site.i18n import load_strings
-from catalogue.site.output import (copy_assets, read_manifest, refuse_strange_assets, site_lock, staged_site,
+from catalogue.site.output import (copy_assets, read_fingerprint, refuse_strange_assets, site_lock, staged_site,
                                    write_manifest, SiteWriter)
-from catalogue.system.cache import CACHE_DIR, Cache, code_version, digest, tree_state
+from catalogue.system.cache import CACHE_DIR, Cache, KnownFiles, code_version, digest, tree_state
 from catalogue.system.guard import check_site_folder
 from catalogue.system.lock import LOCK_FILE, exclusive
 from catalogue.system.removal import remove_tree
@@ -198,14 +198,36 @@ def cycles_left_alone() -> Iterator[None]:
 def build_fingerprint(seeds: Path | None, content: Path, templates: Path, assets: Path, config: SiteConfig,
                       search: bool) -> str:
     """Everything a build reads (file names and bytes, settings, this code): equal fingerprints, equal sites."""
-    return digest(code_version(), seeds_state(seeds, content.parent) if seeds else None,
-                  tree_state(content, skip=(LOCK_FILE, CACHE_DIR, TRASH_DIR)),
-                  tree_state(templates), tree_state(assets), config, search)
+    with known_files(content) as known:
+        return digest(code_version(), seeds_state(seeds, content.parent, known("seeds")) if seeds else None,
+                      tree_state(content, (LOCK_FILE, CACHE_DIR, TRASH_DIR), known("content")),
+                      tree_state(templates), tree_state(assets), config, search)
+
+
+@contextmanager
+def known_files(content: Path) -> Iterator[Callable[[str], KnownFiles | None]]:
+    """The seed and content files' digests with their stat, by folder, kept beside content/ (none
+    before content/ exists): the catalogue's many files, all read, would take most of a build that
+    finds nothing to do. What the fingerprint found is saved when it is done."""
+    if not content.is_dir():
+        yield lambda folder: None
+        return
+    with closing(Cache(Cache.file_beside(content), plain=True)) as cache:
+        opened: dict[str, KnownFiles] = {}
+
+        def known(folder: str) -> KnownFiles:
+            if folder not in opened:
+                opened[folder] = KnownFiles(cache, folder)
+            return opened[folder]
+
+        yield known
+        for files in opened.values():
+            files.save()
 
 
 def up_to_date(out: Path, fingerprint: str) -> bool:
     """True, and says so, when the site in `out` was built from exactly these inputs."""
-    if read_manifest(out).get("fingerprint") != fingerprint or not (out / "index.html").is_file():
+    if read_fingerprint(out) != fingerprint or not (out / "index.html").is_file():
         return False
     say(f"Up to date: nothing changed since {display(out)}/ was built.")
     return True

@@ -21,7 +21,8 @@ import pytest
 from click.testing import CliRunner
 
 from catalogue.system import cache as cache_module
-from catalogue.system.cache import CACHE_DIR, CACHE_FILE, KEY_FILE, SHAPING_DISTRIBUTIONS, Cache, code_version, tree_state
+from catalogue.system.cache import (CACHE_DIR, CACHE_FILE, KEY_FILE, SHAPING_DISTRIBUTIONS, Cache, KnownFiles,
+                                    code_version, tree_state)
 from catalogue.cli import main
 from catalogue.content import PAPERS_DIR, read_papers
 from catalogue.markup.convert import CONVERTED, Converted, conversion_key
@@ -214,6 +215,71 @@ def test_tree_state_reads_regular_files_and_names_links_and_special_files(tmp_pa
         (folder / "link.md").unlink()
         (folder / "link.md").symlink_to(tmp_path / "elsewhere.txt")
         assert tree_state(folder) != changed
+
+
+def walk_counting_reads(folder: Path, cache: Cache, monkeypatch) -> tuple[str, list[str]]:
+    """tree_state with the cache's known files, and the names of the files it read."""
+    read = []
+    real = cache_module.read_regular_file
+    monkeypatch.setattr(cache_module, "read_regular_file", lambda path: read.append(Path(path).name) or real(path))
+    known = KnownFiles(cache, "content")
+    state = tree_state(folder, known=known)
+    known.save()
+    monkeypatch.setattr(cache_module, "read_regular_file", real)
+    return state, read
+
+
+def test_known_files_are_read_again_only_when_their_stat_changed(tmp_path, monkeypatch):
+    folder = tmp_path / "content"
+    (folder / "sub").mkdir(parents=True)
+    for name in ("a.md", "b.md", "sub/c.md"):
+        (folder / name).write_text(name)
+    monkeypatch.setattr(KnownFiles, "SETTLED_NS", 0)  # these files were written just now
+    with closing(Cache(tmp_path / "cache.sqlite", plain=True)) as cache:
+        assert walk_counting_reads(folder, cache, monkeypatch) == (tree_state(folder), ["a.md", "b.md", "c.md"])
+        assert walk_counting_reads(folder, cache, monkeypatch) == (tree_state(folder), [])
+        stamp = (folder / "a.md").stat().st_mtime_ns - 10**9  # another time: this test turned the settling off
+        (folder / "a.md").write_text("A.md")  # the same size
+        os.utime(folder / "a.md", ns=(stamp, stamp))
+        (folder / "sub" / "d.md").write_text("new")
+        state, read = walk_counting_reads(folder, cache, monkeypatch)
+        assert (state, sorted(read)) == (tree_state(folder), ["a.md", "d.md"])
+        (folder / "b.md").unlink()
+        assert walk_counting_reads(folder, cache, monkeypatch) == (tree_state(folder), [])
+        assert tree_state(folder) != state
+
+
+def test_a_file_hashed_soon_after_it_changed_is_read_again(tmp_path, monkeypatch):
+    """Within its time stamps' resolution, a file may change again and keep its stat."""
+    folder = tmp_path / "content"
+    folder.mkdir()
+    (folder / "a.md").write_text("a")
+    with closing(Cache(tmp_path / "cache.sqlite", plain=True)) as cache:
+        for _ in range(2):
+            assert walk_counting_reads(folder, cache, monkeypatch)[1] == ["a.md"]
+
+
+def test_known_seed_files_are_read_again_only_when_their_stat_changed(tmp_path, monkeypatch):
+    from catalogue.ingest import seed_files
+    seeds = tmp_path / "seeds"
+    seeds.mkdir()
+    for name in ("a.txt", "b.txt"):
+        (seeds / name).write_text(f"ICML 2024\n\nThe abstract of {name}.\n")
+    monkeypatch.setattr(KnownFiles, "SETTLED_NS", 0)  # these files were written just now
+    read = []
+    real = seed_files.read_seed_bytes
+    monkeypatch.setattr(seed_files, "read_seed_bytes", lambda seed: read.append(seed.path.name) or real(seed))
+    with closing(Cache(tmp_path / "cache.sqlite", plain=True)) as cache:
+        def walk() -> str:
+            known = KnownFiles(cache, "seeds")
+            state = seed_files.seeds_state(seeds, tmp_path, known)
+            known.save()
+            return state
+        first = walk()
+        assert read == ["a.txt", "b.txt"] and walk() == first and read == ["a.txt", "b.txt"]
+        (seeds / "b.txt").write_text("ICML 2024\n\nAnother abstract.\n")
+        assert walk() == seed_files.seeds_state(seeds, tmp_path) != first
+        assert read[2:] == ["b.txt", "a.txt", "b.txt"]  # the walk, then the state without known files
 
 
 def run_bounded(*args: str, cwd: Path) -> subprocess.CompletedProcess:

@@ -213,6 +213,45 @@ def test_a_site_built_before_the_marker_existed_is_accepted(project):
         {path: value for path, value in before.items() if path != f"site/{MANIFEST}"})
 
 
+@pytest.mark.parametrize("fingerprint", ["0123abcd" * 4, None])
+def test_the_fingerprint_is_read_from_the_manifests_end_as_written(tmp_path, fingerprint):
+    files = {f"papers/p{n}/index.html": f"{n:032x}" for n in range(2000)} | {"fingerprint": "not-the-build's"}
+    output.write_manifest(tmp_path, fingerprint, files)
+    assert output.read_fingerprint(tmp_path) == fingerprint == output.read_manifest(tmp_path)["fingerprint"]
+
+
+def test_a_manifest_of_another_form_gives_its_fingerprint_read_whole(tmp_path):
+    (tmp_path / MANIFEST).write_text('{"fingerprint": "abc1", "files": {"index.html": "x"}}')
+    assert output.read_fingerprint(tmp_path) == "abc1"
+    (tmp_path / MANIFEST).write_text('{"files": {}, "fingerprint": "abc1"')  # cut short: no fingerprint
+    assert output.read_fingerprint(tmp_path) is None
+    assert output.read_fingerprint(tmp_path / "nothing") is None
+
+
+def test_the_guard_reads_the_manifests_beginning_only(tmp_path, monkeypatch):
+    site = tmp_path / "site"
+    site.mkdir()
+    for name in ("index.html", MARKER):
+        (site / name).write_text("x")
+    output.write_manifest(site, "abc1", {"index.html": "1", "papers/a/index.html": "2", "papers/b/index.html": "3"})
+    assert output.read_manifest_entries(site) == ["index.html", "papers"]
+    monkeypatch.setattr("catalogue.system.guard.read_manifest", lambda path: pytest.fail("read whole"))
+    assert read_folder(site).holds is Holds.OUR_SITE
+    (site / "papers").mkdir()
+    (site / "notes.txt").write_text("mine")
+    assert read_folder(site) == Folder(Holds.OTHER_FILES, ("notes.txt",))
+
+
+def test_a_manifest_that_does_not_begin_with_its_entries_is_read_whole(tmp_path):
+    site = tmp_path / "site"
+    site.mkdir()
+    (site / "index.html").write_text("x")  # no marker: only a valid manifest makes it ours
+    (site / MANIFEST).write_text('{"files": {"index.html": "1"}, "fingerprint": "abc1"}')
+    assert output.read_manifest_entries(site) is None and read_folder(site).holds is Holds.OUR_SITE
+    (site / MANIFEST).write_text('{\n"entries": ["index.html", "pap')  # cut short
+    assert output.read_manifest_entries(site) is None and read_folder(site).holds is Holds.OTHER_FILES
+
+
 def test_index_refuses_a_folder_it_did_not_build(project):
     (project / "Documents" / "index.html").write_text("<p>mine</p>")
     before = tree(project)

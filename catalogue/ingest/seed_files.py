@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from catalogue.text import TERMINAL_UNSAFE, count_unsafe, printable
+from catalogue.system.cache import KnownFiles, bytes_digest
 from catalogue.errors import CatalogueError
 from catalogue.model import Problem, Source
 from catalogue.ingest.structured_lists import STRUCTURED_EXTENSIONS
@@ -180,20 +181,34 @@ def decode_seed_bytes(data: bytes) -> SeedText:
     return SeedText(text, replaced=replaced)
 
 
-def seeds_state(seeds_dir: Path, project: Path) -> str:
+def seeds_state(seeds_dir: Path, project: Path, known: KnownFiles | None = None) -> str:
     """A hash of what ingest reads from the seeds folder (names and bytes of the seed files, and which
-    are skipped), for the build's fingerprint. Raises CatalogueError as find_seed_files does."""
+    are skipped), for the build's fingerprint; with `known`, a file it vouches for is not read again.
+    Raises CatalogueError as find_seed_files does."""
     files, skipped = find_seed_files(seeds_dir, project)
     hashed = hashlib.blake2b(digest_size=16)
     for problem in skipped:
         hashed.update(f"{problem}\0".encode("utf-8", "surrogateescape"))
     for seed in files:
         try:
-            data = read_seed_bytes(seed)
+            found = seed_digest(seed, known)
         except Unreadable as error:
-            data = str(error).encode()
-        hashed.update(seed.shown.encode("utf-8", "surrogateescape") + b"\0" + data + b"\0")
+            found = str(error)
+        hashed.update(seed.shown.encode("utf-8", "surrogateescape") + b"\0" + found.encode() + b"\0")
     return hashed.hexdigest()
+
+
+def seed_digest(seed: SeedFile, known: KnownFiles | None) -> str:
+    """The digest of a seed file's bytes (Unreadable as read_seed_bytes)."""
+    if known is None:
+        return bytes_digest(read_seed_bytes(seed))
+    try:
+        info = os.stat(seed.path)
+    except OSError as error:
+        raise Unreadable(f"cannot be read ({error.strerror}); skipped")
+    if (info.st_dev, info.st_ino) != seed.identity:  # swapped since it was checked: as read_seed_bytes says
+        raise Unreadable("changed while being read; skipped")
+    return known.file_digest(seed.shown, info, lambda: read_seed_bytes(seed))
 
 
 def source_path(seed_path: Path, project: Path, folder: Path) -> str:

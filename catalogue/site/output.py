@@ -204,7 +204,7 @@ def swap_in(staging: Path, out_dir: Path) -> None:
 
 
 def read_manifest(site_dir: Path) -> dict:
-    """The last build's record: {"fingerprint": ..., "files": {path: digest}}; empty if there is none."""
+    """The last build's record: {"entries": [...], "fingerprint": ..., "files": {path: digest}}; empty if there is none."""
     try:
         manifest = json.loads((site_dir / MANIFEST).read_text(encoding="utf-8"))
     except (OSError, ValueError):
@@ -212,8 +212,52 @@ def read_manifest(site_dir: Path) -> dict:
     return manifest if isinstance(manifest, dict) else {}
 
 
+# The manifest's last line but its brace: its keys are sorted, "fingerprint" after "files"
+FINGERPRINT_AT_END = re.compile(rb'\n"fingerprint": ("[0-9a-f]*"|null)\n\}\n\Z')
+TAIL_BYTES = 4096
+
+
+def read_fingerprint(site_dir: Path) -> str | None:
+    """The last build's fingerprint, from the manifest's end: a build that finds the site up to
+    date need not parse the digest of every file (a manifest of another form is read whole)."""
+    try:
+        with open(site_dir / MANIFEST, "rb") as file:
+            file.seek(max(0, file.seek(0, os.SEEK_END) - TAIL_BYTES))
+            tail = file.read()
+    except OSError:
+        return None
+    if match := FINGERPRINT_AT_END.search(tail):
+        return json.loads(match[1])
+    fingerprint = read_manifest(site_dir).get("fingerprint")
+    return fingerprint if isinstance(fingerprint, str) else None
+
+
+# The manifest's beginning: the names at the top of the site that it lists files under (its keys are sorted)
+ENTRIES_AT_START = '{\n"entries": '
+HEAD_CHARS = 65536
+
+
+def read_manifest_entries(site_dir: Path) -> list[str] | None:
+    """The names at the top of the site that the manifest lists files under, from its beginning:
+    telling a site of ours from other files need not parse the digest of every file. None when the
+    manifest does not begin with them (missing, older, or longer than its head)."""
+    try:
+        with open(site_dir / MANIFEST, encoding="utf-8") as file:
+            head = file.read(HEAD_CHARS)
+    except (OSError, ValueError):  # a decoding error is a ValueError too
+        return None
+    if not head.startswith(ENTRIES_AT_START):
+        return None
+    try:
+        entries, _ = json.JSONDecoder().raw_decode(head, len(ENTRIES_AT_START))
+    except ValueError:  # not JSON, or longer than the head
+        return None
+    return entries if isinstance(entries, list) and all(isinstance(entry, str) for entry in entries) else None
+
+
 def write_manifest(site_dir: Path, fingerprint: str | None, inputs: dict[str, str]) -> None:
-    manifest = {"fingerprint": fingerprint, "files": dict(sorted(inputs.items()))}
+    manifest = {"entries": sorted({path.split("/")[0] for path in inputs}), "fingerprint": fingerprint,
+                "files": dict(sorted(inputs.items()))}
     write_file(site_dir, MANIFEST, json.dumps(manifest, indent=0, sort_keys=True) + "\n")
 
 

@@ -22,6 +22,7 @@ import secrets
 import sqlite3
 import stat
 import sys
+import time
 from collections.abc import Callable, Iterable
 from contextlib import suppress
 from dataclasses import fields
@@ -71,32 +72,73 @@ def library_versions() -> tuple[tuple[str, str | None], ...]:
     return (("python", sys.version), *((name, installed(name)) for name in SHAPING_DISTRIBUTIONS))
 
 
-def tree_state(folder: Path, skip: Iterable[str] = ()) -> str:
+def tree_state(folder: Path, skip: Iterable[str] = (), known: KnownFiles | None = None) -> str:
     """A hash of a folder's files, names and bytes (fast enough for every build),
     so equal inputs give equal hashes on any machine and at any path.
 
     Only regular files are read. A symbolic link counts by the path it holds, a FIFO, socket or
     device by its name alone: opening a FIFO would wait for a writer forever, a device may never
-    end, and a link may lead out of the folder."""
-    skipped = set(skip)
-    hashed = hashlib.blake2b(digest_size=16)
-    _hash_tree(hashed, str(folder), "", skipped)
-    return hashed.hexdigest()
+    end, and a link may lead out of the folder. A file counts by the digest of its bytes; with
+    `known`, one its record vouches for by the digest recorded, without being read again."""
+    parts: list[bytes] = []
+    _hash_tree(parts, str(folder), "", set(skip), known)
+    return bytes_digest(b"".join(parts))  # hashed at once: a folder of many small files is many small updates
 
 
-def _hash_tree(hashed, folder: str, prefix: str, skipped: set[str]) -> None:
+def _hash_tree(parts: list[bytes], folder: str, prefix: str, skipped: set[str], known: KnownFiles | None) -> None:
     with os.scandir(folder) as scan:
         entries = sorted((entry for entry in scan if entry.name not in skipped), key=lambda entry: entry.name)
     for entry in entries:
-        name = f"{prefix}{entry.name}".encode("utf-8", "surrogateescape")
+        relative = f"{prefix}{entry.name}"
+        name = relative.encode("utf-8", "surrogateescape")
         if entry.is_dir(follow_symlinks=False):
-            _hash_tree(hashed, entry.path, f"{prefix}{entry.name}/", skipped)
+            _hash_tree(parts, entry.path, f"{relative}/", skipped, known)
         elif entry.is_symlink():
-            hashed.update(name + b"\0link\0" + os.fsencode(os.readlink(entry.path)) + b"\0")
+            parts.append(name + b"\0link\0" + os.fsencode(os.readlink(entry.path)) + b"\0")
         elif entry.is_file(follow_symlinks=False):
-            hashed.update(name + b"\0" + read_regular_file(entry.path) + b"\0")
+            found = (known.file_digest(relative, entry.stat(follow_symlinks=False), lambda: read_regular_file(entry.path))
+                     if known else bytes_digest(read_regular_file(entry.path)))
+            parts.append(name + b"\0" + found.encode() + b"\0")
         else:
-            hashed.update(name + b"\0special\0")
+            parts.append(name + b"\0special\0")
+
+
+class KnownFiles:
+    """Each file's digest as tree_state last found it, with the file's stat then, kept in the cache
+    (one entry per folder) so that a build reads only the files changed since.
+
+    A file counts as unchanged when its size, modification and change times and inode are as
+    recorded and it was hashed well after its last change: a file written again within its time
+    stamps' resolution of being hashed could look unchanged while its bytes are not (git's
+    "racily clean" files), so it is read again until a hashing comes late enough."""
+
+    KIND = "file-records"
+    SETTLED_NS = 2_000_000_000  # the coarsest time stamps (FAT's two seconds)
+
+    def __init__(self, cache: Cache, folder: str):
+        self.cache, self.folder = cache, folder
+        stored = cache.get(self.KIND, folder)  # JSON text, each file's record one string: small to hold
+        self.recorded: dict[str, str] = json.loads(stored) if isinstance(stored, str) else {}
+        self.found: dict[str, str] = {}
+
+    def file_digest(self, relative: str, info: os.stat_result, read: Callable[[], bytes]) -> str:
+        """The digest of the bytes of the file `info` describes: recorded, or `read` now."""
+        signature = f"{info.st_size} {info.st_mtime_ns} {info.st_ctime_ns} {info.st_ino}"
+        if record := self.recorded.get(relative):  # "<signature> <hashed at> <digest>"
+            recorded, hashed_at, found = record.rsplit(" ", 2)
+            if recorded == signature and int(hashed_at) - max(info.st_mtime_ns, info.st_ctime_ns) >= self.SETTLED_NS:
+                self.found[relative] = record
+                return found
+        hashed_at = time.time_ns()  # before reading: a change during the read is after it
+        found = bytes_digest(read())
+        self.found[relative] = f"{signature} {hashed_at} {found}"
+        return found
+
+    def save(self) -> None:
+        """Record what this walk found, if it differs from the record (files gone included)."""
+        if self.found != self.recorded:
+            self.cache.put(self.KIND, self.folder, json.dumps(self.found, separators=(",", ":"), sort_keys=True))
+        self.recorded, self.found = self.found, {}  # a next walk starts afresh
 
 
 def read_regular_file(path: str) -> bytes:

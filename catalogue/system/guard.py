@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from catalogue.errors import CatalogueError
-from catalogue.site.output import MANAGED_ELSEWHERE, MANIFEST, MARKER, read_manifest
+from catalogue.site.output import MANAGED_ELSEWHERE, MANIFEST, MARKER, read_manifest, read_manifest_entries
 
 NAMES_SHOWN = 3  # of the files that make a folder not ours
 
@@ -69,12 +69,20 @@ def read_folder(path: Path) -> Folder:
     entries = sorted(os.listdir(path))
     if not entries:
         return Folder(Holds.EMPTY)
-    listed = read_manifest(path).get("files")
-    if not (path / MARKER).is_file() and not isinstance(listed, dict):
+    listed = listed_entries(path)
+    if not (path / MARKER).is_file() and listed is None:
         return Folder(Holds.OTHER_FILES, tuple(entries))
-    made = {name.split("/")[0] for name in listed or {}} | {MARKER, MANIFEST} | {m.strip("/") for m in MANAGED_ELSEWHERE}
+    made = set(listed or ()) | {MARKER, MANIFEST} | {m.strip("/") for m in MANAGED_ELSEWHERE}
     strangers = tuple(name for name in entries if name not in made)
     return Folder(Holds.OTHER_FILES, strangers) if strangers else Folder(Holds.OUR_SITE)
+
+
+def listed_entries(path: Path) -> set[str] | None:
+    """The names at the top of the site its manifest lists files under; None without a valid manifest."""
+    if (entries := read_manifest_entries(path)) is not None:
+        return set(entries)
+    listed = read_manifest(path).get("files")  # a manifest written before it began with them
+    return {name.split("/")[0] for name in listed} if isinstance(listed, dict) else None
 
 
 def check_site_folder(out: Path, shown: str, inputs: Mapping[str, Path], project: Path, *,
