@@ -277,13 +277,14 @@ def _identity(token: str, vocabulary: Collection[str]) -> str:
 def token_probabilities(abstract: Abstract, model: TitleModel) -> dict[int, tuple[float, ...]]:
     """For the words that may be in the title: the probability that the real title holds each token."""
     words = abstract.words  # (a word a title never holds needs none)
-    probabilities = {}
-    for word in _describe(abstract):
-        if words[word.index].lowered not in _CLAUSAL:
-            base = model.bias + _context_weight(model, *word.context)
-            probabilities[word.index] = tuple([1 / (1 + math.exp(-base - _token_weight(model, *token)))
-                                               for token in word.tokens])
-    return probabilities
+    return {word.index: _word_probabilities(model, word.context, word.tokens) for word in _describe(abstract)
+            if words[word.index].lowered not in _CLAUSAL}
+
+
+@functools.lru_cache(maxsize=1 << 16)  # the same word in the same place recurs across abstracts ("the", "of")
+def _word_probabilities(model: TitleModel, context: tuple, tokens: tuple) -> tuple[float, ...]:
+    base = model.bias + _context_weight(model, *context)
+    return tuple([1 / (1 + math.exp(-base - _token_weight(model, *token))) for token in tokens])
 
 
 @functools.lru_cache(maxsize=4096)
@@ -349,11 +350,10 @@ def candidate_spans(words: tuple[Word, ...], probabilities: dict[int, tuple[floa
     may_end = [_may_end(words, index) for index in range(len(words))]
     blocked = [index in naming or word.lowered in _CLAUSAL or not word.tokens  # a lone dash or '&' breaks a phrase
                for index, word in enumerate(words)]
-    finite = [_finite_verb(words, index, model) for index in range(len(words))]
+    finite = _finite_verbs(words, model)
     verbal = [finite[index] or _takes_object(words, index) for index in range(len(words))]
-    rare_within = [_rare_pairs(word.tokens, model) for word in words]
-    rare_after = [index > 0 and _rare_pairs(words[index - 1].tokens[-1:] + word.tokens[:1], model)
-                  for index, word in enumerate(words)]
+    # (a phrase is long enough whatever its words when no shorter one may be specific)
+    rare_within, rare_after = _rare_pairs_of(words, model) if shortest_specific < shortest else (None, None)
     spans = []
     for start in probabilities:
         if blocked[start] or finite[start] or not _may_start(words, start):
@@ -375,7 +375,8 @@ def candidate_spans(words: tuple[Word, ...], probabilities: dict[int, tuple[floa
             characters += 1 + len(current.core)
             if characters > room:
                 break
-            specific = specific or rare_within[end] or (end > start and rare_after[end])
+            if rare_within and not specific:
+                specific = rare_within[end] or (end > start and rare_after[end])
             if may_end[end] and end - start + 1 - leading_article >= (shortest_specific if specific else shortest):
                 spans.append(Span(start, end + 1, 2 * gain / (length + model.title_tokens)))
             if current.closes:
@@ -383,9 +384,16 @@ def candidate_spans(words: tuple[Word, ...], probabilities: dict[int, tuple[floa
     return spans
 
 
-def _rare_pairs(tokens: tuple[str, ...], model: TitleModel) -> bool:
-    """Whether two of the tokens side by side are a pair few abstracts write."""
-    return any(pair not in model.common_pairs for pair in content_pairs(tokens))
+def _rare_pairs_of(words: tuple[Word, ...], model: TitleModel) -> tuple[list[bool], list[bool]]:
+    """For each word, whether it holds two tokens side by side that few abstracts write together
+    ('Camera-Radar'), and whether it makes such a pair with the word before it (content_pairs)."""
+    common = model.common_pairs
+    within = [len(word.tokens) > 1 and any(pair not in common for pair in content_pairs(word.tokens))
+              for word in words]
+    lasts = [word.tokens[-1] if word.tokens else "of" for word in words]  # (no token: no pair, as a small word)
+    firsts = [word.tokens[0] if word.tokens else "of" for word in words]
+    return within, [False] + [last not in _SMALL_WORDS and first not in _SMALL_WORDS and f"{last} {first}" not in common
+                              for last, first in zip(lasts, firsts[1:])]
 
 
 def content_pairs(tokens: tuple[str, ...]) -> Iterator[str]:
@@ -400,11 +408,13 @@ def plain_words(text: str) -> list[str]:
     return [piece.rstrip(_PUNCTUATION).lstrip(_OPENERS) for piece in text.lower().split()]
 
 
-def _finite_verb(words: tuple[Word, ...], index: int, model: TitleModel) -> bool:
-    """Whether a word reads as a finite verb ('Tasks Contain Uncertainty'), which makes a clause of a title:
-    one of the model's verbs, unless an article makes it a noun ('a study of') or 'to' an infinitive
-    ('A Method to Learn')."""
-    return words[index].lowered in model.verbs and (index == 0 or words[index - 1].lowered not in _NOT_FINITE)
+def _finite_verbs(words: tuple[Word, ...], model: TitleModel) -> list[bool]:
+    """For each word, whether it reads as a finite verb ('Tasks Contain Uncertainty'), which makes a clause
+    of a title: one of the model's verbs, unless an article makes it a noun ('a study of') or 'to' an
+    infinitive ('A Method to Learn')."""
+    verbs = model.verbs
+    return [word.lowered in verbs and (index == 0 or words[index - 1].lowered not in _NOT_FINITE)
+            for index, word in enumerate(words)]
 
 
 def _takes_object(words: tuple[Word, ...], index: int) -> bool:
