@@ -69,8 +69,9 @@ _CLAUSAL = {"is", "are", "was", "were", "be", "been", "being", "has", "have", "h
 # A phrase that ends right before one of these most likely ends on a verb ("... networks define the").
 _DETERMINERS = {"the", "a", "an", "this", "these", "those", "our", "their", "its", "each", "every", "all", "any",
                 "some", "such"}
-# Words after which a verb is not finite: a noun ('the study'), an infinitive ('to learn').
-_NOT_FINITE = _DETERMINERS | {"to"}
+# Words after which a verb does not make the title a sentence: a noun ('the study'), an infinitive ('to learn'),
+# a relative clause, which a title may hold ('Algorithms That Belong to ...').
+_NOT_FINITE = _DETERMINERS | {"to", "that"}
 # Words that open a verb's object.
 _OBJECT_START = _DETERMINERS | {"many", "several", "multiple", "two", "three", "both", "no"}
 _CLAIM_VERBS = {
@@ -338,8 +339,8 @@ class Span(NamedTuple):
 def candidate_spans(words: tuple[Word, ...], probabilities: dict[int, tuple[float, ...]], model: TitleModel,
                     name: str | None, room: int, shortest: int, shortest_specific: int | None = None) -> list[Span]:
     """Every well-formed phrase of one sentence that fits in `room` characters, in the order of the text:
-    of `shortest` words or more, or of `shortest_specific` or more when two of its words together are
-    not a field's name (common_pairs)."""
+    of `shortest` words or more, or of `shortest_specific` or more besides a leading article when two of
+    its words side by side are not a field's name (common_pairs)."""
     shortest_specific = shortest if shortest_specific is None else min(shortest, shortest_specific)
     named = tokens_of(name) if name else ()
     name_tokens = len(named)
@@ -377,7 +378,8 @@ def candidate_spans(words: tuple[Word, ...], probabilities: dict[int, tuple[floa
                 break
             if rare_within and not specific:
                 specific = rare_within[end] or (end > start and rare_after[end])
-            if may_end[end] and end - start + 1 - leading_article >= (shortest_specific if specific else shortest):
+            count = end - start + 1
+            if may_end[end] and (count >= shortest or specific and count - leading_article >= shortest_specific):
                 spans.append(Span(start, end + 1, 2 * gain / (length + model.title_tokens)))
             if current.closes:
                 break
