@@ -3,10 +3,14 @@
 Each word of the abstract gets the probability that the real title holds it, from a small
 logistic model learned from real title-abstract pairs (catalogue/ingest/title_model.json, written by
 bench/train_titles.py). Candidate spans are whole phrases of one sentence: they start where a
-phrase starts and end where one ends, never on a word that needs another after it. The chosen
-span maximises the expected token F1 against a title of typical length, so a span of unlikely
-words loses to a shorter one: when nothing fits well the title says less. A named contribution
-leads the title ("Name: span"). Math is kept exactly as the abstract writes it.
+phrase starts and end where one ends, never on a word that needs another after it, and never run
+through a finite verb ('Tasks Contain Uncertainty' is a sentence, not a title). Without a name a
+phrase needs five words, or three when two of them side by side are seldom written together (a
+field's name, 'Stochastic Gradient Descent', is common to many abstracts) and nothing continues it.
+The verbs and the common pairs are learned with the word model. The chosen span maximises the
+expected token F1 against a title of typical length, so a span of unlikely words loses to a
+shorter one: when nothing fits well the title says less. A named contribution leads the title
+("Name: span"). Math is kept exactly as the abstract writes it.
 """
 
 from __future__ import annotations
@@ -355,6 +359,9 @@ def candidate_spans(words: tuple[Word, ...], probabilities: dict[int, tuple[floa
     verbal = [finite[index] or _takes_object(words, index) for index in range(len(words))]
     # (a phrase is long enough whatever its words when no shorter one may be specific)
     rare_within, rare_after = _rare_pairs_of(words, model) if shortest_specific < shortest else (None, None)
+    # A short phrase must be whole: not 'Robust Experimental Design' of '... Design under Model Misspecification'.
+    whole = [word.closes or index + 1 == len(words) or words[index + 1].sentence != word.sentence
+             or words[index + 1].lowered not in _LINKING for index, word in enumerate(words)]
     spans = []
     for start in probabilities:
         if blocked[start] or finite[start] or not _may_start(words, start):
@@ -379,7 +386,8 @@ def candidate_spans(words: tuple[Word, ...], probabilities: dict[int, tuple[floa
             if rare_within and not specific:
                 specific = rare_within[end] or (end > start and rare_after[end])
             count = end - start + 1
-            if may_end[end] and (count >= shortest or specific and count - leading_article >= shortest_specific):
+            if may_end[end] and (count >= shortest or specific and count - leading_article >= shortest_specific
+                                 and whole[end]):
                 spans.append(Span(start, end + 1, 2 * gain / (length + model.title_tokens)))
             if current.closes:
                 break
