@@ -282,14 +282,13 @@ def _identity(token: str, vocabulary: Collection[str]) -> str:
 def token_probabilities(abstract: Abstract, model: TitleModel) -> dict[int, tuple[float, ...]]:
     """For the words that may be in the title: the probability that the real title holds each token."""
     words = abstract.words  # (a word a title never holds needs none)
-    return {word.index: _word_probabilities(model, word.context, word.tokens) for word in _describe(abstract)
-            if words[word.index].lowered not in _CLAUSAL}
-
-
-@functools.lru_cache(maxsize=1 << 16)  # the same word in the same place recurs across abstracts ("the", "of")
-def _word_probabilities(model: TitleModel, context: tuple, tokens: tuple) -> tuple[float, ...]:
-    base = model.bias + _context_weight(model, *context)
-    return tuple([1 / (1 + math.exp(-base - _token_weight(model, *token))) for token in tokens])
+    probabilities = {}
+    for word in _describe(abstract):
+        if words[word.index].lowered not in _CLAUSAL:
+            base = model.bias + _context_weight(model, *word.context)
+            probabilities[word.index] = tuple([1 / (1 + math.exp(-base - _token_weight(model, *token)))
+                                               for token in word.tokens])
+    return probabilities
 
 
 @functools.lru_cache(maxsize=4096)
