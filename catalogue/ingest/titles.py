@@ -360,7 +360,7 @@ def candidate_spans(words: tuple[Word, ...], probabilities: dict[int, tuple[floa
     rare_within, rare_after = _rare_pairs_of(words, model) if shortest_specific < shortest else (None, None)
     # A short phrase must be whole: not 'Robust Experimental Design' of '... Design under Model Misspecification'.
     whole = [word.closes or index + 1 == len(words) or words[index + 1].sentence != word.sentence
-             or words[index + 1].lowered not in _LINKING for index, word in enumerate(words)]
+             or words[index + 1].lowered not in _LINKING for index, word in enumerate(words)] if rare_within else None
     spans = []
     for start in probabilities:
         if blocked[start] or finite[start] or not _may_start(words, start):
@@ -399,10 +399,12 @@ def _rare_pairs_of(words: tuple[Word, ...], model: TitleModel) -> tuple[list[boo
     common = model.common_pairs
     within = [len(word.tokens) > 1 and any(pair not in common for pair in content_pairs(word.tokens))
               for word in words]
-    lasts = [word.tokens[-1] if word.tokens else "of" for word in words]  # (no token: no pair, as a small word)
-    firsts = [word.tokens[0] if word.tokens else "of" for word in words]
-    return within, [False] + [last not in _SMALL_WORDS and first not in _SMALL_WORDS and f"{last} {first}" not in common
-                              for last, first in zip(lasts, firsts[1:])]
+    after = [False]
+    for before, word in zip(words, words[1:]):
+        last, first = before.tokens[-1:], word.tokens[:1]
+        after.append(bool(last and first) and last[0] not in _SMALL_WORDS and first[0] not in _SMALL_WORDS
+                     and f"{last[0]} {first[0]}" not in common)
+    return within, after
 
 
 def content_pairs(tokens: tuple[str, ...]) -> Iterator[str]:
