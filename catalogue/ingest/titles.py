@@ -227,7 +227,6 @@ def _describe(abstract: Abstract) -> list[_Described]:
     words, counts, last_sentence = abstract
     claims = _claims(words)
     expanded = _before_acronyms(words)
-    frequency = {token: _FREQUENCY[min(count, 5)] for token, count in counts.items()}  # each token's bucket, once
     described = []
     position = 0
     sentence = -1
@@ -243,7 +242,7 @@ def _describe(abstract: Abstract) -> list[_Described]:
         where = _WHERE[position] if position < len(_WHERE) else "10"
         shape = word.shape
         context = (place, claims.get(index, "none"), shape, where, index in expanded)
-        described.append(_Described(index, context, tuple([(token, frequency.get(token, _FREQUENCY[1]), shape)
+        described.append(_Described(index, context, tuple([(token, _FREQUENCY[min(counts[token], 5)], shape)
                                                            for token in word.tokens])))
     return described
 
@@ -349,18 +348,12 @@ def candidate_spans(words: tuple[Word, ...], probabilities: dict[int, tuple[floa
     name_tokens = len(named)
     name_gain = model.name_in_title * name_tokens
     naming = _name_words(words, name)
-    # Each word's part, once: whether a phrase may end on it, whether one may run through it, and whether
-    # it says what few abstracts say (with the word before it, or within itself: 'Camera-Radar').
+    # Each word's part, once: whether a phrase may end on it, and whether one may run through it.
     may_end = [_may_end(words, index) for index in range(len(words))]
     blocked = [index in naming or word.lowered in _CLAUSAL or not word.tokens  # a lone dash or '&' breaks a phrase
                for index, word in enumerate(words)]
     finite = _finite_verbs(words, model)
     verbal = [finite[index] or _takes_object(words, index) for index in range(len(words))]
-    # (a phrase is long enough whatever its words when no shorter one may be specific)
-    rare_within, rare_after = _rare_pairs_of(words, model) if shortest_specific < shortest else (None, None)
-    # A short phrase must be whole: not 'Robust Experimental Design' of '... Design under Model Misspecification'.
-    whole = [word.closes or index + 1 == len(words) or words[index + 1].sentence != word.sentence
-             or words[index + 1].lowered not in _LINKING for index, word in enumerate(words)] if rare_within else None
     spans = []
     for start in probabilities:
         if blocked[start] or finite[start] or not _may_start(words, start):
@@ -368,7 +361,6 @@ def candidate_spans(words: tuple[Word, ...], probabilities: dict[int, tuple[floa
         sentence = words[start].sentence
         gain, length, characters = name_gain, name_tokens, -1
         held = set(named)  # a token said twice in a title (the name's included) matches the real title's once
-        specific = False
         leading_article = words[start].lowered in _ARTICLES  # "A Scalable Solution" says two words
         for end in range(start, min(len(words), start + _LONGEST_SPAN)):
             current = words[end]
@@ -382,29 +374,28 @@ def candidate_spans(words: tuple[Word, ...], probabilities: dict[int, tuple[floa
             characters += 1 + len(current.core)
             if characters > room:
                 break
-            if rare_within and not specific:
-                specific = rare_within[end] or (end > start and rare_after[end])
             count = end - start + 1
-            if may_end[end] and (count >= shortest or specific and count - leading_article >= shortest_specific
-                                 and whole[end]):
+            if may_end[end] and (count >= shortest or count - leading_article >= shortest_specific
+                                 and _whole(words, end) and _specific(words, start, end, model)):
                 spans.append(Span(start, end + 1, 2 * gain / (length + model.title_tokens)))
             if current.closes:
                 break
     return spans
 
 
-def _rare_pairs_of(words: tuple[Word, ...], model: TitleModel) -> tuple[list[bool], list[bool]]:
-    """For each word, whether it holds two tokens side by side that few abstracts write together
-    ('Camera-Radar'), and whether it makes such a pair with the word before it (content_pairs)."""
-    common = model.common_pairs
-    within = [len(word.tokens) > 1 and any(pair not in common for pair in content_pairs(word.tokens))
-              for word in words]
-    after = [False]
-    for before, word in zip(words, words[1:]):
-        last, first = before.tokens[-1:], word.tokens[:1]
-        after.append(bool(last and first) and last[0] not in _SMALL_WORDS and first[0] not in _SMALL_WORDS
-                     and f"{last[0]} {first[0]}" not in common)
-    return within, after
+def _whole(words: tuple[Word, ...], index: int) -> bool:
+    """Whether a phrase ending on the word is whole: not 'Robust Experimental Design' of '... Design under
+    Model Misspecification' (a short phrase must be)."""
+    word = words[index]
+    return word.closes or index + 1 == len(words) or words[index + 1].sentence != word.sentence \
+        or words[index + 1].lowered not in _LINKING
+
+
+def _specific(words: tuple[Word, ...], start: int, end: int, model: TitleModel) -> bool:
+    """Whether two words of the phrase side by side (or two parts of one: 'Camera-Radar') are a pair few
+    abstracts write together: not a field's name alone."""
+    tokens = tuple(token for word in words[start:end + 1] for token in word.tokens)
+    return any(pair not in model.common_pairs for pair in content_pairs(tokens))
 
 
 def content_pairs(tokens: tuple[str, ...]) -> Iterator[str]:
