@@ -86,7 +86,8 @@ def verbs_of(records: list[dict], abstracts: list[str]) -> list[str]:
         in_titles.update(set(plain_words(record["title"])[1:]) & set(words))
     title_rate = sum(in_titles.values()) / sum(documents.values())  # of a word an abstract holds, on average
     return sorted(word for word, count in after_subject.items()
-                  if word.isalpha() and not _adverb(word) and uses[word] >= MIN_DOCUMENTS and count >= VERB_SHARE * uses[word]
+                  if word.isalpha() and not _adverb(word) and uses[word] >= MIN_DOCUMENTS
+                  and count >= VERB_SHARE * uses[word]
                   and in_titles[word] < VERB_TITLE_RATE * title_rate * documents[word])
 
 
