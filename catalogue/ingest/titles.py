@@ -412,8 +412,8 @@ def plain_words(text: str) -> list[str]:
 
 def _finite_verbs(words: tuple[Word, ...], model: TitleModel) -> list[bool]:
     """For each word, whether it reads as a finite verb ('Tasks Contain Uncertainty'), which makes a clause
-    of a title: one of the model's verbs, unless an article makes it a noun ('a study of') or 'to' an
-    infinitive ('A Method to Learn')."""
+    of a title: one of the model's verbs, unless an article makes it a noun ('a study of'), 'to' an
+    infinitive ('A Method to Learn') or 'that' a relative clause (_NOT_FINITE)."""
     verbs = model.verbs
     return [word.lowered in verbs and (index == 0 or words[index - 1].lowered not in _NOT_FINITE)
             for index, word in enumerate(words)]
