@@ -15,6 +15,7 @@ import argparse
 import json
 import sys
 from array import array
+from collections import Counter
 from pathlib import Path
 
 import numpy as np
@@ -27,11 +28,20 @@ from bench.corpus_sample import CORPUS, SAMPLE, read_corpus  # noqa: E402
 from bench.titles import derive_titles, title_scores  # noqa: E402
 from catalogue.markup.cleanup import clean_abstract  # noqa: E402
 from catalogue.ingest.extract import find_contributions  # noqa: E402
-from catalogue.ingest.titles import MODEL, load_model, read_abstract, token_features, tokens_of  # noqa: E402
+from catalogue.ingest.titles import (MODEL, content_pairs, load_model, plain_words, read_abstract,  # noqa: E402
+                                     token_features, tokens_of)
 
 HELD_OUT_EVERY = 5
 MIN_DOCUMENTS = 20  # a word is known by itself when this many training abstracts hold it
 REGULARISATION = 0.5
+# A word is a finite verb when this share of its uses follow a subject ('we propose', 'which allows'),
+# it is used at least MIN_DOCUMENTS times, and titles hold it (past their first word) at most VERB_TITLE_RATE
+# times as often as they hold a word of their abstract on average.
+SUBJECTS = {"we", "it", "they", "which", "who"}
+VERB_SHARE = 0.03
+VERB_TITLE_RATE = 0.2
+# Two words are a field's name ('neural networks') when this share of the training abstracts write them together.
+COMMON_PAIR_SHARE = 0.004
 
 
 def split(records: list[dict], sample: set[str]) -> tuple[list[dict], list[dict]]:
@@ -52,14 +62,50 @@ def vocabulary_of(abstracts: list[tuple]) -> set[str]:
 
 
 def train(records: list[dict]) -> dict:
-    model = train_words(records)
+    cleaned = [clean_abstract(r["abstract"])[0] for r in records]
+    model = train_words(records, cleaned)
+    model["verbs"] = verbs_of(records, cleaned)
+    model["common_pairs"] = common_pairs_of(cleaned)
     named = [(n, r["title"]) for n, r in ((_primary_name(r), r) for r in records) if n]
     model["name_in_title"] = round(sum(set(tokens_of(n)) <= set(tokens_of(t)) for n, t in named) / len(named), 3)
     return model
 
 
-def train_words(records: list[dict]) -> dict:
-    abstracts = [read_abstract(clean_abstract(r["abstract"])[0]) for r in records]
+def verbs_of(records: list[dict], abstracts: list[str]) -> list[str]:
+    """Finite verbs ('allows', 'contain'): words abstracts often write right after a subject and titles
+    seldom hold past their first word ('we frame ...' but 'Frame Networks': a noun)."""
+    uses: Counter = Counter()
+    documents: Counter = Counter()
+    after_subject: Counter = Counter()
+    in_titles: Counter = Counter()
+    for record, abstract in zip(records, abstracts):
+        words = plain_words(abstract)
+        uses.update(words)
+        documents.update(set(words))
+        after_subject.update(word for before, word in zip(words, words[1:]) if before in SUBJECTS)
+        in_titles.update(set(plain_words(record["title"])[1:]) & set(words))
+    title_rate = sum(in_titles.values()) / sum(documents.values())  # of a word an abstract holds, on average
+    return sorted(word for word, count in after_subject.items()
+                  if word.isalpha() and not _adverb(word) and uses[word] >= MIN_DOCUMENTS
+                  and count >= VERB_SHARE * uses[word]
+                  and in_titles[word] < VERB_TITLE_RATE * title_rate * documents[word])
+
+
+def _adverb(word: str) -> bool:
+    """'directly', 'largely': a title holds them ('Models Directly on ...'); 'apply' and 'supply' are verbs."""
+    return word.endswith("ly") and not word.endswith("ply")
+
+
+def common_pairs_of(abstracts: list[str]) -> list[str]:
+    """Pairs of tokens side by side, neither a small word, that many abstracts write: the names of fields."""
+    documents: Counter = Counter()
+    for abstract in abstracts:
+        documents.update(set(content_pairs(tokens_of(abstract))))
+    return sorted(pair for pair, count in documents.items() if count >= COMMON_PAIR_SHARE * len(abstracts))
+
+
+def train_words(records: list[dict], cleaned: list[str]) -> dict:
+    abstracts = [read_abstract(text) for text in cleaned]
     vocabulary = vocabulary_of(abstracts)
     columns: dict[str, int] = {}
     indices, pointers, labels = array("i"), array("q", [0]), array("b")

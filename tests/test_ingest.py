@@ -168,11 +168,11 @@ def test_reingesting_unchanged_seeds_rewrites_nothing(project):
     assert [f.stat().st_mtime_ns for f in files] == stamps
 
 
-OPENING = "Reinforcement learning from human feedback aligns language models with human preferences."
-SAME_OPENING = [f"{OPENING} We study reward hacking in learned reward models.",
-                f"{OPENING} We propose a cheaper way to collect preference labels.",
-                f"{OPENING} We show that longer answers win more often.",
-                f"{OPENING} We find that preference labels disagree often."]
+OPENING = "Reinforcement learning from human feedback for language models is popular."
+SAME_OPENING = [f"{OPENING} We study reward hacking.",
+                f"{OPENING} Labels are costly.",
+                f"{OPENING} Longer answers win.",
+                f"{OPENING} Labels disagree."]
 
 
 def titles_by_abstract(content: Path) -> dict[str, str]:
@@ -200,7 +200,7 @@ def test_papers_of_one_venue_year_get_distinct_derived_titles(project):
     report = ingest(project / "seeds", project / "content")
     assert report.added == report.updated == 0
     assert [f.stat().st_mtime_ns for f in files] == stamps
-    edited = next(f for f in files if later in f.read_text(encoding="utf-8"))
+    edited = next(f for f in files if f"\ntitle: {later}\n" in f.read_text(encoding="utf-8"))
     edited.write_text(edited.read_text(encoding="utf-8").replace(later, same), encoding="utf-8")  # a person's choice
     ingest(project / "seeds", project / "content")
     assert titles_by_abstract(project / "content")[SAME_OPENING[1]] == same

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -27,6 +28,8 @@ SAMPLE = PROJECT / "tests" / "data" / "corpus_sample.jsonl"
      "Bounds for $x_{t+1} = A x_t + w_t$ in a Linear System"),
     ("the EgoTSR model with 3D priors", "The EgoTSR Model with 3D Priors"),
     ("of mice and men", "Of Mice and Men"),
+    ("tail-adaptive f-divergences", "Tail-Adaptive f-Divergences"),  # a lone letter is a symbol, as written
+    ("\u03b1-divergence minimisation", "\u03b1-Divergence Minimisation"),  # a Greek letter is never capitalised
 ])
 def test_title_case_keeps_acronyms_math_and_small_words(text, expected):
     assert title_case(text) == expected
@@ -77,6 +80,32 @@ def test_a_phrase_gains_nothing_from_the_names_words_said_again():
     assert repeating.expected_f1 == pytest.approx(2 * model.name_in_title * named / (named + 3 + model.title_tokens))
 
 
+def test_the_learned_verbs_are_verbs_and_not_the_nouns_titles_hold():
+    verbs = load_model().verbs
+    assert {"allows", "contain", "contains", "requires", "enables"} <= verbs
+    assert not {"model", "networks", "learning", "frame", "study", "design"} & verbs
+
+
+def test_a_finite_verb_makes_no_title_of_a_sentence():
+    """'Tasks Contain Uncertainty' is a clause; a model without the learned verbs would take it."""
+    abstract = "Many prediction tasks contain uncertainty about the right answer in real scenes of everyday life."
+    model = load_model()
+    assert "Contain" in derive_title(abstract, None, replace(model, verbs=frozenset()))
+    title = derive_title(abstract, None, model)
+    assert "Contain" not in title and defects_of(title, None, abstract) == []
+
+
+@pytest.mark.parametrize("abstract, allowed", [
+    ("We study fine-grained visual entailment.", True),  # 'visual entailment': few abstracts say it
+    ("We study stochastic gradient descent.", False),    # every pair a field's name: too short a title alone
+])
+def test_a_three_word_phrase_without_a_name_must_say_what_few_abstracts_say(abstract, allowed):
+    model = load_model()
+    read = read_abstract(abstract)
+    spans = candidate_spans(read.words, token_probabilities(read, model), model, None, MAX_TITLE, 5, 3)
+    assert bool(spans) == allowed
+
+
 def test_title_of_a_long_sentence_fits_and_ends_on_a_whole_word():
     abstract = ("We present LongName, a framework that " + "carefully " * 5 + "generates very detailed scenes "
                 "from natural language prompts with many constraints across many rooms in large houses.")
@@ -111,4 +140,4 @@ def test_titles_of_real_papers_show_no_defect(sample_titles):
 
 def test_titles_of_real_papers_share_words_with_the_real_titles(sample_titles):
     records, derived = sample_titles
-    assert title_scores(records, derived)["mean_f1"] >= 0.31
+    assert title_scores(records, derived)["mean_f1"] >= 0.34

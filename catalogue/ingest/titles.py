@@ -3,10 +3,14 @@
 Each word of the abstract gets the probability that the real title holds it, from a small
 logistic model learned from real title-abstract pairs (catalogue/ingest/title_model.json, written by
 bench/train_titles.py). Candidate spans are whole phrases of one sentence: they start where a
-phrase starts and end where one ends, never on a word that needs another after it. The chosen
-span maximises the expected token F1 against a title of typical length, so a span of unlikely
-words loses to a shorter one: when nothing fits well the title says less. A named contribution
-leads the title ("Name: span"). Math is kept exactly as the abstract writes it.
+phrase starts and end where one ends, never on a word that needs another after it, and never run
+through a finite verb ('Tasks Contain Uncertainty' is a sentence, not a title). Without a name a
+phrase needs five words, or three when two of them side by side are seldom written together (a
+field's name, 'Stochastic Gradient Descent', is common to many abstracts) and nothing continues it.
+The verbs and the common pairs are learned with the word model. The chosen span maximises the
+expected token F1 against a title of typical length, so a span of unlikely words loses to a
+shorter one: when nothing fits well the title says less. A named contribution leads the title
+("Name: span"). Math is kept exactly as the abstract writes it.
 """
 
 from __future__ import annotations
@@ -29,8 +33,10 @@ from catalogue.text import AnyCase
 MAX_TITLE = 110
 MODEL = Path(__file__).with_name("title_model.json")
 _LONGEST_SPAN = 14
-# A title without a name needs a few words to tell its paper from others ("Deep Neural Networks").
+# A title without a name needs a few words to tell its paper from others ("Deep Neural Networks"):
+# fewer when two of them are seldom written together ("Fine-Grained Visual Entailment").
 _SHORTEST_SPAN = {True: 2, False: 5}
+_SHORTEST_SPECIFIC = {True: 2, False: 3}
 # The title is looked for in the opening sentences and in the first sentences that state a claim.
 _OPENING_SENTENCES = 2
 _CLAIM_SENTENCES = 2
@@ -67,6 +73,9 @@ _CLAUSAL = {"is", "are", "was", "were", "be", "been", "being", "has", "have", "h
 # A phrase that ends right before one of these most likely ends on a verb ("... networks define the").
 _DETERMINERS = {"the", "a", "an", "this", "these", "those", "our", "their", "its", "each", "every", "all", "any",
                 "some", "such"}
+# Words after which a verb does not make the title a sentence: a noun ('the study'), an infinitive ('to learn'),
+# a relative clause, which a title may hold ('Algorithms That Belong to ...').
+_NOT_FINITE = _DETERMINERS | {"to", "that"}
 # Words that open a verb's object.
 _OBJECT_START = _DETERMINERS | {"many", "several", "multiple", "two", "three", "both", "no"}
 _CLAIM_VERBS = {
@@ -116,6 +125,8 @@ class TitleModel:
     bias: float
     title_tokens: float     # the typical length of a real title, in tokens
     name_in_title: float    # how often a named contribution's name is in the real title
+    verbs: frozenset[str]   # words abstracts often write after a subject ('we', 'which'): finite verbs
+    common_pairs: frozenset[str]  # two words many abstracts write together ('neural networks'): a field's name
 
 
 def tokens_of(text: str) -> tuple[str, ...]:
@@ -216,7 +227,6 @@ def _describe(abstract: Abstract) -> list[_Described]:
     words, counts, last_sentence = abstract
     claims = _claims(words)
     expanded = _before_acronyms(words)
-    frequency = {token: _FREQUENCY[min(count, 5)] for token, count in counts.items()}  # each token's bucket, once
     described = []
     position = 0
     sentence = -1
@@ -232,7 +242,7 @@ def _describe(abstract: Abstract) -> list[_Described]:
         where = _WHERE[position] if position < len(_WHERE) else "10"
         shape = word.shape
         context = (place, claims.get(index, "none"), shape, where, index in expanded)
-        described.append(_Described(index, context, tuple([(token, frequency.get(token, _FREQUENCY[1]), shape)
+        described.append(_Described(index, context, tuple([(token, _FREQUENCY[min(counts[token], 5)], shape)
                                                            for token in word.tokens])))
     return described
 
@@ -318,7 +328,8 @@ def _claims(words: tuple[Word, ...]) -> dict[int, str]:
 @functools.cache
 def load_model(path: Path = MODEL) -> TitleModel:
     data = json.loads(path.read_text(encoding="utf-8"))
-    return TitleModel(data["weights"], data["bias"], data["title_tokens"], data["name_in_title"])
+    return TitleModel(data["weights"], data["bias"], data["title_tokens"], data["name_in_title"],
+                      frozenset(data["verbs"]), frozenset(data["common_pairs"]))
 
 
 class Span(NamedTuple):
@@ -328,9 +339,11 @@ class Span(NamedTuple):
 
 
 def candidate_spans(words: tuple[Word, ...], probabilities: dict[int, tuple[float, ...]], model: TitleModel,
-                    name: str | None, room: int, shortest: int) -> list[Span]:
-    """Every well-formed phrase of one sentence, of `shortest` words or more, that fits in `room`
-    characters, in the order of the text."""
+                    name: str | None, room: int, shortest: int, shortest_specific: int | None = None) -> list[Span]:
+    """Every well-formed phrase of one sentence that fits in `room` characters, in the order of the text:
+    of `shortest` words or more, or of `shortest_specific` or more besides a leading article when two of
+    its words side by side are not a field's name (common_pairs)."""
+    shortest_specific = shortest if shortest_specific is None else min(shortest, shortest_specific)
     named = tokens_of(name) if name else ()
     name_tokens = len(named)
     name_gain = model.name_in_title * name_tokens
@@ -339,14 +352,16 @@ def candidate_spans(words: tuple[Word, ...], probabilities: dict[int, tuple[floa
     may_end = [_may_end(words, index) for index in range(len(words))]
     blocked = [index in naming or word.lowered in _CLAUSAL or not word.tokens  # a lone dash or '&' breaks a phrase
                for index, word in enumerate(words)]
-    verbal = [_takes_object(words, index) for index in range(len(words))]
+    finite = _finite_verbs(words, model)
+    verbal = [finite[index] or _takes_object(words, index) for index in range(len(words))]
     spans = []
     for start in probabilities:
-        if blocked[start] or not _may_start(words, start):
+        if blocked[start] or finite[start] or not _may_start(words, start):
             continue
         sentence = words[start].sentence
         gain, length, characters = name_gain, name_tokens, -1
         held = set(named)  # a token said twice in a title (the name's included) matches the real title's once
+        leading_article = words[start].lowered in _ARTICLES  # "A Scalable Solution" says two words
         for end in range(start, min(len(words), start + _LONGEST_SPAN)):
             current = words[end]
             if current.sentence != sentence or blocked[end] or (end > start and (current.opens or verbal[end])):
@@ -359,11 +374,49 @@ def candidate_spans(words: tuple[Word, ...], probabilities: dict[int, tuple[floa
             characters += 1 + len(current.core)
             if characters > room:
                 break
-            if may_end[end] and end - start + 1 >= shortest:
+            count = end - start + 1
+            if may_end[end] and (count >= shortest or count - leading_article >= shortest_specific
+                                 and _whole(words, end) and _specific(words, start, end, model)):
                 spans.append(Span(start, end + 1, 2 * gain / (length + model.title_tokens)))
             if current.closes:
                 break
     return spans
+
+
+def _whole(words: tuple[Word, ...], index: int) -> bool:
+    """Whether a phrase ending on the word is whole: not 'Robust Experimental Design' of '... Design under
+    Model Misspecification' (a short phrase must be)."""
+    word = words[index]
+    return word.closes or index + 1 == len(words) or words[index + 1].sentence != word.sentence \
+        or words[index + 1].lowered not in _LINKING
+
+
+def _specific(words: tuple[Word, ...], start: int, end: int, model: TitleModel) -> bool:
+    """Whether two words of the phrase side by side (or two parts of one: 'Camera-Radar') are a pair few
+    abstracts write together: not a field's name alone."""
+    tokens = tuple(token for word in words[start:end + 1] for token in word.tokens)
+    return any(pair not in model.common_pairs for pair in content_pairs(tokens))
+
+
+def content_pairs(tokens: tuple[str, ...]) -> Iterator[str]:
+    """Each two tokens side by side, neither a small word ('of', 'the'), as 'first second'."""
+    return (f"{first} {second}" for first, second in zip(tokens, tokens[1:])
+            if first not in _SMALL_WORDS and second not in _SMALL_WORDS)
+
+
+def plain_words(text: str) -> list[str]:
+    """The text's words in lower case without the brackets, quotes and punctuation around them, as a
+    Word's `lowered`."""
+    return [piece.rstrip(_PUNCTUATION).lstrip(_OPENERS) for piece in text.lower().split()]
+
+
+def _finite_verbs(words: tuple[Word, ...], model: TitleModel) -> list[bool]:
+    """For each word, whether it reads as a finite verb ('Tasks Contain Uncertainty'), which makes a clause
+    of a title: one of the model's verbs, unless an article makes it a noun ('a study of'), 'to' an
+    infinitive ('A Method to Learn') or 'that' a relative clause (_NOT_FINITE)."""
+    verbs = model.verbs
+    return [word.lowered in verbs and (index == 0 or words[index - 1].lowered not in _NOT_FINITE)
+            for index, word in enumerate(words)]
 
 
 def _takes_object(words: tuple[Word, ...], index: int) -> bool:
@@ -429,7 +482,8 @@ def ranked_titles(abstract: str, name: str | None, model: TitleModel | None = No
     room = MAX_TITLE - len(prefix) - 1  # 'a' may become 'an'
     probabilities = token_probabilities(read, model)
     name_tokens = tokens_of(name) if name else ()
-    spans = candidate_spans(words, probabilities, model, name, room, _SHORTEST_SPAN[bool(name)])
+    spans = candidate_spans(words, probabilities, model, name, room, _SHORTEST_SPAN[bool(name)],
+                            _SHORTEST_SPECIFIC[bool(name)])
     while spans:
         best = max(spans, key=lambda span: span.expected_f1)  # the first of equals
         spans.remove(best)
@@ -546,9 +600,15 @@ def title_case(text: str | list[str]) -> str:
             out.append(word)
             continue
         parts = word.split("-")
-        cased = [_case_word(part, index > 0 and (n > 0 or len(parts) == 1)) for n, part in enumerate(parts)]
+        cased = [part if n == 0 and len(parts) > 1 and _symbol(part)  # 'f-Divergences', as the abstract writes f
+                 else _case_word(part, index > 0 and (n > 0 or len(parts) == 1)) for n, part in enumerate(parts)]
         out.append("-".join(cased))
     return " ".join(out)
+
+
+def _latin(character: str) -> bool:
+    """Latin letters (accents included) take a capital in a title; Greek ones are math symbols."""
+    return character < "\u0250"
 
 
 def _math_safe_split(text: str) -> list[str]:
@@ -556,10 +616,15 @@ def _math_safe_split(text: str) -> list[str]:
     return [_HELD.sub(lambda m: held[int(m[1])], piece) for piece in held_text.split()]
 
 
+def _symbol(part: str) -> bool:
+    """Whether the first part of a compound is a lone letter, a symbol of math ('f-divergences', 'k-means')."""
+    return len(part) == 1 and part.isalpha()
+
+
 def _case_word(word: str, small_allowed: bool) -> str:
     """Small words stay lower case, except as the first word or the first part of a compound."""
-    if not word or any(c.isupper() for c in word[1:]) or any(c.isdigit() for c in word):
-        return word  # an acronym, a coined name or a number: as written
+    if not word or any(c.isupper() for c in word[1:]) or any(c.isdigit() for c in word) or not _latin(word[0]):
+        return word  # an acronym, a coined name, a number or a Greek letter ('α-Divergences'): as written
     if word.lower() in _SMALL_WORDS and small_allowed:
         return word.lower()
     return word[0].upper() + word[1:]
