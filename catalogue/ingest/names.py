@@ -224,12 +224,6 @@ def _word_set(words: list[str]) -> set[str]:
     return set(words) | {" ".join(pair) for pair in zip(words, words[1:])}
 
 
-def written_words(text: str) -> set[str]:
-    """The words of a text as names are written, and its pairs of neighbouring words: where a
-    name is looked up."""
-    return _word_set(_words(text))
-
-
 def marked_words(text: str) -> set[str]:
     """The words of a text that are not all lower case (a capital, a digit), as names are written:
     a quick look for the texts that may write a name."""
@@ -238,7 +232,7 @@ def marked_words(text: str) -> set[str]:
 
 def mentions(text: str, name: str) -> bool:
     """Whether the text writes the name, in the singular or the plural."""
-    return _mentioned(name, written_words(text))
+    return _mentioned(name, _word_set(_words(text)))
 
 
 def _mentioned(name: str, words: set[str]) -> bool:

@@ -31,26 +31,26 @@ def field_terms(papers: list[Paper]) -> dict[str, frozenset[str]]:
         judged = [paper for paper in group if paper.title_source == "derived" and paper.name]
         if len(group) <= SHARED_BY or not judged:
             continue
-        writing = _writers(group)
-        abstracts = {paper.id: paper.abstract for paper in group}
+        plain = {paper.id: plain_for_extraction(paper.abstract) for paper in group}  # as the names were read
+        writing = _writers(plain)
         for paper in judged:
             shared = frozenset(name for name in (paper.name, *paper.other_names)
-                               if len(_papers_writing(name, writing, abstracts) - {paper.id}) >= SHARED_BY)
+                               if len(_papers_writing(name, writing, plain) - {paper.id}) >= SHARED_BY)
             if shared:
                 terms[paper.id] = shared
     return terms
 
 
-def _writers(papers: list[Paper]) -> dict[str, set[str]]:
-    """{a word not all in lower case (a capital, a digit): the ids of the papers whose abstract writes it}."""
+def _writers(plain: dict[str, str]) -> dict[str, set[str]]:
+    """{a word not all in lower case (a capital, a digit): the ids of the papers whose plain abstract writes it}."""
     writing: dict[str, set[str]] = defaultdict(set)
-    for paper in papers:
-        for word in marked_words(plain_for_extraction(paper.abstract)):
-            writing[word].add(paper.id)
+    for pid, text in plain.items():
+        for word in marked_words(text):
+            writing[word].add(pid)
     return writing
 
 
-def _papers_writing(name: str, writing: dict[str, set[str]], abstracts: dict[str, str]) -> set[str]:
+def _papers_writing(name: str, writing: dict[str, set[str]], plain: dict[str, str]) -> set[str]:
     """The ids of the papers whose abstract writes the name, in the singular or the plural. A
     name all in lower case is not looked for."""
     marked = [writing.get(word, set()) | writing.get(f"{word}s", set()) for word in marked_words(name)]
@@ -59,7 +59,7 @@ def _papers_writing(name: str, writing: dict[str, set[str]], abstracts: dict[str
     found = set.intersection(*marked)
     if len(found) < SHARED_BY or " " not in name.strip():
         return found
-    return {pid for pid in found if mentions(plain_for_extraction(abstracts[pid]), name)}  # a phrase: its words in order
+    return {pid for pid in found if mentions(plain[pid], name)}  # a phrase: its words in order
 
 
 def without_field_terms(papers: list[Paper], taxonomy: tuple[Topic, ...], fallback: str) -> list[Paper]:
