@@ -297,6 +297,9 @@ def test_html_entities_are_decoded_once(markup, text, plain):
     (r"as in \cite{smith2020} and \eg here", "as in [smith2020] and e.g. here"),
     (r"rate O(\sqrt T) and \mathbbR^n", "rate O(√(T)) and ℝ^n"),
     (r"we show: \begin{itemize} \item one \item two \end{itemize}", "we show: • one • two"),
+    # braces an export lost: the styled word stays, the citation goes
+    (r"the method \emphcanonical correlation analysis, \textitAppGrad", "the method canonical correlation analysis, AppGrad"),
+    (r"known results \citep and bounds \citetRakhShaSri.", "known results and bounds."),
 ])
 def test_latex_and_markdown_in_text(markup, text, expected):
     converted = markup.abstract_html(text)

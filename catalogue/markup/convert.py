@@ -424,6 +424,15 @@ def _prose_macros(text: str) -> str:
         elif (end := _formula_end(text, macro)) is not None:
             arguments = _ARGUMENT.findall(text, macro.start() + 1 + len(name), end)
             replacement = math_to_text(f"\\{name}" + "".join("{" + a.strip().strip("{}") + "}" for a in arguments))
+        elif _LOST_CITATION.fullmatch(name):
+            # \\citep, \\citetSmith: a citation whose key went with its braces says nothing to a reader;
+            # one space around it stays
+            spaced = macro.start() > position and text[macro.start() - 1] == " "
+            out.append(text[position:macro.start() - spaced])
+            position = macro.end() - len(macro[2])
+            continue
+        elif word := _LOST_BRACES.fullmatch(name):
+            replacement, end = word[1] + macro[2], macro.end()  # \\emphcanonical: the word it styled, as written
         else:
             continue
         out.append(text[position:macro.start()])
@@ -434,6 +443,10 @@ def _prose_macros(text: str) -> str:
 
 
 _ENVIRONMENT_NAME = re.compile(r"\{[A-Za-z*]{1,20}\}\s?")
+# Macros whose braces an export lost, glued to the word after them: a style macro keeps its word (only
+# the first word of its argument is certain), a citation goes with its key.
+_LOST_BRACES = re.compile(r"(?:emph|textit|textbf|textsl|texttt|textsf|textrm|textsc|underline)([A-Za-z]+)")
+_LOST_CITATION = re.compile(r"cite[A-Za-z]*")
 _SIZES = {"left", "right", "middle", "big", "Big", "bigg", "Bigg", "bigl", "bigr", "Bigl", "Bigr"}
 # One argument of a macro: a brace group, a macro or one character.
 _ARGUMENT = re.compile(r"\s*+(?:\{[^{}]*+\}|\\[A-Za-z]++|[^\s{}\\$\ufdd0\ufdd1])")
