@@ -106,6 +106,21 @@ def test_a_three_word_phrase_without_a_name_must_say_what_few_abstracts_say(abst
     assert bool(spans) == allowed
 
 
+@pytest.mark.parametrize("abstract", [
+    "We study the problem of learning halfspaces with Massart noise under the uniform distribution.",
+    "In this paper we consider the task of semantic alignment. Our method is trained end to end.",
+])
+def test_a_framed_subject_is_the_title_without_its_frame(abstract):
+    """'We study the problem of X': the title is X, even a short X, never 'The Problem of X'."""
+    model = load_model()
+    read = read_abstract(abstract)
+    spans = candidate_spans(read.words, token_probabilities(read, model), model, None, MAX_TITLE, 5, 3)
+    phrases = [" ".join(word.lowered for word in read.words[span.start:span.end]) for span in spans]
+    assert phrases and not [phrase for phrase in phrases if "problem of" in phrase or "task of" in phrase]
+    title = derive_title(abstract, None, model)
+    assert title.split()[0] in {"Learning", "Semantic"} and defects_of(title, None, abstract) == []
+
+
 def test_title_of_a_long_sentence_fits_and_ends_on_a_whole_word():
     abstract = ("We present LongName, a framework that " + "carefully " * 5 + "generates very detailed scenes "
                 "from natural language prompts with many constraints across many rooms in large houses.")

@@ -7,7 +7,8 @@ phrase starts and end where one ends, never on a word that needs another after i
 through a finite verb ('Tasks Contain Uncertainty' is a sentence, not a title). Without a name a
 phrase needs five words, or three when two of them side by side are seldom written together (a
 field's name, 'Stochastic Gradient Descent', is common to many abstracts) and nothing continues it.
-The verbs and the common pairs are learned with the word model. The chosen span maximises the
+The verbs and the common pairs are learned with the word model. A subject the abstract frames ("we study
+the problem of X") is X, which may be two words long; the frame is never part of a title. The chosen span maximises the
 expected token F1 against a title of typical length, so a span of unlikely words loses to a
 shorter one: when nothing fits well the title says less. A named contribution leads the title
 ("Name: span"). Math is kept exactly as the abstract writes it.
@@ -37,6 +38,7 @@ _LONGEST_SPAN = 14
 # fewer when two of them are seldom written together ("Fine-Grained Visual Entailment").
 _SHORTEST_SPAN = {True: 2, False: 5}
 _SHORTEST_SPECIFIC = {True: 2, False: 3}
+_SHORTEST_SUBJECT = 2  # words of a subject an abstract frames as such: "we study the problem of X"
 # The title is looked for in the opening sentences and in the first sentences that state a claim.
 _OPENING_SENTENCES = 2
 _CLAIM_SENTENCES = 2
@@ -76,6 +78,10 @@ _DETERMINERS = {"the", "a", "an", "this", "these", "those", "our", "their", "its
 # Words after which a verb does not make the title a sentence: a noun ('the study'), an infinitive ('to learn'),
 # a relative clause, which a title may hold ('Algorithms That Belong to ...').
 _NOT_FINITE = _DETERMINERS | {"to", "that"}
+# Nouns that frame what a sentence is about ("we study the problem of ..."): a title says the subject itself
+# when the subject alone makes one.
+_FRAMING_HEADS = {"problem", "task", "goal", "aim", "purpose", "question", "issue", "challenge", "notion", "idea",
+                  "topic", "context", "case", "setting", "field", "area"}
 # Words that open a verb's object.
 _OBJECT_START = _DETERMINERS | {"many", "several", "multiple", "two", "three", "both", "no"}
 _CLAIM_VERBS = {
@@ -354,10 +360,13 @@ def candidate_spans(words: tuple[Word, ...], probabilities: dict[int, tuple[floa
                for index, word in enumerate(words)]
     finite = _finite_verbs(words, model)
     verbal = [finite[index] or _takes_object(words, index) for index in range(len(words))]
+    # "the problem of" frames a subject the abstract states: the subject is a candidate even when short
+    subjects = {start + framing for start in range(len(words)) if (framing := _framing(words, start)) == 3}
     spans = []
     for start in probabilities:
-        if blocked[start] or finite[start] or not _may_start(words, start):
+        if blocked[start] or finite[start] or not _may_start(words, start) or _framing(words, start):
             continue
+        least = min(shortest, _SHORTEST_SUBJECT) if start in subjects else shortest
         sentence = words[start].sentence
         gain, length, characters = name_gain, name_tokens, -1
         held = set(named)  # a token said twice in a title (the name's included) matches the real title's once
@@ -375,12 +384,22 @@ def candidate_spans(words: tuple[Word, ...], probabilities: dict[int, tuple[floa
             if characters > room:
                 break
             count = end - start + 1
-            if may_end[end] and (count >= shortest or count - leading_article >= shortest_specific
+            if may_end[end] and (count >= least or count - leading_article >= shortest_specific
                                  and _whole(words, end) and _specific(words, start, end, model)):
                 spans.append(Span(start, end + 1, 2 * gain / (length + model.title_tokens)))
             if current.closes:
                 break
     return spans
+
+
+def _framing(words: tuple[Word, ...], start: int) -> int:
+    """How many words of a phrase from `start` frame its subject: 3 for "the problem of ...", 2 for
+    "problem of ..." after an article, else 0."""
+    head = start + (words[start].lowered in _ARTICLES)
+    if head + 1 < len(words) and words[head].lowered in _FRAMING_HEADS and words[head + 1].lowered == "of" \
+            and head > 0 and words[head - 1].lowered in _ARTICLES:
+        return head - start + 2
+    return 0
 
 
 def _whole(words: tuple[Word, ...], index: int) -> bool:
