@@ -300,6 +300,8 @@ def test_html_entities_are_decoded_once(markup, text, plain):
     # braces an export lost: the styled word stays, the citation goes
     (r"the method \emphcanonical correlation analysis, \textitAppGrad", "the method canonical correlation analysis, AppGrad"),
     (r"known results \citep and bounds \citetRakhShaSri.", "known results and bounds."),
+    (r"the Cram\'er-Rao bound, Erd\H{o}s, G\"{o}del, a na{\"i}ve Poincar\'{e} map, \c{c}a, Mart\'{\i}n",
+     "the Cramér-Rao bound, Erdős, Gödel, a naïve Poincaré map, ça, Martín"),
 ])
 def test_latex_and_markdown_in_text(markup, text, expected):
     converted = markup.abstract_html(text)

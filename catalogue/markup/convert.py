@@ -15,6 +15,7 @@ import functools
 import html
 import logging
 import re
+import unicodedata
 from dataclasses import dataclass
 from typing import Literal
 
@@ -92,6 +93,9 @@ _TYPOGRAPHY = {"---": "\u2014", "--": "\u2013", "...": "\u2026"}
 # ``like this" and "like this'': quotes of two styles that pair (never across a third quote)
 _CURLY_THEN_STRAIGHT = re.compile("\u201c([^\"\u201c\u201d]*)\"")
 _STRAIGHT_THEN_CURLY = re.compile("\"([^\"\u201c\u201d]*)\u201d")
+# A letter with a LaTeX accent: Cram\\'er, G\\"{o}del, na{\\"i}ve, Erd\\H{o}s, \\c{c}, \\'{\\i}.
+_ACCENT = re.compile(r"(\{)?\\(?:['\"`^~=.]|[Hcvuk](?![A-Za-z]))\s*"
+                     r"(?:\{\s*(?:\\[ij]|[A-Za-z])\s*\}|\\[ij](?![A-Za-z])|[A-Za-z])(?(1)\})")
 _ESCAPED_CHAR = re.compile(r"\\\\?([%&#_$])")  # \% and the doubly escaped \\% both mean %
 _UNKNOWN_MACRO = re.compile(r"\\([A-Za-z]+)( ?)")
 _TEXT_MACRO_OR_BRACE = re.compile(r"\\(" + "|".join(sorted(_TEXT_MACROS, key=len, reverse=True)) + r")\s*\{"
@@ -385,6 +389,8 @@ def latex_text_to_markdown(text: str) -> tuple[str, list[str]]:
     # Each rule runs only where the characters it needs are (most abstracts have few): the same text, sooner.
     if "{\ufdd0" in text:
         text = _GROUPED_PLACEHOLDER.sub(r"\1", text)
+    if "\\" in text:
+        text = _ACCENT.sub(_accented, text)
     if "{" in text or "}" in text:
         text = _replace_text_macros(text, problems)
     text = _ESCAPED_CHAR.sub(r"\1", text)
@@ -401,6 +407,13 @@ def latex_text_to_markdown(text: str) -> tuple[str, list[str]]:
     for name in sorted({macro[1] for macro in _UNKNOWN_MACRO.finditer(text)}):
         problems.append(f"unknown LaTeX command '\\{name}' in abstract; shown as written")
     return text, problems
+
+
+def _accented(accent: re.Match) -> str:
+    """\\'e, \\"{o}, \\c{c}: the letter with its accent, as pylatexenc writes it."""
+    written = accent[0].removeprefix("{").removesuffix("}") if accent[1] else accent[0]
+    letter = unicodedata.normalize("NFC", _latex_to_text().latex_to_text(written, latex_context=_latex_macros()))
+    return letter if len(letter) == 1 else accent[0]
 
 
 def _prose_macros(text: str) -> str:
