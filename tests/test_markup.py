@@ -302,6 +302,8 @@ def test_html_entities_are_decoded_once(markup, text, plain):
     (r"known results \citep and bounds \citetRakhShaSri.", "known results and bounds."),
     (r"the Cram\'er-Rao bound, Erd\H{o}s, G\"{o}del, a na{\"i}ve Poincar\'{e} map, \c{c}a, Mart\'{\i}n",
      "the Cramér-Rao bound, Erdős, Gödel, a naïve Poincaré map, ça, Martín"),
+    # braces around a word print nothing in LaTeX; a set's stay
+    (r"Polyak–{Ł}ojasiewicz, Fr{é}chet, ({ReasoNet}) {—} a set {1,2,3}", "Polyak–Łojasiewicz, Fréchet, (ReasoNet) — a set {1,2,3}"),
 ])
 def test_latex_and_markdown_in_text(markup, text, expected):
     converted = markup.abstract_html(text)

@@ -96,6 +96,9 @@ _STRAIGHT_THEN_CURLY = re.compile("\"([^\"\u201c\u201d]*)\u201d")
 # A letter with a LaTeX accent: Cram\\'er, G\\"{o}del, na{\\"i}ve, Erd\\H{o}s, \\c{c}, \\'{\\i}.
 _ACCENT = re.compile(r"(\{)?\\(?:['\"`^~=.]|[Hcvuk](?![A-Za-z]))\s*"
                      r"(?:\{\s*(?:\\[ij]|[A-Za-z])\s*\}|\\[ij](?![A-Za-z])|[A-Za-z])(?(1)\})")
+# A brace group of one word, a dash or nothing, or a macro with its argument, which stays (nor are a subscript's,
+# an option's or an escaped brace prose; a set, {1,2,3}, keeps its braces).
+_WORD_GROUP = re.compile(r"(\\[A-Za-z]+\s*(?:\{[^{}]*\})?)|(?<![_^}\]\\])\{((?:[^\W\d_]+|[\u2013\u2014-]+)?)\}")
 _ESCAPED_CHAR = re.compile(r"\\\\?([%&#_$])")  # \% and the doubly escaped \\% both mean %
 _UNKNOWN_MACRO = re.compile(r"\\([A-Za-z]+)( ?)")
 _TEXT_MACRO_OR_BRACE = re.compile(r"\\(" + "|".join(sorted(_TEXT_MACROS, key=len, reverse=True)) + r")\s*\{"
@@ -392,7 +395,7 @@ def latex_text_to_markdown(text: str) -> tuple[str, list[str]]:
     if "\\" in text:
         text = _ACCENT.sub(_accented, text)
     if "{" in text or "}" in text:
-        text = _replace_text_macros(text, problems)
+        text = _replace_text_macros(_WORD_GROUP.sub(_ungrouped, text), problems)
     text = _ESCAPED_CHAR.sub(r"\1", text)
     for written, symbol in _SYMBOLS:
         text = text.replace(written, symbol)
@@ -407,6 +410,11 @@ def latex_text_to_markdown(text: str) -> tuple[str, list[str]]:
     for name in sorted({macro[1] for macro in _UNKNOWN_MACRO.finditer(text)}):
         problems.append(f"unknown LaTeX command '\\{name}' in abstract; shown as written")
     return text, problems
+
+
+def _ungrouped(group: re.Match) -> str:
+    """Fr{\u00e9}chet, {ReasoNet}, {}: LaTeX's braces around a word print nothing; a macro's argument stays."""
+    return group[0] if group[1] else group[2]
 
 
 def _accented(accent: re.Match) -> str:
