@@ -341,6 +341,10 @@ def test_results_in_real_sentences(sentence, expected):
      ("up to 32× forward-pass speedup", "reduces memory by over 50%")),
     ("Accuracy improves from $69\\\\%$ to $96\\\\%$ on the test set.", ("Accuracy improves from 69% to 96%",)),
     ("We use 50% of the data for training.", ()),  # a number, but no outcome
+    # a phrase cut at its length ends where a phrase ends, not on "in the mobile" or "with only minor"
+    ("It achieves 74.6% top-1 accuracy on ImageNet in the mobile setting with few parameters and enables 1000x "
+     "improvements in model capacity with only minor losses in quality.",
+     ("74.6% top-1 accuracy on ImageNet", "1000x improvements in model capacity")),
 ])
 def test_results(abstract, expected):
     assert find_results(abstract) == expected

@@ -503,6 +503,10 @@ _NOT_A_MEASURE = {"of", "in", "on", "to", "and", "or", "the", "a", "an", "while"
                   "over", "than", "by", "when", "respectively", "without", "using", "across", "under", "within",
                   "after", "via", "through", "among", "despite"}
 _MAX_RESULTS = 3
+_RESULT_WORDS = 7  # after the number, at most
+# Words that start a phrase of their own after a result's measure: where a result cut short may end.
+_PHRASE_AFTER = _NOT_A_MEASURE | {"during", "relative", "compared", "even", "whereas", "given", "due", "thanks",
+                                  "against", "beyond", "toward", "towards", "per", "until", "since"}
 _COMPARATIVES = {"higher", "lower", "better", "worse", "more", "less", "fewer", "greater", "larger", "absolute",
                  "relative", "average", "overall", "additional", "consistent", "significant", "substantial"}
 # Words that say a number changed, not what it measures ("10% absolute improvement over the best prior result").
@@ -545,7 +549,11 @@ def _result_phrase(sentence: str, match: re.Match) -> str | None:
     ('reduces memory by over 50%')."""
     after = sentence[match.end():match.end() + _RESULT_WINDOW]
     stop = _RESULT_STOP.search(after)
-    words = (after[:stop.start()] if stop else after).split()[:7]
+    clause = (after[:stop.start()] if stop else after).split()
+    words = clause[:_RESULT_WORDS]
+    if len(clause) > _RESULT_WORDS:  # cut short: end where a phrase ends, not on "with only minor"
+        ends = [at for at, word in enumerate(words) if at and word.lower() in _PHRASE_AFTER]
+        words = words[:ends[-1]] if ends else words
     if words and re.match(r"[A-Za-z]", words[0]) and words[0].lower() not in _NOT_A_MEASURE:
         phrase = [match[0], *words]
     else:
