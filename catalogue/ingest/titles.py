@@ -215,15 +215,9 @@ def _shape(core: str) -> str:
     return "long" if len(core) > 8 else "short"
 
 
-class _Described(NamedTuple):
-    """One word of a sentence that may hold the title, as the word model sees it."""
-    index: int
-    context: tuple  # the arguments of _context_features
-    tokens: tuple   # for each token, the arguments of _token_features
-
-
-def _describe(abstract: Abstract) -> list[_Described]:
-    """The words that may be in the title, with what the model weighs about each."""
+def _describe(abstract: Abstract) -> list[tuple[int, tuple, list[int]]]:
+    """The words that may be in the title, with what the model weighs about each: the word's index, the
+    arguments of _context_features, and the frequency bucket of each of its tokens (_token_features)."""
     words, counts, last_sentence = abstract
     claims = _claims(words)
     expanded = _before_acronyms(words)
@@ -237,13 +231,12 @@ def _describe(abstract: Abstract) -> list[_Described]:
             place = "last" if sentence == last_sentence and sentence > 2 else str(min(sentence, 4))
         else:
             position += 1
-        if not word.tokens:
+        tokens = word.tokens
+        if not tokens:
             continue
         where = _WHERE[position] if position < len(_WHERE) else "10"
-        shape = word.shape
-        context = (place, claims.get(index, "none"), shape, where, index in expanded)
-        described.append(_Described(index, context, tuple([(token, _FREQUENCY[min(counts[token], 5)], shape)
-                                                           for token in word.tokens])))
+        context = (place, claims.get(index, "none"), word.shape, where, index in expanded)
+        described.append((index, context, [_FREQUENCY[min(counts[token], 5)] for token in tokens]))
     return described
 
 
@@ -266,10 +259,10 @@ def token_features(abstract: Abstract, vocabulary: Collection[str]) -> dict[int,
     A token is known by itself when `vocabulary` holds its feature, else as one of the rare words.
     """
     features = {}
-    for word in _describe(abstract):
-        context = _context_features(*word.context)
-        features[word.index] = [context + _token_features(_identity(token, vocabulary), *rest)
-                                for token, *rest in word.tokens]
+    for index, context, frequencies in _describe(abstract):
+        shared = _context_features(*context)
+        features[index] = [shared + _token_features(_identity(token, vocabulary), frequency, context[2])
+                           for token, frequency in zip(abstract.words[index].tokens, frequencies)]
     return features
 
 
@@ -280,13 +273,16 @@ def _identity(token: str, vocabulary: Collection[str]) -> str:
 
 def token_probabilities(abstract: Abstract, model: TitleModel) -> dict[int, tuple[float, ...]]:
     """For the words that may be in the title: the probability that the real title holds each token."""
-    words = abstract.words  # (a word a title never holds needs none)
+    words = abstract.words
     probabilities = {}
-    for word in _describe(abstract):
-        if words[word.index].lowered not in _CLAUSAL:
-            base = model.bias + _context_weight(model, *word.context)
-            probabilities[word.index] = tuple([1 / (1 + math.exp(-base - _token_weight(model, *token)))
-                                               for token in word.tokens])
+    exp = math.exp
+    for index, context, frequencies in _describe(abstract):
+        word = words[index]
+        if word.lowered not in _CLAUSAL:  # (a word a title never holds needs none)
+            base = model.bias + _context_weight(model, *context)
+            shape = context[2]
+            probabilities[index] = tuple([1 / (1 + exp(-base - _token_weight(model, token, frequency, shape)))
+                                          for token, frequency in zip(word.tokens, frequencies)])
     return probabilities
 
 
@@ -348,25 +344,27 @@ def candidate_spans(words: tuple[Word, ...], probabilities: dict[int, tuple[floa
     name_tokens = len(named)
     name_gain = model.name_in_title * name_tokens
     naming = _name_words(words, name)
-    # Each word's part, once: whether a phrase may end on it, and whether one may run through it.
+    # Each word's part, once: whether a phrase may end on it, and whether one may run on into it from the word before.
     may_end = [_may_end(words, index) for index in range(len(words))]
     blocked = [index in naming or word.lowered in _CLAUSAL or not word.tokens  # a lone dash or '&' breaks a phrase
                for index, word in enumerate(words)]
     finite = _finite_verbs(words, model)
-    verbal = [finite[index] or _takes_object(words, index) for index in range(len(words))]
+    joins = [index > 0 and word.sentence == words[index - 1].sentence and not (
+                 blocked[index] or word.opens or finite[index] or _takes_object(words, index))
+             for index, word in enumerate(words)]
+    chances = [probabilities.get(index, ()) for index in range(len(words))]
     spans = []
     for start in probabilities:
         if blocked[start] or finite[start] or not _may_start(words, start):
             continue
-        sentence = words[start].sentence
         gain, length, characters = name_gain, name_tokens, -1
         held = set(named)  # a token said twice in a title (the name's included) matches the real title's once
         leading_article = words[start].lowered in _ARTICLES  # "A Scalable Solution" says two words
         for end in range(start, min(len(words), start + _LONGEST_SPAN)):
-            current = words[end]
-            if current.sentence != sentence or blocked[end] or (end > start and (current.opens or verbal[end])):
+            if end > start and not joins[end]:
                 break
-            for token, probability in zip(current.tokens, probabilities.get(end, ())):
+            current = words[end]
+            for token, probability in zip(current.tokens, chances[end]):
                 if token not in held:
                     gain += probability
                     held.add(token)
