@@ -17,7 +17,7 @@ from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
-from catalogue.text import AnyCase
+from catalogue.text import AnyCase, holds_any
 
 
 @dataclass(frozen=True)
@@ -289,7 +289,7 @@ def _may_name(sentence: str, pattern: re.Pattern) -> bool:
     """Whether the sentence has the words a naming pattern needs (a quicker look than the pattern's)."""
     if pattern is _WE_CALL:
         return _HAS_WE_CALL.found_in(sentence)
-    return any(word in sentence for word in _NAMING_NEEDS)
+    return holds_any(sentence, _NAMING_NEEDS)
 
 
 def _named_by_verbs(sentence: str, counts: Counter[str]) -> Iterator[Contribution]:
@@ -334,12 +334,15 @@ def _names_prior_work(sentence: str, naming: re.Match) -> bool:
                 or _CITATION.search(sentence, naming.end(), naming.end() + _CITATION_REACH))
 
 
+_CAPITALISED = re.compile(rf"[{_QUOTES}]?[A-Z$]")
+
+
 def _last_capitalised_run(text: str) -> int:
     """Where the last run of capitalised or coined words of text's first clause starts (0 if none)."""
     end = re.search(r"[,;:.(\u2014\u2013]|\s-\s|\s(?:which|that|to|for|and|as|in|on|with)\s", text)
     start, previous = 0, False
     for word in re.finditer(r"\S+", text[:end.start() if end else len(text)]):
-        capitalised = bool(re.match(rf"[{_QUOTES}]?[A-Z$]", word[0]) or is_coined(word[0].strip(_QUOTES)))
+        capitalised = bool(_CAPITALISED.match(word[0]) or is_coined(word[0].strip(_QUOTES)))
         if capitalised and not previous:
             start = word.start()
         previous = capitalised
@@ -380,6 +383,9 @@ def _named_after(text: str) -> Contribution | None:
     return None
 
 
+_KIND_AFTER = re.compile(rf"\s+(?:{_KINDS})\b")
+
+
 def _object_names(rest: str, counts: Counter[str], whole: bool = False, longest: int = 10,
                   apposed: int = 16) -> Iterator[Contribution]:
     """Names in the object of 'we propose ...' (or, passive, the subject of '... is proposed')."""
@@ -407,7 +413,7 @@ def _object_names(rest: str, counts: Counter[str], whole: bool = False, longest:
         version = re.match(r"\s+\d+(?:\.\d+)*\b", obj[phrase.end():])
         name = phrase[0] + (version[0] if version else "")
         after = obj[len(name):]
-        kind = re.match(rf"\s+(?:{_KINDS})\b", after)
+        kind = _KIND_AFTER.match(after)
         ends = re.match(r"\s*(?:[,(]|\s(?:which|that|to)\b)", after)
         if (kind or ends and len(name.split()) > 1) and words[0].lower() not in _NOT_NAMES \
                 and not _is_qualifier(words[-1]) and _mentions(name, counts) >= 2:  # not 'a GAN-based framework'
@@ -492,12 +498,14 @@ def _repeated_lower_case_name(token: str, text: str) -> bool:
             and _APPOSED_KIND.match(text, len(token)) is not None and text.count(token) >= 2)
 
 
+_APPOSED = re.compile(rf"\s?[-,:\u2014\u2013]\s*[{_QUOTES}]?(?:the\s+)?(?P<phrase>{_TITLE_PHRASE.pattern}|{NAME})"
+                      rf"[{_QUOTES}]?\s*(?:[,().;:\u2014\u2013]|$|\s(?:which|that|for|to|is|as|by|with|in|on)\b)")
+
+
 def _appositive(rest: str, before: str, counts: Counter[str]) -> Contribution | None:
     """A name set off after `before`, the start of `rest`: 'a new method for MARL, QTRAN, which'."""
     after = rest[len(before):]
-    apposed = re.match(rf"\s?[-,:\u2014\u2013]\s*[{_QUOTES}]?(?:the\s+)?(?P<phrase>{_TITLE_PHRASE.pattern}|{NAME})"
-                       rf"[{_QUOTES}]?\s*(?:[,().;:\u2014\u2013]|$|\s(?:which|that|for|to|is|as|by|with|in|on)\b)",
-                       after)
+    apposed = _APPOSED.match(after)
     if not apposed:
         return None
     phrase = apposed["phrase"]

@@ -117,6 +117,11 @@ class Word(NamedTuple):
     opens: bool         # starts with a bracket or a quote
     closes: bool        # ends a phrase: punctuation, a closing bracket or quote after it
     shape: str          # of core, as the word model sees it (_shape)
+    # What the phrase rules ask of the word alone, read once with it (a word recurs in many abstracts):
+    clausal: bool       # makes a sentence of a phrase (_CLAUSAL): never in a title
+    may_open: bool      # a phrase may start on it (as far as the word tells: _may_start)
+    may_close: bool     # a phrase may end on it (as far as the word tells: _phrase_parts)
+    breaks: bool        # a phrase may end before it (_PHRASE_BREAK, a determiner aside)
 
 
 @dataclass(frozen=True, eq=False)  # compared by identity: the weight sums below are cached per model
@@ -181,7 +186,7 @@ def _word(piece: str, sentence: int, held: list[str]) -> Word:
         return _prose_word(piece, sentence)
     bare = piece.rstrip(_PUNCTUATION)
     core = _HELD.sub(lambda m: held[int(m[1])], bare.lstrip(_OPENERS))
-    return Word(core, core.lower(), sentence, tokens_of(core), *_opens_closes(piece, bare), _shape(core))
+    return _new_word(core, core.lower(), sentence, tokens_of(core), *_opens_closes(piece, bare))
 
 
 @functools.lru_cache(maxsize=1 << 16)  # abstracts share most of their words, and the first sentences' numbers
@@ -189,7 +194,15 @@ def _prose_word(piece: str, sentence: int) -> Word:
     bare = piece.rstrip(_PUNCTUATION)
     core = bare.lstrip(_OPENERS)
     lowered = core.lower()
-    return Word(core, lowered, sentence, tuple(_TOKEN.findall(lowered)), *_opens_closes(piece, bare), _shape(core))
+    return _new_word(core, lowered, sentence, tuple(_TOKEN.findall(lowered)), *_opens_closes(piece, bare))
+
+
+def _new_word(core: str, lowered: str, sentence: int, tokens: tuple[str, ...], opens: bool, closes: bool) -> Word:
+    may_close = bool(tokens) and lowered not in _LINKING and not lowered.endswith(("-", "\u2013", "\u2014", "ly")) \
+        and not (lowered.endswith("ed") and not lowered.endswith("eed"))  # "... Sensitivities Induced"
+    return Word(core, lowered, sentence, tokens, opens, closes, _shape(core), clausal=lowered in _CLAUSAL,
+                may_open=bool(tokens) and lowered not in _NOT_FIRST, may_close=may_close,
+                breaks=lowered in _PHRASE_BREAK and lowered not in _DETERMINERS)
 
 
 def _opens_closes(piece: str, bare: str) -> tuple[bool, bool]:
@@ -278,7 +291,7 @@ def token_probabilities(abstract: Abstract, model: TitleModel) -> dict[int, tupl
     exp = math.exp
     for index, context, frequencies in _describe(abstract):
         word = words[index]
-        if word.lowered not in _CLAUSAL:  # (a word a title never holds needs none)
+        if not word.clausal:  # (a word a title never holds needs none)
             base = model.bias + _context_weight(model, *context)
             shape = context[2]
             probabilities[index] = tuple([1 / (1 + exp(-base - _token_weight(model, token, frequency, shape)))
@@ -344,14 +357,7 @@ def candidate_spans(words: tuple[Word, ...], probabilities: dict[int, tuple[floa
     name_tokens = len(named)
     name_gain = model.name_in_title * name_tokens
     naming = _name_words(words, name)
-    # Each word's part, once: whether a phrase may end on it, and whether one may run on into it from the word before.
-    may_end = [_may_end(words, index) for index in range(len(words))]
-    blocked = [index in naming or word.lowered in _CLAUSAL or not word.tokens  # a lone dash or '&' breaks a phrase
-               for index, word in enumerate(words)]
-    finite = _finite_verbs(words, model)
-    joins = [index > 0 and word.sentence == words[index - 1].sentence and not (
-                 blocked[index] or word.opens or finite[index] or _takes_object(words, index))
-             for index, word in enumerate(words)]
+    may_end, blocked, finite, joins = _phrase_parts(words, naming, model)
     chances = [probabilities.get(index, ()) for index in range(len(words))]
     spans = []
     for start in probabilities:
@@ -408,24 +414,34 @@ def plain_words(text: str) -> list[str]:
     return [piece.rstrip(_PUNCTUATION).lstrip(_OPENERS) for piece in text.lower().split()]
 
 
-def _finite_verbs(words: tuple[Word, ...], model: TitleModel) -> list[bool]:
-    """For each word, whether it reads as a finite verb ('Tasks Contain Uncertainty'), which makes a clause
-    of a title: one of the model's verbs, unless an article makes it a noun ('a study of'), 'to' an
-    infinitive ('A Method to Learn') or 'that' a relative clause (_NOT_FINITE)."""
+def _phrase_parts(words: tuple[Word, ...], naming: set[int], model: TitleModel) -> tuple[list[bool], ...]:
+    """Each word's part in a phrase, in one pass: whether a phrase may end on it; whether it blocks one (the name,
+    a clausal word, a lone dash or '&'); whether it reads as a finite verb; whether a phrase may run on into it
+    from the word before.
+
+    A finite verb ('Tasks Contain Uncertainty') makes a clause of a title: one of the model's verbs, unless an
+    article makes it a noun ('a study of'), 'to' an infinitive ('A Method to Learn') or 'that' a relative clause
+    (_NOT_FINITE). A verb with its object after it ('requires many', 'supports a', 'showing that') may start a
+    title ('Learning the Structure of ...'), never be held further on."""
     verbs = model.verbs
-    return [word.lowered in verbs and (index == 0 or words[index - 1].lowered not in _NOT_FINITE)
-            for index, word in enumerate(words)]
-
-
-def _takes_object(words: tuple[Word, ...], index: int) -> bool:
-    """Whether a word reads as a verb with its object after it ('requires many', 'supports a', 'showing that'):
-    a title may start with one ('Learning the Structure of ...'), never hold one further on."""
-    if index + 1 == len(words) or words[index + 1].sentence != words[index].sentence:
-        return False
-    word, following = words[index].lowered, words[index + 1].lowered
-    if word in _PHRASE_BEFORE or word in _LINKING:
-        return False
-    return following in _OBJECT_START or (following == "that" and word.endswith(("ing", "ed")))
+    may_end, blocked, finite, joins = [], [], [], []
+    last = len(words) - 1
+    before = None
+    for index, word in enumerate(words):
+        following = words[index + 1] if index < last else None
+        ends_sentence = following is None or following.sentence != word.sentence
+        lowered = word.lowered
+        may_end.append(word.may_close and (word.closes or ends_sentence or following.opens or following.breaks))
+        stops = index in naming or word.clausal or not word.tokens
+        blocked.append(stops)
+        verb = lowered in verbs and (before is None or before.lowered not in _NOT_FINITE)
+        finite.append(verb)
+        takes_object = not ends_sentence and not (lowered in _PHRASE_BEFORE or lowered in _LINKING) and (
+            following.lowered in _OBJECT_START or (following.lowered == "that" and lowered.endswith(("ing", "ed"))))
+        joins.append(before is not None and before.sentence == word.sentence
+                     and not (stops or word.opens or verb or takes_object))
+        before = word
+    return may_end, blocked, finite, joins
 
 
 def _name_words(words: tuple[Word, ...], name: str | None) -> set[int]:
@@ -443,7 +459,7 @@ def _name_words(words: tuple[Word, ...], name: str | None) -> set[int]:
 
 def _may_start(words: tuple[Word, ...], index: int) -> bool:
     word = words[index]
-    if not word.tokens or word.lowered in _NOT_FIRST:
+    if not word.may_open:
         return False
     if index == 0 or words[index - 1].sentence != word.sentence or words[index - 1].closes or word.opens:
         return True
@@ -451,18 +467,6 @@ def _may_start(words: tuple[Word, ...], index: int) -> bool:
     if before in _LINKING_VERBS:  # "is a method for ...", not "is crucial for ..."
         return word.lowered in _ARTICLES
     return before in _PHRASE_BEFORE or before in _CLAIM_FORMS
-
-
-def _may_end(words: tuple[Word, ...], index: int) -> bool:
-    word = words[index]
-    lowered = word.lowered
-    if not word.tokens or lowered in _LINKING or lowered.endswith(("-", "\u2013", "\u2014", "ly")) \
-            or (lowered.endswith("ed") and not lowered.endswith("eed")):  # "... Sensitivities Induced"
-        return False
-    if word.closes or index + 1 == len(words) or words[index + 1].sentence != word.sentence:
-        return True
-    following = words[index + 1]
-    return following.opens or (following.lowered in _PHRASE_BREAK and following.lowered not in _DETERMINERS)
 
 
 def derive_title(abstract: str, name: str | None, model: TitleModel | None = None) -> str:
