@@ -124,10 +124,11 @@ def _tokens(sentence: str) -> list[str]:
     if "/" in sentence:
         sentence = " ".join(word for word in sentence.split() if "://" not in word and not _ADDRESS.search(word))
     tokens: list[str] = []
+    possessive = "'s" in sentence or "\u2019s" in sentence  # (most sentences have none to look for)
     for token in _TOKEN.findall(sentence):
         if token == "." and tokens and tokens[-1].lower() in _ABBREVIATIONS:
             continue
-        tokens.append(token[:-2] if token.endswith(("'s", "\u2019s")) else token)
+        tokens.append(token[:-2] if possessive and token.endswith(("'s", "\u2019s")) else token)
     return tokens
 
 

@@ -12,12 +12,13 @@ by Model-Agnostic Meta-Learning (MAML)") is not the paper's.
 from __future__ import annotations
 
 import functools
+import itertools
 import re
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
-from catalogue.text import AnyCase, holds_any
+from catalogue.text import WORD_START, AnyCase, holds_any
 
 
 @dataclass(frozen=True)
@@ -35,19 +36,24 @@ _VERBS = (r"propos|introduc|present|describ|develop|design|build|built|construct
           r"curat|assembl|collect|suggest|offer|provid|deriv|implement|unveil")
 _STUDY = ("study", "consider", "explore", "investigate")
 _ADVERBS = r"(?:(?:\w+ly|also|further|then|first|thus|hence|therefore|here|now|instead|next|hereby|finally)\s+){0,2}"
-# Where the authors introduce something; the name follows (active) or precedes (passive) the cue.
-_INTRODUCING = (
-    rf"\b(?:we|this\s+(?:paper|work|study|article|note)|the\s+(?:present\s+)?paper|and)\s+"
-    rf"(?:(?:have|has|are|will)\s+)?{_ADVERBS}(?:(?:{_VERBS})(?:e|es|ed|s|d|ing)?\b(?!\s+(?:on|upon)\b)"  # 'build on X'
-    rf"|(?:{'|'.join(_STUDY)})\b(?=\s+an?\s+(?:new|novel)\b))"  # 'we study a novel estimator X'
-    rf"|(?:\bby|,)\s+(?:{_VERBS})ing\b(?!\s+(?:on|upon)\b)|\bwe\s+{_ADVERBS}put\s+forward\b"
-    rf"|\bto\s+(?:propos|introduc|present|develop|design|creat|construct)e\b")  # 'we leverage X to propose Y'
-_WE = AnyCase(r"\bwe\b", needs=("we",))
-_THIS_WORK = AnyCase(r"\b(?:this|the\s+present|our)\s+(?:paper|work|study|article|note)\b",
+# Where the authors introduce something; the name follows (active) or precedes (passive) the cue. (Each
+# alternative opens with a letter or a comma, the engine's quick way in: WORD_START.)
+_INTRODUCED = (rf"\s+(?:(?:have|has|are|will)\s+)?{_ADVERBS}(?:(?:{_VERBS})(?:e|es|ed|s|d|ing)?\b"
+               rf"(?!\s+(?:on|upon)\b)"  # 'build on X'
+               rf"|(?:{'|'.join(_STUDY)})\b(?=\s+an?\s+(?:new|novel)\b))")  # 'we study a novel estimator X'
+_INTRODUCING = "|".join((
+    rf"w{WORD_START}e{_INTRODUCED}", rf"t{WORD_START}his\s+(?:paper|work|study|article|note){_INTRODUCED}",
+    rf"t{WORD_START}he\s+(?:present\s+)?paper{_INTRODUCED}", rf"a{WORD_START}nd{_INTRODUCED}",
+    rf"b{WORD_START}y\s+(?:{_VERBS})ing\b(?!\s+(?:on|upon)\b)", rf",\s+(?:{_VERBS})ing\b(?!\s+(?:on|upon)\b)",
+    rf"w{WORD_START}e\s+{_ADVERBS}put\s+forward\b",
+    rf"t{WORD_START}o\s+(?:propos|introduc|present|develop|design|creat|construct)e\b"))  # 'we leverage X to propose Y'
+_WE = AnyCase(rf"w{WORD_START}e\b", needs=("we",))
+_THIS_WORK = AnyCase(rf"(?:t{WORD_START}his|t{WORD_START}he\s+present|o{WORD_START}ur)\s+(?:paper|work|study|article|note)\b",
                      needs=("paper", "work", "study", "article", "note"))
-_PASSIVE_VOICE = rf"\b(?:is|are|was|were)\s+{_ADVERBS}(?:{_VERBS})(?:ed|d)\b"
-_PROPOSED_THING = (r"\b(?:(?:the|this)\s+(?:proposed|resulting)|this\s+new|our(?:\s+(?:proposed|resulting|new))?|"
-                   r"this(?=\s+(?:method|technique|approach|framework|model|algorithm|system|architecture)\s*,))\b")
+_PASSIVE_VOICE = rf"(?:i{WORD_START}s|a{WORD_START}re|w{WORD_START}as|w{WORD_START}ere)\s+{_ADVERBS}(?:{_VERBS})(?:ed|d)\b"
+_PROPOSED_THING = (rf"(?:t{WORD_START}he\s+(?:proposed|resulting)|t{WORD_START}his\s+(?:proposed|resulting)|"
+                   rf"t{WORD_START}his\s+new|o{WORD_START}ur(?:\s+(?:proposed|resulting|new))?|"
+                   rf"t{WORD_START}his(?=\s+(?:method|technique|approach|framework|model|algorithm|system|architecture)\s*,))\b")
 # (AnyCase finds these much sooner than re.IGNORECASE: the text of a match is read at its positions.)
 _INTRODUCE = AnyCase(_INTRODUCING, needs=(*_VERBS.split("|"), *_STUDY, "put"))
 _PASSIVE = AnyCase(_PASSIVE_VOICE, needs=tuple(_VERBS.split("|")))
@@ -60,7 +66,8 @@ _NAMING = re.compile(  # lower case: 'Named Entity Recognition' names nothing
     r"|\brefer(?:red)?\s+to\s+(?:[^,.;]{1,50}?\s+)?as\b")
 _NAMING_NEEDS = (*_NAMING_WORDS, "known", "refer")  # one of which every match of _NAMING holds
 # 'We call the resulting sampler X', 'which we term X', 'we denote ... as X': the name follows a few words of object.
-_CALLING = r"\b(?:(?:we|and)\s+(?:call|name|term|dub|coin|denote)|naming)\b"
+_CALLING = (rf"(?:w{WORD_START}e\s+(?:call|name|term|dub|coin|denote)|a{WORD_START}nd\s+(?:call|name|term|dub|coin|denote)"
+            rf"|n{WORD_START}aming)\b")
 _WE_CALL = re.compile(_CALLING, re.IGNORECASE)
 _HAS_WE_CALL = AnyCase(_CALLING, needs=("call", "name", "term", "dub", "coin", "denote", "naming"))
 # A prior work's name ('A recent work, named PRover (Saha et al., 2020)') is not the paper's: a citation
@@ -71,7 +78,7 @@ _PRIOR_WORK = re.compile(r"\b(?:recent|previous|prior|existing|earlier)\s+(?:wor
                          re.IGNORECASE)
 _CITATION_REACH = 60  # characters after the naming word a citation may follow the name in
 _OUR_THING = AnyCase(  # (its name is read at the match's positions: the match may be of the lower-cased text)
-    r"\bour\s+(?:[\w-]+\s+){0,2}?(?:method|framework|model|system|approach|implementation|tool|toolkit|library|"
+    rf"o{WORD_START}ur\s+(?:[\w-]+\s+){{0,2}}?(?:method|framework|model|system|approach|implementation|tool|toolkit|library|"
     r"algorithm|benchmark|dataset|corpus|pipeline|agent|architecture|contribution|technique|platform|suite|network|"
     r"solution)"
     rf"(?:\s*,\s*{NAME}\s*,|\s*\(\s*{NAME.replace('?P<name>', '?P<name2>')}\s*\)"
@@ -133,7 +140,7 @@ def find_names(sentences: Sequence[str]) -> list[Contribution]:
     found: list[Contribution] = []
     sentences = [_plain_name_marks(sentence) for sentence in sentences]
     words = [_words(sentence) for sentence in sentences]
-    counts = Counter(word for sentence_words in words for word in sentence_words)
+    counts = Counter(itertools.chain.from_iterable(words))
     earlier = _WordsBefore(words)
     named: set[str] = set()
     added: set[str] = set()  # names of what the abstract adds to its work: 'In addition, we propose a metric (FAED)'
@@ -207,11 +214,14 @@ def _plain_name_marks(sentence: str) -> str:
     return sentence
 
 
+_AROUND_WORDS = ".,;:!?()[]" + _QUOTES
+
+
 def _words(text: str) -> list[str]:
     """Words as names are written: 'CNNs,' is 'CNNs', "FastGRNN's" is 'FastGRNN', 'CNN-based' is not 'CNN'."""
     if "'s" in text or "\u2019s" in text:
         text = _POSSESSIVE.sub("", text)
-    return [word.strip(".,;:!?()[]" + _QUOTES) for word in text.split()]
+    return [word.strip(_AROUND_WORDS) for word in text.split()]
 
 
 def _mentions(name: str, counts: Counter[str]) -> int:

@@ -28,7 +28,7 @@ from typing import NamedTuple
 from catalogue.markup.convert import split_math, text_only_math
 from catalogue.ingest.names import normalise_expansion
 from catalogue.model import Paper
-from catalogue.text import AnyCase
+from catalogue.text import WORD_START, AnyCase
 
 MAX_TITLE = 110
 MODEL = Path(__file__).with_name("title_model.json")
@@ -97,7 +97,7 @@ _CLAIM_FORMS = {form: kind for verb, kind in _CLAIM_VERBS.items()
 # regular expression engine skips to at once; the looks behind hold it and are tried only there.)
 _SENTENCE_END = re.compile(r"\s(?:(?<=[.!?]\s)(?<!\b[A-Z]\.\s)(?<!e\.g\.\s)(?<!i\.e\.\s)(?<!\bal\.\s)(?<!vs\.\s)"
                            r"(?<!cf\.\s)|(?<=[.!?][\"'\u201d\u2019)\]]\s))\s*(?=[\"\u201c'(\[]?[A-Z0-9\ufdd0])")
-_CLAIM = AnyCase(r"\b(?:we|paper|work|i)\s++(?:\S++\s++){0,2}?(?:" + "|".join(sorted(_CLAIM_FORMS, reverse=True))
+_CLAIM = AnyCase(rf"(?:w{WORD_START}e|p{WORD_START}aper|w{WORD_START}ork|i{WORD_START})\s++(?:\S++\s++){{0,2}}?(?:" + "|".join(sorted(_CLAIM_FORMS, reverse=True))
                   + r")\b")
 _HELD = re.compile("\ufdd0(\\d+)\ufdd1")
 _NOT_TEXT = {0xFDD0: " ", 0xFDD1: " "}
@@ -151,7 +151,7 @@ class Abstract(NamedTuple):
 def read_abstract(abstract: str) -> Abstract:
     text, held = _hold_math(abstract)
     sentences = _SENTENCE_END.split(text)
-    tokens = _TOKEN.findall(_HELD.sub(" ", text).lower())
+    tokens = _TOKEN.findall((_HELD.sub(" ", text) if held else text).lower())
     words = []
     claims = 0
     for number, sentence in enumerate(sentences):
