@@ -228,10 +228,10 @@ def _shape(core: str) -> str:
     return "long" if len(core) > 8 else "short"
 
 
-def _describe(abstract: Abstract) -> list[tuple[int, tuple, list[int]]]:
-    """The words that may be in the title, with what the model weighs about each: the word's index, the
-    arguments of _context_features, and the frequency bucket of each of its tokens (_token_features)."""
-    words, counts, last_sentence = abstract
+def _describe(abstract: Abstract) -> list[tuple[int, tuple]]:
+    """The words that may be in the title, with what the model weighs about each in its place: the word's
+    index and the arguments of _context_features. (Its tokens are weighed by their count: _FREQUENCY.)"""
+    words, _, last_sentence = abstract
     claims = _claims(words)
     expanded = _before_acronyms(words)
     described = []
@@ -244,12 +244,11 @@ def _describe(abstract: Abstract) -> list[tuple[int, tuple, list[int]]]:
             place = "last" if sentence == last_sentence and sentence > 2 else str(min(sentence, 4))
         else:
             position += 1
-        tokens = word.tokens
-        if not tokens:
+        if not word.tokens:
             continue
         where = _WHERE[position] if position < len(_WHERE) else "10"
         context = (place, claims.get(index, "none"), word.shape, where, index in expanded)
-        described.append((index, context, [_FREQUENCY[min(counts[token], 5)] for token in tokens]))
+        described.append((index, context))
     return described
 
 
@@ -272,10 +271,12 @@ def token_features(abstract: Abstract, vocabulary: Collection[str]) -> dict[int,
     A token is known by itself when `vocabulary` holds its feature, else as one of the rare words.
     """
     features = {}
-    for index, context, frequencies in _describe(abstract):
+    counts = abstract.counts
+    for index, context in _describe(abstract):
         shared = _context_features(*context)
-        features[index] = [shared + _token_features(_identity(token, vocabulary), frequency, context[2])
-                           for token, frequency in zip(abstract.words[index].tokens, frequencies)]
+        features[index] = [shared + _token_features(_identity(token, vocabulary), _FREQUENCY[min(counts[token], 5)],
+                                                    context[2])
+                           for token in abstract.words[index].tokens]
     return features
 
 
@@ -286,16 +287,17 @@ def _identity(token: str, vocabulary: Collection[str]) -> str:
 
 def token_probabilities(abstract: Abstract, model: TitleModel) -> dict[int, tuple[float, ...]]:
     """For the words that may be in the title: the probability that the real title holds each token."""
-    words = abstract.words
+    words, counts, _ = abstract
     probabilities = {}
     exp = math.exp
-    for index, context, frequencies in _describe(abstract):
+    for index, context in _describe(abstract):
         word = words[index]
         if not word.clausal:  # (a word a title never holds needs none)
             base = model.bias + _context_weight(model, *context)
             shape = context[2]
-            probabilities[index] = tuple([1 / (1 + exp(-base - _token_weight(model, token, frequency, shape)))
-                                          for token, frequency in zip(word.tokens, frequencies)])
+            probabilities[index] = tuple([
+                1 / (1 + exp(-base - _token_weight(model, token, _FREQUENCY[min(counts[token], 5)], shape)))
+                for token in word.tokens])
     return probabilities
 
 
@@ -625,7 +627,7 @@ def _symbol(part: str) -> bool:
 
 def _case_word(word: str, small_allowed: bool) -> str:
     """Small words stay lower case, except as the first word or the first part of a compound."""
-    if not word or any(c.isupper() for c in word[1:]) or any(c.isdigit() for c in word) or not _latin(word[0]):
+    if not word or any(map(str.isupper, word[1:])) or any(map(str.isdigit, word)) or not _latin(word[0]):
         return word  # an acronym, a coined name, a number or a Greek letter ('α-Divergences'): as written
     if word.lower() in _SMALL_WORDS and small_allowed:
         return word.lower()
