@@ -16,6 +16,7 @@ shorter one: when nothing fits well the title says less. A named contribution le
 from __future__ import annotations
 
 import functools
+import itertools
 import json
 import math
 import re
@@ -160,7 +161,7 @@ def read_abstract(abstract: str) -> Abstract:
         if number < _OPENING_SENTENCES or claimed:
             pieces = sentence.split()
             words += ([_word(piece, number, held) for piece in pieces] if "\ufdd0" in sentence
-                      else [_prose_word(piece, number) for piece in pieces])  # (no formula: prose words alone)
+                      else map(_prose_word, pieces, itertools.repeat(number)))  # (no formula: prose words alone)
     return Abstract(tuple(words), Counter(tokens), len(sentences) - 1)
 
 
