@@ -19,7 +19,8 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from catalogue.text import replace_unsafe
+from catalogue.text import WORD_START, replace_unsafe
+from catalogue.ingest.benchmarks import _written_at
 from catalogue.system.cache import Cache
 from catalogue.content import CONTENT, content_key, read_papers
 from catalogue.ingest.extract import extract
@@ -287,6 +288,25 @@ PROSE_LIKE = joined(["Graph", "net", "2", "论文", "é", " ", "\u00a0", "\u2003
 @given(text=PROSE_LIKE)
 def test_prose_that_markdown_would_only_escape_skips_it_with_the_same_html(text):
     assert MARKUP._paragraphs(text) == MARKUP._markdown.render(text).removesuffix("\n")
+
+
+# Words and marks around them, where a word boundary or a hyphen decides a match.
+WORDISH = st.text(alphabet=st.sampled_from(list("ab-_ .,\u00e91")), max_size=24)
+
+
+@settings(max_examples=300, deadline=None, **COMMON)
+@given(text=WORDISH, name=st.text(alphabet=st.sampled_from(list("ab-")), min_size=1, max_size=3))
+def test_a_names_places_are_those_its_pattern_finds(text, name):
+    for alone, pattern in ((False, re.escape(name)), (True, rf"(?<![\w\-]){re.escape(name)}(?![\w\-])")):
+        assert list(_written_at(name, text, alone)) == [found.span() for found in re.finditer(pattern, text)]
+
+
+@settings(max_examples=300, deadline=None, **COMMON)
+@given(text=WORDISH, flags=st.sampled_from([0, re.IGNORECASE]))
+def test_word_start_after_a_first_letter_is_a_word_boundary_before_it(text, flags):
+    for word in ("a", "ab", "ba"):
+        written = re.compile(rf"{word[0]}{WORD_START}{word[1:]}", flags)
+        assert [m.span() for m in written.finditer(text)] == [m.span() for m in re.finditer(rf"\b{word}", text, flags)]
 
 
 def leaked_markers(text: str, output: str) -> list[str]:

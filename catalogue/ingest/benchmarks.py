@@ -16,9 +16,10 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Iterator
 
 from catalogue.markup.convert import math_to_text
-from catalogue.text import AnyCase
+from catalogue.text import AnyCase, holds_any
 
 # Sentences are read as tokens: words (with inner - . + # / ' kept: CIFAR-10, v2.0, MSMARCO's) and
 # the punctuation that separates list items.
@@ -92,7 +93,7 @@ def find_benchmarks(sentences: list[str], own_names: tuple[str, ...] = ()) -> tu
     found: dict[str, str] = {}
     weighed: set[tuple[str, bool]] = set()
     for sentence in sentences:
-        has_kind_word = any(start in sentence for start in _KIND_STARTS)
+        has_kind_word = holds_any(sentence, _KIND_STARTS)
         shaped = "Bench" in sentence or "Eval" in sentence or "Arena" in sentence or "Gym" in sentence
         evaluates = _EVALUATION.found_in(sentence)
         if not (has_kind_word or shaped or evaluates):
@@ -123,10 +124,11 @@ def _tokens(sentence: str) -> list[str]:
     if "/" in sentence:
         sentence = " ".join(word for word in sentence.split() if "://" not in word and not _ADDRESS.search(word))
     tokens: list[str] = []
+    possessive = "'s" in sentence or "\u2019s" in sentence  # (most sentences have none to look for)
     for token in _TOKEN.findall(sentence):
         if token == "." and tokens and tokens[-1].lower() in _ABBREVIATIONS:
             continue
-        tokens.append(token[:-2] if token.endswith(("'s", "\u2019s")) else token)
+        tokens.append(token[:-2] if possessive and token.endswith(("'s", "\u2019s")) else token)
     return tokens
 
 
@@ -430,9 +432,9 @@ def _spelled_out_in(acronym: str, abstract: str) -> list[str] | None:
     'CIHP (Crowd Instance-level Human Parsing)'."""
     if len(acronym.split()) != 1:
         return None
-    for match in re.finditer(re.escape(acronym), abstract):
-        before = abstract[max(0, match.start() - 130):match.start()].rstrip()
-        after = abstract[match.end():match.end() + 130].lstrip()
+    for start, end in _written_at(acronym, abstract):
+        before = abstract[max(0, start - 130):start].rstrip()
+        after = abstract[end:end + 130].lstrip()
         if before.endswith("(") and after.startswith(")"):
             words = re.split(r"\s+", before[-120:-1].strip())
             spelled = _spelling(acronym, words[-8:])
@@ -458,13 +460,31 @@ def _spelling(acronym: str, words: list[str]) -> list[str] | None:
 
 def _used_as_other(name: str, abstract: str) -> bool:
     """Somewhere the abstract calls it a model or method, makes it act, or measures with it."""
-    for match in re.finditer(rf"(?<![\w\-]){re.escape(name)}(?![\w\-])", abstract):
-        after = abstract[match.end():match.end() + 40]
-        before = abstract[max(0, match.start() - 12):match.start()]
+    for start, end in _written_at(name, abstract, alone=True):
+        after = abstract[end:end + 40]
+        before = abstract[max(0, start - 12):start]
         if (_AGENT_AFTER.match(after) or _MEASURE_AFTER.match(after)
                 or (_MEASURE_BEFORE.search(before) and _UNIT_END.match(after))):
             return True
     return False
+
+
+def _written_at(name: str, text: str, alone: bool = False) -> Iterator[tuple[int, int]]:
+    """Where the text writes the name, left to right, never overlapping; `alone`: not as part of a word or of
+    a hyphenated compound. (Found as a pattern would find them, without compiling one per name.)"""
+    at = text.find(name)
+    while at >= 0 and name:
+        end = at + len(name)
+        if not alone or not (_joins(text[at - 1:at]) or _joins(text[end:end + 1])):
+            yield at, end
+            at = text.find(name, end)
+        else:
+            at = text.find(name, at + 1)
+
+
+def _joins(character: str) -> bool:
+    """Whether a character beside a name makes it part of a longer word (as `[\\w-]` reads it)."""
+    return character != "" and (character.isalnum() or character in "_-")
 
 
 # Headline results: a number with a percent sign or a multiplier, and what it measures, in

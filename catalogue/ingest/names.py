@@ -12,12 +12,13 @@ by Model-Agnostic Meta-Learning (MAML)") is not the paper's.
 from __future__ import annotations
 
 import functools
+import itertools
 import re
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
-from catalogue.text import AnyCase
+from catalogue.text import WORD_START, AnyCase, holds_any
 
 
 @dataclass(frozen=True)
@@ -35,22 +36,28 @@ _VERBS = (r"propos|introduc|present|describ|develop|design|build|built|construct
           r"curat|assembl|collect|suggest|offer|provid|deriv|implement|unveil")
 _STUDY = ("study", "consider", "explore", "investigate")
 _ADVERBS = r"(?:(?:\w+ly|also|further|then|first|thus|hence|therefore|here|now|instead|next|hereby|finally)\s+){0,2}"
-# Where the authors introduce something; the name follows (active) or precedes (passive) the cue.
-_INTRODUCING = (
-    rf"\b(?:we|this\s+(?:paper|work|study|article|note)|the\s+(?:present\s+)?paper|and)\s+"
-    rf"(?:(?:have|has|are|will)\s+)?{_ADVERBS}(?:(?:{_VERBS})(?:e|es|ed|s|d|ing)?\b(?!\s+(?:on|upon)\b)"  # 'build on X'
-    rf"|(?:{'|'.join(_STUDY)})\b(?=\s+an?\s+(?:new|novel)\b))"  # 'we study a novel estimator X'
-    rf"|(?:\bby|,)\s+(?:{_VERBS})ing\b(?!\s+(?:on|upon)\b)|\bwe\s+{_ADVERBS}put\s+forward\b"
-    rf"|\bto\s+(?:propos|introduc|present|develop|design|creat|construct)e\b")  # 'we leverage X to propose Y'
-_WE = AnyCase(r"\bwe\b", needs=("we",))
-_THIS_WORK = AnyCase(r"\b(?:this|the\s+present|our)\s+(?:paper|work|study|article|note)\b",
+# Where the authors introduce something; the name follows (active) or precedes (passive) the cue. (Each
+# alternative opens with a letter or a comma, the engine's quick way in: WORD_START.)
+_INTRODUCED = (rf"\s+(?:(?:have|has|are|will)\s+)?{_ADVERBS}(?:(?:{_VERBS})(?:e|es|ed|s|d|ing)?\b"
+               rf"(?!\s+(?:on|upon)\b)"  # 'build on X'
+               rf"|(?:{'|'.join(_STUDY)})\b(?=\s+an?\s+(?:new|novel)\b))")  # 'we study a novel estimator X'
+_INTRODUCING = "|".join((
+    rf"w{WORD_START}e{_INTRODUCED}", rf"t{WORD_START}his\s+(?:paper|work|study|article|note){_INTRODUCED}",
+    rf"t{WORD_START}he\s+(?:present\s+)?paper{_INTRODUCED}", rf"a{WORD_START}nd{_INTRODUCED}",
+    rf"b{WORD_START}y\s+(?:{_VERBS})ing\b(?!\s+(?:on|upon)\b)", rf",\s+(?:{_VERBS})ing\b(?!\s+(?:on|upon)\b)",
+    rf"w{WORD_START}e\s+{_ADVERBS}put\s+forward\b",
+    rf"t{WORD_START}o\s+(?:propos|introduc|present|develop|design|creat|construct)e\b"))  # 'we leverage X to propose Y'
+_WE = AnyCase(rf"w{WORD_START}e\b", needs=("we",))
+_THIS_WORK = AnyCase(rf"(?:t{WORD_START}his|t{WORD_START}he\s+present|o{WORD_START}ur)\s+(?:paper|work|study|article|note)\b",
                      needs=("paper", "work", "study", "article", "note"))
-_PASSIVE_VOICE = rf"\b(?:is|are|was|were)\s+{_ADVERBS}(?:{_VERBS})(?:ed|d)\b"
-_PROPOSED_THING = (r"\b(?:(?:the|this)\s+(?:proposed|resulting)|this\s+new|our(?:\s+(?:proposed|resulting|new))?|"
-                   r"this(?=\s+(?:method|technique|approach|framework|model|algorithm|system|architecture)\s*,))\b")
+_PASSIVE_VOICE = rf"(?:i{WORD_START}s|a{WORD_START}re|w{WORD_START}as|w{WORD_START}ere)\s+{_ADVERBS}(?:{_VERBS})(?:ed|d)\b"
+_PROPOSED_THING = (rf"(?:t{WORD_START}he\s+(?:proposed|resulting)|t{WORD_START}his\s+(?:proposed|resulting)|"
+                   rf"t{WORD_START}his\s+new|o{WORD_START}ur(?:\s+(?:proposed|resulting|new))?|"
+                   rf"t{WORD_START}his(?=\s+(?:method|technique|approach|framework|model|algorithm|system|architecture)\s*,))\b")
 # (AnyCase finds these much sooner than re.IGNORECASE: the text of a match is read at its positions.)
-_INTRODUCE = AnyCase(_INTRODUCING, needs=(*_VERBS.split("|"), *_STUDY, "put"))
-_PASSIVE = AnyCase(_PASSIVE_VOICE, needs=tuple(_VERBS.split("|")))
+# (These two open with a few letters the engine skips to: sooner than a look for each of the verbs first.)
+_INTRODUCE = AnyCase(_INTRODUCING)
+_PASSIVE = AnyCase(_PASSIVE_VOICE)
 _PROPOSED = AnyCase(_PROPOSED_THING, needs=("proposed", "resulting", "this", "our"))
 # Words that name what follows: 'called X', 'which we call X', 'we refer to this method as X'.
 _NAMING_WORDS = ("called", "named", "dubbed", "termed", "coined", "codenamed", "entitled", "nicknamed", "namely",
@@ -60,7 +67,8 @@ _NAMING = re.compile(  # lower case: 'Named Entity Recognition' names nothing
     r"|\brefer(?:red)?\s+to\s+(?:[^,.;]{1,50}?\s+)?as\b")
 _NAMING_NEEDS = (*_NAMING_WORDS, "known", "refer")  # one of which every match of _NAMING holds
 # 'We call the resulting sampler X', 'which we term X', 'we denote ... as X': the name follows a few words of object.
-_CALLING = r"\b(?:(?:we|and)\s+(?:call|name|term|dub|coin|denote)|naming)\b"
+_CALLING = (rf"(?:w{WORD_START}e\s+(?:call|name|term|dub|coin|denote)|a{WORD_START}nd\s+(?:call|name|term|dub|coin|denote)"
+            rf"|n{WORD_START}aming)\b")
 _WE_CALL = re.compile(_CALLING, re.IGNORECASE)
 _HAS_WE_CALL = AnyCase(_CALLING, needs=("call", "name", "term", "dub", "coin", "denote", "naming"))
 # A prior work's name ('A recent work, named PRover (Saha et al., 2020)') is not the paper's: a citation
@@ -71,7 +79,7 @@ _PRIOR_WORK = re.compile(r"\b(?:recent|previous|prior|existing|earlier)\s+(?:wor
                          re.IGNORECASE)
 _CITATION_REACH = 60  # characters after the naming word a citation may follow the name in
 _OUR_THING = AnyCase(  # (its name is read at the match's positions: the match may be of the lower-cased text)
-    r"\bour\s+(?:[\w-]+\s+){0,2}?(?:method|framework|model|system|approach|implementation|tool|toolkit|library|"
+    rf"o{WORD_START}ur\s+(?:[\w-]+\s+){{0,2}}?(?:method|framework|model|system|approach|implementation|tool|toolkit|library|"
     r"algorithm|benchmark|dataset|corpus|pipeline|agent|architecture|contribution|technique|platform|suite|network|"
     r"solution)"
     rf"(?:\s*,\s*{NAME}\s*,|\s*\(\s*{NAME.replace('?P<name>', '?P<name2>')}\s*\)"
@@ -133,7 +141,7 @@ def find_names(sentences: Sequence[str]) -> list[Contribution]:
     found: list[Contribution] = []
     sentences = [_plain_name_marks(sentence) for sentence in sentences]
     words = [_words(sentence) for sentence in sentences]
-    counts = Counter(word for sentence_words in words for word in sentence_words)
+    counts = Counter(itertools.chain.from_iterable(words))
     earlier = _WordsBefore(words)
     named: set[str] = set()
     added: set[str] = set()  # names of what the abstract adds to its work: 'In addition, we propose a metric (FAED)'
@@ -207,11 +215,14 @@ def _plain_name_marks(sentence: str) -> str:
     return sentence
 
 
+_AROUND_WORDS = ".,;:!?()[]" + _QUOTES
+
+
 def _words(text: str) -> list[str]:
     """Words as names are written: 'CNNs,' is 'CNNs', "FastGRNN's" is 'FastGRNN', 'CNN-based' is not 'CNN'."""
     if "'s" in text or "\u2019s" in text:
         text = _POSSESSIVE.sub("", text)
-    return [word.strip(".,;:!?()[]" + _QUOTES) for word in text.split()]
+    return [word.strip(_AROUND_WORDS) for word in text.split()]
 
 
 def _mentions(name: str, counts: Counter[str]) -> int:
@@ -289,7 +300,7 @@ def _may_name(sentence: str, pattern: re.Pattern) -> bool:
     """Whether the sentence has the words a naming pattern needs (a quicker look than the pattern's)."""
     if pattern is _WE_CALL:
         return _HAS_WE_CALL.found_in(sentence)
-    return any(word in sentence for word in _NAMING_NEEDS)
+    return holds_any(sentence, _NAMING_NEEDS)
 
 
 def _named_by_verbs(sentence: str, counts: Counter[str]) -> Iterator[Contribution]:
@@ -334,12 +345,15 @@ def _names_prior_work(sentence: str, naming: re.Match) -> bool:
                 or _CITATION.search(sentence, naming.end(), naming.end() + _CITATION_REACH))
 
 
+_CAPITALISED = re.compile(rf"[{_QUOTES}]?[A-Z$]")
+
+
 def _last_capitalised_run(text: str) -> int:
     """Where the last run of capitalised or coined words of text's first clause starts (0 if none)."""
     end = re.search(r"[,;:.(\u2014\u2013]|\s-\s|\s(?:which|that|to|for|and|as|in|on|with)\s", text)
     start, previous = 0, False
     for word in re.finditer(r"\S+", text[:end.start() if end else len(text)]):
-        capitalised = bool(re.match(rf"[{_QUOTES}]?[A-Z$]", word[0]) or is_coined(word[0].strip(_QUOTES)))
+        capitalised = bool(_CAPITALISED.match(word[0]) or is_coined(word[0].strip(_QUOTES)))
         if capitalised and not previous:
             start = word.start()
         previous = capitalised
@@ -380,6 +394,9 @@ def _named_after(text: str) -> Contribution | None:
     return None
 
 
+_KIND_AFTER = re.compile(rf"\s+(?:{_KINDS})\b")
+
+
 def _object_names(rest: str, counts: Counter[str], whole: bool = False, longest: int = 10,
                   apposed: int = 16) -> Iterator[Contribution]:
     """Names in the object of 'we propose ...' (or, passive, the subject of '... is proposed')."""
@@ -407,7 +424,7 @@ def _object_names(rest: str, counts: Counter[str], whole: bool = False, longest:
         version = re.match(r"\s+\d+(?:\.\d+)*\b", obj[phrase.end():])
         name = phrase[0] + (version[0] if version else "")
         after = obj[len(name):]
-        kind = re.match(rf"\s+(?:{_KINDS})\b", after)
+        kind = _KIND_AFTER.match(after)
         ends = re.match(r"\s*(?:[,(]|\s(?:which|that|to)\b)", after)
         if (kind or ends and len(name.split()) > 1) and words[0].lower() not in _NOT_NAMES \
                 and not _is_qualifier(words[-1]) and _mentions(name, counts) >= 2:  # not 'a GAN-based framework'
@@ -492,12 +509,14 @@ def _repeated_lower_case_name(token: str, text: str) -> bool:
             and _APPOSED_KIND.match(text, len(token)) is not None and text.count(token) >= 2)
 
 
+_APPOSED = re.compile(rf"\s?[-,:\u2014\u2013]\s*[{_QUOTES}]?(?:the\s+)?(?P<phrase>{_TITLE_PHRASE.pattern}|{NAME})"
+                      rf"[{_QUOTES}]?\s*(?:[,().;:\u2014\u2013]|$|\s(?:which|that|for|to|is|as|by|with|in|on)\b)")
+
+
 def _appositive(rest: str, before: str, counts: Counter[str]) -> Contribution | None:
     """A name set off after `before`, the start of `rest`: 'a new method for MARL, QTRAN, which'."""
     after = rest[len(before):]
-    apposed = re.match(rf"\s?[-,:\u2014\u2013]\s*[{_QUOTES}]?(?:the\s+)?(?P<phrase>{_TITLE_PHRASE.pattern}|{NAME})"
-                       rf"[{_QUOTES}]?\s*(?:[,().;:\u2014\u2013]|$|\s(?:which|that|for|to|is|as|by|with|in|on)\b)",
-                       after)
+    apposed = _APPOSED.match(after)
     if not apposed:
         return None
     phrase = apposed["phrase"]

@@ -17,6 +17,7 @@ shorter one: when nothing fits well the title says less. A named contribution le
 from __future__ import annotations
 
 import functools
+import itertools
 import json
 import math
 import re
@@ -29,7 +30,7 @@ from typing import NamedTuple
 from catalogue.markup.convert import split_math, text_only_math
 from catalogue.ingest.names import normalise_expansion
 from catalogue.model import Paper
-from catalogue.text import AnyCase
+from catalogue.text import WORD_START, AnyCase
 
 MAX_TITLE = 110
 MODEL = Path(__file__).with_name("title_model.json")
@@ -103,7 +104,7 @@ _CLAIM_FORMS = {form: kind for verb, kind in _CLAIM_VERBS.items()
 # regular expression engine skips to at once; the looks behind hold it and are tried only there.)
 _SENTENCE_END = re.compile(r"\s(?:(?<=[.!?]\s)(?<!\b[A-Z]\.\s)(?<!e\.g\.\s)(?<!i\.e\.\s)(?<!\bal\.\s)(?<!vs\.\s)"
                            r"(?<!cf\.\s)|(?<=[.!?][\"'\u201d\u2019)\]]\s))\s*(?=[\"\u201c'(\[]?[A-Z0-9\ufdd0])")
-_CLAIM = AnyCase(r"\b(?:we|paper|work|i)\s++(?:\S++\s++){0,2}?(?:" + "|".join(sorted(_CLAIM_FORMS, reverse=True))
+_CLAIM = AnyCase(rf"(?:w{WORD_START}e|p{WORD_START}aper|w{WORD_START}ork|i{WORD_START})\s++(?:\S++\s++){{0,2}}?(?:" + "|".join(sorted(_CLAIM_FORMS, reverse=True))
                   + r")\b")
 _HELD = re.compile("\ufdd0(\\d+)\ufdd1")
 _NOT_TEXT = {0xFDD0: " ", 0xFDD1: " "}
@@ -123,6 +124,11 @@ class Word(NamedTuple):
     opens: bool         # starts with a bracket or a quote
     closes: bool        # ends a phrase: punctuation, a closing bracket or quote after it
     shape: str          # of core, as the word model sees it (_shape)
+    # What the phrase rules ask of the word alone, read once with it (a word recurs in many abstracts):
+    clausal: bool       # makes a sentence of a phrase (_CLAUSAL): never in a title
+    may_open: bool      # a phrase may start on it (as far as the word tells: _may_start)
+    may_close: bool     # a phrase may end on it (as far as the word tells: _phrase_parts)
+    breaks: bool        # a phrase may end before it (_PHRASE_BREAK, a determiner aside)
 
 
 @dataclass(frozen=True, eq=False)  # compared by identity: the weight sums below are cached per model
@@ -152,7 +158,7 @@ class Abstract(NamedTuple):
 def read_abstract(abstract: str) -> Abstract:
     text, held = _hold_math(abstract)
     sentences = _SENTENCE_END.split(text)
-    tokens = _TOKEN.findall(_HELD.sub(" ", text).lower())
+    tokens = _TOKEN.findall((_HELD.sub(" ", text) if held else text).lower())
     words = []
     claims = 0
     for number, sentence in enumerate(sentences):
@@ -161,7 +167,7 @@ def read_abstract(abstract: str) -> Abstract:
         if number < _OPENING_SENTENCES or claimed:
             pieces = sentence.split()
             words += ([_word(piece, number, held) for piece in pieces] if "\ufdd0" in sentence
-                      else [_prose_word(piece, number) for piece in pieces])  # (no formula: prose words alone)
+                      else map(_prose_word, pieces, itertools.repeat(number)))  # (no formula: prose words alone)
     return Abstract(tuple(words), Counter(tokens), len(sentences) - 1)
 
 
@@ -187,7 +193,7 @@ def _word(piece: str, sentence: int, held: list[str]) -> Word:
         return _prose_word(piece, sentence)
     bare = piece.rstrip(_PUNCTUATION)
     core = _HELD.sub(lambda m: held[int(m[1])], bare.lstrip(_OPENERS))
-    return Word(core, core.lower(), sentence, tokens_of(core), *_opens_closes(piece, bare), _shape(core))
+    return _new_word(core, core.lower(), sentence, tokens_of(core), *_opens_closes(piece, bare))
 
 
 @functools.lru_cache(maxsize=1 << 16)  # abstracts share most of their words, and the first sentences' numbers
@@ -195,7 +201,15 @@ def _prose_word(piece: str, sentence: int) -> Word:
     bare = piece.rstrip(_PUNCTUATION)
     core = bare.lstrip(_OPENERS)
     lowered = core.lower()
-    return Word(core, lowered, sentence, tuple(_TOKEN.findall(lowered)), *_opens_closes(piece, bare), _shape(core))
+    return _new_word(core, lowered, sentence, tuple(_TOKEN.findall(lowered)), *_opens_closes(piece, bare))
+
+
+def _new_word(core: str, lowered: str, sentence: int, tokens: tuple[str, ...], opens: bool, closes: bool) -> Word:
+    may_close = bool(tokens) and lowered not in _LINKING and not lowered.endswith(("-", "\u2013", "\u2014", "ly")) \
+        and not (lowered.endswith("ed") and not lowered.endswith("eed"))  # "... Sensitivities Induced"
+    return Word(core, lowered, sentence, tokens, opens, closes, _shape(core), clausal=lowered in _CLAUSAL,
+                may_open=bool(tokens) and lowered not in _NOT_FIRST, may_close=may_close,
+                breaks=lowered in _PHRASE_BREAK and lowered not in _DETERMINERS)
 
 
 def _opens_closes(piece: str, bare: str) -> tuple[bool, bool]:
@@ -221,16 +235,10 @@ def _shape(core: str) -> str:
     return "long" if len(core) > 8 else "short"
 
 
-class _Described(NamedTuple):
-    """One word of a sentence that may hold the title, as the word model sees it."""
-    index: int
-    context: tuple  # the arguments of _context_features
-    tokens: tuple   # for each token, the arguments of _token_features
-
-
-def _describe(abstract: Abstract) -> list[_Described]:
-    """The words that may be in the title, with what the model weighs about each."""
-    words, counts, last_sentence = abstract
+def _describe(abstract: Abstract) -> list[tuple[int, tuple]]:
+    """The words that may be in the title, with what the model weighs about each in its place: the word's
+    index and the arguments of _context_features. (Its tokens are weighed by their count: _FREQUENCY.)"""
+    words, _, last_sentence = abstract
     claims = _claims(words)
     expanded = _before_acronyms(words)
     described = []
@@ -246,10 +254,8 @@ def _describe(abstract: Abstract) -> list[_Described]:
         if not word.tokens:
             continue
         where = _WHERE[position] if position < len(_WHERE) else "10"
-        shape = word.shape
-        context = (place, claims.get(index, "none"), shape, where, index in expanded)
-        described.append(_Described(index, context, tuple([(token, _FREQUENCY[min(counts[token], 5)], shape)
-                                                           for token in word.tokens])))
+        context = (place, claims.get(index, "none"), word.shape, where, index in expanded)
+        described.append((index, context))
     return described
 
 
@@ -272,10 +278,12 @@ def token_features(abstract: Abstract, vocabulary: Collection[str]) -> dict[int,
     A token is known by itself when `vocabulary` holds its feature, else as one of the rare words.
     """
     features = {}
-    for word in _describe(abstract):
-        context = _context_features(*word.context)
-        features[word.index] = [context + _token_features(_identity(token, vocabulary), *rest)
-                                for token, *rest in word.tokens]
+    counts = abstract.counts
+    for index, context in _describe(abstract):
+        shared = _context_features(*context)
+        features[index] = [shared + _token_features(_identity(token, vocabulary), _FREQUENCY[min(counts[token], 5)],
+                                                    context[2])
+                           for token in abstract.words[index].tokens]
     return features
 
 
@@ -286,13 +294,17 @@ def _identity(token: str, vocabulary: Collection[str]) -> str:
 
 def token_probabilities(abstract: Abstract, model: TitleModel) -> dict[int, tuple[float, ...]]:
     """For the words that may be in the title: the probability that the real title holds each token."""
-    words = abstract.words  # (a word a title never holds needs none)
+    words, counts, _ = abstract
     probabilities = {}
-    for word in _describe(abstract):
-        if words[word.index].lowered not in _CLAUSAL:
-            base = model.bias + _context_weight(model, *word.context)
-            probabilities[word.index] = tuple([1 / (1 + math.exp(-base - _token_weight(model, *token)))
-                                               for token in word.tokens])
+    exp = math.exp
+    for index, context in _describe(abstract):
+        word = words[index]
+        if not word.clausal:  # (a word a title never holds needs none)
+            base = model.bias + _context_weight(model, *context)
+            shape = context[2]
+            probabilities[index] = tuple([
+                1 / (1 + exp(-base - _token_weight(model, token, _FREQUENCY[min(counts[token], 5)], shape)))
+                for token in word.tokens])
     return probabilities
 
 
@@ -354,12 +366,8 @@ def candidate_spans(words: tuple[Word, ...], probabilities: dict[int, tuple[floa
     name_tokens = len(named)
     name_gain = model.name_in_title * name_tokens
     naming = _name_words(words, name)
-    # Each word's part, once: whether a phrase may end on it, and whether one may run through it.
-    may_end = [_may_end(words, index) for index in range(len(words))]
-    blocked = [index in naming or word.lowered in _CLAUSAL or not word.tokens  # a lone dash or '&' breaks a phrase
-               for index, word in enumerate(words)]
-    finite = _finite_verbs(words, model)
-    verbal = [finite[index] or _takes_object(words, index) for index in range(len(words))]
+    may_end, blocked, finite, joins = _phrase_parts(words, naming, model)
+    chances = [probabilities.get(index, ()) for index in range(len(words))]
     # "the problem of" frames a subject the abstract states: the subject is a candidate even when short
     subjects = {start + framing for start in range(len(words)) if (framing := _framing(words, start)) == 3}
     spans = []
@@ -367,15 +375,14 @@ def candidate_spans(words: tuple[Word, ...], probabilities: dict[int, tuple[floa
         if blocked[start] or finite[start] or not _may_start(words, start) or _framing(words, start):
             continue
         least = min(shortest, _SHORTEST_SUBJECT) if start in subjects else shortest
-        sentence = words[start].sentence
         gain, length, characters = name_gain, name_tokens, -1
         held = set(named)  # a token said twice in a title (the name's included) matches the real title's once
         leading_article = words[start].lowered in _ARTICLES  # "A Scalable Solution" says two words
         for end in range(start, min(len(words), start + _LONGEST_SPAN)):
-            current = words[end]
-            if current.sentence != sentence or blocked[end] or (end > start and (current.opens or verbal[end])):
+            if end > start and not joins[end]:
                 break
-            for token, probability in zip(current.tokens, probabilities.get(end, ())):
+            current = words[end]
+            for token, probability in zip(current.tokens, chances[end]):
                 if token not in held:
                     gain += probability
                     held.add(token)
@@ -429,24 +436,34 @@ def plain_words(text: str) -> list[str]:
     return [piece.rstrip(_PUNCTUATION).lstrip(_OPENERS) for piece in text.lower().split()]
 
 
-def _finite_verbs(words: tuple[Word, ...], model: TitleModel) -> list[bool]:
-    """For each word, whether it reads as a finite verb ('Tasks Contain Uncertainty'), which makes a clause
-    of a title: one of the model's verbs, unless an article makes it a noun ('a study of'), 'to' an
-    infinitive ('A Method to Learn') or 'that' a relative clause (_NOT_FINITE)."""
+def _phrase_parts(words: tuple[Word, ...], naming: set[int], model: TitleModel) -> tuple[list[bool], ...]:
+    """Each word's part in a phrase, in one pass: whether a phrase may end on it; whether it blocks one (the name,
+    a clausal word, a lone dash or '&'); whether it reads as a finite verb; whether a phrase may run on into it
+    from the word before.
+
+    A finite verb ('Tasks Contain Uncertainty') makes a clause of a title: one of the model's verbs, unless an
+    article makes it a noun ('a study of'), 'to' an infinitive ('A Method to Learn') or 'that' a relative clause
+    (_NOT_FINITE). A verb with its object after it ('requires many', 'supports a', 'showing that') may start a
+    title ('Learning the Structure of ...'), never be held further on."""
     verbs = model.verbs
-    return [word.lowered in verbs and (index == 0 or words[index - 1].lowered not in _NOT_FINITE)
-            for index, word in enumerate(words)]
-
-
-def _takes_object(words: tuple[Word, ...], index: int) -> bool:
-    """Whether a word reads as a verb with its object after it ('requires many', 'supports a', 'showing that'):
-    a title may start with one ('Learning the Structure of ...'), never hold one further on."""
-    if index + 1 == len(words) or words[index + 1].sentence != words[index].sentence:
-        return False
-    word, following = words[index].lowered, words[index + 1].lowered
-    if word in _PHRASE_BEFORE or word in _LINKING:
-        return False
-    return following in _OBJECT_START or (following == "that" and word.endswith(("ing", "ed")))
+    may_end, blocked, finite, joins = [], [], [], []
+    last = len(words) - 1
+    before = None
+    for index, word in enumerate(words):
+        following = words[index + 1] if index < last else None
+        ends_sentence = following is None or following.sentence != word.sentence
+        lowered = word.lowered
+        may_end.append(word.may_close and (word.closes or ends_sentence or following.opens or following.breaks))
+        stops = index in naming or word.clausal or not word.tokens
+        blocked.append(stops)
+        verb = lowered in verbs and (before is None or before.lowered not in _NOT_FINITE)
+        finite.append(verb)
+        takes_object = not ends_sentence and not (lowered in _PHRASE_BEFORE or lowered in _LINKING) and (
+            following.lowered in _OBJECT_START or (following.lowered == "that" and lowered.endswith(("ing", "ed"))))
+        joins.append(before is not None and before.sentence == word.sentence
+                     and not (stops or word.opens or verb or takes_object))
+        before = word
+    return may_end, blocked, finite, joins
 
 
 def _name_words(words: tuple[Word, ...], name: str | None) -> set[int]:
@@ -464,7 +481,7 @@ def _name_words(words: tuple[Word, ...], name: str | None) -> set[int]:
 
 def _may_start(words: tuple[Word, ...], index: int) -> bool:
     word = words[index]
-    if not word.tokens or word.lowered in _NOT_FIRST:
+    if not word.may_open:
         return False
     if index == 0 or words[index - 1].sentence != word.sentence or words[index - 1].closes or word.opens:
         return True
@@ -472,18 +489,6 @@ def _may_start(words: tuple[Word, ...], index: int) -> bool:
     if before in _LINKING_VERBS:  # "is a method for ...", not "is crucial for ..."
         return word.lowered in _ARTICLES
     return before in _PHRASE_BEFORE or before in _CLAIM_FORMS
-
-
-def _may_end(words: tuple[Word, ...], index: int) -> bool:
-    word = words[index]
-    lowered = word.lowered
-    if not word.tokens or lowered in _LINKING or lowered.endswith(("-", "\u2013", "\u2014", "ly")) \
-            or (lowered.endswith("ed") and not lowered.endswith("eed")):  # "... Sensitivities Induced"
-        return False
-    if word.closes or index + 1 == len(words) or words[index + 1].sentence != word.sentence:
-        return True
-    following = words[index + 1]
-    return following.opens or (following.lowered in _PHRASE_BREAK and following.lowered not in _DETERMINERS)
 
 
 def derive_title(abstract: str, name: str | None, model: TitleModel | None = None) -> str:
@@ -642,7 +647,7 @@ def _symbol(part: str) -> bool:
 
 def _case_word(word: str, small_allowed: bool) -> str:
     """Small words stay lower case, except as the first word or the first part of a compound."""
-    if not word or any(c.isupper() for c in word[1:]) or any(c.isdigit() for c in word) or not _latin(word[0]):
+    if not word or any(map(str.isupper, word[1:])) or any(map(str.isdigit, word)) or not _latin(word[0]):
         return word  # an acronym, a coined name, a number or a Greek letter ('α-Divergences'): as written
     if word.lower() in _SMALL_WORDS and small_allowed:
         return word.lower()
