@@ -974,8 +974,9 @@ def main(requests: BinaryIO, answers: BinaryIO, named: tuple[str, str, str] | No
     cache's file, the entry's kind and key; or None); on `answers`, pickled as plain tuples (reading
     them needs no scikit-learn), first each paper's related papers as (index, shared terms), then
     each paper's place on the map, then the map's groups (map_groups), then the new MapState as a
-    tuple. Then it stores the new RelatedState where the last one was kept. `named`, that place is
-    read at once, while the build ingests."""
+    tuple. It stores the new RelatedState where the last one was kept once the related papers are
+    sent, before the map is drawn, which so does not hold it. `named`, that place is read at once,
+    while the build ingests."""
     # (Only a cache that exists: the build makes a new one, with its key.)
     cache, last_related = _stored_related(named if named and Path(named[0]).is_file() else None)
     small = last_related is None or len(RelatedState(*last_related).computed) <= MAP_CLUSTERS
@@ -992,8 +993,14 @@ def main(requests: BinaryIO, answers: BinaryIO, named: tuple[str, str, str] | No
             cache.close()
         cache, last_related = _stored_related(where)
     neighbours, related = found_related(texts, RelatedState(*last_related) if last_related else None)
+    del last_related
     pickle.dump([tuple((n.index, n.shared_terms) for n in found) for found in neighbours], answers)
     answers.flush()  # the build writes paper pages while the map is drawn
+    if cache:  # stored before the map is drawn, and let go: the map needs none of it
+        cache.put(where[1], where[2], tuple(related))
+        cache.keep_only(where[1], [where[2]])
+        cache.close()
+    del related
     state = updated_map(texts, last_map, neighbours)
     if state is None:
         if loading.is_alive():
@@ -1003,10 +1010,6 @@ def main(requests: BinaryIO, answers: BinaryIO, named: tuple[str, str, str] | No
     pickle.dump(state.groups, answers)
     pickle.dump(tuple(state), answers)
     answers.flush()
-    if cache:
-        cache.put(where[1], where[2], tuple(related))
-        cache.keep_only(where[1], [where[2]])
-        cache.close()
 
 
 def _stored_related(where: tuple[str, str, str] | None) -> tuple[Cache | None, tuple | None]:
