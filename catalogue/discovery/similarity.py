@@ -1002,6 +1002,7 @@ def main(requests: BinaryIO, answers: BinaryIO, named: tuple[str, str, str] | No
         cache.close()
     del related
     state = updated_map(texts, last_map, neighbours)
+    del neighbours, last_map  # a map laid out anew reads only the texts
     if state is None:
         if loading.is_alive():
             loading.join()  # not two threads importing one package: either could see it half made
