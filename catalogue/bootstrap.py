@@ -48,22 +48,42 @@ def ensure_requirements(argv: list[str]) -> None:
     if Path(sys.prefix).resolve() == ENVIRONMENT.resolve() or os.environ.get("CATALOGUE_BOOTSTRAPPED"):
         stop(f"the libraries {', '.join(missing)} are still missing in {sys.prefix}; "
              f"install them with: {sys.executable} -m pip install -r {REQUIREMENTS}")
-    say(f"The build needs libraries this Python lacks ({', '.join(missing)}): installing {REQUIREMENTS.name} into "
-        f"{ENVIRONMENT.name}/ (once; a minute or two). Delete {ENVIRONMENT.name}/ any time to start over.")
+    if not installed(REQUIREMENTS):
+        say(f"The build needs libraries this Python lacks ({', '.join(missing)}): installing {REQUIREMENTS.name} "
+            f"into {ENVIRONMENT.name}/ (once; a minute or two). Delete {ENVIRONMENT.name}/ any time to start over.")
     python = prepare_environment(REQUIREMENTS)
     os.execve(python, [str(python), *argv], dict(os.environ, CATALOGUE_BOOTSTRAPPED="1"))
 
 
 def prepare_environment(requirements: Path) -> Path:
-    """.venv/ (made if missing) with `requirements` installed; returns its Python."""
+    """.venv/ (made if missing) with `requirements` installed; returns its Python. A requirements file
+    installed before, unchanged since, is not installed again: every later build starts at once."""
     python = ENVIRONMENT / "bin" / "python"
+    if installed(requirements):
+        return python
     if not python.exists():
         create_environment()
     if run([python, "-m", "pip", "--version"], quiet=True) != 0:  # also a .venv/ left by an interrupted setup
         install_pip(python)
     if run([python, "-m", "pip", "install", "--disable-pip-version-check", "-r", str(requirements)]) != 0:
         stop(f"installing {requirements.name} into {ENVIRONMENT.name}/ failed (pip's message is above)")
+    _install_record(requirements).write_text(_digest(requirements), encoding="utf-8")
     return python
+
+
+def installed(requirements: Path) -> bool:
+    """Whether .venv/ holds `requirements` as the file is now (its record is written once pip succeeds)."""
+    record = _install_record(requirements)
+    return (ENVIRONMENT / "bin" / "python").exists() and record.is_file() \
+        and record.read_text(encoding="utf-8") == _digest(requirements)
+
+
+def _install_record(requirements: Path) -> Path:
+    return ENVIRONMENT / f".installed-{requirements.name}"
+
+
+def _digest(requirements: Path) -> str:
+    return hashlib.sha256(requirements.read_bytes()).hexdigest()
 
 
 def create_environment() -> None:

@@ -32,6 +32,26 @@ def test_a_library_missing_after_setup_stops_with_the_command_to_run(monkeypatch
     assert not (tmp_path / ".venv").exists()
 
 
+def test_requirements_installed_once_are_not_installed_again(monkeypatch, tmp_path):
+    """The system python3 lacks the libraries at every build: after the first, .venv/ is used at once."""
+    environment, requirements = tmp_path / ".venv", tmp_path / "requirements.txt"
+    (environment / "bin").mkdir(parents=True)
+    (environment / "bin" / "python").write_text("")
+    requirements.write_text("click==8.3.1\n")
+    monkeypatch.setattr(bootstrap, "ENVIRONMENT", environment)
+    commands = []
+    monkeypatch.setattr(bootstrap, "run", lambda command, quiet=False: commands.append(command[2:4]) or 0)
+    assert bootstrap.prepare_environment(requirements) == environment / "bin" / "python"
+    assert ["pip", "install"] in commands and bootstrap.installed(requirements)
+    commands.clear()
+    bootstrap.prepare_environment(requirements)
+    assert commands == []  # nothing run: not pip, not its version
+    requirements.write_text("click==8.3.1\njinja2==3.1.6\n")  # changed since: installed again
+    assert not bootstrap.installed(requirements)
+    bootstrap.prepare_environment(requirements)
+    assert ["pip", "install"] in commands
+
+
 class FakeIndex:
     """urlopen for a package index whose page for pip links the wheel (relative or absolute)."""
 
