@@ -101,8 +101,6 @@ def find_benchmarks(abstract: str, own_names: tuple[str, ...] = ()) -> tuple[str
     return benchmarks.find_benchmarks(split_sentences(plain_for_extraction(abstract)), own_names)
 
 
-
-
 def find_results(abstract: str) -> tuple[str, ...]:
     """Up to three short phrases with headline numbers, each saying what it measures."""
     return benchmarks.find_results(split_sentences(benchmarks.plain_math(plain_for_extraction(abstract))))
