@@ -22,7 +22,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from bench.scale import _proc_table, _program  # noqa: E402
+from bench.scale import _proc_table, _program, process_tree  # noqa: E402
 
 
 def pss_kb(pid: int) -> int:
@@ -35,19 +35,6 @@ def pss_kb(pid: int) -> int:
     except OSError:
         pass
     return 0
-
-
-def tree(root: int, table: dict[int, tuple[int, str]]) -> list[int]:
-    """root and every process descended from it."""
-    children: dict[int, list[int]] = {}
-    for pid, (ppid, _) in table.items():
-        children.setdefault(ppid, []).append(pid)
-    found, frontier = [root], [root]
-    while frontier:
-        for child in children.get(frontier.pop(), []):
-            found.append(child)
-            frontier.append(child)
-    return found
 
 
 class PssSampler(threading.Thread):
@@ -70,7 +57,7 @@ class PssSampler(threading.Thread):
     def sample(self) -> None:
         table = _proc_table()
         now: dict[str, int] = {}
-        for pid in tree(self.root, table):
+        for pid in sorted(process_tree(self.root, table)):
             if pid not in table:
                 continue
             key = (pid, table[pid][1])

@@ -127,6 +127,20 @@ def _proc_table() -> dict[int, tuple[int, str]]:
     return table
 
 
+def process_tree(root: int, table: dict[int, tuple[int, str]]) -> set[int]:
+    """root and every process descended from it, by the parents in `table` (_proc_table)."""
+    children: dict[int, list[int]] = {}
+    for pid, (ppid, _) in table.items():
+        children.setdefault(ppid, []).append(pid)
+    found, frontier = {root}, [root]
+    while frontier:
+        for child in children.get(frontier.pop(), []):
+            if child not in found:
+                found.add(child)
+                frontier.append(child)
+    return found
+
+
 def _status_kb(pid: int) -> tuple[int, int]:
     """(VmRSS, VmHWM) in kB, or (0, 0) once the process is gone."""
     rss = hwm = 0
@@ -175,17 +189,8 @@ class Sampler(threading.Thread):
 
     def sample(self) -> None:
         table = _proc_table()
-        tree, frontier = {self.root}, [self.root]
-        children: dict[int, list[int]] = {}
-        for pid, (ppid, _) in table.items():
-            children.setdefault(ppid, []).append(pid)
-        while frontier:
-            for child in children.get(frontier.pop(), []):
-                if child not in tree:
-                    tree.add(child)
-                    frontier.append(child)
         total = 0
-        for pid in tree:
+        for pid in process_tree(self.root, table):
             if pid not in table:
                 continue
             rss, hwm = _status_kb(pid)

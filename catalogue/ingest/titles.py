@@ -369,10 +369,11 @@ def candidate_spans(words: tuple[Word, ...], probabilities: dict[int, tuple[floa
     may_end, blocked, finite, joins = _phrase_parts(words, naming, model)
     chances = [probabilities.get(index, ()) for index in range(len(words))]
     # "the problem of" frames a subject the abstract states: the subject is a candidate even when short
-    subjects = {start + framing for start in range(len(words)) if (framing := _framing(words, start)) == 3}
+    framings = [_framing(words, index) for index in range(len(words))]
+    subjects = {index + framing for index, framing in enumerate(framings) if framing == 3}
     spans = []
     for start in probabilities:
-        if blocked[start] or finite[start] or not _may_start(words, start) or _framing(words, start):
+        if blocked[start] or finite[start] or not _may_start(words, start) or framings[start]:
             continue
         least = min(shortest, _SHORTEST_SUBJECT) if start in subjects else shortest
         gain, length, characters = name_gain, name_tokens, -1
