@@ -91,6 +91,7 @@ _KINDS = (r"algorithm|method|framework|model|system|approach|library|toolkit|dat
           r"network|format|technique|procedure|estimator|module|paradigm|scheme|strategy|mechanism|simulator|platform")
 _QUALIFIES = re.compile(r"-\w|\s+based\b(?!\s+(?:on|upon)\b)")  # '(CNN)-based', '(MTL) based'; not '(X) based on'
 _SMALL_WORDS = r"a|an|the|of|for|in|on|at|to|by|with|from|into|via|as|and|or|that|which|who|is|are|was|were"
+_SMALL_WORD = re.compile(_SMALL_WORDS)
 _CLASS_OF_THINGS = re.compile(  # '(MMD) kernel two-sample tests', '(GDA) methods'; not '(GDS) for linear models'
     rf"\s+(?:(?!(?:{_SMALL_WORDS})\b)[a-z][\w-]*\s+){{0,2}}?(?:(?:{_KINDS})e?s|tests|fields)\b")
 # What 'namely X' may follow: 'Our proposed framework, namely', 'a new monolingual language model ..., namely'.
@@ -506,7 +507,8 @@ def _repeated_lower_case_name(token: str, text: str) -> bool:
     """'We present pagelet, a cache manager ... pagelet keeps ...'."""
     return (_LOWER_CASE_NAME.fullmatch(token) is not None and token not in _NOT_NAMES
             and _KIND_WORD.fullmatch(token) is None
-            and _APPOSED_KIND.match(text, len(token)) is not None and text.count(token) >= 2)
+            and _APPOSED_KIND.match(text, len(token)) is not None
+            and len(re.findall(rf"\b{re.escape(token)}\b", text)) >= 2)  # as a word: 'work' is not in 'networks'
 
 
 _APPOSED = re.compile(rf"\s?[-,:\u2014\u2013]\s*[{_QUOTES}]?(?:the\s+)?(?P<phrase>{_TITLE_PHRASE.pattern}|{NAME})"
@@ -523,7 +525,10 @@ def _appositive(rest: str, before: str, counts: Counter[str]) -> Contribution | 
     defined = _definition_at_start(after[apposed.start("phrase"):])
     if defined:
         return Contribution(defined.name)
-    if is_coined(phrase) or (len(phrase.split()) > 1 and phrase.split()[0].lower() not in _NOT_NAMES):
+    words = phrase.split()
+    # a phrase a small word opens names nothing: 'For CIFAR-10, we ...', 'With O(n) space, we ...'
+    opens = len(words) == 1 or not _SMALL_WORD.fullmatch(words[0].lower())
+    if opens and (is_coined(phrase) or (len(words) > 1 and words[0].lower() not in _NOT_NAMES)):
         return Contribution(phrase)
     if is_explicit_name(phrase) and _mentions(phrase, counts) >= 2:  # 'we develop, Stripformer, a ...'
         return Contribution(phrase)
