@@ -62,8 +62,9 @@ def is_right(predicted: str, silver: str, abstract: str) -> bool:
     return predicted == silver or _one_expands_the_other(predicted, silver, abstract)
 
 
-def name_scores(records: list[dict], common: frozenset[str] | None = None) -> dict:
-    """Precision, recall and counts of the names given, with the misses and false names."""
+def name_scores(records: list[dict], common: frozenset[str] | None = None, names: list[str | None] | None = None) -> dict:
+    """Precision, recall and counts of the names given (as ingest gives them, unless `names` are
+    given, one a record), with the misses and false names."""
     common = common_words(record["abstract"] for record in records) if common is None else common
     labelled = given = right = unprefixed = unprefixed_given = 0
     misses: list[tuple[str, str]] = []  # (silver, title)
@@ -71,7 +72,8 @@ def name_scores(records: list[dict], common: frozenset[str] | None = None) -> di
     unprefixed_names: list[tuple[str, str]] = []  # (predicted, title)
     seconds: list[float] = []
     taxonomy, fallback = read_taxonomy(PROJECT / "content")
-    names = [paper.name for _, paper in extracted_pairs(records, taxonomy, fallback)]  # as ingest gives them
+    if names is None:
+        names = [paper.name for _, paper in extracted_pairs(records, taxonomy, fallback)]  # as ingest gives them
     for record, predicted in zip(records, names):
         started = time.process_time()
         predicted_name(record["abstract"])  # (the time of finding an abstract's names, read alone)
