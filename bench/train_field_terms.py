@@ -6,8 +6,10 @@ A term is a name the extractor may give (one it derives from a training abstract
 names.is_coined) that the abstracts of at least FIELD_SHARE of the training venue-years write, as names
 are written (singular or plural; a phrase, its words in order), and that titles no training paper
 (its silver name, the title's prefix: 'SAGA: A Fast ...' names a paper with a word later papers
-write). With each term, the expansions training abstracts write for it ('Markov random field (MRF)'):
-an abstract that spells the term out otherwise coins a name (shared_names.is_known_term). Training
+write). With each term, the first year a training abstract writes it (a paper older than that may
+have coined it) and the expansions at least EXPANDED_BY training abstracts write for it ('Markov
+random field (MRF)'): an abstract that spells the term out otherwise coins a name
+(shared_names.is_known_term). Training
 uses the venue-years bench/train_titles.py trains on (every fifth held out, the test sample in
 neither): same corpus, same list.
 

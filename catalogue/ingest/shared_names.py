@@ -10,9 +10,10 @@ the list gives names its paper itself.
 
 A small list cannot tell: a reading list of a few dozen papers has few that share a term. The
 terms many venue-years write (field_terms.json, learned from the corpus by
-bench/train_field_terms.py) are the field's in any list, unless the abstract spells the term out
-in other words than the field does ('Misinfo Reaction Frames (MRF)' coins a name; 'Markov random
-fields (MRFs)' does not).
+bench/train_field_terms.py) are the field's in any list, unless the paper is older than the
+corpus's first use of the term (it may have coined it) or its abstract spells the term out in other
+words than the field does ('Misinfo Reaction Frames (MRF)' coins a name; 'Markov random fields
+(MRFs)' does not).
 """
 
 from __future__ import annotations
@@ -35,7 +36,7 @@ FIELD_TERMS = Path(__file__).with_name("field_terms.json")
 
 
 class FieldTerm(NamedTuple):
-    since: int | None  # the first year the corpus writes it, None when its first venue-years already do
+    since: int | None  # the first year the corpus writes it, None when its first year already does
     expansions: frozenset[str]  # the keys (expansion_key) of the words the field writes it for
 
 
@@ -73,10 +74,11 @@ def field_terms(papers: list[Paper], known: Known | None = None) -> dict[str, fr
 
 
 def is_known_term(name: str, paper: Paper, plain: str, known: Known) -> bool:
-    """A known term, unless the paper is not later than the term's first year (it may have coined it:
-    'SVRG' in the paper that introduced it) or its abstract spells it out in words the field does not."""
+    """A known term, unless the paper is older than the corpus's first use of it (it may have coined it:
+    'SVRG' in the paper that introduced it, which others wrote from the next year) or its abstract spells
+    it out in words the field does not."""
     term = known.get(name)
-    if term is None or term.since is not None and paper.year is not None and int(paper.year) <= term.since:
+    if term is None or term.since is not None and paper.year is not None and int(paper.year) < term.since:
         return False
     spelled = spelled_out(name, plain)
     return spelled is None or spelled in term.expansions
