@@ -62,7 +62,8 @@ def is_right(predicted: str, silver: str, abstract: str) -> bool:
     return predicted == silver or _one_expands_the_other(predicted, silver, abstract)
 
 
-def name_scores(records: list[dict], common: frozenset[str] | None = None, names: list[str | None] | None = None) -> dict:
+def name_scores(records: list[dict], common: frozenset[str] | None = None,
+                names: list[str | None] | None = None) -> dict:
     """Precision, recall and counts of the names given (as ingest gives them, unless `names` are
     given, one a record), with the misses and false names."""
     common = common_words(record["abstract"] for record in records) if common is None else common

@@ -155,7 +155,8 @@ def main() -> None:
     training, held_out = split(corpus, sample)
     learned = learn(training)
     args.out.write_text(json.dumps(learned, indent=0, sort_keys=True) + "\n", encoding="utf-8")
-    print(f"{args.out}: {len(learned['terms'])} terms from {len(training)} papers of {learned['venue_years']} venue-years")
+    print(f"{args.out}: {len(learned['terms'])} terms from {len(training)} papers "
+          f"of {learned['venue_years']} venue-years")
     shipped_terms.cache_clear()
     if args.out == FIELD_TERMS:
         report(held_out, common_words(record["abstract"] for record in corpus), args.seed)

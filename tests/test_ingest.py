@@ -243,7 +243,8 @@ WRITING_SHN = ["Training an SHN is unstable; we study why mode collapse occurs i
                "We compare SHNs with diffusion models on image synthesis benchmarks.",
                "An SHN discriminator can detect forged medical scans, we show, with high recall."]
 # A term the corpus's venue-years write: the field's in a list of one paper too.
-SHIPPED_TERM = "We propose a generative adversarial network (GAN) for designing molecules. The GAN is trained on drug data."
+SHIPPED_TERM = ("We propose a generative adversarial network (GAN) for designing molecules. "
+                "The GAN is trained on drug data.")
 
 
 def papers_by_abstract(content: Path) -> dict[str, object]:

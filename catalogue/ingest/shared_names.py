@@ -34,7 +34,6 @@ SHARED_BY = 3  # other abstracts of the venue-year that write a name make it the
 FIELD_TERMS = Path(__file__).with_name("field_terms.json")
 
 
-
 class FieldTerm(NamedTuple):
     since: int | None  # the first year the corpus writes it, None when its first year already does
     expansions: frozenset[str]  # the keys (expansion_key) of the words the field writes it for
