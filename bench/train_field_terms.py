@@ -55,7 +55,7 @@ _PARENTHESIS = re.compile(r"\(([^()\s]{2,40})\)")
 
 
 def learn(records: list[dict]) -> dict:
-    """{'share', 'venue_years', 'terms': {term: its expansions' keys}} from the training records."""
+    """{'share', 'venue_years', 'terms': {term: {'since', 'expansions'}}} from the training records."""
     cleaned = [clean_abstract(replace_unsafe(r["abstract"]))[0] for r in records]
     plain = {str(number): plain_for_extraction(abstract) for number, abstract in enumerate(cleaned)}
     venue_year = {str(number): (r["venue"], int(r["year"])) for number, r in enumerate(records)}
