@@ -38,6 +38,7 @@ from catalogue.text import replace_unsafe
 from catalogue.markup.cleanup import clean_abstract
 from catalogue.ingest.titles import HTML_TAG, title_words
 from catalogue.ingest.extract import extract
+from catalogue.ingest.topics import keyword_key
 from catalogue.markup.convert import TextConverter
 from catalogue.ingest.run import across_venue_years
 from catalogue.model import Paper, Source, Topic
@@ -259,13 +260,14 @@ def title_scores(pairs: list[Pair]) -> TitleScores:
 
 
 def named_topics(record: dict, taxonomy: tuple[Topic, ...]) -> tuple[str, ...]:
-    """Slugs of the topics whose label or one of whose keywords is an author keyword (plural allowed)."""
+    """Slugs of the topics whose label or one of whose keywords is an author keyword (plural allowed;
+    any case, and a hyphen, a space or nothing between words, as the extractor reads keywords)."""
     named = []
     for keyword in record.get("keywords") or ():
-        written = " ".join(keyword.lower().split())
+        written = keyword_key(keyword)
         forms = {written, written.removesuffix("s"), written.removesuffix("es")}
         for topic in taxonomy:
-            if topic.slug not in named and forms & {topic.label.lower(), *topic.keywords}:
+            if topic.slug not in named and forms & {keyword_key(k) for k in (topic.label, *topic.keywords)}:
                 named.append(topic.slug)
     return tuple(named)
 

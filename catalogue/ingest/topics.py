@@ -39,6 +39,12 @@ class _Index:
     prefixes: frozenset[str]  # every start of the forms: where to stop reading on
 
 
+def keyword_key(keyword: str) -> str:
+    """A keyword with its words run together, lower-cased: "Auto-Encoder", "auto encoder" and
+    "autoencoder" are one keyword."""
+    return "".join(_WORD.findall(keyword.lower()))
+
+
 @functools.lru_cache(maxsize=16)
 def _keyword_index(taxonomy: tuple[Topic, ...]) -> _Index:
     """Each keyword and label of the taxonomy, its words run together ("auto-encoder" and
@@ -48,7 +54,7 @@ def _keyword_index(taxonomy: tuple[Topic, ...]) -> _Index:
         for keyword in (topic.label.lower(), *topic.keywords):
             words = _WORD.findall(keyword)
             if words:
-                slugs = topics.setdefault("".join(words), {})
+                slugs = topics.setdefault(keyword_key(keyword), {})
                 slugs[topic.slug] = max(PHRASE_WEIGHT if len(words) > 1 else 1, slugs.get(topic.slug, 0))
     forms = {form: key for key in topics for form in _word_family(key)} | {key: key for key in topics}
     prefixes = frozenset(form[:end] for form in forms for end in range(1, len(form) + 1))
