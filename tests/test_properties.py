@@ -408,7 +408,7 @@ def test_extraction_gives_a_short_title_known_topics_and_names_from_the_text(tex
     found = extract(text, TAXONOMY, "general")
     assert found.title.strip()
     assert visible_length(found.title) <= TITLE_LIMIT, f"{visible_length(found.title)} characters: {found.title!r}"
-    assert 1 <= len(found.topics) <= 3 and len(set(found.topics)) == len(found.topics)
+    assert 1 <= len(found.topics) <= 4 and len(set(found.topics)) == len(found.topics)
     assert set(found.topics) <= {topic.slug for topic in TAXONOMY}
     for name in filter(None, (found.name, *found.other_names)):
         assert name in text or name in unmarked(text), f"name {name!r} is not in the abstract"

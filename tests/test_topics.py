@@ -9,7 +9,7 @@ import sys
 import pytest
 
 from catalogue.content import DEFAULT_TAXONOMY, read_taxonomy
-from catalogue.ingest.topics import keyword_evidence
+from catalogue.ingest.topics import keyword_evidence, rank_topics
 from conftest import PROJECT
 
 sys.path.insert(0, str(PROJECT))
@@ -34,7 +34,7 @@ def test_topics_named_by_the_authors_keywords_are_given(scores):
 def test_no_topic_takes_most_papers_and_few_are_left_to_the_fallback(scores):
     assert max(scores["topic_share"].values()) < 0.5, scores["topic_share"]
     assert scores["fallback_share"] < 0.05
-    assert set(scores["topics_per_paper"]) <= {1, 2, 3}
+    assert set(scores["topics_per_paper"]) <= {1, 2, 3, 4}
 
 
 def test_the_default_taxonomy_is_the_projects():
@@ -56,3 +56,12 @@ def test_an_acronym_defined_after_a_keyword_counts_as_the_keyword_where_it_recur
 def test_british_spellings_count_as_the_keyword():
     assert keyword_evidence("behaviour cloning", _taxonomy()) == keyword_evidence("behavior cloning", _taxonomy())
     assert keyword_evidence("optimisation", _taxonomy()) == keyword_evidence("optimization", _taxonomy())
+
+
+def test_a_fourth_topic_only_where_the_abstract_says_it_as_often_as_the_others():
+    three = ("Reinforcement learning and reinforcement learning. Robotic manipulation with a robotic arm and a robot. "
+             "Large language models and large language models. ")
+    said_often = rank_topics("", three + "Graph neural networks and graph neural networks.", _taxonomy(), "machine-learning")
+    said_once = rank_topics("", three + "A graph neural network.", _taxonomy(), "machine-learning")
+    assert len(said_often) == 4 and said_often[-1] == "graphs"
+    assert len(said_once) == 3 and "graphs" not in said_once

@@ -12,8 +12,10 @@ A topic is right when the paper is about it, not when one of its words occurs on
 - a keyword repeated all along the abstract counts only REPEATS_COUNTED times, so one word does
   not drown the others; mentions in the derived title count again;
 - up to three topics with at least MIN_EVIDENCE (two mentions of a word, or one of a phrase) are
-  kept, best first; when no topic has that much, the one with the most evidence; the fallback
-  topic when no keyword occurs at all.
+  kept, best first; a fourth only with STRONG_EVIDENCE (as much as two mentions of a phrase): a
+  paper that says a fourth thing that often is about it too, while one that mentions it in passing
+  keeps three; when no topic has MIN_EVIDENCE, the one with the most evidence; the fallback topic
+  when no keyword occurs at all.
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ MAX_TOPICS = 3
 TITLE_WEIGHT = 1  # the title is derived from the abstract: its mentions count a second time
 PHRASE_WEIGHT = 2  # a keyword of two or more words, against one of a single word
 MIN_EVIDENCE = 2
+STRONG_EVIDENCE = 4  # what a fourth topic needs
 REPEATS_COUNTED = 2
 _WORD = re.compile(r"[^\W_]+")
 
@@ -141,12 +144,13 @@ def _is_acronym(word: str, longest: int = 4) -> bool:
 
 
 def rank_topics(title: str, abstract: str, taxonomy: tuple[Topic, ...], fallback: str) -> tuple[str, ...]:
-    """One to three topics the paper is about, best first (the module's docstring says how)."""
+    """One to four topics the paper is about, best first (the module's docstring says how)."""
     index = _keyword_index(taxonomy)  # (once: the taxonomy is hashed to find it)
     evidence = _evidence(abstract, index, 1)
     for slug, extra in _evidence(title, index, TITLE_WEIGHT).items():
         evidence[slug] = evidence.get(slug, 0) + extra
     order = {topic.slug: number for number, topic in enumerate(taxonomy)}
-    ranked = sorted(evidence, key=lambda slug: (-evidence[slug], order[slug]))[:MAX_TOPICS]
-    kept = [slug for slug in ranked if evidence[slug] >= MIN_EVIDENCE]
+    ranked = sorted(evidence, key=lambda slug: (-evidence[slug], order[slug]))
+    kept = [slug for slug in ranked[:MAX_TOPICS] if evidence[slug] >= MIN_EVIDENCE]
+    kept += [slug for slug in ranked[MAX_TOPICS:MAX_TOPICS + 1] if evidence[slug] >= STRONG_EVIDENCE]
     return tuple(kept or ranked[:1]) or (fallback,)
