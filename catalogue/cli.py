@@ -10,6 +10,7 @@ from __future__ import annotations
 import errno
 import functools
 import os
+import shlex
 import subprocess
 import sys
 import threading
@@ -56,8 +57,15 @@ def set_jobs(context: click.Context, parameter: click.Parameter, jobs: int | Non
 jobs_option = click.option("--jobs", type=click.IntRange(1), default=None, expose_value=False, callback=set_jobs,
                            metavar="N", help="Worker processes for ingest, text conversion, page writing and "
                                              "Pagefind (default: the cores this process may use).")
-out_option = click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=PROJECT / "site",
-                          show_default="site/", help="Folder the site is written to (replaced only when complete).")
+
+
+def site_folder_option(help: str):
+    return click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=PROJECT / "site",
+                        show_default="site/", help=help)
+
+
+out_option = site_folder_option("Folder the site is written to (replaced only when complete).")
+built_site_option = site_folder_option("Folder of the built site (as given to build's --out).")
 
 
 class Interrupted(CatalogueError):
@@ -94,6 +102,14 @@ def main() -> None:
     """
 
 
+def given_config_exists(context: click.Context, parameter: click.Parameter, path: Path) -> Path:
+    """The project's site.toml is optional, but a --config that names no file is a slip, not a choice
+    of the defaults."""
+    if context.get_parameter_source(parameter.name) is not click.core.ParameterSource.DEFAULT and not path.exists():
+        raise CatalogueError(f"{display(path)}: no such settings file; check --config (nothing was read or written)")
+    return path
+
+
 def site_options(command):
     """The options shared by build and render: where the site goes and how it looks."""
     for option in reversed((
@@ -106,7 +122,7 @@ def site_options(command):
                      help=f"Interface language: {', '.join(available_languages())} (default: site.toml's "
                           "'language', else en). Sets <html lang>, which Pagefind follows when it indexes."),
         click.option("--config", "config_path", type=click.Path(dir_okay=False, path_type=Path),
-                     default=PROJECT / CONFIG_FILE, show_default=CONFIG_FILE,
+                     default=PROJECT / CONFIG_FILE, show_default=CONFIG_FILE, callback=given_config_exists,
                      help="Site settings (title, language, base_url)."),
         click.option("--templates", type=click.Path(file_okay=False, path_type=Path), default=PROJECT / "templates",
                      show_default="templates/", help="Jinja templates (copy and edit to restyle the site)."),
@@ -150,12 +166,12 @@ def render(content: Path, out: Path, base_url: str | None, language: str | None,
 
 
 @main.command("index")
-@out_option
+@built_site_option
 @jobs_option
 def index_command(out: Path) -> None:
     """Index a built site for search with Pagefind (the last stage of build)."""
     if check_site_folder(out, display(out), pipeline.protected_inputs(), PROJECT) is not Holds.OUR_SITE:
-        raise CatalogueError(f"{display(out)}/ is not a built site; run 'python3 build.py render' first")
+        raise CatalogueError(f"{display(out)}/ is not a built site; run 'python3 build.py render{out_flag(out)}' first")
     with site_lock(out, display(out)):
         say(f"  {pipeline.index(out)}")
 
@@ -176,8 +192,9 @@ def ingest_command(seeds: Path, content: Path, prune: bool, allow_removals: bool
 
 
 @main.command()
-@out_option
-@click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True)
+@built_site_option
+@click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True,
+              help="Port to listen on, on 127.0.0.1 only (0: any free port).")
 @click.option("--watch", is_flag=True, help="Build first, then again whenever seeds/, content/, templates/, assets/ "
                                             "or site.toml change, and reload the pages open in the browser.")
 @seeds_option
@@ -223,21 +240,22 @@ def serve(out: Path, port: int, watch: bool, seeds: Path, content: Path) -> None
 
 
 @main.command()
-@out_option
+@built_site_option
 @click.option("--no-html", is_flag=True, help="Skip the Nu Html Checker (which needs Java and 'npm install').")
 def check(out: Path, no_html: bool) -> None:
     """Verify a built site: links work from disk and under a subpath, HTML is valid,
     every page has a title and description, search covers every paper."""
+    from catalogue.site.check import TOOL_PROBLEMS
     problems = pipeline.check(out, validate_html=not no_html)
     for problem in problems:
-        say(f"{display(out)}/{problem}")
+        say(problem if problem.startswith(TOOL_PROBLEMS) else f"{display(out)}/{problem}")
     if problems:
         raise click.ClickException(f"{len(problems)} problem{'s' if len(problems) > 1 else ''} in {display(out)}/")
     say(f"  no problems in {display(out)}/")
 
 
 @main.command()
-@out_option
+@built_site_option
 @click.option("--zip", "zip_path", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Where to write the zip (default: next to the site, as <out>.zip).")
 def bundle(out: Path, zip_path: Path | None) -> None:
@@ -253,7 +271,7 @@ def bundle(out: Path, zip_path: Path | None) -> None:
 
 
 @main.command()
-@out_option
+@built_site_option
 def clean(out: Path) -> None:
     """Delete the built site: only a folder this tool built (content/ and seeds/ never)."""
     holds = check_site_folder(out, display(out), pipeline.protected_inputs(), PROJECT, doing="refusing to remove it",
@@ -274,4 +292,9 @@ def clean(out: Path) -> None:
 
 def require_index(out: Path) -> None:
     if not (out / "index.html").is_file():
-        raise CatalogueError(f"{display(out)}/index.html does not exist; run 'python3 build.py' first")
+        raise CatalogueError(f"{display(out)}/index.html does not exist; run 'python3 build.py{out_flag(out)}' first")
+
+
+def out_flag(out: Path) -> str:
+    """The --out a suggested command needs to make the same site (none for the default)."""
+    return "" if out == PROJECT / "site" else f" --out {shlex.quote(display(out))}"

@@ -6,6 +6,7 @@ ill-typed front-matter key is an error naming the file and the key, never silent
 
 from __future__ import annotations
 
+import difflib
 import json
 import os
 import re
@@ -79,7 +80,8 @@ def parse_paper_markdown(text: str, path: str) -> Paper:
         raise ContentFileError(path, "front matter must be a set of 'key: value' lines")
     unknown = sorted(set(map(str, data)) - set(KEYS))
     if unknown:
-        raise ContentFileError(path, f"unknown front-matter key {shown(unknown[0])} (known keys: {', '.join(KEYS)})")
+        raise ContentFileError(path, f"unknown front-matter key {shown(unknown[0])}{did_you_mean(unknown[0])} "
+                                     f"(known keys: {', '.join(KEYS)})")
     for key in REQUIRED:
         if data.get(key) in (None, ""):
             raise ContentFileError(path, f"front-matter key '{key}' is missing")
@@ -121,6 +123,12 @@ def parse_paper_markdown(text: str, path: str) -> Paper:
         in_seeds=_check(path, "in_seeds", data.get("in_seeds", True), bool, None, "true or false"),
         old_slugs=old_slugs,
     )
+
+
+def did_you_mean(key: str) -> str:
+    """A hint naming the known key a mistyped one is closest to ('vneue' -> 'venue'), or nothing."""
+    close = difflib.get_close_matches(key[:SHOWN_LENGTH], KEYS, n=1)  # a pasted paragraph is no typo
+    return f"; did you mean '{close[0]}'?" if close else ""
 
 
 def _load_front_matter(front: str, path: str, first_line: int):
@@ -211,7 +219,8 @@ def _strings(path: str, key: str, value) -> tuple[str, ...]:
     if value is None:
         return ()
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        raise ContentFileError(path, f"front-matter key '{key}' must be a list of strings, not {shown(value)}")
+        raise ContentFileError(path, f"front-matter key '{key}' must be a list of strings, like "
+                                     f"{key}: [first, second], not {shown(value)}")
     return tuple(value)
 
 

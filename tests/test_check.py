@@ -6,8 +6,11 @@ import shutil
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 
+from catalogue.cli import main
 from catalogue.site.check import check_reference, check_site
+from conftest import PROJECT
 
 FILES = {"index.html", "search.html", "assets/style.css", "papers/egotsr/index.html", "papers/a b/index.html"}
 
@@ -167,11 +170,20 @@ def test_every_bundle_named_in_shards_json_is_there(site):
 def test_a_site_built_without_search_says_so(site):
     shutil.rmtree(site / "pagefind")
     assert check_site(site, validate_html=False) == [
-        "pagefind/: missing; the site was built without search (--no-search)"]
+        "pagefind/: missing; the site was built without search (--no-search, or by render alone): "
+        "run 'python3 build.py index' on it"]
 
 
 def test_not_a_built_site(tmp_path):
     assert check_site(tmp_path) == [f"index.html: missing; is {tmp_path} a built site?"]
+
+
+def test_the_check_command_names_a_missing_tool_as_itself_not_as_a_file_of_the_site(site, monkeypatch):
+    monkeypatch.setenv("VNU_JAR", str(site / "no-such.jar"))
+    result = CliRunner().invoke(main, ["check", "--out", str(site)])
+    assert result.exit_code == 1
+    assert [line for line in result.output.splitlines() if "not found" in line] == [
+        f"vnu.jar: not found at {site / 'no-such.jar'}; run 'npm install' in {PROJECT} (or set $VNU_JAR)"]
 
 
 def test_missing_validator_is_one_problem_saying_how_to_install(site, monkeypatch):

@@ -542,6 +542,17 @@ def test_a_refusal_names_the_seed_files_that_were_skipped(project):
     assert snapshot(project / "content") == before
 
 
+def test_a_refusal_after_one_seed_file_names_that_file_as_a_file(project):
+    (project / "other.txt").write_text("ICML 2026\n\n" + " ".join(["Another abstract about graphs"] * 5) + "\n",
+                                       encoding="utf-8")
+    before = snapshot(project / "content")
+    result = ingest(project, seeds=project / "other.txt")
+    assert result.exit_code == 1
+    assert (f"Nothing was written. Check --seeds: {(project / 'other.txt').as_posix()} is the only seed file read.\n"
+            in result.output)
+    assert snapshot(project / "content") == before
+
+
 @pytest.mark.parametrize("make, message", [
     (lambda path: os.mkfifo(path), "not a regular file; remove it (ingest writes it anew)"),
     (lambda path: path.write_text("[1, 2]"), "not a JSON object; remove it (ingest writes it anew)"),

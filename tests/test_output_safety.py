@@ -394,6 +394,17 @@ def test_bundle_into_a_missing_folder_says_so(project):
     assert tree(project) == before
 
 
+@pytest.mark.parametrize("command, advice", [
+    (["serve", "--out"], "gone/index.html does not exist; run 'python3 build.py --out gone' first"),
+    (["bundle", "--out"], "gone/index.html does not exist; run 'python3 build.py --out gone' first"),
+    (["index", "--out"], "gone/ is not a built site; run 'python3 build.py render --out gone' first"),
+])
+def test_a_missing_site_names_the_command_that_makes_that_very_site(project, command, advice):
+    before = tree(project)
+    assert_one_line_error(invoke(*command, "gone"), advice)
+    assert tree(project) == before
+
+
 # --- faults of the system: one line, non-zero, the previous site kept ----------------------------
 
 def failing_under(folder: Path, code: int | None, monkeypatch, after: int = 0) -> None:

@@ -65,6 +65,7 @@ def test_bytes_that_are_not_utf8_are_replaced_and_reported_by_line(tmp_path):
     document = read_seed_document(path, "latin1.txt")
     assert document.paragraphs[1].text == "Caf\ufffd abstract with a bad byte."
     assert [str(p.source) for p in document.problems] == ["latin1.txt:5"]
+    assert "save the file as UTF-8" in document.problems[0].message  # the fix, not only the fault
 
 
 def test_control_characters_are_replaced_and_reported_by_line():

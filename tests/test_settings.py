@@ -163,6 +163,17 @@ def test_a_bad_setting_stops_the_build_before_anything_is_written(tmp_path, monk
     assert snapshot(tmp_path) == before
 
 
+@pytest.mark.parametrize("command", ["build", "render"])
+def test_a_settings_file_named_but_missing_stops_before_anything_is_written(command, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    shutil.copytree(PROJECT / "seeds", tmp_path / "seeds")
+    before = snapshot(tmp_path)
+    result = CliRunner().invoke(main, [command, "--content", "content", "--out", "site", "--config", "sitee.toml"])
+    assert result.exit_code == 1
+    assert result.output == "Error: sitee.toml: no such settings file; check --config (nothing was read or written)\n"
+    assert snapshot(tmp_path) == before
+
+
 @pytest.mark.parametrize("make", [lambda path: os.mkfifo(path), lambda path: path.mkdir()], ids=["fifo", "folder"])
 def test_a_settings_path_that_is_not_a_file_is_refused_without_opening_it(make, tmp_path):
     make(tmp_path / SETTINGS_FILE)

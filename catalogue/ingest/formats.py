@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from catalogue.model import Problem, Record, Source
 from catalogue.ingest.structured_lists import STRUCTURED_EXTENSIONS, parse_record_file
-from catalogue.ingest.seed_files import decode_seed_bytes
+from catalogue.ingest.seed_files import REPLACED_BYTES, decode_seed_bytes
 from catalogue.ingest.text_lists import parse_seed_bytes
 
 
@@ -20,7 +20,7 @@ def parse_seed_records(data: bytes, path: str) -> tuple[list[Record], list[Probl
         if decoded.text is None:
             return [], [Problem(Source(path), decoded.why_not)]
         listed = parse_record_file(decoded.text, path)
-        replaced = [Problem(Source(path), "bytes that are not UTF-8 were replaced by '\ufffd'")] if decoded.replaced else []
+        replaced = [Problem(Source(path), REPLACED_BYTES)] if decoded.replaced else []
         return list(listed.records), replaced + list(listed.problems)
     document = parse_seed_bytes(data, path)
     records = [Record(Source(path, paragraph.line), paragraph.text, venue=document.venue, year=document.year)

@@ -371,8 +371,9 @@ def refuse_removals(leaving: list[tuple[Path, Paper]], catalogue_size: int, prun
             return
         headline = (f"this ingest would mark {len(listed)} of {catalogue_size} papers as no longer in the seeds "
                     "(in_seeds: false):")
-        advice = "\n".join([f"Nothing was written. Check --seeds: {printable(seeds_dir.as_posix())}/ holds "
-                            f"{seed_file_count} seed file(s)" + (", and these were skipped:" if skipped else "."),
+        read = " is the only seed file read" if seeds_dir.is_file() else f"/ holds {seed_file_count} seed file(s)"
+        advice = "\n".join([f"Nothing was written. Check --seeds: {printable(seeds_dir.as_posix())}{read}"
+                            + (", and these were skipped:" if skipped else "."),
                             *(f"  {line}" for line in note_lines(skipped)),
                             "If the papers did leave the lists, run again with --allow-removals."])
     lines = [f"  {printable(path.as_posix())}" for path, _ in listed[:LISTED_REMOVALS]]

@@ -158,6 +158,10 @@ class SeedText:
     replaced: bool = False  # bytes that are not UTF-8 became U+FFFD
 
 
+# The note for a file with a few stray bytes: kept, since the rest of the line is still worth reading.
+REPLACED_BYTES = "bytes that are not UTF-8 were replaced by '\ufffd'; save the file as UTF-8 to keep those characters"
+
+
 def decode_seed_bytes(data: bytes) -> SeedText:
     """UTF-8 with or without a byte-order mark, UTF-16 or UTF-32 with one; bytes that are not
     UTF-8 become U+FFFD. Binary data and files of other kinds are not text (pure: no I/O)."""

@@ -34,6 +34,8 @@ JAVA_OPTIONS = ("-XX:TieredStopAtLevel=1", "-Xss16m")
 EXTERNAL_SCHEMES = ("http", "https", "mailto")
 PAPERS_JSON = "papers.json"
 REDIRECTS = "_redirects"
+# Problems with the checker's own tools, not with a file of the site: named as they are, not under the site folder.
+TOOL_PROBLEMS = ("java: ", "vnu.jar: ")
 
 
 def check_site(site_dir: Path, *, validate_html: bool = True) -> list[str]:
@@ -233,7 +235,8 @@ def check_search_index(site: Path, pages: list[str]) -> list[str]:
     must name exactly the paper pages, each once; the vocabulary bundle must be there."""
     bundle = site / BUNDLE_DIR
     if not bundle.is_dir():
-        return [f"{BUNDLE_DIR}/: missing; the site was built without search (--no-search)"]
+        return [f"{BUNDLE_DIR}/: missing; the site was built without search (--no-search, or by render alone): "
+                "run 'python3 build.py index' on it"]
     try:
         shards = json.loads((bundle / SHARDS_FILE).read_text(encoding="utf-8"))
         folders = [shards["vocabulary"]["path"], *(entry["path"] for entry in shards["bundles"])]
