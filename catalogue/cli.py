@@ -30,7 +30,7 @@ from catalogue.system.guard import Holds, check_site_folder, read_folder
 from catalogue.system.lock import exclusive
 from catalogue.system.removal import remove_tree
 from catalogue.system.workers import JOBS_VARIABLE
-from catalogue.system.terminal import display, say
+from catalogue.system.terminal import counted, display, say
 
 PROJECT = Path(__file__).resolve().parent.parent
 
@@ -148,7 +148,7 @@ def build(seeds: Path, content: Path, out: Path, base_url: str | None, language:
     config = pipeline.site_config(config_path, base_url, language)
     report = pipeline.build(seeds, content, out, config, templates, assets, not no_search, allow_removals)
     if report:
-        say(f"Built {report.papers} papers, {report.files} files ({report.size / 1e6:.1f} MB) "
+        say(f"Built {counted(report.papers, 'paper')}, {counted(report.files, 'file')} ({report.size / 1e6:.1f} MB) "
             f"in {time.perf_counter() - started:.1f} s -> {display(out)}/index.html")
 
 
@@ -161,7 +161,7 @@ def render(content: Path, out: Path, base_url: str | None, language: str | None,
     """Render content/ into site/ without ingesting the seeds or indexing for search."""
     config = pipeline.site_config(config_path, base_url, language)
     if report := pipeline.render_only(content, out, config, templates, assets):
-        say(f"Rendered {report.papers} papers, {report.files} files ({report.size / 1e6:.1f} MB) "
+        say(f"Rendered {counted(report.papers, 'paper')}, {counted(report.files, 'file')} ({report.size / 1e6:.1f} MB) "
             f"-> {display(out)}/index.html")
 
 

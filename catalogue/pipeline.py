@@ -33,7 +33,7 @@ from catalogue.system.cache import CACHE_DIR, Cache, KnownFiles, code_version, d
 from catalogue.system.guard import check_site_folder
 from catalogue.system.lock import LOCK_FILE, exclusive
 from catalogue.system.removal import remove_tree
-from catalogue.system.terminal import display, say, stage
+from catalogue.system.terminal import counted, display, say, stage
 from catalogue.ingest.seed_files import check_seeds_folder, seeds_state
 from catalogue.ingest.trash import TRASH_DIR
 
@@ -89,8 +89,8 @@ def ingest(seeds: Path, content: Path, prune: bool = False, allow_removals: bool
         report = ingest_seeds(seeds, content, prune, cache, allow_removals)
     for line in note_lines(report.problems):
         say(line)
-    say(f"  {report.papers} papers: {report.added} new, {report.updated} updated, "
-        f"{report.kept_edits} with hand edits kept, {report.pruned} pruned, {len(report.problems)} notes")
+    say(f"  {counted(report.papers, 'paper')}: {report.added} new, {report.updated} updated, "
+        f"{report.kept_edits} with hand edits kept, {report.pruned} pruned, {counted(len(report.problems), 'note')}")
     return report
 
 
@@ -112,7 +112,7 @@ def render(content: Path, out: Path, config: SiteConfig, templates: Path, assets
             catalogue = load_catalogue(content, cache)
         for line in note_lines(catalogue.notes):
             say(line)
-        with stage(f"Preparing {len(catalogue.papers)} papers (text, what changed)"):
+        with stage(f"Preparing {counted(len(catalogue.papers), 'paper')} (text, what changed)"):
             batches = plan_site(catalogue, config, make_environment(templates), cache, similarity)
         if config.base_url is None:
             say("note: no base URL (--base-url or site.toml): canonical and preview tags, preview images and "

@@ -542,6 +542,14 @@ def test_a_refusal_names_the_seed_files_that_were_skipped(project):
     assert snapshot(project / "content") == before
 
 
+def test_the_summary_counts_one_paper_and_one_note_in_the_singular(tmp_path):
+    root = new_project(tmp_path / "one", ABSTRACTS[:1])
+    (root / "seeds" / "empty.txt").write_text("ICML 2026\n", encoding="utf-8")
+    result = ingest(root)
+    assert result.exit_code == 0
+    assert "  1 paper: 1 new, 0 updated, 0 with hand edits kept, 0 pruned, 1 note\n" in result.output, result.output
+
+
 def test_a_refusal_after_one_seed_file_names_that_file_as_a_file(project):
     (project / "other.txt").write_text("ICML 2026\n\n" + " ".join(["Another abstract about graphs"] * 5) + "\n",
                                        encoding="utf-8")

@@ -39,6 +39,7 @@ from catalogue.site import routes
 from catalogue.site.output import link_file, link_tree
 from catalogue.system.cache import Cache, code_version, digest
 from catalogue.system.removal import remove_tree
+from catalogue.system.terminal import counted
 from catalogue.text import CJK_RUN, STOPWORDS, has_cjk, words
 
 BUNDLE_DIR = "pagefind"
@@ -173,7 +174,7 @@ def index_site(site_dir: Path, previous: Path | None = None, jobs: int = 1, cach
     (bundle_root / SHARDS_FILE).write_text(render_shards_file(shards, wanted[VOCABULARY]), encoding="utf-8")
     pages = sum(len(shard.pages) for shard in shards)
     indexed = ", ".join(f"{shard.name} ({len(shard.pages)})" for shard in stale)
-    return (f"Indexed {pages} pages in {len(shards)} shard{'s' if len(shards) != 1 else ''}: "
+    return (f"Indexed {counted(pages, 'page')} in {counted(len(shards), 'shard')}: "
             f"{len(shards) - len(stale)} unchanged, {len(stale)} indexed" + (f": {indexed}" if stale else ""))
 
 

@@ -41,6 +41,7 @@ from catalogue.discovery.related import SimilarityProcess
 from catalogue.site.lookup import find_links
 from catalogue.site.share_image import render_preview_png
 from catalogue.system.workers import cores, run_in_workers
+from catalogue.system.terminal import counted
 from catalogue.search.index import (FALLBACK_FILE, PAGES_FILE, IndexedPage, SearchEntry, cached_abstract_terms,
                                     mark_joiners, render_fallback_index, render_pages_file)
 
@@ -266,7 +267,7 @@ def plan_site(catalogue: Catalogue, config: SiteConfig, env: Environment, cache:
     # The few big files first (data, then lists), the many small ones after: no worker is left with a big one at the end.
     first = data + lists + plan_paper_files(views, config, everything, venue)
     return [Batch("lists, feeds and search data (related papers are found meanwhile)", lambda: first),
-            Batch(f"{len(views)} paper pages", lambda: pages.plan_papers(similarity.related())),
+            Batch(counted(len(views), "paper page"), lambda: pages.plan_papers(similarity.related())),
             Batch("the map", lambda: [pages.plan_map(similarity.positions(), similarity.groups())])]
 
 

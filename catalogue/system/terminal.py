@@ -9,6 +9,11 @@ from pathlib import Path
 import click
 
 
+def counted(number: int, noun: str) -> str:
+    """'1 paper', '38 papers': a count as the terminal says it (the nouns used take a plain -s)."""
+    return f"{number} {noun}{'' if number == 1 else 's'}"
+
+
 def say(message: str) -> None:
     click.echo(message, err=True)
 
