@@ -144,7 +144,10 @@ def test_seed_paragraphs_are_exactly_the_blank_line_separated_blocks(document):
     parsed = parse_seed_document(text, "x.txt")
     found = [(p.text, p.line) for p in parsed.paragraphs]
     messages = [(p.source, p.message) for p in parsed.problems]
-    if len(found) == len(expected):  # the first block was not taken for a header
+    if not expected:  # an empty file: that alone is said
+        assert found == [] and [message for _, message in messages if "header" in message] == []
+        assert any(source == Source("x.txt", 1) and "no abstracts" in message for source, message in messages)
+    elif len(found) == len(expected):  # the first block was not taken for a header
         assert found == expected
         assert parsed.venue is None and parsed.year is None
         assert any(source == Source("x.txt", 1) and "no header" in message for source, message in messages)
@@ -180,8 +183,8 @@ def test_seed_parsing_never_raises_and_keeps_every_paragraph(text):
     messages = [problem.message for problem in parsed.problems]
     if header:
         assert parsed.venue is not None or any(m.startswith("header ") for m in messages)
-    else:
-        assert parsed.venue is None and any("no header" in m for m in messages)
+    else:  # no header: said as such, or, for a file with nothing in it, as that
+        assert parsed.venue is None and any(("no header" if kept else "no abstracts") in m for m in messages)
 
 
 # ---------------------------------------------------------------------------------------------

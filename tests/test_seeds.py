@@ -54,9 +54,9 @@ def test_unknown_header_is_reported_with_its_line():
 
 
 def test_empty_file_is_reported():
-    document = parse_seed_document("", "empty.txt")
+    document = parse_seed_document("\n \n", "empty.txt")
     assert document.paragraphs == ()
-    assert any("no abstracts" in p.message for p in document.problems)
+    assert [str(p) for p in document.problems] == ["empty.txt:1: no abstracts in this file (it is empty)"]
 
 
 def test_bytes_that_are_not_utf8_are_replaced_and_reported_by_line(tmp_path):

@@ -21,8 +21,11 @@ def parse_seed_document(text: str, path: str) -> SeedDocument:
     problems = [Problem(Source(path, number), "control characters were replaced by '\ufffd'")
                 for number, line in enumerate(lines, 1) if has_unsafe(line)]
     paragraphs = split_paragraphs([replace_unsafe(line) for line in lines])
+    if not paragraphs:  # an empty file lacks its header only as it lacks everything else: one note says it
+        problems.append(Problem(Source(path, 1), "no abstracts in this file (it is empty)"))
+        return SeedDocument(path, None, None, (), tuple(problems))
     venue = year = None
-    if paragraphs and looks_like_header(paragraphs[0]):
+    if looks_like_header(paragraphs[0]):
         header = paragraphs.pop(0)
         venue, year = parse_header(header.text)
         if venue is None:
