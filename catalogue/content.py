@@ -44,6 +44,8 @@ KEYS = ("id", "slug", "name", "other_names", "title", "title_source", "venue", "
         "links", "benchmarks", "results", "authors", "keywords", "pdf", "url", "source", "cleaned", "in_seeds",
         "old_slugs")
 REQUIRED = ("id", "slug", "title", "source")
+# A line of the front matter that starts with a key (values are one line: a key is never inside one).
+TOP_LEVEL_KEY = re.compile(r"^([A-Za-z_]\w*)[ \t]*:", re.M)
 _Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # the C loader is much faster
 _Dumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
 
@@ -137,7 +139,10 @@ def _load_front_matter(front: str, path: str, first_line: int):
     try:
         if MAY_NEST_OR_ALIAS.search(front):  # the events cost a third of a load: looked at only when needed
             _refuse_aliases_and_depth(yaml.parse(front, Loader=_Loader), path, first_line)
-        return yaml.load(front, Loader=_Loader)
+        data = yaml.load(front, Loader=_Loader)
+        if _may_repeat_a_key(front):
+            _refuse_repeated_keys(yaml.compose(front, Loader=_Loader), path, first_line)
+        return data
     except yaml.YAMLError as error:
         mark = getattr(error, "problem_mark", None)
         where = f"{path}:{first_line + mark.line}" if mark else path
@@ -145,6 +150,24 @@ def _load_front_matter(front: str, path: str, first_line: int):
         lines = front.split("\n")
         hint = _quoting_hint(lines[mark.line]) if mark and mark.line < len(lines) and "mapping values" in problem else ""
         raise ContentFileError(where, f"front matter is not valid YAML ({problem}){hint}")
+
+
+def _may_repeat_a_key(front: str) -> bool:
+    """A cheap look at the lines that start with a key: composing every file would cost a load again."""
+    keys = TOP_LEVEL_KEY.findall(front)
+    return len(keys) != len(set(keys))
+
+
+def _refuse_repeated_keys(root, path: str, first_line: int) -> None:
+    """YAML lets a later line with the same key replace an earlier one without a word: one of two
+    hand edits (a second `authors:` added below the list's) would be lost."""
+    seen: dict[str, int] = {}
+    for key, _ in root.value if isinstance(root, yaml.MappingNode) else ():
+        line = first_line + key.start_mark.line
+        if key.value in seen:
+            raise ContentFileError(f"{path}:{line}", f"front-matter key {shown(key.value)} is given twice (first on "
+                                                     f"line {seen[key.value]}); keep one")
+        seen[key.value] = line
 
 
 def _refuse_aliases_and_depth(events, path: str, first_line: int) -> None:

@@ -51,6 +51,8 @@ def replace_line(text: str, key: str, new_line: str) -> str:
 @pytest.mark.parametrize("edit, message", [
     (lambda t: t.replace("venue: ICML", "venue: ICML\ncolour: blue"), "unknown front-matter key 'colour' ("),
     (lambda t: t.replace("venue: ICML", "vneue: ICML"), "unknown front-matter key 'vneue'; did you mean 'venue'?"),
+    (lambda t: t.replace("\nsource:", "\ntitle: My Own Title\nsource:"),
+     ":21: front-matter key 'title' is given twice (first on line 7); keep one"),
     (lambda t: t.replace("authors:\n- Ada Lovelace\n- Alan Turing", "authors: Ada Lovelace"),
      "'authors' must be a list of strings, like authors: [first, second], not 'Ada Lovelace'"),
     (lambda t: replace_line(t, "slug", "slug: Zeta Net"), "'slug' must be"),
