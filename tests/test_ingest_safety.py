@@ -254,7 +254,8 @@ def test_a_link_to_a_file_outside_the_seeds_folder_is_refused(project, target):
     before = snapshot(project / "content")
     result = ingest(project)
     assert result.exit_code == 0, result.output
-    assert "seeds/p.txt: a link to a file outside seeds/; skipped" in result.output.splitlines()
+    assert ("seeds/p.txt: a link to a file outside seeds/; copy the file there instead of linking to it. Skipped"
+            in result.output.splitlines())
     assert snapshot(project / "content") == before
     assert "root:" not in result.output
 

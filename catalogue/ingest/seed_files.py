@@ -111,7 +111,8 @@ def checked_entry(path: Path, folder: Path) -> tuple[os.stat_result | None, str 
     """(what path names, None) for a file that may be read, else (None, why not)."""
     try:
         if stat.S_ISLNK(os.lstat(path).st_mode) and not path.resolve().is_relative_to(folder):
-            return None, f"a link to a file outside {folder.name}/; skipped"
+            return None, (f"a link to a file outside {folder.name}/; copy the file there instead of linking to it. "
+                          "Skipped")
         info = os.stat(path)
     except OSError as error:
         return None, f"cannot be read ({error.strerror}); skipped"
