@@ -20,12 +20,13 @@ import gc
 import os
 from collections.abc import Callable, Iterator
 from contextlib import closing, contextmanager, nullcontext
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from catalogue.config import SiteConfig, host_base_url, read_config
 from catalogue.errors import CatalogueError, shown
+from catalogue.model import Problem
 from catalogue.site.i18n import load_strings
 from catalogue.site.output import (copy_assets, read_fingerprint, refuse_strange_assets, site_lock, staged_site,
                                    write_manifest, SiteWriter)
@@ -34,7 +35,7 @@ from catalogue.system.guard import check_site_folder
 from catalogue.system.lock import LOCK_FILE, exclusive
 from catalogue.system.removal import remove_tree
 from catalogue.system.terminal import counted, display, say, stage
-from catalogue.ingest.seed_files import check_seeds_folder, seeds_state
+from catalogue.ingest.seed_files import check_seeds_folder, places_outside, seeds_state
 from catalogue.ingest.trash import TRASH_DIR
 
 if TYPE_CHECKING:  # imported where used: a build that is up to date never loads ingest
@@ -87,7 +88,8 @@ def ingest(seeds: Path, content: Path, prune: bool = False, allow_removals: bool
     folder = f"{display(seeds)}{'/' if seeds.is_dir() else ''}"
     with stage(f"Ingesting {folder} into {display(content)}/"), closing(Cache.beside(content)) as cache:
         report = ingest_seeds(seeds, content, prune, cache, allow_removals)
-    for line in note_lines(report.problems):
+    places = places_outside(seeds, content.parent)
+    for line in note_lines(at_place(problem, places) for problem in report.problems):
         say(line)
     say(f"  {counted(report.papers, 'paper')}: {report.added} new, {report.updated} updated, "
         f"{report.kept_edits} with hand edits kept, {report.pruned} pruned, {counted(len(report.problems), 'note')}")
@@ -164,6 +166,13 @@ def writing_site(out: Path, content: Path, assets: Path, **inputs: Path) -> Iter
     refuse_strange_assets(assets, display(assets))
     with exclusive(content), site_lock(out, display(out)):
         yield
+
+
+def at_place(problem: Problem, places: dict[str, Path]) -> Problem:
+    """The problem, naming its seed file where it is when its label is not a path from the project."""
+    if problem.source.path not in places:
+        return problem
+    return replace(problem, source=replace(problem.source, path=display(places[problem.source.path])))
 
 
 def site_config(config_path: Path, base_url: str | None, language: str | None) -> SiteConfig:

@@ -543,6 +543,18 @@ def test_a_refusal_names_the_seed_files_that_were_skipped(project):
     assert snapshot(project / "content") == before
 
 
+def test_notes_on_seeds_outside_the_project_name_the_files_where_they_are(tmp_path):
+    root = new_project(tmp_path / "p")
+    outside = tmp_path / "exports"
+    outside.mkdir()
+    (outside / "latin1.txt").write_bytes(f"{HEADER}\n\nCaf\xe9 {ABSTRACTS[0]}\n".encode("latin-1"))
+    result = ingest(root, seeds=outside)
+    assert result.exit_code == 0, result.output
+    assert f"{(outside / 'latin1.txt').as_posix()}:3: bytes that are not UTF-8" in result.output
+    assert "seeds/latin1.txt" not in result.output  # the project's seeds/ holds no such file
+    assert [paper.source.path for paper in read_papers(root / "content").values()] == ["seeds/latin1.txt"]
+
+
 def test_the_summary_counts_one_paper_and_one_note_in_the_singular(tmp_path):
     root = new_project(tmp_path / "one", ABSTRACTS[:1])
     (root / "seeds" / "empty.txt").write_text("ICML 2026\n", encoding="utf-8")

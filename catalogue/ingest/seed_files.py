@@ -216,6 +216,17 @@ def seed_digest(seed: SeedFile, known: KnownFiles | None) -> str:
     return known.file_digest(seed.shown, info, lambda: read_seed_bytes(seed))
 
 
+def places_outside(seeds_dir: Path, project: Path) -> dict[str, Path]:
+    """For seeds outside the project, where each file named `seeds/<name>` really is: a note must
+    lead to the file, never to the project's own seeds/ (empty for the project's seeds)."""
+    single = not seeds_dir.is_dir()
+    folder = (seeds_dir.parent if single else seeds_dir).resolve()
+    if folder.is_relative_to(project.resolve()):
+        return {}
+    names = [seeds_dir.name] if single else os.listdir(seeds_dir)
+    return {source_path(folder / name, project, folder): folder / name for name in names if is_seed_name(name)}
+
+
 def source_path(seed_path: Path, project: Path, folder: Path) -> str:
     """How a seed file is named in content/ and in messages: relative to the project (seeds/x.txt),
     or seeds/<file name> when the seeds folder is elsewhere (no absolute path is ever published)."""
