@@ -260,11 +260,17 @@ def check(out: Path, no_html: bool) -> None:
               help="Where to write the zip (default: next to the site, as <out>.zip).")
 def bundle(out: Path, zip_path: Path | None) -> None:
     """Zip the built site for offline reading: unzip anywhere and open index.html."""
-    from catalogue.site.bundle import write_bundle
+    from catalogue.site.bundle import is_a_bundle, write_bundle
     require_index(out)
     target = zip_path or out.with_name(out.name + ".zip")
     if not target.parent.is_dir():
         raise CatalogueError(f"{display(target.parent)}/: no such folder for the zip; create it or choose another --zip")
+    if target.resolve().is_relative_to(out.resolve()):
+        raise CatalogueError(f"{display(target)}: inside the site it would zip; choose a --zip outside "
+                             f"{display(out)}/ (nothing was written)")
+    if os.path.lexists(target) and not is_a_bundle(target):
+        raise CatalogueError(f"{display(target)}: exists and is not a bundle this command wrote; choose another "
+                             "--zip, or move that file away (nothing was written)")
     count = write_bundle(out, target)
     say(f"Wrote {display(target)}: {count} files, {target.stat().st_size / 1e6:.1f} MB. "
         "Unzip it anywhere and open paper-catalogue/index.html.")

@@ -394,6 +394,28 @@ def test_bundle_into_a_missing_folder_says_so(project):
     assert tree(project) == before
 
 
+@pytest.mark.parametrize("target", ["README.md", "seeds/icml.txt", "Documents/letter.txt"])
+def test_bundle_never_overwrites_a_file_it_did_not_write(project, target):
+    before = tree(project)
+    assert_one_line_error(invoke("bundle", "--out", "site", "--zip", target),
+                          f"{target}: exists and is not a bundle this command wrote; choose another --zip, or move "
+                          "that file away (nothing was written)")
+    assert tree(project) == before
+
+
+def test_bundle_replaces_its_own_zip_and_refuses_to_write_into_the_site(project):
+    assert invoke("bundle", "--out", "site", "--zip", "offline.zip").exit_code == 0
+    first = (project / "offline.zip").read_bytes()
+    (project / "site" / "index.html").write_text((project / "site" / "index.html").read_text() + " ")
+    assert invoke("bundle", "--out", "site", "--zip", "offline.zip").exit_code == 0
+    assert (project / "offline.zip").read_bytes() != first  # replaced: the zip holds the new page
+    before = tree(project)
+    assert_one_line_error(invoke("bundle", "--out", "site", "--zip", "site/offline.zip"),
+                          "site/offline.zip: inside the site it would zip; choose a --zip outside site/ "
+                          "(nothing was written)")
+    assert tree(project) == before
+
+
 @pytest.mark.parametrize("command, advice", [
     (["serve", "--out"], "gone/index.html does not exist; run 'python3 build.py --out gone' first"),
     (["bundle", "--out"], "gone/index.html does not exist; run 'python3 build.py --out gone' first"),

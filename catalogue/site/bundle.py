@@ -31,6 +31,19 @@ def write_bundle(site_dir: Path, zip_path: Path) -> int:
     return len(files) + 1
 
 
+def is_a_bundle(path: Path) -> bool:
+    """Whether path is a zip this command wrote (its README first, every entry in FOLDER/): the one
+    kind of file --zip may replace, so that a mistyped --zip never overwrites a user's file."""
+    if path.is_symlink() or not path.is_file():  # a FIFO would never end
+        return False
+    try:
+        with zipfile.ZipFile(path) as archive:
+            names = archive.namelist()
+    except (zipfile.BadZipFile, OSError):
+        return False
+    return names[:1] == [f"{FOLDER}/README.txt"] and all(name.startswith(f"{FOLDER}/") for name in names)
+
+
 def entry(name: str) -> zipfile.ZipInfo:
     info = zipfile.ZipInfo(name, date_time=FIXED_DATE)
     info.compress_type = zipfile.ZIP_DEFLATED
