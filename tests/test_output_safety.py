@@ -552,9 +552,18 @@ def test_refuse_site_folder(out, folder, reason):
      "/x/a -> /y/b: Invalid cross-device link; run again once that is fixed"),
     (OSError(errno.EROFS, "Read-only file system"), "Read-only file system; choose a folder on a writable disk"),
     (OSError("odd"), "odd; run again once that is fixed"),
+    (FileExistsError(errno.EEXIST, "File exists", "README.md"),
+     "README.md: File exists; is a file there where a folder is needed? Check the path"),
 ])
 def test_fault_message(error, message):
     assert fault_message(error, lambda path: path.as_posix()) == message
+
+
+def test_a_site_folder_under_a_file_is_one_line_naming_the_file(project):
+    before = tree(project)
+    assert_one_line_error(invoke(*RENDER, "README.md/site"),
+                          "README.md: File exists; is a file there where a folder is needed? Check the path")
+    assert tree(project) == before
 
 
 def test_read_only_content_during_ingest_is_one_line(project, monkeypatch):

@@ -15,6 +15,9 @@ WHAT_TO_DO = {
     errno.EPERM: "make it writable (or readable) for you, or choose another folder",
     errno.EROFS: "choose a folder on a writable disk",
     errno.ENOENT: "check the path, or create the folder",
+    # A file where a path needs a folder (`--out README.md/site`), the usual cause of both.
+    errno.EEXIST: "is a file there where a folder is needed? Check the path",
+    errno.ENOTDIR: "a file stands where a folder is needed; check the path",
 }
 
 
