@@ -375,7 +375,9 @@ def refuse_removals(leaving: list[tuple[Path, Paper]], catalogue_size: int, prun
         advice = "\n".join([f"Nothing was written. Check --seeds: {printable(seeds_dir.as_posix())}{read}"
                             + (", and these were skipped:" if skipped else "."),
                             *(f"  {line}" for line in note_lines(skipped)),
-                            "If the papers did leave the lists, run again with --allow-removals."])
+                            "If the papers did leave the lists, run again with --allow-removals (they stay on the "
+                            "site, marked as gone); to take them out of content/ as well, run "
+                            "'python3 build.py ingest --prune --allow-removals'."])
     lines = [f"  {printable(path.as_posix())}" for path, _ in listed[:LISTED_REMOVALS]]
     if len(listed) > LISTED_REMOVALS:
         lines.append(f"  ... and {len(listed) - LISTED_REMOVALS} more")
