@@ -217,6 +217,8 @@ BAD = [
      ["seeds/x.csv:3: not valid CSV (',' expected after '\"'); this row is skipped"], ["A", "C"]),
     ("seeds/x.csv", 'Title,Abstract\nA,x\nB,"never closed\nC,z\n',
      ["seeds/x.csv:3: not valid CSV (unexpected end of data); lines 3-4 are skipped"], ["A"]),
+    ("seeds/x.csv", 'Title;Authors;Abstract\nA;Ada Lovelace, Alan Turing;"x; y"\n', [], ["A"]),
+    ("seeds/x.csv", "Title,Abstract\nA; B,x;y\n", [], ["A; B"]),
     ("seeds/x.csv", "Name,Count\nA,1\n",
      ["seeds/x.csv:1: the header row names none of the fields (abstract, authors, code, keywords, pdf, project, "
       "title, url, venue, year); nothing in this file was read"], []),

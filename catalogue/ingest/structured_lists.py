@@ -196,7 +196,20 @@ def json_type(value: Any) -> str:
 
 
 def parse_csv_rows(text: str, path: str, problems: list[Problem]) -> Iterator[Row]:
-    return parse_delimited_rows(text, path, problems, ",")
+    return parse_delimited_rows(text, path, problems, csv_delimiter(text))
+
+
+def csv_delimiter(text: str) -> str:
+    """',' or, when the header names more fields with it, ';': spreadsheets write ';' in the
+    locales whose decimal mark is the comma."""
+    header = text.split("\n", 1)[0]
+    return ";" if fields_named(header, ";") > fields_named(header, ",") else ","
+
+
+def fields_named(header: str, delimiter: str) -> int:
+    """How many cells of a header line, split at delimiter, name a known field."""
+    cells = next(csv.reader([header], delimiter=delimiter), [])
+    return sum(normalize_name(cell) in FIELD_NAMES for cell in cells)
 
 
 def parse_tsv_rows(text: str, path: str, problems: list[Problem]) -> Iterator[Row]:
