@@ -11,6 +11,7 @@ import pytest
 
 from catalogue.text import UNSAFE
 from catalogue.model import Record, Source
+from catalogue.ingest.formats import parse_seed_records
 from catalogue.ingest.structured_lists import STRUCTURED_EXTENSIONS, parse_record_file, venue_year_from_filename
 
 from seed_writers import sample_records, write_bibtex, write_csv, write_jsonl
@@ -369,3 +370,12 @@ def test_real_records_read_the_same_from_jsonl_csv_and_bibtex(choose):
     for record, other, another in zip(as_jsonl, read["seeds/s.csv"], read["seeds/s.bib"], strict=True):
         assert other == record
         assert another == record
+
+
+@pytest.mark.parametrize("path", ["seeds/x.csv", "seeds/x.jsonl"])
+def test_bytes_that_are_not_utf8_in_a_structured_list_are_reported_by_line(path):
+    lines = [b"Title,Abstract", b"Caf\xe9 Paper,We study coffee."] if path.endswith(".csv") else \
+        [b'{"title": "Good"}', b'{"title": "Caf\xe9 Paper"}']
+    records, problems = parse_seed_records(b"\n".join(lines) + b"\n", path)
+    assert [str(problem.source) for problem in problems] == [f"{path}:2"]
+    assert [record.title for record in records][-1] == "Caf\ufffd Paper"
