@@ -133,7 +133,7 @@ def site_options(command):
     return command
 
 
-@main.command()
+@main.command(short_help="seeds/ -> content/ -> site/ with search (the default command).")
 @seeds_option
 @content_option
 @site_options
@@ -152,7 +152,7 @@ def build(seeds: Path, content: Path, out: Path, base_url: str | None, language:
             f"in {time.perf_counter() - started:.1f} s -> {display(out)}/index.html")
 
 
-@main.command()
+@main.command(short_help="content/ -> site/, without ingest or search.")
 @content_option
 @site_options
 @jobs_option
@@ -165,7 +165,7 @@ def render(content: Path, out: Path, base_url: str | None, language: str | None,
             f"-> {display(out)}/index.html")
 
 
-@main.command("index")
+@main.command("index", short_help="Index a built site for search (Pagefind).")
 @built_site_option
 @jobs_option
 def index_command(out: Path) -> None:
@@ -176,7 +176,7 @@ def index_command(out: Path) -> None:
         say(f"  {pipeline.index(out)}")
 
 
-@main.command("ingest")
+@main.command("ingest", short_help="seeds/ -> content/papers/*.md, keeping hand edits.")
 @seeds_option
 @content_option
 @click.option("--prune", is_flag=True, help="Move papers that are no longer in any seed file to "
@@ -191,7 +191,7 @@ def ingest_command(seeds: Path, content: Path, prune: bool, allow_removals: bool
         pipeline.ingest(seeds, content, prune, allow_removals)
 
 
-@main.command()
+@main.command(short_help="Preview the built site on http://127.0.0.1:8000/.")
 @built_site_option
 @click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True,
               help="Port to listen on, on 127.0.0.1 only (0: any free port).")
@@ -200,7 +200,8 @@ def ingest_command(seeds: Path, content: Path, prune: bool, allow_removals: bool
 @seeds_option
 @content_option
 def serve(out: Path, port: int, watch: bool, seeds: Path, content: Path) -> None:
-    """Preview the built site on http://127.0.0.1:PORT/ (search works there, not from file://)."""
+    """Preview the built site on http://127.0.0.1:PORT/ (full-text search works there; from file:// only the
+    smaller offline index does)."""
     import http.server
 
     from catalogue.serve.handler import QuietHandler
@@ -239,7 +240,7 @@ def serve(out: Path, port: int, watch: bool, seeds: Path, content: Path) -> None
             stop.set()
 
 
-@main.command()
+@main.command(short_help="Verify a built site: links, HTML, titles, search.")
 @built_site_option
 @click.option("--no-html", is_flag=True, help="Skip the Nu Html Checker (which needs Java and 'npm install').")
 def check(out: Path, no_html: bool) -> None:
@@ -254,12 +255,12 @@ def check(out: Path, no_html: bool) -> None:
     say(f"  no problems in {display(out)}/")
 
 
-@main.command()
+@main.command(short_help="Zip the built site for reading offline.")
 @built_site_option
 @click.option("--zip", "zip_path", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Where to write the zip (default: next to the site, as <out>.zip).")
 def bundle(out: Path, zip_path: Path | None) -> None:
-    """Zip the built site for offline reading: unzip anywhere and open index.html."""
+    """Zip the built site for offline reading: unzip anywhere and open paper-catalogue/index.html."""
     from catalogue.site.bundle import is_a_bundle, write_bundle
     require_index(out)
     target = zip_path or out.with_name(out.name + ".zip")
@@ -276,7 +277,7 @@ def bundle(out: Path, zip_path: Path | None) -> None:
         "Unzip it anywhere and open paper-catalogue/index.html.")
 
 
-@main.command()
+@main.command(short_help="Delete a site this tool built (nothing else).")
 @built_site_option
 def clean(out: Path) -> None:
     """Delete the built site: only a folder this tool built (content/ and seeds/ never)."""
