@@ -296,7 +296,9 @@ def read_paper(path: Path) -> Paper:
     try:
         text = path.read_text(encoding="utf-8")
     except UnicodeDecodeError as error:
-        raise ContentFileError(path.as_posix(), f"not UTF-8 text (byte {error.start})")
+        line = error.object.count(b"\n", 0, error.start) + 1
+        raise ContentFileError(f"{path.as_posix()}:{line}", f"not UTF-8 text (byte {error.start}); save the file as "
+                                                            "UTF-8")
     return parse_paper_markdown(text, path.as_posix())
 
 

@@ -2,7 +2,7 @@ import re
 
 import pytest
 
-from catalogue.content import parse_paper_markdown, render_paper_markdown
+from catalogue.content import parse_paper_markdown, read_paper, render_paper_markdown
 from catalogue.errors import CatalogueError
 from catalogue.model import Link, Paper, Source
 
@@ -71,3 +71,14 @@ def test_bad_front_matter_names_the_file_and_field(edit, message):
     assert re.match(r"content/papers/zeta-net\.md(:\d+)?: ", error.value.message)
     assert message in error.value.message
 
+
+
+def test_a_content_file_that_is_not_utf8_names_its_line_and_the_fix(tmp_path):
+    text = render_paper_markdown(PAPER).replace("We propose ZetaNet", "We propose Caf\u00e9Net")
+    path = tmp_path / "zeta-net.md"
+    path.write_bytes(text.encode("latin-1"))
+    with pytest.raises(CatalogueError) as error:
+        read_paper(path)
+    line = text.split("\n").index(next(l for l in text.split("\n") if "Caf" in l)) + 1
+    assert error.value.message.startswith(f"{path.as_posix()}:{line}: not UTF-8 text (byte ")
+    assert error.value.message.endswith("); save the file as UTF-8")
