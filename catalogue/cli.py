@@ -176,7 +176,7 @@ def index_command(out: Path) -> None:
         say(f"  {pipeline.index(out)}")
 
 
-@main.command("ingest", short_help="seeds/ -> content/papers/*.md, keeping hand edits.")
+@main.command("ingest", short_help="seeds/ -> content/ (a Markdown file a paper), keeping hand edits.")
 @seeds_option
 @content_option
 @click.option("--prune", is_flag=True, help="Move papers that are no longer in any seed file to "

@@ -241,7 +241,7 @@ class InterfaceText(HTMLParser):
 
 @pytest.fixture(scope="module")
 def chinese_seed_site(tmp_path_factory):
-    """The project's seeds (English abstracts) built with a Chinese interface and no settings file,
+    """The project's seeds (English abstracts) built with a Chinese interface and no setting (an empty file),
     with one more paper that has no venue and no authors, links to its code, project page and PDF,
     and an abstract that ingest tidies (a sentence pasted twice)."""
     root = make_project(tmp_path_factory.mktemp("zh-seeds"))
@@ -254,8 +254,9 @@ def chinese_seed_site(tmp_path_factory):
                     "on smoke and water scenes.",
         "github": "https://github.com/example/vortex", "project": "https://example.org/vortex",
         "pdf": "https://example.org/vortex.pdf"}) + "\n", encoding="utf-8")
+    (root / "empty.toml").write_text("", encoding="utf-8")  # no setting: a --config that names no file is an error
     run_cli("build", "--seeds", str(root / "seeds"), "--content", str(root / "content"), "--out", str(root / "site"),
-            "--config", str(root / "no-site.toml"), "--lang", "zh-CN", "--no-search")
+            "--config", str(root / "empty.toml"), "--lang", "zh-CN", "--no-search")
     return root / "site"
 
 
