@@ -345,7 +345,7 @@ def read_papers_and_digests(content_dir: Path, cache: Cache | None = None) -> tu
         cache.keep_only(CONTENT, keys.values())
     errors += _duplicates(papers, "id") + _duplicates(papers, "slug") + _reused_addresses(papers)
     if errors:
-        raise CatalogueError("content/ has problems:\n  " + "\n  ".join(errors))
+        raise CatalogueError(f"{content_dir.as_posix()}/ has problems:\n  " + "\n  ".join(errors))
     digests |= {path: record_digest(papers[path]) for path in papers if path not in digests}
     return papers, digests
 
@@ -524,7 +524,7 @@ def load_catalogue(content_dir: Path, cache: Cache | None = None) -> Catalogue:
     errors = [f"{path.as_posix()}: unknown topic '{topic}' (topics are listed in {TOPICS_FILE})"
               for path, paper in papers.items() for topic in paper.topics if topic not in known]
     if errors:
-        raise CatalogueError("content/ has problems:\n  " + "\n  ".join(errors))
+        raise CatalogueError(f"{content_dir.as_posix()}/ has problems:\n  " + "\n  ".join(errors))
     if not papers:
         raise CatalogueError(f"{(content_dir / PAPERS_DIR).as_posix()}: no papers; run 'python3 build.py ingest' first")
     papers, notes = _without_self_redirects(papers)

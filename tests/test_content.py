@@ -2,7 +2,7 @@ import re
 
 import pytest
 
-from catalogue.content import parse_paper_markdown, read_paper, render_paper_markdown
+from catalogue.content import parse_paper_markdown, read_paper, read_papers, render_paper_markdown
 from catalogue.errors import CatalogueError
 from catalogue.model import Link, Paper, Source
 
@@ -82,3 +82,13 @@ def test_a_content_file_that_is_not_utf8_names_its_line_and_the_fix(tmp_path):
     line = text.split("\n").index(next(l for l in text.split("\n") if "Caf" in l)) + 1
     assert error.value.message.startswith(f"{path.as_posix()}:{line}: not UTF-8 text (byte ")
     assert error.value.message.endswith("); save the file as UTF-8")
+
+
+def test_problems_in_a_content_folder_are_headed_by_that_folder(tmp_path):
+    folder = tmp_path / "my-catalogue"
+    (folder / "papers").mkdir(parents=True)
+    (folder / "papers" / "zeta-net.md").write_text(render_paper_markdown(PAPER).replace("venue:", "vneue:"),
+                                                    encoding="utf-8")
+    with pytest.raises(CatalogueError) as error:
+        read_papers(folder)
+    assert error.value.message.splitlines()[0] == f"{folder.as_posix()}/ has problems:"
