@@ -203,14 +203,16 @@ BAD = [
       "'items'; nothing in this file was read"], []),
     ("seeds/x.json", json.dumps([{"title": "A", "pdf": "paper.pdf", "url": "javascript:alert(1)",
                                   "project": "https://ok.org/", "year": "2019b"},
-                                 {"title": 7, "abstract": ["x"]}, {"title": "B", "authors": ["Ada", 3, None]}]),
+                                 {"title": 7, "abstract": ["x"]}, {"title": "B", "authors": ["Ada", 3, None]},
+                                 {"title": "C", "authors": [{"authorId": "1", "name": "Alan Turing"}, {"name": 2}]}]),
      ["seeds/x.json:record 1: pdf 'paper.pdf' is not an http(s) address; left out",
       "seeds/x.json:record 1: url 'javascript:alert(1)' is not an http(s) address; left out",
       "seeds/x.json:record 1: year '2019b' is not a year between 1900 and 2100; left out",
       "seeds/x.json:record 2: title is a number, not text; left out",
       "seeds/x.json:record 2: abstract is a list, not text; left out",
       "seeds/x.json:record 2: no title and no abstract; skipped",
-      "seeds/x.json:record 3: authors: 2 of the 3 items are not text; left out"], ["A", "B"]),
+      "seeds/x.json:record 3: authors: 2 of the 3 items are not text; left out",
+      "seeds/x.json:record 4: authors: 1 of the 2 items are not text; left out"], ["A", "B", "C"]),
     ("seeds/x.csv", 'Title,Year,Abstract\nA,2019,"two\nlines"\nB,twenty,x\n\n,,\nC,2020,y,extra\n',
      ["seeds/x.csv:4: Year 'twenty' is not a year between 1900 and 2100; left out",
       "seeds/x.csv:7: 4 cells, but the header names 3 columns; the cells beyond them are ignored"], ["A", "B", "C"]),
@@ -379,3 +381,10 @@ def test_bytes_that_are_not_utf8_in_a_structured_list_are_reported_by_line(path)
     records, problems = parse_seed_records(b"\n".join(lines) + b"\n", path)
     assert [str(problem.source) for problem in problems] == [f"{path}:2"]
     assert [record.title for record in records][-1] == "Caf\ufffd Paper"
+
+
+def test_authors_given_as_objects_with_a_name_are_read():
+    text = json.dumps([{"title": "A", "authors": [{"authorId": "1", "name": "Ada Lovelace"}, {"name": "Alan Turing"}]}])
+    listed = parse_record_file(text, "seeds/x.json")
+    assert [record.authors for record in listed.records] == [("Ada Lovelace", "Alan Turing")]
+    assert listed.problems == ()

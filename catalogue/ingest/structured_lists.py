@@ -424,13 +424,21 @@ def names_of(field: str, key: str, value: Any, note: Note) -> tuple[str, ...]:
     if isinstance(value, str):
         items = split_authors(value) if field == "authors" else split_keywords(value)
     elif isinstance(value, list):
-        items = [item for item in value if isinstance(item, str)]
+        items = [text for text in map(named, value) if text is not None]
         if len(items) < len(value):
             note(f"{key}: {len(value) - len(items)} of the {len(value)} items are not text; left out")
     else:
         note(f"{key} is a {json_type(value)}, not a list or text; left out")
         return ()
     return tuple(dict.fromkeys(cleaned for cleaned in map(clean_text, items) if cleaned))
+
+
+def named(item: Any) -> str | None:
+    """An item of a list of names: a text, or an object's text `name` (as Semantic Scholar and
+    OpenReview export authors: {"authorId": ..., "name": "Ada Lovelace"}); None for anything else."""
+    if isinstance(item, dict):
+        item = item.get("name")
+    return item if isinstance(item, str) else None
 
 
 def split_authors(text: str) -> list[str]:
