@@ -54,9 +54,12 @@ def set_jobs(context: click.Context, parameter: click.Parameter, jobs: int | Non
         os.environ[JOBS_VARIABLE] = str(jobs)  # read by every parallel stage, and by the processes it starts
 
 
-jobs_option = click.option("--jobs", type=click.IntRange(1), default=None, expose_value=False, callback=set_jobs,
-                           metavar="N", help="Worker processes for ingest, text conversion, page writing and "
-                                             "Pagefind (default: the cores this process may use).")
+def jobs_option_for(work: str):
+    return click.option("--jobs", type=click.IntRange(1), default=None, expose_value=False, callback=set_jobs,
+                        metavar="N", help=f"{work} (default: the cores this process may use).")
+
+
+jobs_option = jobs_option_for("Worker processes for ingest, text conversion, page writing and Pagefind")
 
 
 def site_folder_option(help: str):
@@ -167,7 +170,7 @@ def render(content: Path, out: Path, base_url: str | None, language: str | None,
 
 @main.command("index", short_help="Index a built site for search (Pagefind).")
 @built_site_option
-@jobs_option
+@jobs_option_for("How many venue-years Pagefind indexes at once")
 def index_command(out: Path) -> None:
     """Index a built site for search with Pagefind (the last stage of build)."""
     if check_site_folder(out, display(out), pipeline.protected_inputs(), PROJECT) is not Holds.OUR_SITE:
