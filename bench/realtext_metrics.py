@@ -187,7 +187,8 @@ _CONSONANT_SOUND = re.compile(r"u(?:ni|s[eu]|ti|biq|ra|re|ro|k)|eu|ewe|one\b|onc
 _SILENT_H = ("hour", "honest", "honor", "honour", "heir")
 _MATH = re.compile(r"\$[^$]*\$")
 DEFECTS = ("name alone repeated", "ends on a small word or hyphen", "'a' before a vowel sound",
-           "math changed", "same title in one venue-year", f"longer than {MAX_TITLE} characters")
+           "math changed", "same title in one venue-year", f"longer than {MAX_TITLE} characters",
+           "a bracket left open or closed alone")
 
 
 @functools.lru_cache(maxsize=1)
@@ -223,7 +224,14 @@ def title_defects(title: str, abstract: str) -> list[str]:
         found.append(DEFECTS[3])
     if len(_markup().plain(title)) > MAX_TITLE:
         found.append(DEFECTS[5])
+    if unbalanced(prose):
+        found.append(DEFECTS[6])
     return found
+
+
+def unbalanced(text: str) -> bool:
+    """Whether a bracket of the text is left open or closes none ("at Most O(log")."""
+    return text.count("(") != text.count(")") or text.count("[") != text.count("]")
 
 
 @dataclass(frozen=True)

@@ -19,7 +19,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.corpus_sample import CORPUS, read_corpus  # noqa: E402
-from bench.realtext_metrics import token_f1, tokens  # noqa: E402
+from bench.realtext_metrics import token_f1, tokens, unbalanced  # noqa: E402
 from catalogue.markup.cleanup import clean_abstract  # noqa: E402
 from catalogue.content import read_taxonomy  # noqa: E402
 from catalogue.ingest.extract import extract  # noqa: E402
@@ -85,6 +85,8 @@ def defects_of(title: str, name: str | None, abstract: str) -> list[str]:
         found.append("math changed")
     if len(title) > LIMIT:
         found.append(f"more than {LIMIT} characters")
+    if unbalanced(" ".join(words)):
+        found.append("a bracket left open or closed alone")
     return sorted(set(found))
 
 

@@ -83,6 +83,9 @@ def test_name_is_right(predicted, silver, abstract, expected):
     ("Learning $x_{t+1}", "we learn $x_{t+1}$", ["math changed"]),
     ("Word " * 23, "", ["longer than 110 characters"]),
     ("$\\mathcal{O}(n)$ " + "Word " * 20, "$\\mathcal{O}(n)$", []),  # what a reader sees is shorter
+    ("Causal Graph Using at Most O(log", "", ["a bracket left open or closed alone"]),
+    ("N)-Space Approximation Algorithms", "", ["a bracket left open or closed alone"]),
+    ("Learning in $O(\\log n)$ Rounds (Almost)", "we learn in $O(\\log n)$ rounds", []),
 ])
 def test_title_defects(title, abstract, defects):
     assert title_defects(title.strip(), abstract) == defects

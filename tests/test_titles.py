@@ -67,6 +67,21 @@ def test_derived_titles_have_none_of_the_defects(abstract, name):
         assert MATH in title and title.count("$") == 2  # the formula whole, as written
 
 
+@pytest.mark.parametrize("abstract", [
+    # a bracket in a word: the title must not stop inside it, nor start after it
+    "We learn a causal graph using at most O(log n) interventions. The algorithm is simple.",
+    "We present polynomial-time, O(n log n)-space approximation algorithms for natural problems that arise.",
+    "Mini-batch based Stochastic Gradient Descent(SGD) has been widely used to train deep neural networks.",
+    # LaTeX's unbreakable space is a space between two words
+    "Parameter servers can speed up Asynchronous Stochastic Gradient descent~(SGD) on many machines. We propose "
+    "a synchronous scheme with weak synchronization for faster distributed training.",
+])
+def test_titles_close_what_they_open_and_show_no_tie(abstract):
+    title = derive_title(abstract, None)
+    assert title.count("(") == title.count(")") and "~" not in title, title
+    assert defects_of(title, None, abstract) == []
+
+
 def test_a_phrase_gains_nothing_from_the_names_words_said_again():
     """The real title's words match once ("Deep Generative Replay: Deep Generative Model" scores as "... Model")."""
     abstract = ("Multi-party dialogues are everywhere. We study empathetic dialogue generation. "

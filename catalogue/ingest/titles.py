@@ -27,7 +27,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import NamedTuple
 
-from catalogue.markup.convert import split_math, text_only_math
+from catalogue.markup.convert import TIE, split_math, text_only_math
 from catalogue.ingest.names import normalise_expansion
 from catalogue.model import Paper
 from catalogue.text import WORD_START, AnyCase
@@ -129,6 +129,7 @@ class Word(NamedTuple):
     may_open: bool      # a phrase may start on it (as far as the word tells: _may_start)
     may_close: bool     # a phrase may end on it (as far as the word tells: _phrase_parts)
     breaks: bool        # a phrase may end before it (_PHRASE_BREAK, a determiner aside)
+    brackets: int       # the brackets it opens, less those it closes (_brackets)
 
 
 @dataclass(frozen=True, eq=False)  # compared by identity: the weight sums below are cached per model
@@ -181,7 +182,8 @@ def _hold_math(abstract: str) -> tuple[str, list[str]]:
         if segment.kind == "text" or text_only is not None:
             prose = text_only or segment.written
             marked = "*" in prose or "_" in prose or "\\" in prose
-            pieces.append(_EMPHASIS.sub(lambda m: m[1] or "", prose) if marked else prose)
+            prose = _EMPHASIS.sub(lambda m: m[1] or "", prose) if marked else prose
+            pieces.append(TIE.sub(" ", prose) if "~" in prose else prose)  # two words, as the page shows them
         else:
             held.append(segment.written)
             pieces.append(f"\ufdd0{len(held) - 1}\ufdd1")
@@ -209,7 +211,13 @@ def _new_word(core: str, lowered: str, sentence: int, tokens: tuple[str, ...], o
         and not (lowered.endswith("ed") and not lowered.endswith("eed"))  # "... Sensitivities Induced"
     return Word(core, lowered, sentence, tokens, opens, closes, _shape(core), clausal=lowered in _CLAUSAL,
                 may_open=bool(tokens) and lowered not in _NOT_FIRST, may_close=may_close,
-                breaks=lowered in _PHRASE_BREAK and lowered not in _DETERMINERS)
+                breaks=lowered in _PHRASE_BREAK and lowered not in _DETERMINERS, brackets=_brackets(core))
+
+
+def _brackets(core: str) -> int:
+    """The brackets a word opens, less those it closes: a title closes what it opens, never "... at Most
+    O(log" nor "n)-Space ..."."""
+    return core.count("(") + core.count("[") - core.count(")") - core.count("]")
 
 
 def _opens_closes(piece: str, bare: str) -> tuple[bool, bool]:
@@ -379,10 +387,14 @@ def candidate_spans(words: tuple[Word, ...], probabilities: dict[int, tuple[floa
         gain, length, characters = name_gain, name_tokens, -1
         held = set(named)  # a token said twice in a title (the name's included) matches the real title's once
         leading_article = words[start].lowered in _ARTICLES  # "A Scalable Solution" says two words
+        depth = 0  # brackets open in the span
         for end in range(start, min(len(words), start + _LONGEST_SPAN)):
             if end > start and not joins[end]:
                 break
             current = words[end]
+            depth += current.brackets
+            if depth < 0:
+                break
             for token, probability in zip(current.tokens, chances[end]):
                 if token not in held:
                     gain += probability
@@ -392,7 +404,7 @@ def candidate_spans(words: tuple[Word, ...], probabilities: dict[int, tuple[floa
             if characters > room:
                 break
             count = end - start + 1
-            if may_end[end] and (count >= least or count - leading_article >= shortest_specific
+            if may_end[end] and not depth and (count >= least or count - leading_article >= shortest_specific
                                  and _whole(words, end) and _specific(words, start, end, model)):
                 spans.append(Span(start, end + 1, 2 * gain / (length + model.title_tokens)))
             if current.closes:
@@ -576,7 +588,8 @@ def _opening(words: tuple[Word, ...]) -> str:
         opening.append(word.core)
         if word.closes:
             break
-    while opening and (opening[-1].lower() in _LINKING or opening[-1].endswith("-")):
+    while opening and (opening[-1].lower() in _LINKING or opening[-1].endswith("-")
+                       or sum(_brackets(word) for word in opening)):
         opening.pop()
     text = title_case(articles_agree(opening)) if opening else ""
     return text if len(text) <= MAX_TITLE else _cut_characters(text)

@@ -105,7 +105,7 @@ _TEXT_MACRO_OR_BRACE = re.compile(r"\\(" + "|".join(sorted(_TEXT_MACROS, key=len
                                   r"|\{\s*\\(" + "|".join(_SWITCHES) + r")(?![A-Za-z])\s*|(?<!\\)[{}]")
 # Deeper nests of text macros are junk, not prose: shown as written rather than converted.
 MAX_MACRO_DEPTH = 50
-_TIE = re.compile(r"(?<=\S)~(?=\S)")
+TIE = re.compile(r"(?<=\S)~(?=\S)")  # LaTeX's unbreakable space, "descent~(SGD)"
 # Words of prose: a "math" span containing these is really two dollar signs in a sentence.
 _PROSE = re.compile(r"(?<![a-z])[a-z]{3,} [a-z]{3,} [a-z]{3,}")
 # Inline math longer than this is a stray dollar sign, not a formula: real abstracts' longest
@@ -405,7 +405,7 @@ def latex_text_to_markdown(text: str) -> tuple[str, list[str]]:
     if "--" in text or "..." in text:
         text = _DASHES_AND_ELLIPSES.sub(lambda m: _TYPOGRAPHY[m[0]], text)
     if "~" in text:
-        text = _TIE.sub("\u00a0", text)
+        text = TIE.sub("\u00a0", text)
     text = _prose_macros(text)
     for name in sorted({macro[1] for macro in _UNKNOWN_MACRO.finditer(text)}):
         problems.append(f"unknown LaTeX command '\\{name}' in abstract; shown as written")
