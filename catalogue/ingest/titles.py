@@ -62,6 +62,10 @@ _LINKING = _SMALL_WORDS | {
 # Words a title does not start with (a title may start with an article).
 _NOT_FIRST = (_LINKING - _ARTICLES) | {"however", "moreover", "furthermore", "additionally", "finally",
                                        "specifically", "instead", "therefore", "consequently", "further"}
+# Words that point at others' work or the field at large ('Recent Advances in ...', 'Existing Methods'), which real
+# titles do not open with: a phrase does not start on one, nor on one after an article.
+_BACKGROUND = {"recent", "existing", "previous", "current", "conventional", "traditional", "popular", "typical",
+               "many", "several", "various", "numerous", "most", "given", "since", "state-of-the-art"}
 # Where a phrase may end: before one of these words, or at punctuation.
 _PHRASE_BREAK = _LINKING | {"using", "called", "named", "termed", "dubbed", "known", "leading", "resulting",
                             "achieving", "making", "allowing", "enabling", "yielding", "showing", "without"}
@@ -373,7 +377,8 @@ def candidate_spans(words: tuple[Word, ...], probabilities: dict[int, tuple[floa
     subjects = {index + framing for index, framing in enumerate(framings) if framing == 3}
     spans = []
     for start in probabilities:
-        if blocked[start] or finite[start] or not _may_start(words, start) or framings[start]:
+        if blocked[start] or finite[start] or not _may_start(words, start) or framings[start] \
+                or _background(words, start):
             continue
         least = min(shortest, _SHORTEST_SUBJECT) if start in subjects else shortest
         gain, length, characters = name_gain, name_tokens, -1
@@ -408,6 +413,14 @@ def _framing(words: tuple[Word, ...], start: int) -> int:
             and head > 0 and words[head - 1].lowered in _ARTICLES:
         return head - start + 2
     return 0
+
+
+def _background(words: tuple[Word, ...], start: int) -> bool:
+    """Whether a phrase from `start` opens on what others did or the field at large (_BACKGROUND)."""
+    first = words[start].lowered
+    if first in _ARTICLES and start + 1 < len(words):
+        first = words[start + 1].lowered
+    return first in _BACKGROUND
 
 
 def _whole(words: tuple[Word, ...], index: int) -> bool:
