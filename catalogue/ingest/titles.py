@@ -63,7 +63,7 @@ _LINKING = _SMALL_WORDS | {
 _NOT_FIRST = (_LINKING - _ARTICLES) | {"however", "moreover", "furthermore", "additionally", "finally",
                                        "specifically", "instead", "therefore", "consequently", "further"}
 # Words that point at others' work or the field at large ('Recent Advances in ...', 'Existing Methods'), which real
-# titles do not open with: a phrase does not start on one, nor on one after an article.
+# titles do not open with: a phrase that starts on one (or on an article and one) is the last resort.
 _BACKGROUND = {"recent", "existing", "previous", "current", "conventional", "traditional", "popular", "typical",
                "many", "several", "various", "numerous", "most", "given", "since", "state-of-the-art"}
 # Where a phrase may end: before one of these words, or at punctuation.
@@ -358,6 +358,7 @@ class Span(NamedTuple):
     start: int
     end: int  # exclusive
     expected_f1: float  # of the title this span makes, from the words' probabilities
+    background: bool = False  # opens on others' work or the field at large: a title only when nothing else is
 
 
 def candidate_spans(words: tuple[Word, ...], probabilities: dict[int, tuple[float, ...]], model: TitleModel,
@@ -377,9 +378,9 @@ def candidate_spans(words: tuple[Word, ...], probabilities: dict[int, tuple[floa
     subjects = {index + framing for index, framing in enumerate(framings) if framing == 3}
     spans = []
     for start in probabilities:
-        if blocked[start] or finite[start] or not _may_start(words, start) or framings[start] \
-                or _background(words, start):
+        if blocked[start] or finite[start] or not _may_start(words, start) or framings[start]:
             continue
+        background = _background(words, start)
         least = min(shortest, _SHORTEST_SUBJECT) if start in subjects else shortest
         gain, length, characters = name_gain, name_tokens, -1
         held = set(named)  # a token said twice in a title (the name's included) matches the real title's once
@@ -399,7 +400,7 @@ def candidate_spans(words: tuple[Word, ...], probabilities: dict[int, tuple[floa
             count = end - start + 1
             if may_end[end] and (count >= least or count - leading_article >= shortest_specific
                                  and _whole(words, end) and _specific(words, start, end, model)):
-                spans.append(Span(start, end + 1, 2 * gain / (length + model.title_tokens)))
+                spans.append(Span(start, end + 1, 2 * gain / (length + model.title_tokens), background))
             if current.closes:
                 break
     return spans
@@ -523,11 +524,16 @@ def ranked_titles(abstract: str, name: str | None, model: TitleModel | None = No
     spans = candidate_spans(words, probabilities, model, name, room, _SHORTEST_SPAN[bool(name)],
                             _SHORTEST_SPECIFIC[bool(name)])
     while spans:
-        best = max(spans, key=lambda span: span.expected_f1)  # the first of equals
+        best = max(spans, key=_rank)  # the first of equals
         spans.remove(best)
         if tuple(t for w in words[best.start:best.end] for t in w.tokens) != name_tokens:
             yield title_of(words, best, name)  # (not the name again in other words: "Pyramid BERT" for Pyramid-BERT)
     yield name or _opening(words) or "Untitled abstract"
+
+
+def _rank(span: Span) -> tuple[bool, float]:
+    """A phrase about others' work is a title only when the abstract offers no other (_BACKGROUND)."""
+    return not span.background, span.expected_f1
 
 
 def title_words(title: str) -> list[str]:
