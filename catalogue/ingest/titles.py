@@ -8,7 +8,9 @@ through a finite verb ('Tasks Contain Uncertainty' is a sentence, not a title). 
 phrase needs five words, or three when two of them side by side are seldom written together (a
 field's name, 'Stochastic Gradient Descent', is common to many abstracts) and nothing continues it.
 The verbs and the common pairs are learned with the word model. A subject the abstract frames ("we study
-the problem of X") is X, which may be two words long; the frame is never part of a title. The chosen span maximises the
+the problem of X") is X, which may be two words long; the frame is never part of a title. A phrase that opens on
+others' work or the field at large ('Recent Advances in ...', 'Existing Methods for ...': real titles do not) is the
+title only when the abstract offers no other phrase. The chosen span maximises the
 expected token F1 against a title of typical length, so a span of unlikely words loses to a
 shorter one: when nothing fits well the title says less. A named contribution leads the title
 ("Name: span"). Math is kept exactly as the abstract writes it.
