@@ -106,6 +106,14 @@ def test_a_title_does_not_open_on_what_others_did(monkeypatch):
     assert derive_title(abstract, None, model).startswith("Existing")
 
 
+def test_a_phrase_on_others_work_is_still_offered_last():
+    """Two abstracts of a venue-year may offer nothing else: the phrase is then their next title (distinct_titles)."""
+    ranked = list(titles.ranked_titles("Recent advances in generative adversarial networks for image synthesis.", None))
+    *phrases, _ = ranked  # the last is what the rule says when no phrase fits
+    assert not phrases[0].startswith("Recent")
+    assert "Recent Advances in Generative Adversarial Networks" in phrases
+
+
 @pytest.mark.parametrize("abstract, allowed", [
     ("We study fine-grained visual entailment.", True),  # 'visual entailment': few abstracts say it
     ("We study stochastic gradient descent.", False),    # every pair a field's name: too short a title alone
