@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from catalogue.ingest import titles
 from catalogue.ingest.titles import (MAX_TITLE, articles_agree, candidate_spans, derive_title, load_model, read_abstract,
                                      title_case, token_probabilities, tokens_of)
 
@@ -103,11 +104,29 @@ def test_the_learned_verbs_are_verbs_and_not_the_nouns_titles_hold():
 
 def test_a_finite_verb_makes_no_title_of_a_sentence():
     """'Tasks Contain Uncertainty' is a clause; a model without the learned verbs would take it."""
-    abstract = "Many prediction tasks contain uncertainty about the right answer in real scenes of everyday life."
+    abstract = "Prediction tasks contain uncertainty about the right answer in real scenes of everyday life."
     model = load_model()
     assert "Contain" in derive_title(abstract, None, replace(model, verbs=frozenset()))
     title = derive_title(abstract, None, model)
     assert "Contain" not in title and defects_of(title, None, abstract) == []
+
+
+def test_a_title_does_not_open_on_what_others_did(monkeypatch):
+    """'Existing Methods for ...' says what the paper is not; without the rule it would be the title."""
+    abstract = ("Existing methods for interactive image retrieval rely on fixed queries. "
+                "We let users give feedback in natural language.")
+    model = load_model()
+    assert not derive_title(abstract, None, model).startswith("Existing")
+    monkeypatch.setattr(titles, "_BACKGROUND", set())
+    assert derive_title(abstract, None, model).startswith("Existing")
+
+
+def test_a_phrase_on_others_work_is_still_offered_last():
+    """Two abstracts of a venue-year may offer nothing else: the phrase is then their next title (distinct_titles)."""
+    ranked = list(titles.ranked_titles("Recent advances in generative adversarial networks for image synthesis.", None))
+    *phrases, _ = ranked  # the last is what the rule says when no phrase fits
+    assert not phrases[0].startswith("Recent")
+    assert "Recent Advances in Generative Adversarial Networks" in phrases
 
 
 @pytest.mark.parametrize("abstract, allowed", [

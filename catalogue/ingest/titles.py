@@ -8,7 +8,9 @@ through a finite verb ('Tasks Contain Uncertainty' is a sentence, not a title). 
 phrase needs five words, or three when two of them side by side are seldom written together (a
 field's name, 'Stochastic Gradient Descent', is common to many abstracts) and nothing continues it.
 The verbs and the common pairs are learned with the word model. A subject the abstract frames ("we study
-the problem of X") is X, which may be two words long; the frame is never part of a title. The chosen span maximises the
+the problem of X") is X, which may be two words long; the frame is never part of a title. A phrase that opens on
+others' work or the field at large ('Recent Advances in ...', 'Existing Methods for ...': real titles do not) is the
+title only when the abstract offers no other phrase. The chosen span maximises the
 expected token F1 against a title of typical length, so a span of unlikely words loses to a
 shorter one: when nothing fits well the title says less. A named contribution leads the title
 ("Name: span"). Math is kept exactly as the abstract writes it.
@@ -62,6 +64,10 @@ _LINKING = _SMALL_WORDS | {
 # Words a title does not start with (a title may start with an article).
 _NOT_FIRST = (_LINKING - _ARTICLES) | {"however", "moreover", "furthermore", "additionally", "finally",
                                        "specifically", "instead", "therefore", "consequently", "further"}
+# Words that point at others' work or the field at large ('Recent Advances in ...', 'Existing Methods'), which real
+# titles do not open with: a phrase that starts on one (or on an article and one) is the last resort.
+_BACKGROUND = {"recent", "existing", "previous", "current", "conventional", "traditional", "popular", "typical",
+               "many", "several", "various", "numerous", "most", "given", "since", "state-of-the-art"}
 # Where a phrase may end: before one of these words, or at punctuation.
 _PHRASE_BREAK = _LINKING | {"using", "called", "named", "termed", "dubbed", "known", "leading", "resulting",
                             "achieving", "making", "allowing", "enabling", "yielding", "showing", "without"}
@@ -362,6 +368,7 @@ class Span(NamedTuple):
     start: int
     end: int  # exclusive
     expected_f1: float  # of the title this span makes, from the words' probabilities
+    background: bool = False  # opens on others' work or the field at large: a title only when nothing else is
 
 
 def candidate_spans(words: tuple[Word, ...], probabilities: dict[int, tuple[float, ...]], model: TitleModel,
@@ -383,6 +390,7 @@ def candidate_spans(words: tuple[Word, ...], probabilities: dict[int, tuple[floa
     for start in probabilities:
         if blocked[start] or finite[start] or not _may_start(words, start) or framings[start]:
             continue
+        background = _background(words, start)
         least = min(shortest, _SHORTEST_SUBJECT) if start in subjects else shortest
         gain, length, characters = name_gain, name_tokens, -1
         held = set(named)  # a token said twice in a title (the name's included) matches the real title's once
@@ -406,7 +414,7 @@ def candidate_spans(words: tuple[Word, ...], probabilities: dict[int, tuple[floa
             count = end - start + 1
             if may_end[end] and not depth and (count >= least or count - leading_article >= shortest_specific
                                  and _whole(words, end) and _specific(words, start, end, model)):
-                spans.append(Span(start, end + 1, 2 * gain / (length + model.title_tokens)))
+                spans.append(Span(start, end + 1, 2 * gain / (length + model.title_tokens), background))
             if current.closes:
                 break
     return spans
@@ -420,6 +428,14 @@ def _framing(words: tuple[Word, ...], start: int) -> int:
             and head > 0 and words[head - 1].lowered in _ARTICLES:
         return head - start + 2
     return 0
+
+
+def _background(words: tuple[Word, ...], start: int) -> bool:
+    """Whether a phrase from `start` opens on what others did or the field at large (_BACKGROUND)."""
+    first = words[start].lowered
+    if first in _ARTICLES and start + 1 < len(words):
+        first = words[start + 1].lowered
+    return first in _BACKGROUND
 
 
 def _whole(words: tuple[Word, ...], index: int) -> bool:
@@ -522,11 +538,16 @@ def ranked_titles(abstract: str, name: str | None, model: TitleModel | None = No
     spans = candidate_spans(words, probabilities, model, name, room, _SHORTEST_SPAN[bool(name)],
                             _SHORTEST_SPECIFIC[bool(name)])
     while spans:
-        best = max(spans, key=lambda span: span.expected_f1)  # the first of equals
+        best = max(spans, key=_rank)  # the first of equals
         spans.remove(best)
         if tuple(t for w in words[best.start:best.end] for t in w.tokens) != name_tokens:
             yield title_of(words, best, name)  # (not the name again in other words: "Pyramid BERT" for Pyramid-BERT)
     yield name or _opening(words) or "Untitled abstract"
+
+
+def _rank(span: Span) -> tuple[bool, float]:
+    """A phrase about others' work is a title only when the abstract offers no other (_BACKGROUND)."""
+    return not span.background, span.expected_f1
 
 
 def title_words(title: str) -> list[str]:
