@@ -413,7 +413,7 @@ def candidate_spans(words: tuple[Word, ...], probabilities: dict[int, tuple[floa
                 break
             count = end - start + 1
             if may_end[end] and not depth and (count >= least or count - leading_article >= shortest_specific
-                                 and _whole(words, end) and _specific(words, start, end, model)):
+                                               and _whole(words, end) and _specific(words, start, end, model)):
                 spans.append(Span(start, end + 1, 2 * gain / (length + model.title_tokens), background))
             if current.closes:
                 break
