@@ -222,6 +222,9 @@ BAD = [
      ["seeds/x.csv:3: not valid CSV (unexpected end of data); lines 3-4 are skipped"], ["A"]),
     ("seeds/x.csv", 'Title;Authors;Abstract\nA;Ada Lovelace, Alan Turing;"x; y"\n', [], ["A"]),
     ("seeds/x.csv", "Title,Abstract\nA; B,x;y\n", [], ["A; B"]),
+    # lines ended by a lone CR, as spreadsheets on old Macs save CSV: the first row is the header all the same
+    ("seeds/x.csv", "Title;Abstract\rA;x\rB;y\r", [], ["A", "B"]),
+    ("seeds/x.csv", "Title,Abstract\rA,x\r", [], ["A"]),
     ("seeds/x.csv", "Name,Count\nA,1\n",
      ["seeds/x.csv:1: the header row names none of the fields (abstract, authors, code, keywords, pdf, project, "
       "title, url, venue, year); nothing in this file was read"], []),
@@ -381,6 +384,12 @@ def test_bytes_that_are_not_utf8_in_a_structured_list_are_reported_by_line(path)
     records, problems = parse_seed_records(b"\n".join(lines) + b"\n", path)
     assert [str(problem.source) for problem in problems] == [f"{path}:2"]
     assert [record.title for record in records][-1] == "Caf\ufffd Paper"
+
+
+def test_a_csv_header_cell_too_long_for_the_csv_reader_is_a_note_not_a_crash():
+    parsed = parse_record_file("Title," + "x" * 200_000 + "\nA,b\n", "seeds/x.csv")
+    assert [str(problem) for problem in parsed.problems] == [
+        "seeds/x.csv:1: the header row is not valid CSV (field larger than field limit (131072)); nothing was read"]
 
 
 def test_authors_given_as_objects_with_a_name_are_read():

@@ -202,13 +202,16 @@ def parse_csv_rows(text: str, path: str, problems: list[Problem]) -> Iterator[Ro
 def csv_delimiter(text: str) -> str:
     """',' or, when the header names more fields with it, ';': spreadsheets write ';' in the
     locales whose decimal mark is the comma."""
-    header = text.split("\n", 1)[0]
-    return ";" if fields_named(header, ";") > fields_named(header, ",") else ","
+    return ";" if fields_named(text, ";") > fields_named(text, ",") else ","
 
 
-def fields_named(header: str, delimiter: str) -> int:
-    """How many cells of a header line, split at delimiter, name a known field."""
-    cells = next(csv.reader([header], delimiter=delimiter), [])
+def fields_named(text: str, delimiter: str) -> int:
+    """How many cells of the first row, split at delimiter, name a known field (none in a row that is
+    not CSV: parse_delimited_rows says what is wrong with it)."""
+    try:  # read as parse_delimited_rows reads it, so that a line ended by a lone CR ends the row
+        cells = next(csv.reader(io.StringIO(text, newline=""), delimiter=delimiter), [])
+    except csv.Error:
+        return 0
     return sum(normalize_name(cell) in FIELD_NAMES for cell in cells)
 
 
