@@ -386,6 +386,16 @@ def test_bytes_that_are_not_utf8_in_a_structured_list_are_reported_by_line(path)
     assert [record.title for record in records][-1] == "Caf\ufffd Paper"
 
 
+@pytest.mark.parametrize("path, text", [
+    ("seeds/x.csv", "Title,Abstract\nReplacement \ufffd Paper,x\n"),
+    ("seeds/x.jsonl", '{"title": "Replacement \ufffd Paper"}\n'),
+])
+def test_a_replacement_character_written_in_utf8_is_no_byte_replaced(path, text):
+    records, problems = parse_seed_records(text.encode("utf-8"), path)
+    assert [record.title for record in records] == ["Replacement \ufffd Paper"]
+    assert problems == []
+
+
 def test_a_csv_header_cell_too_long_for_the_csv_reader_is_a_note_not_a_crash():
     parsed = parse_record_file("Title," + "x" * 200_000 + "\nA,b\n", "seeds/x.csv")
     assert [str(problem) for problem in parsed.problems] == [

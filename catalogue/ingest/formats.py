@@ -8,9 +8,8 @@ every problem is a note naming the file and the line or record.
 from __future__ import annotations
 
 from catalogue.model import Problem, Record, Source
-from catalogue.text import split_lines
 from catalogue.ingest.structured_lists import STRUCTURED_EXTENSIONS, parse_record_file
-from catalogue.ingest.seed_files import REPLACED_BYTES, decode_seed_bytes
+from catalogue.ingest.seed_files import decode_seed_bytes, replaced_bytes
 from catalogue.ingest.text_lists import parse_seed_bytes
 
 
@@ -21,9 +20,7 @@ def parse_seed_records(data: bytes, path: str) -> tuple[list[Record], list[Probl
         if decoded.text is None:
             return [], [Problem(Source(path), decoded.why_not)]
         listed = parse_record_file(decoded.text, path)
-        replaced = [Problem(Source(path, number), REPLACED_BYTES)  # by line, as for a text list
-                    for number, line in enumerate(split_lines(decoded.text), 1) if "\ufffd" in line]
-        return list(listed.records), replaced + list(listed.problems)
+        return list(listed.records), [*replaced_bytes(decoded, path), *listed.problems]
     document = parse_seed_bytes(data, path)
     records = [Record(Source(path, paragraph.line), paragraph.text, venue=document.venue, year=document.year)
                for paragraph in document.paragraphs]

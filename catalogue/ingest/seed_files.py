@@ -17,7 +17,7 @@ import stat
 from dataclasses import dataclass
 from pathlib import Path
 
-from catalogue.text import TERMINAL_UNSAFE, count_unsafe, printable
+from catalogue.text import TERMINAL_UNSAFE, count_unsafe, printable, split_lines
 from catalogue.system.cache import KnownFiles, bytes_digest
 from catalogue.errors import CatalogueError
 from catalogue.model import Problem, Source
@@ -161,6 +161,15 @@ class SeedText:
 
 # The note for a file with a few stray bytes: kept, since the rest of the line is still worth reading.
 REPLACED_BYTES = "bytes that are not UTF-8 were replaced by '\ufffd'; save the file as UTF-8 to keep those characters"
+
+
+def replaced_bytes(decoded: SeedText, path: str) -> tuple[Problem, ...]:
+    """A note for each line where decoding replaced bytes (none when it replaced nothing: a U+FFFD
+    the file itself writes in UTF-8 is a character like any other)."""
+    if not decoded.replaced or decoded.text is None:
+        return ()
+    return tuple(Problem(Source(path, number), REPLACED_BYTES)
+                 for number, line in enumerate(split_lines(decoded.text), 1) if "\ufffd" in line)
 
 
 def decode_seed_bytes(data: bytes) -> SeedText:

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from catalogue.text import has_unsafe, replace_unsafe, split_lines
 from catalogue.model import Paragraph, Problem, SeedDocument, Source
-from catalogue.ingest.seed_files import REPLACED_BYTES, decode_seed_bytes
+from catalogue.ingest.seed_files import decode_seed_bytes, replaced_bytes
 
 # "ICML 2026 论文列表", "ICLR 2025 Accepted Papers", "NeurIPS'24": a venue, then a year.
 HEADER = re.compile(r"^(?P<venue>[A-Za-z][A-Za-z0-9&+.\- ]*?)\s*(?:['’](?P<short_year>\d{2})|(?P<year>(?:19|20)\d{2}))\b")
@@ -53,10 +53,8 @@ def parse_seed_bytes(data: bytes, path: str) -> SeedDocument:
     document = parse_seed_document(decoded.text, path)
     if not decoded.replaced:
         return document
-    decoding = tuple(Problem(Source(path, number), REPLACED_BYTES)
-                     for number, line in enumerate(split_lines(decoded.text), 1) if "\ufffd" in line)
     return SeedDocument(document.path, document.venue, document.year, document.paragraphs,
-                        decoding + document.problems)
+                        replaced_bytes(decoded, path) + document.problems)
 
 
 def split_paragraphs(text_lines: list[str]) -> list[Paragraph]:
