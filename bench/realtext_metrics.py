@@ -230,8 +230,17 @@ def title_defects(title: str, abstract: str) -> list[str]:
 
 
 def unbalanced(text: str) -> bool:
-    """Whether a bracket of the text is left open or closes none ("at Most O(log")."""
-    return text.count("(") != text.count(")") or text.count("[") != text.count("]")
+    """Whether a bracket of the text is left open ("at Most O(log") or closes none ("N)-Space"), read in
+    order: as many of each kind can still be wrong ("N)-Space ... O(log")."""
+    for opening, closing in ("()", "[]"):
+        depth = 0
+        for character in text:
+            depth += (character == opening) - (character == closing)
+            if depth < 0:
+                return True
+        if depth:
+            return True
+    return False
 
 
 @dataclass(frozen=True)

@@ -85,6 +85,7 @@ def test_name_is_right(predicted, silver, abstract, expected):
     ("$\\mathcal{O}(n)$ " + "Word " * 20, "$\\mathcal{O}(n)$", []),  # what a reader sees is shorter
     ("Causal Graph Using at Most O(log", "", ["a bracket left open or closed alone"]),
     ("N)-Space Approximation Algorithms", "", ["a bracket left open or closed alone"]),
+    ("N)-Space Approximation in O(log", "", ["a bracket left open or closed alone"]),  # as many, wrong order
     ("Learning in $O(\\log n)$ Rounds (Almost)", "we learn in $O(\\log n)$ rounds", []),
 ])
 def test_title_defects(title, abstract, defects):
