@@ -60,6 +60,11 @@ def extracted_pairs(records: Iterable[dict], taxonomy: tuple[Topic, ...], fallba
     clean-up, the extractor, then what the papers of a venue-year tell together), without building
     a site: for measuring one item quickly."""
     records = list(records)
+    return list(zip(records, across_venue_years(papers_read_alone(records, taxonomy, fallback), taxonomy, fallback)))
+
+
+def papers_read_alone(records: list[dict], taxonomy: tuple[Topic, ...], fallback: str) -> list[Paper]:
+    """Each record as the extractor derives it from its abstract alone (ids are the records' places)."""
     papers = []
     for number, record in enumerate(records):
         cleaned = clean_abstract(replace_unsafe(record["abstract"]))[0]
@@ -68,7 +73,7 @@ def extracted_pairs(records: Iterable[dict], taxonomy: tuple[Topic, ...], fallba
                             name=found.name, other_names=found.other_names, venue=record["venue"],
                             year=record["year"], topics=found.topics, links=found.links,
                             benchmarks=found.benchmarks, results=found.results))
-    return list(zip(records, across_venue_years(papers, taxonomy, fallback)))
+    return papers
 
 
 # ---------------------------------------------------------------------------------------------

@@ -35,15 +35,15 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.corpus_sample import CORPUS, SAMPLE, read_corpus  # noqa: E402
 from bench.names import name_scores  # noqa: E402
-from bench.realtext_metrics import common_words, silver_name  # noqa: E402
+from bench.realtext_metrics import common_words, papers_read_alone, silver_name  # noqa: E402
 from bench.train_titles import split  # noqa: E402
 from catalogue.content import read_taxonomy  # noqa: E402
-from catalogue.ingest.extract import extract, find_contributions, plain_for_extraction  # noqa: E402
+from catalogue.ingest.extract import find_contributions, plain_for_extraction  # noqa: E402
 from catalogue.ingest.names import is_coined  # noqa: E402
 from catalogue.ingest.shared_names import (FIELD_TERMS, Known, papers_writing, shipped_terms, spelled_out,  # noqa: E402
                                            without_field_terms, writers)
 from catalogue.markup.cleanup import clean_abstract  # noqa: E402
-from catalogue.model import Paper, Source  # noqa: E402
+from catalogue.model import Paper  # noqa: E402
 from catalogue.text import replace_unsafe  # noqa: E402
 
 PROJECT = Path(__file__).resolve().parent.parent
@@ -90,20 +90,6 @@ def expansions_of(terms: set[str], plain: Iterable[str]) -> dict[str, list[str]]
             for term, counts in writers_of.items()}
 
 
-def read_alone(records: list[dict]) -> list[Paper]:
-    """Each record as ingest derives it from its abstract alone."""
-    taxonomy, fallback = read_taxonomy(PROJECT / "content")
-    papers = []
-    for number, record in enumerate(records):
-        cleaned = clean_abstract(replace_unsafe(record["abstract"]))[0]
-        found = extract(cleaned, taxonomy, fallback)
-        papers.append(Paper(id=str(number), slug="", title=found.title, abstract=cleaned, source=Source("corpus"),
-                            name=found.name, other_names=found.other_names, venue=record["venue"],
-                            year=record["year"], topics=found.topics, links=found.links,
-                            benchmarks=found.benchmarks, results=found.results))
-    return papers
-
-
 def reading_lists(papers: list[Paper]) -> list[list[Paper]]:
     """Each venue-year's papers, in order, as lists of LIST_SIZE."""
     venue_years: dict[tuple, list[Paper]] = defaultdict(list)
@@ -122,8 +108,8 @@ def names_in_lists(papers: list[Paper], known: Known) -> dict[str, str | None]:
 
 def report(held_out: list[dict], common: frozenset[str], seed: int) -> None:
     shipped = shipped_terms()
-    papers = read_alone(held_out)
     taxonomy, fallback = read_taxonomy(PROJECT / "content")
+    papers = papers_read_alone(held_out, taxonomy, fallback)
     print(f"held-out venue-years, {len(held_out)} papers, each venue-year read whole:")
     for label, known in (("without the list", {}), ("with the list", shipped)):
         names = [paper.name for paper in without_field_terms(papers, taxonomy, fallback, known)]
