@@ -62,9 +62,9 @@ def jobs_option_for(work: str):
 jobs_option = jobs_option_for("Worker processes for ingest, text conversion, page writing and Pagefind")
 
 
-def site_folder_option(help: str):
+def site_folder_option(help_text: str):
     return click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=PROJECT / "site",
-                        show_default="site/", help=help)
+                        show_default="site/", help=help_text)
 
 
 out_option = site_folder_option("Folder the site is written to (replaced only when complete).")
@@ -254,7 +254,7 @@ def check(out: Path, no_html: bool) -> None:
     for problem in problems:
         say(problem if problem.startswith(TOOL_PROBLEMS) else f"{display(out)}/{problem}")
     if problems:
-        raise click.ClickException(f"{len(problems)} problem{'s' if len(problems) > 1 else ''} in {display(out)}/")
+        raise click.ClickException(f"{counted(len(problems), 'problem')} in {display(out)}/")
     say(f"  no problems in {display(out)}/")
 
 
@@ -276,7 +276,7 @@ def bundle(out: Path, zip_path: Path | None) -> None:
         raise CatalogueError(f"{display(target)}: exists and is not a bundle this command wrote; choose another "
                              "--zip, or move that file away (nothing was written)")
     count = write_bundle(out, target)
-    say(f"Wrote {display(target)}: {count} files, {target.stat().st_size / 1e6:.1f} MB. "
+    say(f"Wrote {display(target)}: {counted(count, 'file')}, {target.stat().st_size / 1e6:.1f} MB. "
         "Unzip it anywhere and open paper-catalogue/index.html.")
 
 

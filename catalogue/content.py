@@ -129,7 +129,8 @@ def parse_paper_markdown(text: str, path: str) -> Paper:
 
 def did_you_mean(key: str) -> str:
     """A hint naming the known key a mistyped one is closest to ('vneue' -> 'venue'), or nothing."""
-    close = difflib.get_close_matches(key[:SHOWN_LENGTH], KEYS, n=1)  # a pasted paragraph is no typo
+    # its start only: difflib's cost grows with the lengths compared, and a pasted paragraph is no typo
+    close = difflib.get_close_matches(key[:SHOWN_LENGTH], KEYS, n=1)
     return f"; did you mean '{close[0]}'?" if close else ""
 
 

@@ -248,7 +248,7 @@ def test_keyword_evidence(text, evidence):
     ("", "Nothing matches here.", ("general",)),
     ("", "One image.", ("vision",)),  # only weak evidence: the best topic rather than the fallback
     ("", "Image and video. A reward and a policy. Adversarial and robust. Causal and causal. Multi-task.",
-     ("rl", "vision", "safety")),  # at most three; ties in taxonomy order
+     ("rl", "vision", "safety")),  # a fourth said this little is left out; ties in taxonomy order
     ("A Reward Model", "An image and a reward; another image and another reward.", ("rl", "vision")),  # title
 ])
 def test_rank_topics(title, abstract, topics):

@@ -537,7 +537,7 @@ def test_a_refusal_names_the_seed_files_that_were_skipped(project):
     assert result.exit_code == 1
     assert "would mark 4 of 4 papers as no longer in the seeds" in result.output
     seeds = (project / "seeds").as_posix()
-    assert (f"Nothing was written. Check --seeds: {seeds}/ holds 1 seed file(s), and these were skipped:\n"
+    assert (f"Nothing was written. Check --seeds: {seeds}/ holds 1 seed file, and these were skipped:\n"
             "  seeds/list.txt: not a text file (looks like a PDF); skipped\n"
             "If the papers did leave the lists, run again with --allow-removals (they stay on the site, marked as "
             "gone); to take them out of content/ as well, run 'python3 build.py ingest --prune --allow-removals'.\n"

@@ -527,8 +527,8 @@ def _appositive(rest: str, before: str, counts: Counter[str]) -> Contribution | 
         return Contribution(defined.name)
     words = phrase.split()
     # a phrase a small word opens names nothing: 'For CIFAR-10, we ...', 'With O(n) space, we ...'
-    opens = len(words) == 1 or not _SMALL_WORD.fullmatch(words[0].lower())
-    if opens and (is_coined(phrase) or (len(words) > 1 and words[0].lower() not in _NOT_NAMES)):
+    small_word_first = len(words) > 1 and _SMALL_WORD.fullmatch(words[0].lower()) is not None
+    if not small_word_first and (is_coined(phrase) or (len(words) > 1 and words[0].lower() not in _NOT_NAMES)):
         return Contribution(phrase)
     if is_explicit_name(phrase) and _mentions(phrase, counts) >= 2:  # 'we develop, Stripformer, a ...'
         return Contribution(phrase)

@@ -37,6 +37,7 @@ from catalogue.ingest.titles import distinct_titles
 from catalogue.ingest.shared_names import without_field_terms
 from catalogue.system.notes import note_lines
 from catalogue.system.progress import Progress
+from catalogue.system.terminal import counted
 from catalogue.ingest.seed_files import Unreadable, find_seed_files, read_seed_bytes
 from catalogue.ingest.snapshot import (DERIVED, SNAPSHOT, ContentFile, IngestSnapshot, addresses_of, changed_files,
                                        content_stats, derived_key, file_stat, snapshot_key)
@@ -371,7 +372,7 @@ def refuse_removals(leaving: list[tuple[Path, Paper]], catalogue_size: int, prun
             return
         headline = (f"this ingest would mark {len(listed)} of {catalogue_size} papers as no longer in the seeds "
                     "(in_seeds: false):")
-        read = " is the only seed file read" if seeds_dir.is_file() else f"/ holds {seed_file_count} seed file(s)"
+        read = " is the only seed file read" if seeds_dir.is_file() else f"/ holds {counted(seed_file_count, 'seed file')}"
         advice = "\n".join([f"Nothing was written. Check --seeds: {printable(seeds_dir.as_posix())}{read}"
                             + (", and these were skipped:" if skipped else "."),
                             *(f"  {line}" for line in note_lines(skipped)),

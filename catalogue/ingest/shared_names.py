@@ -35,7 +35,7 @@ FIELD_TERMS = Path(__file__).with_name("field_terms.json")
 
 
 class FieldTerm(NamedTuple):
-    since: int | None  # the first year the corpus writes it, None when its first year already does
+    since: int | None  # the first year the corpus writes it; None when the corpus's first year does (it may be older)
     expansions: frozenset[str]  # the keys (expansion_key) of the words the field writes it for
 
 

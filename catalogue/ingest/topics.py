@@ -11,7 +11,7 @@ A topic is right when the paper is about it, not when one of its words occurs on
 - a phrase, or an acronym written in capitals (RL, LLMs), is stronger evidence than one word;
 - a keyword repeated all along the abstract counts only REPEATS_COUNTED times, so one word does
   not drown the others; mentions in the derived title count again;
-- up to three topics with at least MIN_EVIDENCE (two mentions of a word, or one of a phrase) are
+- up to TOPICS_ON_MIN_EVIDENCE topics with at least MIN_EVIDENCE (two mentions of a word, or one of a phrase) are
   kept, best first; a fourth only with STRONG_EVIDENCE (as much as two mentions of a phrase): a
   paper that says a fourth thing that often is about it too, while one that mentions it in passing
   keeps three; when no topic has MIN_EVIDENCE, the one with the most evidence; the fallback topic
@@ -26,7 +26,7 @@ from dataclasses import dataclass
 
 from catalogue.model import Topic
 
-MAX_TOPICS = 3
+TOPICS_ON_MIN_EVIDENCE = 3  # the topics MIN_EVIDENCE keeps; one more needs STRONG_EVIDENCE
 TITLE_WEIGHT = 1  # the title is derived from the abstract: its mentions count a second time
 PHRASE_WEIGHT = 2  # a keyword of two or more words, against one of a single word
 MIN_EVIDENCE = 2
@@ -151,6 +151,7 @@ def rank_topics(title: str, abstract: str, taxonomy: tuple[Topic, ...], fallback
         evidence[slug] = evidence.get(slug, 0) + extra
     order = {topic.slug: number for number, topic in enumerate(taxonomy)}
     ranked = sorted(evidence, key=lambda slug: (-evidence[slug], order[slug]))
-    kept = [slug for slug in ranked[:MAX_TOPICS] if evidence[slug] >= MIN_EVIDENCE]
-    kept += [slug for slug in ranked[MAX_TOPICS:MAX_TOPICS + 1] if evidence[slug] >= STRONG_EVIDENCE]
+    kept = [slug for slug in ranked[:TOPICS_ON_MIN_EVIDENCE] if evidence[slug] >= MIN_EVIDENCE]
+    kept += [slug for slug in ranked[TOPICS_ON_MIN_EVIDENCE:TOPICS_ON_MIN_EVIDENCE + 1]
+             if evidence[slug] >= STRONG_EVIDENCE]
     return tuple(kept or ranked[:1]) or (fallback,)
