@@ -29,6 +29,7 @@ from catalogue.ingest.run import ingest
 from catalogue.markup import convert as markup_module
 from catalogue.markup.convert import _MATHML_ATTRIBUTES, _MATHML_TAGS, INLINE_TAGS, TextConverter, split_math
 from catalogue.model import Source, Topic
+from catalogue.ingest.structured_lists import parse_record_file
 from catalogue.ingest.text_lists import parse_seed_document
 
 from conftest import PROJECT
@@ -185,6 +186,17 @@ def test_seed_parsing_never_raises_and_keeps_every_paragraph(text):
         assert parsed.venue is not None or any(m.startswith("header ") for m in messages)
     else:  # no header: said as such, or, for a file with nothing in it, as that
         assert parsed.venue is None and any(("no header" if kept else "no abstracts") in m for m in messages)
+
+
+@settings(max_examples=200, deadline=None, **COMMON)
+@example(path="seeds/x.csv", header="Title;Abstract", ending="\r", text="A;x\rB;y\r")  # a lone CR ends each line
+@given(path=st.sampled_from(["seeds/x.csv", "seeds/x.tsv", "seeds/x.json", "seeds/x.jsonl"]),
+       header=st.sampled_from(["", "Title,Abstract", "Title;Abstract", "Title\tAbstract", '{"title": "A"}']),
+       ending=ENDINGS, text=ANY_TEXT)
+def test_structured_list_parsing_never_raises_and_names_its_file(path, header, ending, text):
+    parsed = parse_record_file(header + ending + text, path)
+    assert all(problem.source.path == path for problem in parsed.problems)
+    assert all(record.title or record.abstract for record in parsed.records)
 
 
 # ---------------------------------------------------------------------------------------------
