@@ -373,9 +373,10 @@ class Span(NamedTuple):
 
 def candidate_spans(words: tuple[Word, ...], probabilities: dict[int, tuple[float, ...]], model: TitleModel,
                     name: str | None, room: int, shortest: int, shortest_specific: int | None = None) -> list[Span]:
-    """Every well-formed phrase of one sentence that fits in `room` characters, in the order of the text:
-    of `shortest` words or more, or of `shortest_specific` or more besides a leading article when two of
-    its words side by side are not a field's name (common_pairs)."""
+    """Every well-formed phrase of one sentence that fits in `room` characters and closes the brackets it
+    opens (none it did not), in the order of the text: of `shortest` words or more, or of
+    `shortest_specific` or more besides a leading article when two of its words side by side are not a
+    field's name (common_pairs)."""
     shortest_specific = shortest if shortest_specific is None else min(shortest, shortest_specific)
     named = tokens_of(name) if name else ()
     name_tokens = len(named)
@@ -526,8 +527,9 @@ def derive_title(abstract: str, name: str | None, model: TitleModel | None = Non
 
 
 def ranked_titles(abstract: str, name: str | None, model: TitleModel | None = None) -> Iterator[str]:
-    """The titles the abstract could have, best first (the first is derive_title's); last, what the
-    rule says when no phrase fits: the name alone, else the abstract's opening words."""
+    """The titles the abstract could have, best first (the first is derive_title's), a phrase on others'
+    work after every other (_rank); last, what the rule says when no phrase fits: the name alone, else
+    the abstract's opening words."""
     model = model or load_model()
     read = read_abstract(abstract)
     words = read.words
