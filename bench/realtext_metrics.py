@@ -13,7 +13,8 @@ catalogue.ingest.extract.Extraction computed in-process). The site checks read a
     math_scores(site, slugs)          item 2: math segments of the abstracts shown unconverted
     extraction_cpu_ms(abstracts, ...) item 7: CPU time of clean-up + extraction + markup per abstract
 
-extracted_pairs(records, taxonomy, fallback) gives the pairs in-process, without a site.
+extracted_pairs(records, taxonomy, fallback) gives the pairs in-process, without a site;
+papers_read_alone(records, taxonomy, fallback) the papers before what a venue-year's papers tell together.
 """
 
 from __future__ import annotations
