@@ -79,13 +79,11 @@ def find_seed_files(seeds_dir: Path, project: Path) -> tuple[list[SeedFile], lis
     they name must be a regular file of at most MAX_SEED_BYTES.
     """
     check_seeds_folder(seeds_dir)
-    single = not seeds_dir.is_dir()  # --seeds names one file: its folder, read for that file alone
-    folder = (seeds_dir.parent if single else seeds_dir).resolve()
+    folder, entries = seed_entries(seeds_dir)
     files, problems = [], []
-    for name in [seeds_dir.name] if single else sorted(os.listdir(seeds_dir)):
+    for name, path in entries:
         if not is_seed_name(name):
             continue
-        path = seeds_dir if single else seeds_dir / name
         shown = source_path(folder / name, project, folder)
         info, reason = checked_entry(path, folder)
         reason = unreadable_name(name) or reason
@@ -94,6 +92,14 @@ def find_seed_files(seeds_dir: Path, project: Path) -> tuple[list[SeedFile], lis
             continue
         files.append(SeedFile(path, shown, (info.st_dev, info.st_ino)))
     return files, problems
+
+
+def seed_entries(seeds_dir: Path) -> tuple[Path, list[tuple[str, Path]]]:
+    """The folder whose files are read (resolved) and its entries to look at, (name, path) by name:
+    --seeds names a folder, or one file, whose folder is read for that file alone."""
+    if seeds_dir.is_dir():
+        return seeds_dir.resolve(), [(name, seeds_dir / name) for name in sorted(os.listdir(seeds_dir))]
+    return seeds_dir.parent.resolve(), [(seeds_dir.name, seeds_dir)]
 
 
 def unreadable_name(name: str) -> str | None:
@@ -228,12 +234,10 @@ def seed_digest(seed: SeedFile, known: KnownFiles | None) -> str:
 def places_outside(seeds_dir: Path, project: Path) -> dict[str, Path]:
     """For seeds outside the project, where each file named `seeds/<name>` really is: a note must
     lead to the file, never to the project's own seeds/ (empty for the project's seeds)."""
-    single = not seeds_dir.is_dir()
-    folder = (seeds_dir.parent if single else seeds_dir).resolve()
+    folder, entries = seed_entries(seeds_dir)
     if folder.is_relative_to(project.resolve()):
         return {}
-    names = [seeds_dir.name] if single else os.listdir(seeds_dir)
-    return {source_path(folder / name, project, folder): folder / name for name in names if is_seed_name(name)}
+    return {source_path(folder / name, project, folder): folder / name for name, _ in entries if is_seed_name(name)}
 
 
 def source_path(seed_path: Path, project: Path, folder: Path) -> str:
