@@ -9,9 +9,8 @@ are written (singular or plural; a phrase, its words in order), and that titles 
 write). With each term, the first year a training abstract writes it (a paper older than that may
 have coined it) and the expansions at least EXPANDED_BY training abstracts write for it ('Markov
 random field (MRF)'): an abstract that spells the term out otherwise coins a name
-(shared_names.is_known_term). Training
-uses the venue-years bench/train_titles.py trains on (every fifth held out, the test sample in
-neither): same corpus, same list.
+(shared_names.is_known_term). Training uses the venue-years bench/train_titles.py trains on (every
+fifth held out, the test sample in neither): same corpus, same list.
 
 Then, on the held-out venue-years, without the list and with it: name precision and recall against
 the silver names (each venue-year read whole, as bench/names.py does), and the papers read as
