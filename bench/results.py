@@ -79,7 +79,7 @@ def score(records: list[dict], labels: list[dict]) -> dict[int, dict]:
         drawn = [label for label in labels if label["seed"] == seed]
         known = {(label["paper"], label["result"]): label["label"] for label in drawn}
         counts: Counter = Counter()
-        unlabelled = []
+        unlabelled, dropped = [], []
         papers = sorted({label["paper"] for label in drawn})
         for paper in papers:
             shown = results_of(by_key[paper])
@@ -89,9 +89,10 @@ def score(records: list[dict], labels: list[dict]) -> dict[int, dict]:
                 counts[kind or "unlabelled"] += 1
                 if kind is None:
                     unlabelled.append((paper, result))
-            counts["dropped"] += sum(1 for (p, r) in known if p == paper and r not in shown)
+            dropped += [(paper, r, kind) for (p, r), kind in known.items() if p == paper and r not in shown]
         counts["shown"] = sum(counts[kind] for kind in (*KINDS, "unlabelled"))
-        figures[seed] = {"papers": len(papers), **counts, "unlabelled results": unlabelled}
+        counts.update(f"dropped {kind}" for _, _, kind in dropped)
+        figures[seed] = {"papers": len(papers), **counts, "unlabelled results": unlabelled, "dropped results": dropped}
     return figures
 
 
@@ -108,6 +109,7 @@ def main() -> None:
     parser.add_argument("command", choices=("draw", "score", "corpus"))
     parser.add_argument("--seed", type=int, default=None)
     parser.add_argument("--size", type=int, default=80)
+    parser.add_argument("--dropped", action="store_true", help="score: also list labelled results no longer shown")
     parser.add_argument("--corpus", type=Path, default=CORPUS)
     args = parser.parse_args()
     records = read_corpus(args.corpus)
@@ -120,11 +122,16 @@ def main() -> None:
             print(json.dumps({"paper": paper_key(record), "abstract": record["abstract"], "results": results},
                              ensure_ascii=False))
     elif args.command == "score":
+        verbose = args.dropped
         for seed, figures in score(records, read_labels()).items():
             unlabelled = figures.pop("unlabelled results")
+            dropped = figures.pop("dropped results")
             print(f"seed {seed}: " + ", ".join(f"{key} {value}" for key, value in figures.items()))
             for paper, result in unlabelled:
                 print(f"  unlabelled: {result!r}  ({paper[:70]})")
+            if verbose:
+                for paper, result, kind in dropped:
+                    print(f"  no longer shown, {kind}: {result!r}  ({paper[:70]})")
     else:
         for key, value in corpus_counts(records).items():
             print(f"{key:28} {value}")
