@@ -16,7 +16,8 @@ shown result) with its label, written by reading the abstract:
 
 `score` runs the current rules on each labelled draw: a result they show that no line labels is
 listed as unlabelled (label it before reading the figure); a labelled result they no longer show
-counts as dropped.
+verbatim counts as dropped (most are shown reworded). "when drawn" counts what the rules of the
+draw showed (the lines written with it, whose `rules` name them).
 """
 
 from __future__ import annotations
@@ -32,11 +33,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.corpus_sample import CORPUS, SAMPLE, read_corpus  # noqa: E402
 from bench.train_titles import split  # noqa: E402
+from bench.realtext_metrics import RESULT_KINDS as KINDS, paper_key  # noqa: E402
 from catalogue.ingest.extract import find_results  # noqa: E402
 from catalogue.markup.cleanup import clean_abstract  # noqa: E402
 
 LABELS = Path(__file__).resolve().parent / "data" / "results_labels.jsonl"
-KINDS = ("right", "garbled", "vague", "wrong")
 
 
 def results_of(record: dict) -> tuple[str, ...]:
@@ -61,10 +62,6 @@ def draw(records: list[dict], seed: int, size: int, labelled: set[str]) -> list[
         if results:
             drawn.append((record, results))
     return drawn
-
-
-def paper_key(record: dict) -> str:
-    return f"{record['venue']} {record['year']}: {record['title']}"
 
 
 def read_labels(path: Path = LABELS) -> list[dict]:
@@ -92,6 +89,8 @@ def score(records: list[dict], labels: list[dict]) -> dict[int, dict]:
             dropped += [(paper, r, kind) for (p, r), kind in known.items() if p == paper and r not in shown]
         counts["shown"] = sum(counts[kind] for kind in (*KINDS, "unlabelled"))
         counts.update(f"dropped {kind}" for _, _, kind in dropped)
+        # what the rules of the draw showed: the labels written with the draw, before any other rules ran on it
+        counts.update(f"when drawn {label['label']}" for label in drawn if label["rules"] == drawn[0]["rules"])
         figures[seed] = {"papers": len(papers), **counts, "unlabelled results": unlabelled, "dropped results": dropped}
     return figures
 
