@@ -15,6 +15,7 @@ measure ("2.1 BLEU", "X score") and the acronyms of fields, model families, hard
 from __future__ import annotations
 
 import functools
+import itertools
 import re
 from collections.abc import Iterator
 
@@ -552,9 +553,9 @@ _VAGUE_HEADS = _FUNCTION_WORDS | {"improvement", "improvements", "gain", "gains"
                                   "reduction", "reductions", "boost", "drop", "decrease", "margin", "times", "fold",
                                   "overall", "points", "versus", "performance", "results", "result", "metrics", "as"}
 # How much data a method was given ("only 10% labeled data", "10% training set") is its setting, not a
-# result, unless the number compares it ("10x fewer labels").
-_SETTING_HEADS = {"data", "labeled", "labelled", "labels", "training", "samples", "examples", "annotations",
-                  "annotated", "unlabeled", "unlabelled", "shots", "subset", "of"}
+# result, unless the number compares it ("10x fewer labels"): the noun after the number says which.
+_SETTING_HEADS = {"data", "set", "sets", "labels", "samples", "examples", "annotations", "subset", "shots",
+                  "supervision"}
 
 
 def find_results(sentences: list[str]) -> tuple[str, ...]:
@@ -580,17 +581,15 @@ def _says_what_it_measures(before: str, number: str, after: str) -> bool:
     """A measure word before any "than" or "over" (what is compared with is not what is measured: "30% higher
     than methods for efficient inference"), or a noun right after the number: "46.5% PQ", "17% more formulas"."""
     words = after.split()
-    if words and words[0].lower() in _SETTING_HEADS:
+    noun = list(itertools.takewhile(lambda word: word.lower() not in _FUNCTION_WORDS, words))
+    if noun and noun[-1].lower() in _SETTING_HEADS and not _COMPARATIVES.intersection(map(str.lower, noun)):
         return False
     if _names_a_measure(f"{before} {_COMPARED_WITH.split(f' {after} ')[0]}".strip()):
         return True
-    compared = False
     while words and words[0].lower() in _COMPARATIVES:
         words.pop(0)
-        compared = True
     return (bool(words) and re.fullmatch(r"[A-Za-z][\w\-]*", words[0]) is not None
-            and words[0].lower() not in _VAGUE_HEADS and not words[0].endswith(("ed", "ly"))  # "averaged across"
-            and (compared or words[0].lower() not in _SETTING_HEADS))
+            and words[0].lower() not in _VAGUE_HEADS and not words[0].endswith(("ed", "ly")))  # "averaged across"
 
 
 def _names_a_measure(text: str) -> bool:
@@ -625,8 +624,11 @@ def _words_after(sentence: str, match: re.Match) -> list[str]:
     when cut short, it ends where a phrase ends, not on "with only minor"."""
     after = sentence[match.end():match.end() + _RESULT_WINDOW]
     ends = [found.start() for found in (_RESULT_STOP.search(after), _HEADLINE_NUMBER.search(after)) if found]
-    ends += [found.start() for found in _OUTCOME_VERB.finditer(after) if not found[0].endswith(("ed", "e"))][:1]
-    clause = (after[:min(ends)] if ends else after).split()
+    verbs = [found.start() for found in _OUTCOME_VERB.finditer(after) if not found[0].endswith(("ed", "e"))][:1]
+    clause = after[:min(ends + verbs)].split() if ends or verbs else after.split()
+    if verbs and min(verbs) < min(ends, default=len(after)):  # "... significantly outperforms": its adverb goes too
+        while clause and clause[-1].endswith("ly"):
+            clause.pop()
     words = clause[:_RESULT_WORDS]
     if len(clause) > _RESULT_WORDS:  # ... and without the participle that led to it ("averaged on")
         phrase_ends = [at for at, word in enumerate(words) if at and word.lower() in _FUNCTION_WORDS]
