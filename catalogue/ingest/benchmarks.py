@@ -499,7 +499,7 @@ _NUMBER = (r"(?<!\d)\+?\d++(?:\.\d++)?(?:\s*(?:%|×|x\b))?(?:\s*(?:[-\u2013~\u22
 _PLAIN = r"(?<![\d.])\d++(?:\.\d++)?"
 _ABOUT = r"(?:\b(?:up to|over|nearly|about|by|more than|less than|at least|at most|almost|around)\s+){0,2}"
 _HEADLINE_NUMBER = re.compile(rf"(?:from\s+{_NUMBER}\s+to\s+{_ABOUT}{_NUMBER})|{_ABOUT}{_NUMBER}"
-                              rf"|(?:from\s+)?{_PLAIN}\s*(?:→|->)\s*{_PLAIN}%?")  # "from 61.0 → 88.9 average accuracy"
+                              rf"|(?:from\s+)?{_PLAIN}\s*(?:→|->)\s*{_PLAIN}%?")  # "from 61.0 → 88.9 accuracy"
 _OUTCOME = AnyCase(r"achiev|improv|outperform|reduc|speed|gain|reach|rise|rises|surpass|boost|cut|"
                    r"accelerat|increas|decreas|lower|yield|deliver|attain|faster")
 _DIGIT = re.compile(r"\d")  # every headline number has one: most sentences need no further look
@@ -544,8 +544,8 @@ _FUNCTION_WORDS = {"of", "in", "on", "to", "and", "or", "the", "a", "an", "while
                    "over", "than", "by", "when", "respectively", "without", "using", "across", "under", "within",
                    "after", "via", "through", "among", "despite", "during", "compared", "even",
                    "whereas", "given", "due", "thanks", "against", "beyond", "toward", "towards", "per", "until",
-                   "since", "that", "which", "is", "are", "was", "were", "be", "it", "this", "can", "vs", "only", "just",
-                   "also", "still"}
+                   "since", "that", "which", "is", "are", "was", "were", "be", "it", "this", "can", "vs", "only",
+                   "just", "also", "still"}
 _COMPARATIVES = {"higher", "lower", "better", "worse", "more", "less", "fewer", "greater", "larger", "absolute",
                  "relative", "average", "overall", "additional", "consistent", "significant", "substantial"}
 # Words that say a number changed, not what it measures ("10% absolute improvement over the best prior result").
@@ -620,8 +620,8 @@ def _result_phrase(sentence: str, match: re.Match) -> tuple[str, str, str, str] 
 
 
 def _words_after(sentence: str, match: re.Match) -> list[str]:
-    """The clause after the number, to its end, the next number or the next verb, in at most seven words;
-    when cut short, it ends where a phrase ends, not on "with only minor"."""
+    """The clause after the number, to its end, the next number or the next verb, in at most _RESULT_WORDS
+    words; when cut short, it ends where a phrase ends, not on "with only minor"."""
     after = sentence[match.end():match.end() + _RESULT_WINDOW]
     ends = [found.start() for found in (_RESULT_STOP.search(after), _HEADLINE_NUMBER.search(after)) if found]
     verbs = [found.start() for found in _OUTCOME_VERB.finditer(after) if not found[0].endswith(("ed", "e"))][:1]
