@@ -32,8 +32,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.realtext_metrics import (DEFECTS, benchmark_scores, common_words, extraction_cpu_ms,  # noqa: E402
-                                    math_scores, name_scores, read_benchmark_labels, slug_leaks, tag_leaks,
-                                    title_scores, topic_scores)
+                                    math_scores, name_scores, read_benchmark_labels, read_result_labels,
+                                    result_scores, slug_leaks, tag_leaks, title_scores, topic_scores)
 from catalogue.content import read_papers, read_taxonomy  # noqa: E402
 from catalogue.model import Paper, Topic  # noqa: E402
 
@@ -44,6 +44,7 @@ CORPUS = next((path for path in (folder / "shared" / "corpus" / "papers.jsonl.gz
               PROJECT.parent / "shared" / "corpus" / "papers.jsonl.gz")
 SAMPLE = PROJECT / "tests" / "data" / "corpus_sample.jsonl"
 LABELS = PROJECT / "tests" / "data" / "labelled_benchmarks.yaml"
+RESULT_LABELS = PROJECT / "bench" / "data" / "results_labels.jsonl"
 
 
 def read_records(path: Path) -> list[dict]:
@@ -117,7 +118,8 @@ class Row:
 
 
 def figures(records: list[dict], pairs: list[tuple[dict, Paper]], site: Path, taxonomy: tuple[Topic, ...],
-            labels: dict[str, tuple[frozenset[str], ...]], cpu_ms: list[float]) -> tuple[list[Row], list[str]]:
+            labels: dict[str, tuple[frozenset[str], ...]], cpu_ms: list[float],
+            result_labels: dict[str, dict[str, str]] | None = None) -> tuple[list[Row], list[str]]:
     """The table's rows and the worst examples under it."""
     papers = [paper for _, paper in pairs]
     rows, notes = [], []
@@ -166,6 +168,14 @@ def figures(records: list[dict], pairs: list[tuple[dict, Paper]], site: Path, ta
     rows.append(Row("6 benchmarks", f"precision on {benchmarks.labelled} labelled papers", labelled, ">= 0.9",
                     benchmarks.precision >= 0.9 if benchmarks.listed else None))
     examples("not a benchmark", benchmarks.wrong)
+    results = result_scores(pairs, result_labels or {})
+    if results.labelled:
+        rows += [Row("6 results", f"headline results that do not say what they measure ({results.shown} shown on "
+                                  f"{results.labelled} labelled held-out papers)",
+                     f"{results.counts.get('vague', 0)}", "0", not results.counts.get("vague")),
+                 Row("6 results", "... that say it rightly (not garbled, not a wrong number)",
+                     f"{results.share('right'):.1%}", "-", None)]
+        examples("result without a label (label it)", results.unlabelled)
 
     median = statistics.median(cpu_ms) if cpu_ms else 0.0
     rows.append(Row("7 speed", f"median CPU ms per abstract, extraction + markup ({len(cpu_ms):,} abstracts)",
@@ -234,7 +244,8 @@ def main(argv: list[str] | None = None) -> int:
         pairs, strays = read_pairs(content, records, places)
         taxonomy, fallback = read_taxonomy(content)
         cpu_ms = extraction_cpu_ms((record["abstract"] for record in records), taxonomy, fallback)
-        rows, notes = figures(records, pairs, site, taxonomy, read_benchmark_labels(args.labels), cpu_ms)
+        rows, notes = figures(records, pairs, site, taxonomy, read_benchmark_labels(args.labels), cpu_ms,
+                              read_result_labels(RESULT_LABELS))
         print(f"{len(pairs):,} papers traced to their records ({len(records) - len(pairs):,} records without "
               f"a paper of their own, {len(strays)} papers without a record)\n")
         print(table(rows))

@@ -9,6 +9,7 @@ catalogue.ingest.extract.Extraction computed in-process). The site checks read a
     title_scores(pairs)               item 4: mean token F1, each defect with examples
     topic_scores(pairs, taxonomy)     item 5: coverage of the topics the author keywords name
     benchmark_scores(pairs, labels)   item 6: precision on hand-labelled records
+    result_scores(pairs, labels)      item 6: headline results on hand-labelled held-out records
     tag_leaks(site)                   item 1: allowlisted tags shown as text anywhere on the site
     math_scores(site, slugs)          item 2: math segments of the abstracts shown unconverted
     extraction_cpu_ms(abstracts, ...) item 7: CPU time of clean-up + extraction + markup per abstract
@@ -379,6 +380,58 @@ def benchmark_scores(pairs: list[Pair], labels: dict[str, tuple[frozenset[str], 
             else:
                 wrong.append(Example(record["title"], f"{benchmark!r} is not a labelled dataset or benchmark"))
     return BenchmarkScores(labelled, listed, right, tuple(wrong))
+
+
+RESULT_KINDS = ("right", "garbled", "vague", "wrong")
+
+
+def paper_key(record: dict) -> str:
+    """How the result labels name a record: venue, year and real title."""
+    return f"{record['venue']} {record['year']}: {record['title']}"
+
+
+def read_result_labels(path: Path) -> dict[str, dict[str, str]]:
+    """{paper key: {result as shown: label}} from bench/data/results_labels.jsonl (one JSON object a line:
+    `paper`, `result`, `label` among RESULT_KINDS, with the draw's `seed` and the `rules` it was shown by);
+    {} when the file is missing."""
+    labels: dict[str, dict[str, str]] = defaultdict(dict)
+    if path.is_file():
+        for line in path.read_text(encoding="utf-8").splitlines():
+            if line.strip():
+                entry = json.loads(line)
+                labels[entry["paper"]][entry["result"]] = entry["label"]
+    return dict(labels)
+
+
+@dataclass(frozen=True)
+class ResultScores:
+    labelled: int  # labelled records present
+    counts: dict[str, int]  # results shown on them, by label; "unlabelled" for a result no label names
+    unlabelled: tuple[Example, ...]
+
+    @property
+    def shown(self) -> int:
+        return sum(self.counts.values())
+
+    def share(self, kind: str) -> float:
+        return self.counts.get(kind, 0) / self.shown if self.shown else 0.0
+
+
+def result_scores(pairs: list[Pair], labels: dict[str, dict[str, str]]) -> ResultScores:
+    """The labels of the headline results shown on the labelled records."""
+    labelled = 0
+    counts: Counter = Counter()
+    unlabelled = []
+    for record, derived in pairs:
+        known = labels.get(paper_key(record))
+        if known is None:
+            continue
+        labelled += 1
+        for result in derived.results:
+            counts[known.get(result, "unlabelled")] += 1
+            if result not in known:
+                unlabelled.append(Example(paper_key(record), f"{result!r} has no label"))
+    return ResultScores(labelled, dict(counts), tuple(unlabelled))
 
 
 # ---------------------------------------------------------------------------------------------

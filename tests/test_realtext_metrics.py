@@ -17,8 +17,8 @@ sys.path.insert(0, str(PROJECT))
 
 from bench.realtext import read_pairs, write_seed_lists  # noqa: E402
 from bench.realtext_metrics import (abstract_math, benchmark_scores, dataset_key, name_is_right,  # noqa: E402
-                                    named_topics, silver_name, slug_leaks, tag_leaks, title_defects, token_f1,
-                                    tokens)
+                                    named_topics, read_result_labels, result_scores, silver_name, slug_leaks,
+                                    tag_leaks, title_defects, token_f1, tokens)
 
 
 @pytest.mark.parametrize("text, expected", [
@@ -113,6 +113,20 @@ def test_benchmark_precision_counts_spellings_of_a_labelled_dataset():
     scores = benchmark_scores([({"title": "T"}, derived), ({"title": "unlabelled"}, derived)], labels)
     assert (scores.labelled, scores.listed, scores.right) == (1, 3, 2)
     assert "BLEU" in scores.wrong[0].shows
+
+
+def test_result_scores_read_each_shown_result_by_its_label(tmp_path):
+    lines = [{"seed": 1, "paper": "V 2020: T", "result": "34% success rate", "label": "right", "rules": "old"},
+             {"seed": 1, "paper": "V 2020: T", "result": "by 11%", "label": "vague", "rules": "old"}]
+    path = tmp_path / "labels.jsonl"
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
+    record = {"venue": "V", "year": 2020, "title": "T"}
+    derived = Paper(id="x", slug="x", title="T", abstract="", source=Source("s"),
+                    results=("34% success rate", "2x faster"))
+    scores = result_scores([(record, derived), ({"venue": "V", "year": 2021, "title": "T"}, derived)],
+                           read_result_labels(path))
+    assert (scores.labelled, scores.shown, scores.counts) == (1, 2, {"right": 1, "unlabelled": 1})
+    assert scores.share("right") == 0.5 and "2x faster" in scores.unlabelled[0].shows
 
 
 LEAKING = {

@@ -15,6 +15,7 @@ measure ("2.1 BLEU", "X score") and the acronyms of fields, model families, hard
 from __future__ import annotations
 
 import functools
+import itertools
 import re
 from collections.abc import Iterator
 
@@ -490,100 +491,153 @@ def _joins(character: str) -> bool:
 # Headline results: a number with a percent sign or a multiplier, and what it measures, in
 # a sentence that reports an outcome.
 # A number starts where a run of digits starts, and its digits are never given back: a long run
-# is read once, not once from each of its digits. A range may carry its unit twice ("4x-11.6x").
-_NUMBER = (r"(?<!\d)\d++(?:\.\d++)?(?:\s*(?:%|×|x\b))?(?:\s*[-\u2013]\s*\d++(?:\.\d++)?)?"
+# is read once, not once from each of its digits. A range may carry its unit twice ("4x-11.6x", "2 to 5
+# times", "26∼35×": without its start, "35×" would read as the result);
+# a sign says the number is a change ("+12% success rate").
+_NUMBER = (r"(?<!\d)\+?\d++(?:\.\d++)?(?:\s*(?:%|×|x\b))?(?:\s*(?:[-\u2013~\u223c]|to\b)\s*\d++(?:\.\d++)?)?"
            r"(?:\s*(?:%|×|x\b|-fold)|\s+times\b)")
 _PLAIN = r"(?<![\d.])\d++(?:\.\d++)?"
-_HEADLINE_NUMBER = re.compile(rf"(?:from\s+{_NUMBER}\s+to\s+{_NUMBER})|(?:(?:up to|over|nearly|about|by)\s+)?{_NUMBER}"
-                              rf"|{_PLAIN}\s*(?:→|->)\s*{_PLAIN}%?")  # "from 61.0 → 88.9 average accuracy"
+_ABOUT = r"(?:\b(?:up to|over|nearly|about|by|more than|less than|at least|at most|almost|around)\s+){0,2}"
+_HEADLINE_NUMBER = re.compile(rf"(?:from\s+{_NUMBER}\s+to\s+{_ABOUT}{_NUMBER})|{_ABOUT}{_NUMBER}"
+                              rf"|(?:from\s+)?{_PLAIN}\s*(?:→|->)\s*{_PLAIN}%?")  # "from 61.0 → 88.9 accuracy"
 _OUTCOME = AnyCase(r"achiev|improv|outperform|reduc|speed|gain|reach|rise|rises|surpass|boost|cut|"
                    r"accelerat|increas|decreas|lower|yield|deliver|attain|faster")
 _DIGIT = re.compile(r"\d")  # every headline number has one: most sentences need no further look
 # What a number can measure. A phrase without one ("outperforms them by 11.1%", "99.9% reduction")
-# does not say what it measures, and is not shown.
+# does not say what it measures, and is not shown; nor do words for any measure ("performance",
+# "metrics", "results").
 # Words are matched in lower case (a capitalised "Faster R-CNN" is a model), acronyms as written.
 _MEASURE = re.compile(r"\b(?:accura|error|speed|faster|slower|laten|throughput|time\b|runtime|memory|cost|comput|"
                       r"flop|energy|power|param|size|smaller|compress|score|rates?\b|precision|recall|perplexit|"
-                      r"reward|return|success|win|bits?\b|bandwidth|storage|coverage|correlat|loss|regret|sample|"
-                      r"label|annotation|quer|token|exact match|top-\d|hits?\b|performance|quality|efficien|robust|"
-                      r"agreement|fps\b|frames|data\b|metric|f-?measure|f-?score|"
+                      r"reward|return|success|wins?\b|win rate|(?<!-)bits?\b|bandwidth|storage|coverage|correlat|"
+                      r"loss|regret|sample|label|annotation|quer|token|exact match|top-\d|hits?\b|quality|efficien|"
+                      r"robust|agreement|fps\b|frames|f-?measure|f-?score|"
                       r"BLEU|ROUGE|METEOR|CIDEr|F1|AUC|mAP|AP\b|IoU|mIoU|PSNR|SSIM|LPIPS|FID\b|MSE|RMSE|MAE\b|EM\b|"
                       r"NDCG|MRR|WER\b|CER\b|FLOPs|GPU|Acc\b|Acc@"
                       # or says it in so many words: "40% improvements in empirical safety"
                       r"|(?:improvement|gain|reduction|increase|decrease|drop|boost)s?\s+(?:in|of)\s+"
-                      r"(?!up\b|about\b|over\b|around\b|nearly\b|the\b|a\b)[a-z])")
+                      r"(?!up\b|about\b|over\b|around\b|nearly\b|the\b|a\b|performance\b)[a-z])")
 # What follows these is what a number is compared with, not what it measures.
 _COMPARED_WITH = re.compile(r"\s(?:than|over|versus|vs\.?|compared)\s")
 # How far around a number its phrase is looked for: seven words after it or six before fit easily,
 # and a bounded window keeps a sentence of many numbers linear.
 _RESULT_WINDOW = 300
 _RESULT_STOP = re.compile(r"[,;:()]|\.(?:\s|$)|\s(?:while|whereas|and|but|compared|outperforming|which|"
-                          r"thereby|demonstrating|showing|when|respectively)\b")
-_NOT_A_MEASURE = {"of", "in", "on", "to", "and", "or", "the", "a", "an", "while", "with", "for", "from", "at",
-                  "over", "than", "by", "when", "respectively", "without", "using", "across", "under", "within",
-                  "after", "via", "through", "among", "despite"}
+                          r"thereby|demonstrating|showing|when|respectively|vs\.?|versus)\b")
+# Verbs of an outcome: a phrase before its number starts at one ("PreTraM reduces their errors by 5.5%"
+# is "reduces their errors by 5.5%"), and after its number a verb that is neither a participle nor a noun
+# starts another clause ("30% reduction of channels even outperforms ...", not "1.3x parameter increase").
+_OUTCOME_VERB = re.compile(r"\b(?:(?:achiev|improv|reduc|increas|decreas|sav|accelerat)(?:es?|ed|ing)|"
+                           r"(?:outperform|attain|obtain|yield|deliver)(?:s|ed|ing)?|(?:boost|lower)(?:s|ed|ing)|"
+                           r"(?:compress|surpass|reach)(?:es|ed|ing)?|cut(?:s|ting))\b")
+# Words that say a number is a change, right before it: "saving 11% parameters", "reducing 89% computation"
+# (without them, "11% parameters" reads as what is kept).
+_CHANGE_BEFORE = re.compile(r"(?:\b(?:reduc|increas|decreas|sav|accelerat|improv)(?:es?|ed|ing)|"
+                            r"\b(?:boost|lower)(?:s|ed|ing)|\bcut(?:s|ting)?|\bcompress(?:es|ed|ing)?|"
+                            r"\b(?:improvement|gain|reduction|increase|decrease|drop|boost)s?\s+of)\s+$")
+# "from 45%" whose "to" was not read: half a change.
+_FROM_BEFORE = re.compile(r"\bfrom\s+$")
 _MAX_RESULTS = 3
 _RESULT_WORDS = 7  # after the number, at most
-# Words that start a phrase of their own after a result's measure: where a result cut short may end.
-_PHRASE_AFTER = _NOT_A_MEASURE | {"during", "relative", "compared", "even", "whereas", "given", "due", "thanks",
-                                  "against", "beyond", "toward", "towards", "per", "until", "since"}
+# Words that start a phrase of their own, or only join one: no measure, no phrase's start or end.
+_FUNCTION_WORDS = {"of", "in", "on", "to", "and", "or", "the", "a", "an", "while", "with", "for", "from", "at",
+                   "over", "than", "by", "when", "respectively", "without", "using", "across", "under", "within",
+                   "after", "via", "through", "among", "despite", "during", "compared", "even",
+                   "whereas", "given", "due", "thanks", "against", "beyond", "toward", "towards", "per", "until",
+                   "since", "that", "which", "is", "are", "was", "were", "be", "it", "this", "can", "vs", "only",
+                   "just", "also", "still"}
 _COMPARATIVES = {"higher", "lower", "better", "worse", "more", "less", "fewer", "greater", "larger", "absolute",
                  "relative", "average", "overall", "additional", "consistent", "significant", "substantial"}
 # Words that say a number changed, not what it measures ("10% absolute improvement over the best prior result").
-_VAGUE_HEADS = _NOT_A_MEASURE | {"than", "improvement", "improvements", "gain", "gains", "increase", "increases",
-                                 "reduction", "reductions", "boost", "drop", "decrease", "margin", "respectively",
-                                 "times", "fold", "overall", "compared", "relative", "absolute", "points", "vs",
-                                 "versus"}
+_VAGUE_HEADS = _FUNCTION_WORDS | {"improvement", "improvements", "gain", "gains", "increase", "increases",
+                                  "reduction", "reductions", "boost", "drop", "decrease", "margin", "times", "fold",
+                                  "overall", "points", "versus", "performance", "results", "result", "metrics", "as"}
+# How much data a method was given ("only 10% labeled data", "10% training set") is its setting, not a
+# result, unless the number compares it ("10x fewer labels"): the noun after the number says which.
+_SETTING_HEADS = {"data", "set", "sets", "labels", "samples", "examples", "annotations", "subset", "shots",
+                  "supervision"}
 
 
 def find_results(sentences: list[str]) -> tuple[str, ...]:
     """Up to three short phrases with headline numbers: '34% proof success rate on LCI-Test'."""
     results: list[str] = []
     for sentence in sentences:
-        if not _DIGIT.search(sentence) or not _OUTCOME.found_in(sentence):
+        # a sentence that pairs its numbers with things "respectively" says what each measures only as a whole
+        if not _DIGIT.search(sentence) or not _OUTCOME.found_in(sentence) or "respectively" in sentence:
             continue
         for match in _HEADLINE_NUMBER.finditer(sentence):
-            text = _result_phrase(sentence, match)
-            if text and _says_what_it_measures(text, match[0]) and not any(text in r or r in text for r in results):
+            phrase = _result_phrase(sentence, match)
+            if phrase is None or not _says_what_it_measures(*phrase[1:]):
+                continue
+            text = " ".join(part for part in phrase if part).strip(" .,;:\"'\u201c\u201d")
+            if not any(text in r or r in text for r in results):
                 results.append(text)
                 if len(results) == _MAX_RESULTS:
                     return tuple(results)
     return tuple(results)
 
 
-def _says_what_it_measures(text: str, number: str) -> bool:
+def _says_what_it_measures(before: str, number: str, after: str) -> bool:
     """A measure word before any "than" or "over" (what is compared with is not what is measured: "30% higher
     than methods for efficient inference"), or a noun right after the number: "46.5% PQ", "17% more formulas"."""
-    measured = _COMPARED_WITH.split(text)[0]
-    if _MEASURE.search(measured) or _MEASURE.match(measured[:12].lower()):  # "Accuracy improves from 69% to 96%"
+    words = after.split()
+    noun = list(itertools.takewhile(lambda word: word.lower() not in _FUNCTION_WORDS, words))
+    if noun and noun[-1].lower() in _SETTING_HEADS and not _COMPARATIVES.intersection(map(str.lower, noun)):
+        return False
+    if _names_a_measure(f"{before} {_COMPARED_WITH.split(f' {after} ')[0]}".strip()):
         return True
-    words = text[len(number):].split() if text.startswith(number) else []
     while words and words[0].lower() in _COMPARATIVES:
         words.pop(0)
     return (bool(words) and re.fullmatch(r"[A-Za-z][\w\-]*", words[0]) is not None
             and words[0].lower() not in _VAGUE_HEADS and not words[0].endswith(("ed", "ly")))  # "averaged across"
 
 
-def _result_phrase(sentence: str, match: re.Match) -> str | None:
-    """The number with the words after it ('34% success rate'), or before it when it closes its clause
-    ('reduces memory by over 50%')."""
+def _names_a_measure(text: str) -> bool:
+    return _MEASURE.search(text) is not None or _MEASURE.match(text[:12].lower()) is not None  # "Accuracy improves"
+
+
+def _result_phrase(sentence: str, match: re.Match) -> tuple[str, str, str, str] | None:
+    """(a word saying the number is a change, words before, the number, words after): the number with the
+    words after it ('34% success rate'), and a word before it that says it is a change ('saving 11%
+    parameters'); or with the words before it, from their verb, when it closes its clause ('reduces memory
+    by over 50%')."""
+    preceding = sentence[max(0, match.start() - _RESULT_WINDOW):match.start()]
+    if _FROM_BEFORE.search(preceding):
+        return None
+    words = _words_after(sentence, match)
+    if words and re.match(r"[A-Za-z]", words[0]) and words[0].lower() not in _FUNCTION_WORDS:
+        change = _CHANGE_BEFORE.search(preceding)
+        return (change[0].strip() if change else ""), "", match[0], " ".join(words)
+    before = _RESULT_STOP.split(preceding)[-1].split()[-6:]
+    if _HEADLINE_NUMBER.search(" ".join(before)):
+        return None  # "achieves 80% accuracy using only 20%": the phrase belongs to the first number
+    verb = next((at for at, word in enumerate(before) if _OUTCOME_VERB.fullmatch(word)), None)
+    if verb is not None and not _names_a_measure(" ".join(before[:verb])):  # ("Accuracy improves by")
+        before = before[verb:]
+    while before and before[0].lower() in _FUNCTION_WORDS:
+        before.pop(0)
+    return ("", " ".join(before), match[0], "") if before else None
+
+
+def _words_after(sentence: str, match: re.Match) -> list[str]:
+    """The clause after the number, to its end, the next number or the next verb, in at most _RESULT_WORDS
+    words; when cut short, it ends where a phrase ends, not on "with only minor"."""
     after = sentence[match.end():match.end() + _RESULT_WINDOW]
-    stop = _RESULT_STOP.search(after)
-    clause = (after[:stop.start()] if stop else after).split()
+    ends = [found.start() for found in (_RESULT_STOP.search(after), _HEADLINE_NUMBER.search(after)) if found]
+    verbs = [found.start() for found in _OUTCOME_VERB.finditer(after) if not found[0].endswith(("ed", "e"))][:1]
+    clause = after[:min(ends + verbs)].split() if ends or verbs else after.split()
+    if verbs and min(verbs) < min(ends, default=len(after)):  # "... significantly outperforms": its adverb goes too
+        while clause and clause[-1].endswith("ly"):
+            clause.pop()
     words = clause[:_RESULT_WORDS]
-    if len(clause) > _RESULT_WORDS:  # cut short: end where a phrase ends, not on "with only minor"
-        ends = [at for at, word in enumerate(words) if at and word.lower() in _PHRASE_AFTER]
-        words = words[:ends[-1]] if ends else words
-    if words and re.match(r"[A-Za-z]", words[0]) and words[0].lower() not in _NOT_A_MEASURE:
-        phrase = [match[0], *words]
-    else:
-        before = sentence[max(0, match.start() - _RESULT_WINDOW):match.start()]
-        phrase = [*_RESULT_STOP.split(before)[-1].split()[-6:], match[0]]
-        if _HEADLINE_NUMBER.search(" ".join(phrase[:-1])):
-            return None  # "achieves 80% accuracy using only 20%": the phrase belongs to the first number
-    while phrase and phrase[-1].lower() in _NOT_A_MEASURE:
-        phrase.pop()
-    return " ".join(phrase).strip(" .,;:") if len(phrase) >= 2 else None
+    if len(clause) > _RESULT_WORDS:  # ... and without the participle that led to it ("averaged on")
+        phrase_ends = [at for at, word in enumerate(words) if at and word.lower() in _FUNCTION_WORDS]
+        words = words[:phrase_ends[-1]] if phrase_ends else words
+        if len(words) > 1 and words[-1].endswith("ed") and not words[-1].endswith("eed"):
+            words.pop()
+    while words and (words[-1].lower() in _FUNCTION_WORDS or not re.search(r"\w", words[-1])):
+        words.pop()
+    return words
 
 
 def plain_math(text: str) -> str:
