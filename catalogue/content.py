@@ -44,11 +44,9 @@ KEYS = ("id", "slug", "name", "other_names", "title", "title_source", "venue", "
         "links", "benchmarks", "results", "authors", "keywords", "pdf", "url", "source", "cleaned", "in_seeds",
         "old_slugs")
 REQUIRED = ("id", "slug", "title", "source")
-# A line of the front matter that starts with a key (values are one line: a key is never inside one).
-TOP_LEVEL_KEY = re.compile(r"^([A-Za-z_]\w*)[ \t]*:", re.M)
-# A line at the margin that is neither such a key, a list's item nor a comment: a key in another
-# form ("title":, 'title':, ? title, a {flow: mapping}) that only the YAML library reads as it is.
-OTHER_MARGIN_LINE = re.compile(r"^(?![A-Za-z_]\w*[ \t]*:|-|#)\S", re.M)
+# A line of the front matter that starts with a key, plain or quoted ("title":, as YAML allows);
+# values are one line: a key is never inside one.
+TOP_LEVEL_KEY = re.compile(r"^[\"']?([A-Za-z_]\w*)[\"']?[ \t]*:", re.M)
 _Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # the C loader is much faster
 _Dumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
 
@@ -159,7 +157,7 @@ def _load_front_matter(front: str, path: str, first_line: int):
 def _may_repeat_a_key(front: str) -> bool:
     """A cheap look at the lines that start with a key: composing every file would cost a load again."""
     keys = TOP_LEVEL_KEY.findall(front)
-    return len(keys) != len(set(keys)) or OTHER_MARGIN_LINE.search(front) is not None
+    return len(keys) != len(set(keys))
 
 
 def _refuse_repeated_keys(root, path: str, first_line: int) -> None:

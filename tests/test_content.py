@@ -57,8 +57,6 @@ def replace_line(text: str, key: str, new_line: str) -> str:
      ":21: front-matter key 'title' is given twice (first on line 7); keep one"),
     (lambda t: t.replace("\ntitle:", "\n'title':").replace("\nsource:", "\ntitle: My Own Title\nsource:"),
      ":21: front-matter key 'title' is given twice (first on line 7); keep one"),
-    (lambda t: t.replace("\nsource:", "\n? title\n: My Own Title\nsource:"),
-     ":21: front-matter key 'title' is given twice (first on line 7); keep one"),
     (lambda t: t.replace("authors:\n- Ada Lovelace\n- Alan Turing", "authors: Ada Lovelace"),
      "'authors' must be a list of strings, like authors: [first, second], not 'Ada Lovelace'"),
     (lambda t: replace_line(t, "slug", "slug: Zeta Net"), "'slug' must be"),
