@@ -250,7 +250,7 @@ def check(out: Path, no_html: bool) -> None:
     """Verify a built site: links work from disk and under a subpath, HTML is valid,
     every page has a title and description, search covers every paper."""
     from catalogue.site.check import TOOL_PROBLEMS
-    problems = pipeline.check(out, validate_html=not no_html)
+    problems = pipeline.check(out, validate_html=not no_html, index_command=f"python3 build.py index{out_flag(out)}")
     for problem in problems:
         say(problem if problem.startswith(TOOL_PROBLEMS) else f"{display(out)}/{problem}")
     if problems:

@@ -44,8 +44,9 @@ KEYS = ("id", "slug", "name", "other_names", "title", "title_source", "venue", "
         "links", "benchmarks", "results", "authors", "keywords", "pdf", "url", "source", "cleaned", "in_seeds",
         "old_slugs")
 REQUIRED = ("id", "slug", "title", "source")
-# A line of the front matter that starts with a key (values are one line: a key is never inside one).
-TOP_LEVEL_KEY = re.compile(r"^([A-Za-z_]\w*)[ \t]*:", re.M)
+# A line of the front matter that starts with a key, plain or quoted ("title":, as YAML allows);
+# values are one line: a key is never inside one.
+TOP_LEVEL_KEY = re.compile(r"^[\"']?([A-Za-z_]\w*)[\"']?[ \t]*:", re.M)
 _Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # the C loader is much faster
 _Dumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
 

@@ -20,22 +20,21 @@ import gc
 import os
 from collections.abc import Callable, Iterator
 from contextlib import closing, contextmanager, nullcontext
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from catalogue.config import SiteConfig, host_base_url, read_config
 from catalogue.errors import CatalogueError, shown
-from catalogue.model import Problem
 from catalogue.site.i18n import load_strings
-from catalogue.site.output import (copy_assets, read_fingerprint, refuse_strange_assets, site_lock, staged_site,
-                                   write_manifest, SiteWriter)
+from catalogue.site.output import (built_from, content_seen_from, copy_assets, read_fingerprint, refuse_strange_assets,
+                                   site_lock, staged_site, write_manifest, SiteWriter)
 from catalogue.system.cache import CACHE_DIR, Cache, KnownFiles, code_version, digest, tree_state
 from catalogue.system.guard import check_site_folder
 from catalogue.system.lock import LOCK_FILE, exclusive
 from catalogue.system.removal import remove_tree
 from catalogue.system.terminal import counted, display, say, stage
-from catalogue.ingest.seed_files import check_seeds_folder, places_outside, seeds_state
+from catalogue.ingest.seed_files import at_their_places, check_seeds_folder, seeds_state
 from catalogue.ingest.trash import TRASH_DIR
 
 if TYPE_CHECKING:  # imported where used: a build that is up to date never loads ingest
@@ -88,8 +87,7 @@ def ingest(seeds: Path, content: Path, prune: bool = False, allow_removals: bool
     folder = f"{display(seeds)}{'/' if seeds.is_dir() else ''}"
     with stage(f"Ingesting {folder} into {display(content)}/"), closing(Cache.beside(content)) as cache:
         report = ingest_seeds(seeds, content, prune, cache, allow_removals)
-    places = places_outside(seeds, content.parent)
-    for line in note_lines(at_place(problem, places) for problem in report.problems):
+    for line in note_lines(at_their_places(report.problems, seeds, content.parent)):
         say(line)
     say(f"  {counted(report.papers, 'paper')}: {report.added} new, {report.updated} updated, "
         f"{report.kept_edits} with hand edits kept, {report.pruned} pruned, {counted(len(report.problems), 'note')}")
@@ -133,7 +131,7 @@ def render(content: Path, out: Path, config: SiteConfig, templates: Path, assets
                 say(f"  {index(staging, previous=out, cache=cache)}")
             else:
                 say("Search index: no page changed, kept as it was")
-            write_manifest(staging, fingerprint, report.inputs)
+            write_manifest(staging, fingerprint, report.inputs, content_seen_from(content, out))
     return SiteReport(report.size, len(report.inputs), len(catalogue.papers))
 
 
@@ -146,11 +144,12 @@ def index(site: Path, previous: Path | None = None, cache: Cache | None = None) 
         return index_site(site, previous=previous, jobs=cores(), cache=cache)
 
 
-def check(site: Path, validate_html: bool) -> list[str]:
-    """What is wrong with a built site: broken links from disk or a subpath, invalid HTML, ..."""
+def check(site: Path, validate_html: bool, index_command: str) -> list[str]:
+    """What is wrong with a built site: broken links from disk or a subpath, invalid HTML, ...
+    (`index_command`: the command that indexes this site, advised when it has no search index)."""
     from catalogue.site.check import check_site
     with stage(f"Checking {display(site)}/"):
-        return check_site(site, validate_html=validate_html)
+        return check_site(site, validate_html=validate_html, index_command=index_command)
 
 
 def protected_inputs(**given: Path) -> dict[str, Path]:
@@ -160,19 +159,28 @@ def protected_inputs(**given: Path) -> dict[str, Path]:
 
 @contextmanager
 def writing_site(out: Path, content: Path, assets: Path, **inputs: Path) -> Iterator[None]:
-    """For a whole build into `out`: refuse a folder that is not ours and assets that are not
-    (before writing anything), then hold content/'s lock and the site's."""
+    """For a whole build into `out`: refuse a folder that is not ours, a new content folder over
+    another's site, and assets that are not ours (before writing anything), then hold content/'s
+    lock and the site's."""
     check_site_folder(out, display(out), protected_inputs(content=content, assets=assets, **inputs), PROJECT)
+    refuse_new_content_over_another_site(content, out)
     refuse_strange_assets(assets, display(assets))
     with exclusive(content), site_lock(out, display(out)):
         yield
 
 
-def at_place(problem: Problem, places: dict[str, Path]) -> Problem:
-    """The problem, naming its seed file where it is when its label is not a path from the project."""
-    if problem.source.path not in places:
-        return problem
-    return replace(problem, source=replace(problem.source, path=display(places[problem.source.path])))
+def refuse_new_content_over_another_site(content: Path, out: Path) -> None:
+    """A content folder that does not exist starts a new catalogue (the default topics, every seed
+    ingested); over a site built from another content folder, that is most likely a mistyped
+    --content, and the build would replace that site."""
+    if content.exists() or content.is_symlink():
+        return
+    source = built_from(out)  # read only here: a build from an existing folder never parses the manifest whole
+    if source is None or source == content.resolve():
+        return
+    raise CatalogueError(f"{display(content)}/: no such content folder, and {display(out)}/ holds the site built from "
+                         f"{display(source)}/; check --content, or choose another --out to start a new catalogue "
+                         "(nothing was written)")
 
 
 def site_config(config_path: Path, base_url: str | None, language: str | None) -> SiteConfig:

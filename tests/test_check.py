@@ -171,7 +171,15 @@ def test_a_site_built_without_search_says_so(site):
     shutil.rmtree(site / "pagefind")
     assert check_site(site, validate_html=False) == [
         "pagefind/: missing; the site was built without search (--no-search, or by render alone): "
-        "run 'python3 build.py index' on it"]
+        "run 'python3 build.py index'"]
+
+
+def test_the_check_command_advises_indexing_the_site_it_checked(site, tmp_path, monkeypatch):
+    shutil.rmtree(site / "pagefind")
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(main, ["check", "--out", str(site), "--no-html"])
+    assert result.exit_code == 1
+    assert f"run 'python3 build.py index --out {site.relative_to(tmp_path).as_posix()}'" in result.output
 
 
 def test_not_a_built_site(tmp_path):

@@ -545,6 +545,20 @@ def test_a_refusal_names_the_seed_files_that_were_skipped(project):
     assert snapshot(project / "content") == before
 
 
+def test_a_refusal_names_skipped_seed_files_outside_the_project_where_they_are(tmp_path):
+    root = new_project(tmp_path / "p")
+    outside = tmp_path / "exports"
+    (root / "seeds").rename(outside)
+    assert ingest(root, seeds=outside).exit_code == 0
+    (outside / "list.txt").write_bytes(b"%PDF-1.5\n" + bytes(range(256)))
+    before = snapshot(root / "content")
+    result = ingest(root, seeds=outside)
+    assert result.exit_code == 1
+    assert f"\n  {(outside / 'list.txt').as_posix()}: not a text file (looks like a PDF); skipped\n" in result.output
+    assert "seeds/list.txt" not in result.output  # the project's seeds/ holds no such file
+    assert snapshot(root / "content") == before
+
+
 def test_notes_on_seeds_outside_the_project_name_the_files_where_they_are(tmp_path):
     root = new_project(tmp_path / "p")
     outside = tmp_path / "exports"

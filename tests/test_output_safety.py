@@ -30,6 +30,7 @@ from catalogue.cli import main
 from catalogue.errors import CatalogueError
 from catalogue.system.faults import fault_message
 from catalogue.system.guard import Folder, Holds, read_folder, refuse_site_folder
+from catalogue.site.bundle import is_a_bundle
 from catalogue.site.output import MANIFEST, MARKER, site_lock, staged_site, write_file
 from catalogue.serve.handler import QuietHandler
 from conftest import make_project, run_cli
@@ -211,6 +212,53 @@ def test_a_site_built_before_the_marker_existed_is_accepted(project):
     assert after[f"site/{MARKER}"] == output.MARKER_TEXT.encode()
     assert without_cache({path: after[path] for path in before if path != f"site/{MANIFEST}"}) == without_cache(
         {path: value for path, value in before.items() if path != f"site/{MANIFEST}"})
+
+
+# --- a mistyped --content over another catalogue's site --------------------------------------------
+
+NEW_CONTENT_REFUSED = ("contnet/: no such content folder, and site/ holds the site built from content/; check "
+                       "--content, or choose another --out to start a new catalogue (nothing was written)")
+
+
+@pytest.mark.parametrize("command", [
+    ["build", "--seeds", "seeds", "--content", "contnet", "--no-search", "--out", "site"],
+    ["render", "--content", "contnet", "--out", "site"],
+])
+def test_a_missing_content_folder_over_a_site_built_from_another_is_refused(project, command):
+    before = tree(project.parent)
+    assert_one_line_error(invoke(*command), NEW_CONTENT_REFUSED)
+    assert tree(project.parent) == before
+
+
+def test_the_site_names_its_content_folder_as_seen_from_itself(project):
+    """Relative, so that a published site names no one's folders, and a moved project still holds."""
+    assert output.read_manifest(project / "site")["content"] == "../content"
+    assert output.built_from(project / "site") == (project / "content").resolve()
+
+
+@pytest.mark.parametrize("out", ["public", "empty"])
+def test_a_new_catalogue_into_a_new_or_empty_folder_is_built(project, out):
+    (project / "empty").mkdir()
+    result = invoke("build", "--seeds", "seeds", "--content", "fresh", "--no-search", "--out", out)
+    assert result.exit_code == 0, result.output
+    assert "Built 2 papers" in result.output and (project / "fresh" / "topics.yaml").is_file()
+    assert output.built_from(project / out) == (project / "fresh").resolve()
+
+
+def test_the_content_folder_a_site_was_built_from_may_start_again(project):
+    shutil.rmtree(project / "content")
+    result = invoke(*BUILD, "site")
+    assert result.exit_code == 0, result.output
+    assert "Built 2 papers" in result.output
+
+
+def test_a_site_whose_manifest_does_not_name_its_content_folder_is_not_refused(project):
+    manifest = project / "site" / MANIFEST
+    manifest.write_text(manifest.read_text().replace('"content": "../content",\n', ""))
+    assert output.built_from(project / "site") is None
+    result = invoke("build", "--seeds", "seeds", "--content", "contnet", "--no-search", "--out", "site")
+    assert result.exit_code == 0, result.output
+    assert output.built_from(project / "site") == (project / "contnet").resolve()
 
 
 @pytest.mark.parametrize("fingerprint", ["0123abcd" * 4, None])
@@ -400,6 +448,33 @@ def test_bundle_never_overwrites_a_file_it_did_not_write(project, target):
     assert_one_line_error(invoke("bundle", "--out", "site", "--zip", target),
                           f"{target}: exists and is not a bundle this command wrote; choose another --zip, or move "
                           "that file away (nothing was written)")
+    assert tree(project) == before
+
+
+def test_bundle_leaves_a_file_named_like_a_partial_zip_alone(project):
+    (project / "offline.zip.partial").write_text("my draft\n")
+    before = tree(project)
+    assert invoke("bundle", "--out", "site", "--zip", "offline.zip").exit_code == 0
+    after = tree(project)
+    assert set(after) - set(before) == {"offline.zip"} and is_a_bundle(project / "offline.zip")
+    assert after["offline.zip.partial"] == b"my draft\n"
+    own = f"offline.zip.{os.getpid()}.partial"  # the name this process writes: not overwritten either
+    (project / own).write_text("mine\n")
+    before = tree(project)
+    assert_one_line_error(invoke("bundle", "--out", "site", "--zip", "offline.zip"),
+                          f"{own}: exists, and this command did not write it; move it away and run again "
+                          "(nothing was written)")
+    assert tree(project) == before
+
+
+def test_a_bundle_that_fails_leaves_no_partial_zip(project, monkeypatch):
+    def full_disk(*_):
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    monkeypatch.setattr("catalogue.site.bundle.entry", full_disk)
+    before = tree(project)
+    result = invoke("bundle", "--out", "site", "--zip", "offline.zip")
+    assert result.exit_code == 1 and "No space left on device" in result.output, result.output
     assert tree(project) == before
 
 

@@ -38,7 +38,7 @@ from catalogue.ingest.shared_names import without_field_terms
 from catalogue.system.notes import note_lines
 from catalogue.system.progress import Progress
 from catalogue.system.terminal import counted
-from catalogue.ingest.seed_files import Unreadable, find_seed_files, read_seed_bytes
+from catalogue.ingest.seed_files import Unreadable, at_their_places, find_seed_files, read_seed_bytes
 from catalogue.ingest.snapshot import (DERIVED, SNAPSHOT, ContentFile, IngestSnapshot, addresses_of, changed_files,
                                        content_stats, derived_key, file_stat, snapshot_key)
 from catalogue.ingest.formats import parse_seed_records
@@ -180,7 +180,8 @@ def ingest_all(seeds_dir: Path, content_dir: Path, prune: bool, cache: Cache, al
     leaving = sorted((path, paper) for pid, (path, paper) in existing.items()
                      if pid not in arrivals and pid not in continuing)
     if not allow_removals:
-        skipped = [problem for problem in problems if not problem.source.line]  # whole seed files
+        whole_files = [problem for problem in problems if not problem.source.line]  # seed files skipped whole
+        skipped = at_their_places(whole_files, seeds_dir, content_dir.parent)
         refuse_removals(leaving, len(existing), prune, seeds_dir, len(seed_files), skipped)
 
     context = digest(code_version(), taxonomy, fallback)

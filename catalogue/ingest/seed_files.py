@@ -14,11 +14,12 @@ import errno
 import hashlib
 import os
 import stat
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from catalogue.text import TERMINAL_UNSAFE, count_unsafe, printable, split_lines
 from catalogue.system.cache import KnownFiles, bytes_digest
+from catalogue.system.terminal import display
 from catalogue.errors import CatalogueError
 from catalogue.model import Problem, Source
 from catalogue.ingest.structured_lists import STRUCTURED_EXTENSIONS
@@ -238,6 +239,13 @@ def places_outside(seeds_dir: Path, project: Path) -> dict[str, Path]:
     if folder.is_relative_to(project.resolve()):
         return {}
     return {source_path(folder / name, project, folder): folder / name for name, _ in entries if is_seed_name(name)}
+
+
+def at_their_places(problems: list[Problem], seeds_dir: Path, project: Path) -> list[Problem]:
+    """The problems, each naming its seed file where it is when its label is not a path from the project."""
+    places = places_outside(seeds_dir, project)
+    return [replace(problem, source=replace(problem.source, path=display(places[problem.source.path])))
+            if problem.source.path in places else problem for problem in problems]
 
 
 def source_path(seed_path: Path, project: Path, folder: Path) -> str:

@@ -11,7 +11,10 @@ import os
 import zipfile
 from pathlib import Path
 
+from catalogue.errors import CatalogueError
 from catalogue.search.index import BUNDLE_DIR
+from catalogue.site.output import NEW_FILE
+from catalogue.system.terminal import display
 
 FOLDER = "paper-catalogue"
 FIXED_DATE = (1980, 1, 1, 0, 0, 0)
@@ -20,14 +23,25 @@ README = ("Paper catalogue, offline copy\n\nOpen index.html in a web browser (do
 
 
 def write_bundle(site_dir: Path, zip_path: Path) -> int:
-    """Zip the built site; returns the number of files. Replaces zip_path only when complete."""
+    """Zip the built site; returns the number of files. Replaces zip_path only when complete: the
+    zip is written beside it under a name of this process's own."""
     files = sorted(p for p in site_dir.rglob("*") if p.is_file() and BUNDLE_DIR not in p.relative_to(site_dir).parts[:1])
-    partial = zip_path.with_name(zip_path.name + ".partial")
-    with zipfile.ZipFile(partial, "w", compression=zipfile.ZIP_DEFLATED, compresslevel=9) as archive:
-        archive.writestr(entry(f"{FOLDER}/README.txt"), README)
-        for path in files:
-            archive.writestr(entry(f"{FOLDER}/{path.relative_to(site_dir).as_posix()}"), path.read_bytes())
-    os.replace(partial, zip_path)
+    partial = zip_path.with_name(f"{zip_path.name}.{os.getpid()}.partial")
+    try:
+        descriptor = os.open(partial, NEW_FILE, 0o666)  # created here, so that no one else's file is overwritten
+    except FileExistsError:
+        raise CatalogueError(f"{display(partial)}: exists, and this command did not write it; move it away and run "
+                             "again (nothing was written)") from None
+    try:
+        with os.fdopen(descriptor, "wb") as file, \
+                zipfile.ZipFile(file, "w", compression=zipfile.ZIP_DEFLATED, compresslevel=9) as archive:
+            archive.writestr(entry(f"{FOLDER}/README.txt"), README)
+            for path in files:
+                archive.writestr(entry(f"{FOLDER}/{path.relative_to(site_dir).as_posix()}"), path.read_bytes())
+        os.replace(partial, zip_path)
+    except BaseException:
+        os.unlink(partial)
+        raise
     return len(files) + 1
 
 

@@ -38,8 +38,10 @@ REDIRECTS = "_redirects"
 TOOL_PROBLEMS = ("java: ", "vnu.jar: ")
 
 
-def check_site(site_dir: Path, *, validate_html: bool = True) -> list[str]:
-    """Every problem found in the built site at site_dir, sorted; an empty list means it is fine."""
+def check_site(site_dir: Path, *, validate_html: bool = True,
+               index_command: str = "python3 build.py index") -> list[str]:
+    """Every problem found in the built site at site_dir, sorted; an empty list means it is fine.
+    `index_command`: the command that indexes this site, for a site built without search."""
     site = site_dir.resolve()
     if not (site / "index.html").is_file():
         return [f"index.html: missing; is {site_dir} a built site?"]
@@ -53,7 +55,7 @@ def check_site(site_dir: Path, *, validate_html: bool = True) -> list[str]:
             parsed[page] = parser
     problems += check_collections(site, parsed)
     problems += check_redirects(site)
-    problems += check_search_index(site, pages)
+    problems += check_search_index(site, pages, index_command)
     if validate_html:
         problems += check_html(site)
     return sorted(problems)
@@ -230,13 +232,13 @@ def check_redirects(site: Path) -> list[str]:
     return problems
 
 
-def check_search_index(site: Path, pages: list[str]) -> list[str]:
+def check_search_index(site: Path, pages: list[str], index_command: str) -> list[str]:
     """Pagefind's fragments (one per indexed page, in the shards' bundles that shards.json names)
     must name exactly the paper pages, each once; the vocabulary bundle must be there."""
     bundle = site / BUNDLE_DIR
     if not bundle.is_dir():
         return [f"{BUNDLE_DIR}/: missing; the site was built without search (--no-search, or by render alone): "
-                "run 'python3 build.py index' on it"]
+                f"run '{index_command}'"]
     try:
         shards = json.loads((bundle / SHARDS_FILE).read_text(encoding="utf-8"))
         folders = [shards["vocabulary"]["path"], *(entry["path"] for entry in shards["bundles"])]

@@ -9,8 +9,10 @@ files (nothing is copied), so every write here first removes the link: the previ
 never changed in place. The site a build replaces is kept beside it (`.site-spare`, hard links
 too): the next build's staging starts from it and links again only the files that changed.
 `.build-manifest.json` records, for every file, a digest of what it was made from; a file whose
-digest is unchanged is kept. `.paper-catalogue-site` marks the folder as a site this tool built
-(guard.py: build and clean replace only such a folder).
+digest is unchanged is kept. It also records the content folder the site was built from (seen
+from the site folder, so that no absolute path is published): a build refuses a mistyped
+--content that would replace the site with a new, empty catalogue's. `.paper-catalogue-site`
+marks the folder as a site this tool built (guard.py: build and clean replace only such a folder).
 """
 
 from __future__ import annotations
@@ -204,7 +206,8 @@ def swap_in(staging: Path, out_dir: Path) -> None:
 
 
 def read_manifest(site_dir: Path) -> dict:
-    """The last build's record: {"entries": [...], "fingerprint": ..., "files": {path: digest}}; empty if there is none."""
+    """The last build's record: {"entries": [...], "content": ..., "files": {path: digest}, "fingerprint": ...};
+    empty if there is none."""
     try:
         manifest = json.loads((site_dir / MANIFEST).read_text(encoding="utf-8"))
     except (OSError, ValueError):
@@ -212,7 +215,7 @@ def read_manifest(site_dir: Path) -> dict:
     return manifest if isinstance(manifest, dict) else {}
 
 
-# The manifest's last line but its brace: its keys are sorted, "fingerprint" after "files"
+# The manifest's last line but its brace (write_manifest writes "fingerprint" last)
 FINGERPRINT_AT_END = re.compile(rb'\n"fingerprint": ("[0-9a-f]*"|null)\n\}\n\Z')
 TAIL_BYTES = 4096
 
@@ -232,7 +235,7 @@ def read_fingerprint(site_dir: Path) -> str | None:
     return fingerprint if isinstance(fingerprint, str) else None
 
 
-# The manifest's beginning: the names at the top of the site that it lists files under (its keys are sorted)
+# The manifest's beginning: the names at the top of the site that it lists files under (written first)
 ENTRIES_AT_START = '{\n"entries": '
 HEAD_CHARS = 65536
 
@@ -255,10 +258,27 @@ def read_manifest_entries(site_dir: Path) -> list[str] | None:
     return entries if isinstance(entries, list) and all(isinstance(entry, str) for entry in entries) else None
 
 
-def write_manifest(site_dir: Path, fingerprint: str | None, inputs: dict[str, str]) -> None:
-    manifest = {"entries": sorted({path.split("/")[0] for path in inputs}), "fingerprint": fingerprint,
-                "files": dict(sorted(inputs.items()))}
-    write_file(site_dir, MANIFEST, json.dumps(manifest, indent=0, sort_keys=True) + "\n")
+def write_manifest(site_dir: Path, fingerprint: str | None, inputs: dict[str, str], content: str | None = None) -> None:
+    """`content`: the content folder the site was built from, as content_seen_from gives it.
+    The keys in this order: read_manifest_entries and read_fingerprint read one end of the file each."""
+    manifest = {"entries": sorted({path.split("/")[0] for path in inputs}), "content": content,
+                "files": dict(sorted(inputs.items())), "fingerprint": fingerprint}
+    write_file(site_dir, MANIFEST, json.dumps(manifest, indent=0) + "\n")
+
+
+def content_seen_from(content: Path, out_dir: Path) -> str:
+    """The content folder relative to the site folder: it names no one's home folder when the
+    site is published, and still holds when the project is moved whole."""
+    try:
+        return Path(os.path.relpath(content.resolve(), out_dir.resolve())).as_posix()
+    except ValueError:  # on another drive (Windows): no relative path leads there
+        return content.resolve().as_posix()
+
+
+def built_from(site_dir: Path) -> Path | None:
+    """The content folder the site in site_dir was built from; None for a manifest without it (older)."""
+    content = read_manifest(site_dir).get("content")
+    return Path(os.path.normpath(site_dir.resolve() / content)) if isinstance(content, str) and content else None
 
 
 class SiteWriter:
