@@ -555,6 +555,7 @@ _RIVAL_VERB = re.compile(r"(?:outperform|surpass|beat|exceed)\w*")
 _ARTICLES = {"the", "a", "an"}
 _MAX_RESULTS = 3
 _RESULT_WORDS = 7  # after the number, at most
+_LIST_WORDS = 4  # the last item of a list a phrase is cut inside ("and the Cityscapes dataset")
 _VERB_WORDS = 9  # before the number, how far back its outcome verb is looked for
 _PHRASE_WORDS = 6  # before the number, at most, when no verb starts the phrase
 _SUBJECT_WORDS = 3  # a subject that names the measure: "the time cost is reduced by"
@@ -565,6 +566,10 @@ _FUNCTION_WORDS = {"of", "in", "on", "to", "and", "or", "the", "a", "an", "while
                    "whereas", "given", "due", "thanks", "against", "beyond", "toward", "towards", "per", "until",
                    "since", "that", "which", "is", "are", "was", "were", "be", "it", "this", "can", "vs", "only",
                    "just", "also", "still"}
+# Where a phrase after its number can be cut back to: the start of its last prepositional phrase.
+_PREPOSITIONS = _FUNCTION_WORDS - _ARTICLES - {"and", "or"}
+# Words that start a clause of their own after "and" ("... on COCO and we ...").
+_CLAUSE_STARTS = {"we", "our", "it", "its", "they", "their", "this", "these", "also"}
 _COMPARATIVES = {"higher", "lower", "better", "worse", "more", "less", "fewer", "greater", "larger", "absolute",
                  "relative", "average", "overall", "additional", "consistent", "significant", "substantial"}
 # Words that say a number changed, not what it measures ("10% absolute improvement over the best prior result").
@@ -683,9 +688,12 @@ def _led_by_others(clause: list[str]) -> bool:
 
 def _words_after(sentence: str, match: re.Match) -> list[str]:
     """The clause after the number, to its end, the next number or the next verb, in at most _RESULT_WORDS
-    words; when cut short, it ends where a phrase ends, not on "with only minor"."""
+    words; when cut short, it ends where a phrase ends, not on "with only minor"; a phrase cut inside a list
+    ("on both CLEVR and ...") or inside a noun and its "of" ("than the previous state of the art") is left
+    out."""
     after = sentence[match.end():match.end() + _RESULT_WINDOW]
-    ends = [found.start() for found in (_RESULT_STOP.search(after), _HEADLINE_NUMBER.search(after)) if found]
+    stop = _RESULT_STOP.search(after)
+    ends = [found.start() for found in (stop, _HEADLINE_NUMBER.search(after)) if found]
     verbs = [found.start() for found in _OUTCOME_VERB.finditer(after) if not found[0].endswith(("ed", "e"))][:1]
     clause = after[:min(ends + verbs)].split() if ends or verbs else after.split()
     if verbs and min(verbs) < min(ends, default=len(after)):  # "... significantly outperforms": its adverb goes too
@@ -697,9 +705,46 @@ def _words_after(sentence: str, match: re.Match) -> list[str]:
         words = words[:phrase_ends[-1]] if phrase_ends else words
         if len(words) > 1 and words[-1].endswith("ed") and not words[-1].endswith("eed"):
             words.pop()
-    while words and (words[-1].lower() in _FUNCTION_WORDS or not re.search(r"\w", words[-1])):
-        words.pop()
+    words = _trimmed(words)
+    if len(clause) <= _RESULT_WORDS and stop is not None and stop.start() == min(ends + verbs):
+        if _continues_list(after[stop.start():]):
+            return _trimmed(words[:_last_preposition(words)])
+    while 0 < len(words) < len(clause) and clause[len(words)].lower() == "of":  # "a sequence", "the state"
+        at = _last_preposition(words)
+        if at == len(words) or words[at + 1].lower() not in _ARTICLES:
+            break
+        words = _trimmed(words[:at])
     return words
+
+
+def _last_preposition(words: list[str]) -> int:
+    """Where the phrase's last prepositional phrase starts (its length when it has none)."""
+    return next((at for at in range(len(words) - 1, 0, -1) if words[at].lower() in _PREPOSITIONS), len(words))
+
+
+def _trimmed(words: list[str]) -> list[str]:
+    """Without the words at the end that only join a phrase."""
+    while words and (words[-1].lower() in _FUNCTION_WORDS or not re.search(r"\w", words[-1])):
+        words = words[:-1]
+    return words
+
+
+def _continues_list(rest: str) -> bool:
+    """An "and" or "or" followed by a few words, no number and no verb, up to the clause's end joins the
+    phrase's last noun to another ("in mAP and F1 scores compared to"): the phrase stopped there is cut inside
+    a list. A longer run is a clause of its own ("on TOP dataset and retains competitive performance ...")."""
+    conjunction = re.match(r"\s(?:and|or)\b", rest)
+    if conjunction is None:
+        return False
+    rest = rest[conjunction.end():]
+    found = [found for found in (_RESULT_STOP.search(rest), _HEADLINE_NUMBER.search(rest)) if found]
+    end = min(found, key=lambda found: found.start(), default=None)
+    if end is not None and end.re is _HEADLINE_NUMBER:
+        return False  # "... for classifications and a 7.9% lower ...": another result
+    words = (rest[:end.start()] if end else rest).lower().split()
+    return (0 < len(words) <= _LIST_WORDS and re.match(r"[a-z]", words[0]) is not None
+            and words[0] not in _CLAUSE_STARTS and (words[0] in _ARTICLES or words[0] not in _FUNCTION_WORDS)
+            and not any(_LEADING_VERB.fullmatch(word) for word in words))
 
 
 def plain_math(text: str) -> str:
