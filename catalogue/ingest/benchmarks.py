@@ -545,14 +545,16 @@ _FROM_BEFORE = re.compile(r"\bfrom\s+$")
 # times", a thousands separator read as a space "2, 500 times"): which one the phrase belongs to cannot be read.
 _NUMBER_JUST_BEFORE = re.compile(r"(?:^|[\s(])\d+(?:\.\d+)?[%\u00d7x]?(?:\s*/\s*|\s+)$|(?:^|\s)\d{1,3},\s?$")
 _NUMBER_JUST_AFTER = re.compile(r"\s*/\s*\d|\s+\d")
-# A clause that names someone else's method and has no outcome verb gives that method's number:
-# "where prior art has 27.9% accuracy", "comparable to the full-precision accuracy 71.88%".
+# A number right after another method's name gives that method's number: "where prior art has 27.9%
+# accuracy", "comparable to the full-precision accuracy 71.88%", "a character baseline of 14.8% WER".
 _OTHERS = {"prior", "previous", "baseline", "baselines", "existing", "full-precision", "competing", "runner-up"}
 # "... which has 57% more parameters than ours": what is compared with is the paper's own.
 _THAN_OURS = re.compile(r"\bthan\s+(?:ours|us|our)\b")
 # Verbs whose object is a rival, not a measure: "outperforms MAE by +0.8%" (MAE the model).
 _RIVAL_VERB = re.compile(r"(?:outperform|surpass|beat|exceed)\w*")
 _ARTICLES = {"the", "a", "an"}
+_AUXILIARIES = {"is", "are", "was", "were", "be", "been", "being", "has", "have", "had", "can", "could", "may",
+                "might", "will", "would", "further", "also"}
 _MAX_RESULTS = 3
 _RESULT_WORDS = 7  # after the number, at most
 _LIST_WORDS = 4  # the last item of a list a phrase is cut inside ("and the Cityscapes dataset")
@@ -661,8 +663,10 @@ def _result_phrase(sentence: str, match: re.Match) -> tuple[str, str, str, str] 
             return None
         before = before[-_PHRASE_WORDS:]
     else:  # from the verb, or from its subject when that names the measure ("Accuracy improves by")
-        subject = before[:verb][-_SUBJECT_WORDS:]
-        before = (subject if _names_a_measure(" ".join(subject)) else []) + before[verb:]
+        auxiliaries = len(before[:verb]) - len(_without_auxiliaries(before[:verb]))
+        subject = before[:verb - auxiliaries][-_SUBJECT_WORDS:]
+        before = (subject + before[verb - auxiliaries:] if _names_a_measure(" ".join(subject))
+                  else before[verb:])
     while before and before[0].lower() in _FUNCTION_WORDS:
         before.pop(0)
     return ("", " ".join(before), match[0], "") if before else None
@@ -671,6 +675,14 @@ def _result_phrase(sentence: str, match: re.Match) -> tuple[str, str, str, str] 
 def _after_last_number(words: list[str]) -> list[str]:
     numbers = [at for at, word in enumerate(words) if _HEADLINE_NUMBER.search(word)]
     return words[numbers[-1] + 1:] if numbers else words
+
+
+def _without_auxiliaries(words: list[str]) -> list[str]:
+    """The words before a verb without its auxiliaries and adverbs ("has been significantly")."""
+    end = len(words)
+    while end and (words[end - 1].lower() in _AUXILIARIES or words[end - 1].endswith("ly")):
+        end -= 1
+    return words[:end]
 
 
 def _without_adverbs(words: list[str]) -> list[str]:
@@ -682,8 +694,12 @@ def _without_adverbs(words: list[str]) -> list[str]:
 
 
 def _led_by_others(clause: list[str]) -> bool:
-    return (any(word.lower() in _OTHERS for word in clause)
-            and not any(_LEADING_VERB.fullmatch(word.lower()) for word in clause))
+    """Another method is named, and neither an outcome verb in the clause ("outperforms the baseline by 5.5%")
+    nor a preposition other than "of" after the name ("baseline with less than 1% ...") makes the number the
+    paper's."""
+    others = [at for at, word in enumerate(clause) if word.lower() in _OTHERS]
+    return (bool(others) and not any(_LEADING_VERB.fullmatch(word.lower()) for word in clause)
+            and not any(word.lower() in _PREPOSITIONS - {"of"} for word in clause[others[-1] + 1:]))
 
 
 def _words_after(sentence: str, match: re.Match) -> list[str]:
@@ -707,12 +723,13 @@ def _words_after(sentence: str, match: re.Match) -> list[str]:
             words.pop()
     words = _trimmed(words)
     if len(clause) <= _RESULT_WORDS and stop is not None and stop.start() == min(ends + verbs):
-        if _continues_list(after[stop.start():]):
-            return _trimmed(words[:_last_preposition(words)])
+        last_item = _last_list_item(after[stop.start():])
+        if last_item:
+            return words + last_item
     while 0 < len(words) < len(clause) and clause[len(words)].lower() == "of":  # "a sequence", "the state"
         at = _last_preposition(words)
-        if at == len(words) or words[at + 1].lower() not in _ARTICLES:
-            break
+        if at == len(words) or words[at + 1].lower() not in _ARTICLES or _names_a_measure(" ".join(words[at:])):
+            break  # ("in the misclassification rate of ..." is whole)
         words = _trimmed(words[:at])
     return words
 
@@ -729,22 +746,25 @@ def _trimmed(words: list[str]) -> list[str]:
     return words
 
 
-def _continues_list(rest: str) -> bool:
+def _last_list_item(rest: str) -> list[str]:
     """An "and" or "or" followed by a few words, no number and no verb, up to the clause's end joins the
-    phrase's last noun to another ("in mAP and F1 scores compared to"): the phrase stopped there is cut inside
-    a list. A longer run is a clause of its own ("on TOP dataset and retains competitive performance ...")."""
+    phrase's last noun to another ("in mAP and F1 scores compared to"): the phrase stopped there would be cut
+    inside a list, so it takes that item too. A longer run is a clause of its own ("on TOP dataset and
+    retains competitive performance ...")."""
     conjunction = re.match(r"\s(?:and|or)\b", rest)
     if conjunction is None:
-        return False
+        return []
     rest = rest[conjunction.end():]
     found = [found for found in (_RESULT_STOP.search(rest), _HEADLINE_NUMBER.search(rest)) if found]
     end = min(found, key=lambda found: found.start(), default=None)
     if end is not None and end.re is _HEADLINE_NUMBER:
-        return False  # "... for classifications and a 7.9% lower ...": another result
-    words = (rest[:end.start()] if end else rest).lower().split()
-    return (0 < len(words) <= _LIST_WORDS and re.match(r"[a-z]", words[0]) is not None
-            and words[0] not in _CLAUSE_STARTS and (words[0] in _ARTICLES or words[0] not in _FUNCTION_WORDS)
-            and not any(_LEADING_VERB.fullmatch(word) for word in words))
+        return []  # "... for classifications and a 7.9% lower ...": another result
+    words = _trimmed((rest[:end.start()] if end else rest).split())
+    lower = [word.lower() for word in words]
+    joins = (0 < len(words) <= _LIST_WORDS and re.match(r"[a-z]", lower[0]) is not None
+             and lower[0] not in _CLAUSE_STARTS and (lower[0] in _ARTICLES or lower[0] not in _FUNCTION_WORDS)
+             and not any(_LEADING_VERB.fullmatch(word) for word in lower))
+    return [conjunction[0].strip(), *words] if joins else []
 
 
 def plain_math(text: str) -> str:
