@@ -532,8 +532,9 @@ _OUTCOME_VERB = re.compile(r"\b(?:(?:achiev|improv|reduc|increas|decreas|sav|acc
                            r"(?:out-?perform|attain|obtain|yield|deliver)(?:s|ed|ing)?|(?:boost|lower)(?:s|ed|ing)|"
                            r"(?:compress|surpass|reach)(?:es|ed|ing)?|cut(?:s|ting))\b")
 # Before its number, a phrase may also start at a verb that after a number would be a noun ("speed up ViTs
-# by 1.7x", "boost the efficiency by 86%", "bring down its accuracy to less than 0.1%").
-_LEADING_VERB = re.compile(rf"{_OUTCOME_VERB.pattern}|(?:speed|boost|bring)s?|sped")
+# by 1.7x", "boost the efficiency by 86%", "bring down its accuracy to less than 0.1%"), or at the verb of
+# a measure that changes ("accuracy rises from 8% to 57%").
+_LEADING_VERB = re.compile(rf"{_OUTCOME_VERB.pattern}|(?:speed|boost|bring|rise|drop|fall)s?|sped|rose|fell")
 # Words that say a number is a change, right before it: "saving 11% parameters", "reducing 89% computation"
 # (without them, "11% parameters" reads as what is kept).
 _CHANGE_BEFORE = re.compile(r"(?:\b(?:reduc|increas|decreas|sav|accelerat|improv)(?:es?|ed|ing)|"
@@ -543,7 +544,7 @@ _CHANGE_BEFORE = re.compile(r"(?:\b(?:reduc|increas|decreas|sav|accelerat|improv
 _FROM_BEFORE = re.compile(r"\bfrom\s+$")
 # A number written right against another, with no word or range mark between ("25%/13.8% RMSE", "3.41 4.60
 # times", a thousands separator read as a space "2, 500 times"): which one the phrase belongs to cannot be read.
-_NUMBER_JUST_BEFORE = re.compile(r"(?:^|[\s(])\d+(?:\.\d+)?[%\u00d7x]?(?:\s*/\s*|\s+)$|(?:^|\s)\d{1,3},\s?$")
+_NUMBER_JUST_BEFORE = re.compile(r"(?:^|[\s(/])\d+(?:\.\d+)?[%\u00d7x]?(?:\s*/\s*|\s+)$|(?:^|\s)\d{1,3},\s?$")
 _NUMBER_JUST_AFTER = re.compile(r"\s*/\s*\d|\s+\d")
 # A number right after another method's name gives that method's number: "where prior art has 27.9%
 # accuracy", "comparable to the full-precision accuracy 71.88%", "a character baseline of 14.8% WER".
