@@ -544,8 +544,10 @@ _CHANGE_BEFORE = re.compile(r"(?:\b(?:reduc|increas|decreas|sav|accelerat|improv
 _FROM_BEFORE = re.compile(r"\bfrom\s+$")
 # A number written right against another, with no word or range mark between ("25%/13.8% RMSE", "3.41 4.60
 # times", a thousands separator read as a space "2, 500 times"): which one the phrase belongs to cannot be read.
-_NUMBER_JUST_BEFORE = re.compile(r"(?:^|[\s(/])\d+(?:\.\d+)?[%\u00d7x]?(?:\s*/\s*|\s+)$|(?:^|\s)\d{1,3},\s?$")
+_NUMBER_JUST_BEFORE = re.compile(r"(?:^|[\s(/])\d+(?:\.\d+)?[%\u00d7x]?(?:\s*/\s*|\s+)$")
 _NUMBER_JUST_AFTER = re.compile(r"\s*/\s*\d|\s+\d")
+_THOUSANDS_BEFORE = re.compile(r"(?:^|\s)\d{1,3},\s?$")
+_THOUSANDS = re.compile(r"\d{3}(?!\d)")
 # A number right after another method's name gives that method's number: "where prior art has 27.9%
 # accuracy", "comparable to the full-precision accuracy 71.88%", "a character baseline of 14.8% WER".
 _OTHERS = {"prior", "previous", "baseline", "baselines", "existing", "full-precision", "competing", "runner-up"}
@@ -644,6 +646,7 @@ def _result_phrase(sentence: str, match: re.Match) -> tuple[str, str, str, str] 
     preceding = sentence[max(0, match.start() - _RESULT_WINDOW):match.start()]
     following = sentence[match.end():match.end() + _RESULT_WINDOW]
     if (_FROM_BEFORE.search(preceding) or _NUMBER_JUST_BEFORE.search(preceding)
+            or (_THOUSANDS_BEFORE.search(preceding) and _THOUSANDS.match(match[0]))
             or _NUMBER_JUST_AFTER.match(following) or _THAN_OURS.search(following[:80])):
         return None
     clause = _RESULT_STOP.split(preceding)[-1].split()
@@ -706,9 +709,9 @@ def _led_by_others(clause: list[str]) -> bool:
 
 def _words_after(sentence: str, match: re.Match) -> list[str]:
     """The clause after the number, to its end, the next number or the next verb, in at most _RESULT_WORDS
-    words; when cut short, it ends where a phrase ends, not on "with only minor"; a phrase cut inside a list
-    ("on both CLEVR and ...") or inside a noun and its "of" ("than the previous state of the art") is left
-    out."""
+    words; when cut short, it ends where a phrase ends, not on "with only minor"; a phrase stopped inside a
+    list takes the list's last item ("on both CLEVR and CLEVR-CoGenT"), and one cut inside a noun and its "of"
+    ("than the previous state of the art") is left out."""
     after = sentence[match.end():match.end() + _RESULT_WINDOW]
     stop = _RESULT_STOP.search(after)
     ends = [found.start() for found in (stop, _HEADLINE_NUMBER.search(after)) if found]
@@ -726,7 +729,7 @@ def _words_after(sentence: str, match: re.Match) -> list[str]:
     words = _trimmed(words)
     if len(clause) <= _RESULT_WORDS and stop is not None and stop.start() == min(ends + verbs):
         last_item = _last_list_item(after[stop.start():])
-        if last_item:
+        if words and last_item:
             return words + last_item
     while 0 < len(words) < len(clause) and clause[len(words)].lower() == "of":  # "a sequence", "the state"
         at = _last_preposition(words)
