@@ -492,12 +492,13 @@ def _joins(character: str) -> bool:
 # a sentence that reports an outcome.
 # A number starts where a run of digits starts, and its digits are never given back: a long run
 # is read once, not once from each of its digits. A range may carry its unit twice ("4x-11.6x", "2 to 5
-# times", "26∼35×": without its start, "35×" would read as the result);
+# times", "26∼35×", TeX's "4--27 times": without its start, "35×" would read as the result);
 # a sign says the number is a change ("+12% success rate").
-_NUMBER = (r"(?<!\d)\+?\d++(?:\.\d++)?(?:\s*(?:%|×|x\b))?(?:\s*(?:[-\u2013~\u223c]|to\b)\s*\d++(?:\.\d++)?)?"
+_NUMBER = (r"(?<!\d)\+?\d++(?:\.\d++)?(?:\s*(?:%|×|x\b))?(?:\s*(?:--?|[\u2013~\u223c]|to\b)\s*\d++(?:\.\d++)?)?"
            r"(?:\s*(?:%|×|x\b|-fold)|\s+times\b)")
 _PLAIN = r"(?<![\d.])\d++(?:\.\d++)?"
-_ABOUT = r"(?:\b(?:up to|over|nearly|about|by|more than|less than|at least|at most|almost|around)\s+){0,2}"
+_ABOUT = (r"(?:\b(?:up to|over|nearly|about|by|more than|less than|at least|at most|almost|around)\s+){0,2}"
+          r"(?:(?:<=|>=|[<>\u2264\u2265])\s*)?")  # "(<= 1% accuracy degradation)": a bound, not a level
 _HEADLINE_NUMBER = re.compile(rf"(?:from\s+{_NUMBER}\s+to\s+{_ABOUT}{_NUMBER})|{_ABOUT}{_NUMBER}"
                               rf"|(?:from\s+)?{_PLAIN}\s*(?:→|->)\s*{_PLAIN}%?")  # "from 61.0 → 88.9 accuracy"
 _OUTCOME = AnyCase(r"achiev|improv|outperform|reduc|speed|gain|reach|rise|rises|surpass|boost|cut|"
@@ -528,8 +529,12 @@ _RESULT_STOP = re.compile(r"[,;:()]|\.(?:\s|$)|\s(?:while|whereas|and|but|compar
 # is "reduces their errors by 5.5%"), and after its number a verb that is neither a participle nor a noun
 # starts another clause ("30% reduction of channels even outperforms ...", not "1.3x parameter increase").
 _OUTCOME_VERB = re.compile(r"\b(?:(?:achiev|improv|reduc|increas|decreas|sav|accelerat)(?:es?|ed|ing)|"
-                           r"(?:outperform|attain|obtain|yield|deliver)(?:s|ed|ing)?|(?:boost|lower)(?:s|ed|ing)|"
+                           r"(?:out-?perform|attain|obtain|yield|deliver)(?:s|ed|ing)?|(?:boost|lower)(?:s|ed|ing)|"
                            r"(?:compress|surpass|reach)(?:es|ed|ing)?|cut(?:s|ting))\b")
+# Before its number, a phrase may also start at a verb that after a number would be a noun ("speed up ViTs
+# by 1.7x", "boost the efficiency by 86%", "bring down its accuracy to less than 0.1%"), or at the verb of
+# a measure that changes ("accuracy rises from 8% to 57%").
+_LEADING_VERB = re.compile(rf"{_OUTCOME_VERB.pattern}|(?:speed|boost|bring|rise|drop|fall)s?|sped|rose|fell")
 # Words that say a number is a change, right before it: "saving 11% parameters", "reducing 89% computation"
 # (without them, "11% parameters" reads as what is kept).
 _CHANGE_BEFORE = re.compile(r"(?:\b(?:reduc|increas|decreas|sav|accelerat|improv)(?:es?|ed|ing)|"
@@ -537,8 +542,28 @@ _CHANGE_BEFORE = re.compile(r"(?:\b(?:reduc|increas|decreas|sav|accelerat|improv
                             r"\b(?:improvement|gain|reduction|increase|decrease|drop|boost)s?\s+of)\s+$")
 # "from 45%" whose "to" was not read: half a change.
 _FROM_BEFORE = re.compile(r"\bfrom\s+$")
+# A number written right against another, with no word or range mark between ("25%/13.8% RMSE", "3.41 4.60
+# times", a thousands separator read as a space "2, 500 times"): which one the phrase belongs to cannot be read.
+_NUMBER_JUST_BEFORE = re.compile(r"(?:^|[\s(/])\d+(?:\.\d+)?[%\u00d7x]?(?:\s*/\s*|\s+)$")
+_NUMBER_JUST_AFTER = re.compile(r"\s*/\s*\d|\s+\d")
+_THOUSANDS_BEFORE = re.compile(r"(?:^|\s)\d{1,3},\s?$")
+_THOUSANDS = re.compile(r"\d{3}(?!\d)")
+# A number right after another method's name gives that method's number: "where prior art has 27.9%
+# accuracy", "comparable to the full-precision accuracy 71.88%", "a character baseline of 14.8% WER".
+_OTHERS = {"prior", "previous", "baseline", "baselines", "existing", "full-precision", "competing", "runner-up"}
+# "... which has 57% more parameters than ours": what is compared with is the paper's own.
+_THAN_OURS = re.compile(r"\bthan\s+(?:ours|us|our)\b")
+# Verbs whose object is a rival, not a measure: "outperforms MAE by +0.8%" (MAE the model).
+_RIVAL_VERB = re.compile(r"(?:outperform|surpass|beat|exceed)\w*")
+_ARTICLES = {"the", "a", "an"}
+_AUXILIARIES = {"is", "are", "was", "were", "be", "been", "being", "has", "have", "had", "can", "could", "may",
+                "might", "will", "would", "further", "also"}
 _MAX_RESULTS = 3
 _RESULT_WORDS = 7  # after the number, at most
+_LIST_WORDS = 4  # the last item of a list a phrase is cut inside ("and the Cityscapes dataset")
+_VERB_WORDS = 9  # before the number, how far back its outcome verb is looked for
+_PHRASE_WORDS = 6  # before the number, at most, when no verb starts the phrase
+_SUBJECT_WORDS = 3  # a subject that names the measure: "the time cost is reduced by"
 # Words that start a phrase of their own, or only join one: no measure, no phrase's start or end.
 _FUNCTION_WORDS = {"of", "in", "on", "to", "and", "or", "the", "a", "an", "while", "with", "for", "from", "at",
                    "over", "than", "by", "when", "respectively", "without", "using", "across", "under", "within",
@@ -546,6 +571,10 @@ _FUNCTION_WORDS = {"of", "in", "on", "to", "and", "or", "the", "a", "an", "while
                    "whereas", "given", "due", "thanks", "against", "beyond", "toward", "towards", "per", "until",
                    "since", "that", "which", "is", "are", "was", "were", "be", "it", "this", "can", "vs", "only",
                    "just", "also", "still"}
+# Where a phrase after its number can be cut back to: the start of its last prepositional phrase.
+_PREPOSITIONS = _FUNCTION_WORDS - _ARTICLES - {"and", "or"}
+# Words that start a clause of their own after "and" ("... on COCO and we ...").
+_CLAUSE_STARTS = {"we", "our", "it", "its", "they", "their", "this", "these", "also"}
 _COMPARATIVES = {"higher", "lower", "better", "worse", "more", "less", "fewer", "greater", "larger", "absolute",
                  "relative", "average", "overall", "additional", "consistent", "significant", "substantial"}
 # Words that say a number changed, not what it measures ("10% absolute improvement over the best prior result").
@@ -584,12 +613,25 @@ def _says_what_it_measures(before: str, number: str, after: str) -> bool:
     noun = list(itertools.takewhile(lambda word: word.lower() not in _FUNCTION_WORDS, words))
     if noun and noun[-1].lower() in _SETTING_HEADS and not _COMPARATIVES.intersection(map(str.lower, noun)):
         return False
-    if _names_a_measure(f"{before} {_COMPARED_WITH.split(f' {after} ')[0]}".strip()):
+    if _names_a_measure(f"{_without_rival(before)} {_COMPARED_WITH.split(f' {after} ')[0]}".strip()):
         return True
     while words and words[0].lower() in _COMPARATIVES:
         words.pop(0)
     return (bool(words) and re.fullmatch(r"[A-Za-z][\w\-]*", words[0]) is not None
             and words[0].lower() not in _VAGUE_HEADS and not words[0].endswith(("ed", "ly")))  # "averaged across"
+
+
+def _without_rival(before: str) -> str:
+    """The words before a number without the object of a rival verb ("outperforms MAE by" -> "outperforms by";
+    "outperforms the baseline in accuracy by" keeps "in accuracy by")."""
+    words = before.split()
+    rival = next((at for at, word in enumerate(words) if _RIVAL_VERB.fullmatch(word.lower())), None)
+    if rival is None:
+        return before
+    end = rival + 1
+    while end < len(words) and (words[end].lower() in _ARTICLES or words[end].lower() not in _FUNCTION_WORDS):
+        end += 1
+    return " ".join(words[:rival + 1] + words[end:])
 
 
 def _names_a_measure(text: str) -> bool:
@@ -599,31 +641,80 @@ def _names_a_measure(text: str) -> bool:
 def _result_phrase(sentence: str, match: re.Match) -> tuple[str, str, str, str] | None:
     """(a word saying the number is a change, words before, the number, words after): the number with the
     words after it ('34% success rate'), and a word before it that says it is a change ('saving 11%
-    parameters'); or with the words before it, from their verb, when it closes its clause ('reduces memory
-    by over 50%')."""
+    parameters'); or with the words before it, from their outcome verb, when it closes its clause ('reduces
+    memory by over 50%'). A number that cannot be read whole this way gives no phrase."""
     preceding = sentence[max(0, match.start() - _RESULT_WINDOW):match.start()]
-    if _FROM_BEFORE.search(preceding):
+    following = sentence[match.end():match.end() + _RESULT_WINDOW]
+    if (_FROM_BEFORE.search(preceding) or _NUMBER_JUST_BEFORE.search(preceding)
+            or (_THOUSANDS_BEFORE.search(preceding) and _THOUSANDS.match(match[0]))
+            or _NUMBER_JUST_AFTER.match(following) or _THAN_OURS.search(following[:80])):
+        return None
+    clause = _RESULT_STOP.split(preceding)[-1].split()
+    if _led_by_others(clause):
         return None
     words = _words_after(sentence, match)
     if words and re.match(r"[A-Za-z]", words[0]) and words[0].lower() not in _FUNCTION_WORDS:
         change = _CHANGE_BEFORE.search(preceding)
         return (change[0].strip() if change else ""), "", match[0], " ".join(words)
-    before = _RESULT_STOP.split(preceding)[-1].split()[-6:]
-    if _HEADLINE_NUMBER.search(" ".join(before)):
+    if _HEADLINE_NUMBER.search(" ".join(clause[-_PHRASE_WORDS:])):
         return None  # "achieves 80% accuracy using only 20%": the phrase belongs to the first number
-    verb = next((at for at, word in enumerate(before) if _OUTCOME_VERB.fullmatch(word)), None)
-    if verb is not None and not _names_a_measure(" ".join(before[:verb])):  # ("Accuracy improves by")
-        before = before[verb:]
+    before = _after_last_number(clause[-_VERB_WORDS:])
+    verb = next((at for at, word in enumerate(before) if _LEADING_VERB.fullmatch(word.lower())), None)
+    if verb is None:
+        # a noun that names its number reads whole ("a mean error reduction of 34%"), as does a change with
+        # both its ends ("error rate from 18.44% to 7.05%"); a change by an amount without its verb does not
+        # ("... and the energy consumption by 1.9x": the verb is another clause's)
+        if not before or (_without_adverbs(before)[-1:] != ["of"] and not match[0].startswith("from")):
+            return None
+        before = before[-_PHRASE_WORDS:]
+    else:  # from the verb, or from its subject when that names the measure ("Accuracy improves by")
+        auxiliaries = len(before[:verb]) - len(_without_auxiliaries(before[:verb]))
+        subject = before[:verb - auxiliaries][-_SUBJECT_WORDS:]
+        before = (subject + before[verb - auxiliaries:] if _names_a_measure(" ".join(subject))
+                  else before[verb:])
     while before and before[0].lower() in _FUNCTION_WORDS:
         before.pop(0)
     return ("", " ".join(before), match[0], "") if before else None
 
 
+def _after_last_number(words: list[str]) -> list[str]:
+    numbers = [at for at, word in enumerate(words) if _HEADLINE_NUMBER.search(word)]
+    return words[numbers[-1] + 1:] if numbers else words
+
+
+def _without_auxiliaries(words: list[str]) -> list[str]:
+    """The words before a verb without its auxiliaries and adverbs ("has been significantly")."""
+    end = len(words)
+    while end and (words[end - 1].lower() in _AUXILIARIES or words[end - 1].endswith("ly")):
+        end -= 1
+    return words[:end]
+
+
+def _without_adverbs(words: list[str]) -> list[str]:
+    """The words without the adverbs at their end ("error of only", "factor of roughly")."""
+    end = len(words)
+    while end and (words[end - 1].lower() == "only" or words[end - 1].endswith("ly")):
+        end -= 1
+    return [word.lower() for word in words[:end]]
+
+
+def _led_by_others(clause: list[str]) -> bool:
+    """Another method is named, and neither an outcome verb in the clause ("outperforms the baseline by 5.5%")
+    nor a preposition other than "of" after the name ("baseline with less than 1% ...") makes the number the
+    paper's."""
+    others = [at for at, word in enumerate(clause) if word.lower() in _OTHERS]
+    return (bool(others) and not any(_LEADING_VERB.fullmatch(word.lower()) for word in clause)
+            and not any(word.lower() in _PREPOSITIONS - {"of"} for word in clause[others[-1] + 1:]))
+
+
 def _words_after(sentence: str, match: re.Match) -> list[str]:
     """The clause after the number, to its end, the next number or the next verb, in at most _RESULT_WORDS
-    words; when cut short, it ends where a phrase ends, not on "with only minor"."""
+    words; when cut short, it ends where a phrase ends, not on "with only minor"; a phrase stopped inside a
+    list takes the list's last item ("on both CLEVR and CLEVR-CoGenT"), and one cut inside a noun and its "of"
+    ("than the previous state of the art") is left out."""
     after = sentence[match.end():match.end() + _RESULT_WINDOW]
-    ends = [found.start() for found in (_RESULT_STOP.search(after), _HEADLINE_NUMBER.search(after)) if found]
+    stop = _RESULT_STOP.search(after)
+    ends = [found.start() for found in (stop, _HEADLINE_NUMBER.search(after)) if found]
     verbs = [found.start() for found in _OUTCOME_VERB.finditer(after) if not found[0].endswith(("ed", "e"))][:1]
     clause = after[:min(ends + verbs)].split() if ends or verbs else after.split()
     if verbs and min(verbs) < min(ends, default=len(after)):  # "... significantly outperforms": its adverb goes too
@@ -635,9 +726,50 @@ def _words_after(sentence: str, match: re.Match) -> list[str]:
         words = words[:phrase_ends[-1]] if phrase_ends else words
         if len(words) > 1 and words[-1].endswith("ed") and not words[-1].endswith("eed"):
             words.pop()
-    while words and (words[-1].lower() in _FUNCTION_WORDS or not re.search(r"\w", words[-1])):
-        words.pop()
+    words = _trimmed(words)
+    if len(clause) <= _RESULT_WORDS and stop is not None and stop.start() == min(ends + verbs):
+        last_item = _last_list_item(after[stop.start():])
+        if words and last_item:
+            return words + last_item
+    while 0 < len(words) < len(clause) and clause[len(words)].lower() == "of":  # "a sequence", "the state"
+        at = _last_preposition(words)
+        if at == len(words) or words[at + 1].lower() not in _ARTICLES or _names_a_measure(" ".join(words[at:])):
+            break  # ("in the misclassification rate of ..." is whole)
+        words = _trimmed(words[:at])
     return words
+
+
+def _last_preposition(words: list[str]) -> int:
+    """Where the phrase's last prepositional phrase starts (its length when it has none)."""
+    return next((at for at in range(len(words) - 1, 0, -1) if words[at].lower() in _PREPOSITIONS), len(words))
+
+
+def _trimmed(words: list[str]) -> list[str]:
+    """Without the words at the end that only join a phrase."""
+    while words and (words[-1].lower() in _FUNCTION_WORDS or not re.search(r"\w", words[-1])):
+        words = words[:-1]
+    return words
+
+
+def _last_list_item(rest: str) -> list[str]:
+    """An "and" or "or" followed by a few words, no number and no verb, up to the clause's end joins the
+    phrase's last noun to another ("in mAP and F1 scores compared to"): the phrase stopped there would be cut
+    inside a list, so it takes that item too. A longer run is a clause of its own ("on TOP dataset and
+    retains competitive performance ...")."""
+    conjunction = re.match(r"\s(?:and|or)\b", rest)
+    if conjunction is None:
+        return []
+    rest = rest[conjunction.end():]
+    found = [found for found in (_RESULT_STOP.search(rest), _HEADLINE_NUMBER.search(rest)) if found]
+    end = min(found, key=lambda found: found.start(), default=None)
+    if end is not None and end.re is _HEADLINE_NUMBER:
+        return []  # "... for classifications and a 7.9% lower ...": another result
+    words = _trimmed((rest[:end.start()] if end else rest).split())
+    lower = [word.lower() for word in words]
+    joins = (0 < len(words) <= _LIST_WORDS and re.match(r"[a-z]", lower[0]) is not None
+             and lower[0] not in _CLAUSE_STARTS and (lower[0] in _ARTICLES or lower[0] not in _FUNCTION_WORDS)
+             and not any(_LEADING_VERB.fullmatch(word) for word in lower))
+    return [conjunction[0].strip(), *words] if joins else []
 
 
 def plain_math(text: str) -> str:
