@@ -17,12 +17,11 @@ import json
 import os
 import subprocess
 import sys
-import threading
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from bench.scale import _proc_table, _program, process_tree  # noqa: E402
+from bench.scale import TreeSampler, _program  # noqa: E402
 
 
 def pss_kb(pid: int) -> int:
@@ -37,30 +36,21 @@ def pss_kb(pid: int) -> int:
     return 0
 
 
-class PssSampler(threading.Thread):
+class PssSampler(TreeSampler):
     """Samples the tree under root every `interval` seconds: the peak sum, and each program's peak."""
 
     def __init__(self, root: int, interval: float, trace=None):
-        super().__init__(daemon=True)
-        self.root, self.interval, self.trace = root, interval, trace
+        super().__init__(root, interval)
+        self.trace = trace
         self.started = time.perf_counter()
-        self.stop = threading.Event()
         self.peak_kb, self.at_peak = 0, {}   # the largest sum, and each program's share at that moment
         self.peaks: dict[str, int] = {}      # program -> its own largest PSS
         self.names: dict[tuple[int, str], str] = {}
 
-    def run(self) -> None:
-        while not self.stop.is_set():
-            self.sample()
-            self.stop.wait(self.interval)
-
     def sample(self) -> None:
-        table = _proc_table()
         now: dict[str, int] = {}
-        for pid in sorted(process_tree(self.root, table)):
-            if pid not in table:
-                continue
-            key = (pid, table[pid][1])
+        for key in self.processes():
+            pid = key[0]
             name = self.names.setdefault(key, _program(pid, key[1], self.root))
             kb = pss_kb(pid)
             self.peaks[name] = max(self.peaks.get(name, 0), kb)

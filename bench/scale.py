@@ -170,17 +170,13 @@ def _program(pid: int, comm: str, root: int) -> str:
     return Path(argv[0]).name if argv else comm
 
 
-class Sampler(threading.Thread):
-    """Follows the process tree under root: per-program peak (VmHWM) and the largest summed RSS."""
+class TreeSampler(threading.Thread):
+    """Calls sample() every `interval` seconds until `stop` is set; processes() is the tree under root."""
 
-    def __init__(self, root: int, interval: float = 0.1, limit_mb: float = 0, on_limit=None):
+    def __init__(self, root: int, interval: float):
         super().__init__(daemon=True)
         self.root, self.interval = root, interval
-        self.limit_kb, self.on_limit = limit_mb * 1024, on_limit
         self.stop = threading.Event()
-        self.names: dict[tuple[int, str], str] = {}   # (pid, comm): a process that execs is a new program
-        self.peaks: dict[tuple[int, str], int] = {}
-        self.tree_kb = 0
 
     def run(self) -> None:
         while not self.stop.is_set():
@@ -188,14 +184,30 @@ class Sampler(threading.Thread):
             self.stop.wait(self.interval)
 
     def sample(self) -> None:
+        raise NotImplementedError
+
+    def processes(self) -> list[tuple[int, str]]:
+        """(pid, comm) of root and each process descended from it that is still there, by pid."""
         table = _proc_table()
+        return [(pid, table[pid][1]) for pid in sorted(process_tree(self.root, table)) if pid in table]
+
+
+class Sampler(TreeSampler):
+    """Follows the process tree under root: per-program peak (VmHWM) and the largest summed RSS."""
+
+    def __init__(self, root: int, interval: float = 0.1, limit_mb: float = 0, on_limit=None):
+        super().__init__(root, interval)
+        self.limit_kb, self.on_limit = limit_mb * 1024, on_limit
+        self.names: dict[tuple[int, str], str] = {}   # (pid, comm): a process that execs is a new program
+        self.peaks: dict[tuple[int, str], int] = {}
+        self.tree_kb = 0
+
+    def sample(self) -> None:
         total = 0
-        for pid in process_tree(self.root, table):
-            if pid not in table:
-                continue
+        for key in self.processes():
+            pid = key[0]
             rss, hwm = _status_kb(pid)
             total += rss
-            key = (pid, table[pid][1])
             if key not in self.names:
                 self.names[key] = _program(pid, key[1], self.root)
             self.peaks[key] = max(self.peaks.get(key, 0), hwm)
