@@ -17,7 +17,7 @@ from __future__ import annotations
 import functools
 import itertools
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 from catalogue.markup.convert import math_to_text
 from catalogue.text import AnyCase, holds_any
@@ -664,11 +664,12 @@ def _result_phrase(sentence: str, match: re.Match) -> tuple[str, str, str, str] 
         # a noun that names its number reads whole ("a mean error reduction of 34%"), as does a change with
         # both its ends ("error rate from 18.44% to 7.05%"); a change by an amount without its verb does not
         # ("... and the energy consumption by 1.9x": the verb is another clause's)
-        if not before or (_without_adverbs(before)[-1:] != ["of"] and not match[0].startswith("from")):
+        if not before or ([w.lower() for w in _without_end(before, _is_adverb)][-1:] != ["of"]
+                          and not match[0].startswith("from")):
             return None
         before = before[-_PHRASE_WORDS:]
     else:  # from the verb, or from its subject when that names the measure ("Accuracy improves by")
-        auxiliaries = len(before[:verb]) - len(_without_auxiliaries(before[:verb]))
+        auxiliaries = verb - len(_without_end(before[:verb], _is_auxiliary))
         subject = before[:verb - auxiliaries][-_SUBJECT_WORDS:]
         before = (subject + before[verb - auxiliaries:] if _names_a_measure(" ".join(subject))
                   else before[verb:])
@@ -682,20 +683,21 @@ def _after_last_number(words: list[str]) -> list[str]:
     return words[numbers[-1] + 1:] if numbers else words
 
 
-def _without_auxiliaries(words: list[str]) -> list[str]:
-    """The words before a verb without its auxiliaries and adverbs ("has been significantly")."""
+def _without_end(words: list[str], dropped: Callable[[str], bool]) -> list[str]:
+    """The words without those at their end that `dropped` says go ("error of only", "has been significantly")."""
     end = len(words)
-    while end and (words[end - 1].lower() in _AUXILIARIES or words[end - 1].endswith("ly")):
+    while end and dropped(words[end - 1]):
         end -= 1
     return words[:end]
 
 
-def _without_adverbs(words: list[str]) -> list[str]:
-    """The words without the adverbs at their end ("error of only", "factor of roughly")."""
-    end = len(words)
-    while end and (words[end - 1].lower() == "only" or words[end - 1].endswith("ly")):
-        end -= 1
-    return [word.lower() for word in words[:end]]
+def _is_adverb(word: str) -> bool:
+    return word.lower() == "only" or word.endswith("ly")
+
+
+def _is_auxiliary(word: str) -> bool:
+    """An auxiliary or an adverb between a subject and its verb ("has been significantly")."""
+    return word.lower() in _AUXILIARIES or word.endswith("ly")
 
 
 def _led_by_others(clause: list[str]) -> bool:
@@ -746,9 +748,7 @@ def _last_preposition(words: list[str]) -> int:
 
 def _trimmed(words: list[str]) -> list[str]:
     """Without the words at the end that only join a phrase."""
-    while words and (words[-1].lower() in _FUNCTION_WORDS or not re.search(r"\w", words[-1])):
-        words = words[:-1]
-    return words
+    return _without_end(words, lambda word: word.lower() in _FUNCTION_WORDS or not re.search(r"\w", word))
 
 
 def _last_list_item(rest: str) -> list[str]:
