@@ -512,7 +512,7 @@ _MEASURE = re.compile(r"\b(?:accura|error|speed|faster|slower|laten|throughput|t
                       r"flop|energy|power|param|size|smaller|compress|score|rates?\b|precision|recall|perplexit|"
                       r"reward|return|success|wins?\b|win rate|(?<!-)bits?\b|bandwidth|storage|coverage|correlat|"
                       r"loss|regret|sample|label|annotation|quer|token|exact match|top-\d|hits?\b|quality|efficien|"
-                      r"robust|agreement|fps\b|frames|f-?measure|f-?score|"
+                      r"robust|agreement|fps\b|frames|f-?measure|f-?score|acceleration|intersection.over.union|false positive|false negative|operations|"
                       r"BLEU|ROUGE|METEOR|CIDEr|F1|AUC|mAP|AP\b|IoU|mIoU|PSNR|SSIM|LPIPS|FID\b|MSE|RMSE|MAE\b|EM\b|"
                       r"NDCG|MRR|WER\b|CER\b|FLOPs|GPU|Acc\b|Acc@"
                       # or says it in so many words: "40% improvements in empirical safety"
@@ -576,7 +576,15 @@ _PREPOSITIONS = _FUNCTION_WORDS - _ARTICLES - {"and", "or"}
 # Words that start a clause of their own after "and" ("... on COCO and we ...").
 _CLAUSE_STARTS = {"we", "our", "it", "its", "they", "their", "this", "these", "also"}
 _COMPARATIVES = {"higher", "lower", "better", "worse", "more", "less", "fewer", "greater", "larger", "absolute",
-                 "relative", "average", "overall", "additional", "consistent", "significant", "substantial"}
+                 "relative", "average", "overall", "additional", "consistent", "significant", "substantial", "mean", "longer", "shorter", "cheaper", "denser",
+                 "finer"}
+# Of these, the words that only qualify a measure ("mean IoU", "absolute accuracy"), and compare nothing.
+_MODIFIERS = {"absolute", "relative", "average", "overall", "additional", "consistent", "significant",
+              "substantial", "mean"}
+# A measure's acronym: two capitals or more ("PQ", "mIOU", "GFLOPs"), or a capital and a digit ("AP50",
+# "Rank1"), the capitals at least half its letters ("ImageNet" and "ResNet" are names).
+_ACRONYM = re.compile(r"(?=(?:[^A-Z]*[A-Z]){2}|.*[A-Z].*\d|.*\d.*[A-Z])(?!(?:[^a-z]*[a-z]){3})[\w\-@]+")
+_MULTIPLIER = re.compile(r"(?:[x\u00d7]|times|fold)$")
 # Words that say a number changed, not what it measures ("10% absolute improvement over the best prior result").
 _VAGUE_HEADS = _FUNCTION_WORDS | {"improvement", "improvements", "gain", "gains", "increase", "increases",
                                   "reduction", "reductions", "boost", "drop", "decrease", "margin", "times", "fold",
@@ -615,10 +623,18 @@ def _says_what_it_measures(before: str, number: str, after: str) -> bool:
         return False
     if _names_a_measure(f"{_without_rival(before)} {_COMPARED_WITH.split(f' {after} ')[0]}".strip()):
         return True
+    compared = False
     while words and words[0].lower() in _COMPARATIVES:
-        words.pop(0)
-    return (bool(words) and re.fullmatch(r"[A-Za-z][\w\-]*", words[0]) is not None
-            and words[0].lower() not in _VAGUE_HEADS and not words[0].endswith(("ed", "ly")))  # "averaged across"
+        compared = words.pop(0).lower() not in _MODIFIERS or compared
+    if not words or words[0].lower() in _VAGUE_HEADS or words[0].endswith(("ed", "ly")):  # "averaged across"
+        return False
+    if _MEASURE.search(" ".join(noun).lower()):  # capitalised: "71.8% Multi-Object Tracking Accuracy"
+        return True
+    # a noun no measure word names is shown only when it counts things ("10x fewer labels", "17% more
+    # formulas") or is a measure's acronym ("46.5% PQ"); a multiplier's acronym is what it is compared
+    # with ("0.001x VVC"), and a lower-case noun may be anything ("20% missingness", "10-fold repetition")
+    return (re.fullmatch(r"[A-Za-z][\w\-]*", words[0]) is not None
+            and (compared or (_ACRONYM.fullmatch(words[0]) is not None and not _MULTIPLIER.search(number))))
 
 
 def _without_rival(before: str) -> str:
