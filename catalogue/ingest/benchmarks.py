@@ -509,15 +509,19 @@ _DIGIT = re.compile(r"\d")  # every headline number has one: most sentences need
 # "metrics", "results").
 # Words are matched in lower case (a capitalised "Faster R-CNN" is a model), acronyms as written.
 _MEASURE = re.compile(r"\b(?:accura|error|speed|faster|slower|laten|throughput|time\b|runtime|memory|cost|comput|"
-                      r"flop|energy|power|param|size|smaller|compress|score|rates?\b|precision|recall|perplexit|"
+                      r"flop|energy|power|param|size|smaller|compress|score|precision|recall|perplexit|"
+                      # but not a change's rate ("an improvement rate of 20.8%"), nor a change's loss ("a loss of 0.02%")
+                      r"(?<!improvement\s)(?<!growth\s)rates?\b|loss(?!\s+of\b)|"
                       r"reward|return|success|wins?\b|win rate|(?<!-)bits?\b|bandwidth|storage|coverage|correlat|"
-                      r"loss|regret|sample|label|annotation|quer|token|exact match|top-\d|hits?\b|quality|efficien|"
-                      r"robust|agreement|fps\b|frames|f-?measure|f-?score|acceleration|intersection.over.union|false positive|false negative|operations|"
+                      r"regret|sample|label|annotation|quer|token|exact match|top-\d|hits?\b|quality|efficien|"
+                      r"robust|agreement|fps\b|frames|f-?measure|f-?score|acceleration|intersection.over.union|"
+                      r"false positive|false negative|operations|"
                       r"BLEU|ROUGE|METEOR|CIDEr|F1|AUC|mAP|AP\b|IoU|mIoU|PSNR|SSIM|LPIPS|FID\b|MSE|RMSE|MAE\b|EM\b|"
                       r"NDCG|MRR|WER\b|CER\b|FLOPs|GPU|Acc\b|Acc@"
-                      # or says it in so many words: "40% improvements in empirical safety"
-                      r"|(?:improvement|gain|reduction|increase|decrease|drop|boost)s?\s+(?:in|of)\s+"
-                      r"(?!up\b|about\b|over\b|around\b|nearly\b|the\b|a\b|performance\b)[a-z])")
+                      # or says it in so many words: "40% improvements in empirical safety" (but after
+                      # "performance" what follows names whose: "performance drop of student model")
+                      r"|(?<!performance\s)(?:improvement|gain|reduction|increase|decrease|drop|boost)s?\s+(?:in|of)\s+"
+                      r"(?!(?:up|about|over|around|nearly|approximately|roughly|almost|only|the|a|performance)\b)[a-z])")
 # What follows these is what a number is compared with, not what it measures.
 _COMPARED_WITH = re.compile(r"\s(?:than|over|versus|vs\.?|compared)\s")
 # How far around a number its phrase is looked for: seven words after it or six before fit easily,
