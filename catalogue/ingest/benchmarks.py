@@ -493,8 +493,8 @@ def _joins(character: str) -> bool:
 # A number starts where a run of digits starts, and its digits are never given back: a long run
 # is read once, not once from each of its digits. A range may carry its unit twice ("4x-11.6x", "2 to 5
 # times", "26∼35×", TeX's "4--27 times": without its start, "35×" would read as the result);
-# a sign says the number is a change ("+12% success rate").
-_NUMBER = (r"(?<!\d)\+?\d++(?:\.\d++)?(?:\s*(?:%|×|x\b))?(?:\s*(?:--?|[\u2013~\u223c]|to\b)\s*\d++(?:\.\d++)?)?"
+# a sign says the number is a change ("+12% success rate", "-28.2% BD-rate").
+_NUMBER = (r"(?<!\d)(?:\+|(?<![\w.\-])[\-\u2212])?\d++(?:\.\d++)?(?:\s*(?:%|×|x\b))?(?:\s*(?:--?|[\u2013~\u223c]|to\b)\s*\d++(?:\.\d++)?)?"
            r"(?:\s*(?:%|×|x\b|-fold)|\s+times\b)")
 _PLAIN = r"(?<![\d.])\d++(?:\.\d++)?"
 _ABOUT = (r"(?:\b(?:up to|over|nearly|about|by|more than|less than|at least|at most|almost|around)\s+){0,2}"
