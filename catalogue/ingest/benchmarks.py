@@ -535,6 +535,8 @@ _RESULT_STOP = re.compile(r"[,;:()]|\.(?:\s|$)|\s(?:while|whereas|and|but|compar
 _OUTCOME_VERB = re.compile(r"\b(?:(?:achiev|improv|reduc|increas|decreas|sav|accelerat)(?:es?|ed|ing)|"
                            r"(?:out-?perform|attain|obtain|yield|deliver)(?:s|ed|ing)?|(?:boost|lower)(?:s|ed|ing)|"
                            r"(?:compress|surpass|reach)(?:es|ed|ing)?|cut(?:s|ting))\b")
+# After its number, an auxiliary starts another clause too ("100% heterogeneity DisTrans has accuracy of").
+_FINITE_AUXILIARY = re.compile(r"\s(?:is|are|was|were|has|have|had|can|could|will|would)\b")
 # Before its number, a phrase may also start at a verb that after a number would be a noun ("speed up ViTs
 # by 1.7x", "boost the efficiency by 86%", "bring down its accuracy to less than 0.1%"), or at the verb of
 # a measure that changes ("accuracy rises from 8% to 57%").
@@ -740,7 +742,8 @@ def _words_after(sentence: str, match: re.Match) -> list[str]:
     ("than the previous state of the art") is left out."""
     after = sentence[match.end():match.end() + _RESULT_WINDOW]
     stop = _RESULT_STOP.search(after)
-    ends = [found.start() for found in (stop, _HEADLINE_NUMBER.search(after)) if found]
+    ends = [found.start() for found in (stop, _HEADLINE_NUMBER.search(after), _FINITE_AUXILIARY.search(after))
+            if found]
     verbs = [found.start() for found in _OUTCOME_VERB.finditer(after) if not found[0].endswith(("ed", "e"))][:1]
     clause = after[:min(ends + verbs)].split() if ends or verbs else after.split()
     if verbs and min(verbs) < min(ends, default=len(after)):  # "... significantly outperforms": its adverb goes too
