@@ -760,9 +760,10 @@ def _words_after(sentence: str, match: re.Match) -> list[str]:
         last_item = _last_list_item(after[stop.start():])
         if words and last_item:
             return words + last_item
-    while 0 < len(words) < len(clause) and clause[len(words)].lower() == "of":  # "a sequence", "the state"
+    while 0 < len(words) < len(clause) and clause[len(words)].lower() == "of":  # "the state", "7 different kinds"
         at = _last_preposition(words)
-        if at == len(words) or words[at + 1].lower() not in _ARTICLES or _names_a_measure(" ".join(words[at:])):
+        led_by = words[at + 1].lower() if at < len(words) else ""
+        if (led_by not in _ARTICLES and not led_by[:1].isdigit()) or _names_a_measure(" ".join(words[at:])):
             break  # ("in the misclassification rate of ..." is whole)
         words = _trimmed(words[:at])
     return words
