@@ -543,9 +543,12 @@ _FINITE_AUXILIARY = re.compile(r"\s(?:is|are|was|were|has|have|had|can|could|wil
 _LEADING_VERB = re.compile(rf"{_OUTCOME_VERB.pattern}|(?:speed|boost|bring|rise|drop|fall)s?|sped|rose|fell")
 # Words that say a number is a change, right before it: "saving 11% parameters", "reducing 89% computation"
 # (without them, "11% parameters" reads as what is kept).
-_CHANGE_BEFORE = re.compile(r"(?:\b(?:reduc|increas|decreas|sav|accelerat|improv)(?:es?|ed|ing)|"
-                            r"\b(?:boost|lower)(?:s|ed|ing)|\bcut(?:s|ting)?|\bcompress(?:es|ed|ing)?|"
-                            r"\b(?:improvement|gain|reduction|increase|decrease|drop|boost)s?\s+of)\s+$")
+_CHANGE_WORD = (r"(?:\b(?:reduc|increas|decreas|sav|accelerat|improv)(?:es?|ed|ing)|"
+                r"\b(?:boost|lower)(?:s|ed|ing)|\bcut(?:s|ting)?|\bcompress(?:es|ed|ing)?|"
+                r"\b(?:improvement|gain|reduction|increase|decrease|drop|boost)s?\s+of)")
+_CHANGE_BEFORE = re.compile(rf"({_CHANGE_WORD})\s+$")
+# ... or before the number an "and" joins it to: "saving 11% parameters and 13% computational cost".
+_SHARED_CHANGE = re.compile(rf"({_CHANGE_WORD})\s+{_ABOUT}{_NUMBER}[^\d,;.()]{{1,60}}?\s(?:and|or)\s+$")
 # "from 45%" whose "to" was not read: half a change.
 _FROM_BEFORE = re.compile(r"\bfrom\s+$")
 # A number written right against another, with no word or range mark between ("25%/13.8% RMSE", "3.41 4.60
@@ -680,8 +683,8 @@ def _result_phrase(sentence: str, match: re.Match) -> tuple[str, str, str, str] 
         return None
     words = _words_after(sentence, match)
     if words and re.match(r"[A-Za-z]", words[0]) and words[0].lower() not in _FUNCTION_WORDS:
-        change = _CHANGE_BEFORE.search(preceding)
-        return (change[0].strip() if change else ""), "", match[0], " ".join(words)
+        change = _CHANGE_BEFORE.search(preceding) or _SHARED_CHANGE.search(preceding)
+        return (change[1].strip() if change else ""), "", match[0], " ".join(words)
     if _HEADLINE_NUMBER.search(" ".join(clause[-_PHRASE_WORDS:])):
         return None  # "achieves 80% accuracy using only 20%": the phrase belongs to the first number
     before = _after_last_number(clause[-_VERB_WORDS:])
