@@ -583,6 +583,8 @@ _FUNCTION_WORDS = {"of", "in", "on", "to", "and", "or", "the", "a", "an", "while
                    "whereas", "given", "due", "thanks", "against", "beyond", "toward", "towards", "per", "until",
                    "since", "that", "which", "is", "are", "was", "were", "be", "it", "this", "can", "vs", "only",
                    "just", "also", "still"}
+# Words after which a noun that names its number ("an F-score of 62.82%") completes another phrase.
+_COMPLEMENTED = {"with", "to", "that", "for", "by", "at", "on"}
 # Where a phrase after its number can be cut back to: the start of its last prepositional phrase.
 _PREPOSITIONS = _FUNCTION_WORDS - _ARTICLES - {"and", "or"}
 # Words that start a clause of their own after "and" ("... on COCO and we ...").
@@ -697,6 +699,8 @@ def _result_phrase(sentence: str, match: re.Match) -> tuple[str, str, str, str] 
                           and not match[0].startswith("from")):
             return None
         before = before[-_PHRASE_WORDS:]
+        if not match[0].startswith("from"):  # the noun starts after what it completes: "benchmark with [an F-score of]"
+            before = before[max((at + 1 for at, word in enumerate(before) if word.lower() in _COMPLEMENTED), default=0):]
     else:  # from the verb, or from its subject when that names the measure ("Accuracy improves by")
         auxiliaries = verb - len(_without_end(before[:verb], _is_auxiliary))
         subject = before[:verb - auxiliaries][-_SUBJECT_WORDS:]
