@@ -801,7 +801,7 @@ def _last_list_item(rest: str) -> list[str]:
         return []  # "... for classifications and a 7.9% lower ...": another result
     words = _trimmed((rest[:end.start()] if end else rest).split())
     lower = [word.lower() for word in words]
-    joins = (0 < len(words) <= _LIST_WORDS and re.match(r"[a-z]", lower[0]) is not None
+    joins = (0 < len(words) <= _LIST_WORDS and re.match(r"[a-z]|\d+[a-z]\b", lower[0]) is not None
              and lower[0] not in _CLAUSE_STARTS and (lower[0] in _ARTICLES or lower[0] not in _FUNCTION_WORDS)
              and not any(_LEADING_VERB.fullmatch(word) for word in lower))
     return [conjunction[0].strip(), *words] if joins else []
