@@ -803,8 +803,14 @@ def _last_list_item(rest: str) -> list[str]:
     lower = [word.lower() for word in words]
     joins = (0 < len(words) <= _LIST_WORDS and re.match(r"[a-z]|\d+[a-z]\b", lower[0]) is not None
              and lower[0] not in _CLAUSE_STARTS and (lower[0] in _ARTICLES or lower[0] not in _FUNCTION_WORDS)
-             and not any(_LEADING_VERB.fullmatch(word) for word in lower))
+             and not any(_LEADING_VERB.fullmatch(word) for word in lower) and not _starts_a_clause(lower))
     return [conjunction[0].strip(), *words] if joins else []
+
+
+def _starts_a_clause(words: list[str]) -> bool:
+    """A verb in the present before its object: "produces better results", "requires the same memory" (no
+    part-of-speech tagger: a word in -s before an article or a comparative is a verb, not a noun)."""
+    return len(words) > 1 and words[0].endswith("s") and words[1] in _ARTICLES | _COMPARATIVES - _MODIFIERS
 
 
 def plain_math(text: str) -> str:
