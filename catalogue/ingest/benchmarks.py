@@ -527,7 +527,8 @@ _COMPARED_WITH = re.compile(r"\s(?:than|over|versus|vs\.?|compared)\s")
 # How far around a number its phrase is looked for: seven words after it or six before fit easily,
 # and a bounded window keeps a sentence of many numbers linear.
 _RESULT_WINDOW = 300
-_RESULT_STOP = re.compile(r"[,;:()]|\.(?:\s|$)|\s(?:while|whereas|and|but|compared|outperforming|which|"
+# (a sentence may end on a quote: the corpus's ECCV abstracts end with one)
+_RESULT_STOP = re.compile(r"[,;:()]|\.[\"'\u201d]?(?:\s|$)|\s(?:while|whereas|and|but|compared|outperforming|which|"
                           r"thereby|demonstrating|showing|when|respectively|vs\.?|versus)\b")
 # Verbs of an outcome: a phrase before its number starts at one ("PreTraM reduces their errors by 5.5%"
 # is "reduces their errors by 5.5%"), and after its number a verb that is neither a participle nor a noun
