@@ -494,7 +494,8 @@ def _joins(character: str) -> bool:
 # is read once, not once from each of its digits. A range may carry its unit twice ("4x-11.6x", "2 to 5
 # times", "26∼35×", TeX's "4--27 times": without its start, "35×" would read as the result);
 # a sign says the number is a change ("+12% success rate", "-28.2% BD-rate").
-_NUMBER = (r"(?<!\d)(?:\+|(?<![\w.\-])[\-\u2212])?\d++(?:\.\d++)?(?:\s*(?:%|×|x\b))?(?:\s*(?:--?|[\u2013~\u223c]|to\b)\s*\d++(?:\.\d++)?)?"
+_SIGN = r"(?:\+|(?<![\w.\-])[\-\u2212])?"  # a minus, not a hyphen ("ResNet-50")
+_NUMBER = (rf"(?<!\d){_SIGN}\d++(?:\.\d++)?(?:\s*(?:%|×|x\b))?(?:\s*(?:--?|[\u2013~\u223c]|to\b)\s*\d++(?:\.\d++)?)?"
            r"(?:\s*(?:%|×|x\b|-fold)|\s+times\b)")
 _PLAIN = r"(?<![\d.])\d++(?:\.\d++)?"
 _ABOUT = (r"(?:\b(?:up to|over|nearly|about|by|more than|less than|at least|at most|almost|around)\s+){0,2}"
@@ -508,9 +509,12 @@ _DIGIT = re.compile(r"\d")  # every headline number has one: most sentences need
 # does not say what it measures, and is not shown; nor do words for any measure ("performance",
 # "metrics", "results").
 # Words are matched in lower case (a capitalised "Faster R-CNN" is a model), acronyms as written.
+_CHANGE_NOUN = r"(?:improvement|gain|reduction|increase|decrease|drop|boost)s?"
+_NOT_A_MEASURE = (r"(?!(?:[a-z\-]+\s+)?performance\b)"
+                  r"(?!(?:up|about|over|around|nearly|approximately|roughly|almost|only|the|a)\b)")
 _MEASURE = re.compile(r"\b(?:accura|error|speed|faster|slower|laten|throughput|time\b|runtime|memory|cost|comput|"
                       r"flop|energy|power|param|size|smaller|compress|score|precision|recall|perplexit|"
-                      # but not a change's rate ("an improvement rate of 20.8%"), nor a change's loss ("a loss of 0.02%")
+                      # not a change's rate ("an improvement rate of 20.8%") nor a change's loss ("a loss of 0.02%")
                       r"(?<!improvement\s)(?<!growth\s)rates?\b|loss(?!\s+of\b)|"
                       r"reward|return|success|wins?\b|win rate|(?<!-)bits?\b|bandwidth|storage|coverage|correlat|"
                       r"regret|sample|label|annotation|quer|token|exact match|top-\d|hits?\b|quality|efficien|"
@@ -518,10 +522,11 @@ _MEASURE = re.compile(r"\b(?:accura|error|speed|faster|slower|laten|throughput|t
                       r"false positive|false negative|operations|"
                       r"BLEU|ROUGE|METEOR|CIDEr|F1|AUC|mAP|AP\b|IoU|mIoU|PSNR|SSIM|LPIPS|FID\b|MSE|RMSE|MAE\b|EM\b|"
                       r"NDCG|MRR|WER\b|CER\b|FLOPs|GPU|Acc\b|Acc@"
-                      # or says it in so many words: "40% improvements in empirical safety" (but after
-                      # "performance" what follows names whose: "performance drop of student model")
-                      r"|(?<!performance\s)(?:improvement|gain|reduction|increase|decrease|drop|boost)s?\s+(?:in|of)\s+"
-                      r"(?!(?:up|about|over|around|nearly|approximately|roughly|almost|only|the|a|performance)\b)[a-z])")
+                      # or says it in so many words: "40% improvements in empirical safety", "in Recall@1"; but
+                      # after "performance", "of" says whose ("performance drop of student model"), and a task's
+                      # performance is no measure ("improvement in segmentation performance")
+                      rf"|{_CHANGE_NOUN}\s+in\s+{_NOT_A_MEASURE}[A-Za-z]"
+                      rf"|(?<!performance\s){_CHANGE_NOUN}\s+of\s+{_NOT_A_MEASURE}[a-z])")
 # What follows these is what a number is compared with, not what it measures.
 _COMPARED_WITH = re.compile(r"\s(?:than|over|versus|vs\.?|compared)\s")
 # How far around a number its phrase is looked for: seven words after it or six before fit easily,
@@ -590,14 +595,13 @@ _COMPLEMENTED = {"with", "to", "that", "for", "by", "at", "on"}
 _PREPOSITIONS = _FUNCTION_WORDS - _ARTICLES - {"and", "or"}
 # Words that start a clause of their own after "and" ("... on COCO and we ...").
 _CLAUSE_STARTS = {"we", "our", "it", "its", "they", "their", "this", "these", "also"}
-_COMPARATIVES = {"higher", "lower", "better", "worse", "more", "less", "fewer", "greater", "larger", "absolute",
-                 "relative", "average", "overall", "additional", "consistent", "significant", "substantial", "mean", "longer", "shorter", "cheaper", "denser",
-                 "finer"}
-# Of these, the words that only qualify a measure ("mean IoU", "absolute accuracy"), and compare nothing.
+# Words that only qualify a measure ("mean IoU", "absolute accuracy"), and compare nothing.
 _MODIFIERS = {"absolute", "relative", "average", "overall", "additional", "consistent", "significant",
               "substantial", "mean"}
+_COMPARATIVES = {"higher", "lower", "better", "worse", "more", "less", "fewer", "greater", "larger", "longer",
+                 "shorter", "cheaper", "denser", "finer"} | _MODIFIERS
 # A measure's acronym: two capitals or more ("PQ", "mIOU", "GFLOPs"), or a capital and a digit ("AP50",
-# "Rank1"), the capitals at least half its letters ("ImageNet" and "ResNet" are names).
+# "FPR95"), with fewer than three small letters ("ImageNet" and "ResNet" are names).
 _ACRONYM = re.compile(r"(?=(?:[^A-Z]*[A-Z]){2}|.*[A-Z].*\d|.*\d.*[A-Z])(?!(?:[^a-z]*[a-z]){3})[\w\-@]+")
 _MULTIPLIER = re.compile(r"(?:[x\u00d7]|times|fold)$")
 # Words that say a number changed, not what it measures ("10% absolute improvement over the best prior result").
@@ -700,8 +704,8 @@ def _result_phrase(sentence: str, match: re.Match) -> tuple[str, str, str, str] 
                           and not match[0].startswith("from")):
             return None
         before = before[-_PHRASE_WORDS:]
-        if not match[0].startswith("from"):  # the noun starts after what it completes: "benchmark with [an F-score of]"
-            before = before[max((at + 1 for at, word in enumerate(before) if word.lower() in _COMPLEMENTED), default=0):]
+        if not match[0].startswith("from"):  # "benchmark with [an F-score of]"
+            before = _after_what_it_completes(before)
     else:  # from the verb, or from its subject when that names the measure ("Accuracy improves by")
         auxiliaries = verb - len(_without_end(before[:verb], _is_auxiliary))
         subject = before[:verb - auxiliaries][-_SUBJECT_WORDS:]
@@ -710,6 +714,12 @@ def _result_phrase(sentence: str, match: re.Match) -> tuple[str, str, str, str] 
     while before and before[0].lower() in _FUNCTION_WORDS:
         before.pop(0)
     return ("", " ".join(before), match[0], "") if before else None
+
+
+def _after_what_it_completes(words: list[str]) -> list[str]:
+    """A noun that names its number, without the phrase it completes: "an F-score of", not "intermediate
+    benchmark with an F-score of"."""
+    return words[max((at + 1 for at, word in enumerate(words) if word.lower() in _COMPLEMENTED), default=0):]
 
 
 def _after_last_number(words: list[str]) -> list[str]:
