@@ -553,8 +553,9 @@ _CHANGE_WORD = (r"(?:\b(?:reduc|increas|decreas|sav|accelerat|improv)(?:es?|ed|i
                 r"\b(?:boost|lower)(?:s|ed|ing)|\bcut(?:s|ting)?|\bcompress(?:es|ed|ing)?|"
                 r"\b(?:improvement|gain|reduction|increase|decrease|drop|boost)s?\s+of)")
 _CHANGE_BEFORE = re.compile(rf"({_CHANGE_WORD})\s+$")
-# ... or before the number an "and" joins it to: "saving 11% parameters and 13% computational cost".
-_SHARED_CHANGE = re.compile(rf"({_CHANGE_WORD})\s+{_ABOUT}{_NUMBER}[^\d,;.()]{{1,60}}?\s(?:and|or)\s+$")
+# ... or before the number an "and" joins it to: "saving 11% parameters and 13% computational cost", "by 7.0%
+# mAP and 8.1% AP50".
+_SHARED_CHANGE = re.compile(rf"({_CHANGE_WORD}|\bby)\s+{_ABOUT}{_NUMBER}[^\d,;.()]{{1,60}}?\s(?:and|or)\s+$")
 # "from 45%" whose "to" was not read: half a change.
 _FROM_BEFORE = re.compile(r"\bfrom\s+$")
 # A number written right against another, with no word or range mark between ("25%/13.8% RMSE", "3.41 4.60
