@@ -636,7 +636,8 @@ def find_results(sentences: list[str]) -> tuple[str, ...]:
 
 def _says_what_it_measures(before: str, number: str, after: str) -> bool:
     """A measure word before any "than" or "over" (what is compared with is not what is measured: "30% higher
-    than methods for efficient inference"), or a noun right after the number: "46.5% PQ", "17% more formulas"."""
+    than methods for efficient inference"), or right after the number a measure's acronym or a noun counted
+    by a comparative: "46.5% PQ", "17% more formulas"."""
     words = after.split()
     noun = list(itertools.takewhile(lambda word: word.lower() not in _FUNCTION_WORDS, words))
     if noun and noun[-1].lower() in _SETTING_HEADS and not _COMPARATIVES.intersection(map(str.lower, noun)):
@@ -781,7 +782,7 @@ def _words_after(sentence: str, match: re.Match) -> list[str]:
             return words + last_item
     while 0 < len(words) < len(clause) and clause[len(words)].lower() == "of":  # "the state", "7 different kinds"
         at = _last_preposition(words)
-        led_by = words[at + 1].lower() if at < len(words) else ""
+        led_by = words[at + 1].lower() if at + 1 < len(words) else ""
         if (led_by not in _ARTICLES and not led_by[:1].isdigit()) or _names_a_measure(" ".join(words[at:])):
             break  # ("in the misclassification rate of ..." is whole)
         words = _trimmed(words[:at])
