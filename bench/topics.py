@@ -9,7 +9,8 @@ named topic) pairs whose topic is among the paper's derived topics. The keyword-
 are split in two halves by a digest of their title: errors were studied on the "study" half
 only; the "check" half shows how the rules generalise. Whole venue-years are held out too: of
 the seven that carry keywords, every third from the third (train_titles.py's every fifth holds
-none of them), whose errors were never read.
+none of them), whose errors were never read; and the project's usual hold-out, every fifth of
+all the corpus's sorted venue-years from the fifth, as far as those carry keywords.
 Over all papers the script also prints how many topics each gets, the share left with only the
 fallback topic, and the share of papers under each topic (no topic should take most papers).
 """
@@ -35,6 +36,7 @@ PROJECT = Path(__file__).resolve().parent.parent
 TARGET = 0.85
 CONFUSIONS = 15
 HELD_OUT_FROM, HELD_OUT_EVERY = 2, 3
+EVERY_FIFTH_FROM, EVERY_FIFTH = 4, 5
 
 
 def derived_topics(records: list[dict], taxonomy: tuple[tuple[Topic, ...], str]) -> list[tuple[str, ...]]:
@@ -60,6 +62,12 @@ def held_out_venue_years(records: list[dict]) -> set[tuple[str, int]]:
     """The keyword-bearing venue-years whose papers were only measured, never studied."""
     venue_years = sorted({(r["venue"], int(r["year"])) for r in records if r.get("keywords")})
     return set(venue_years[HELD_OUT_FROM::HELD_OUT_EVERY])
+
+
+def every_fifth_venue_year(records: list[dict]) -> set[tuple[str, int]]:
+    """The venue-years the project holds out when it learns rules: every fifth of all, sorted."""
+    venue_years = sorted({(r["venue"], int(r["year"])) for r in records})
+    return set(venue_years[EVERY_FIFTH_FROM::EVERY_FIFTH])
 
 
 def topic_scores(records: list[dict], taxonomy: tuple[tuple[Topic, ...], str],
@@ -115,12 +123,16 @@ def main() -> None:
     keyworded = [i for i, record in enumerate(records) if record.get("keywords")]
     held_out = held_out_venue_years(records)
     unseen = {i for i in keyworded if (records[i]["venue"], int(records[i]["year"])) in held_out}
+    fifth = every_fifth_venue_year(records)
+    fifth_kept = sorted({(records[i]["venue"], int(records[i]["year"])) for i in keyworded} & fifth)
     for label, chosen in (("keyword-bearing papers", keyworded),
                           ("  study half", [i for i in keyworded if study_half(records[i])]),
                           ("  check half", [i for i in keyworded if not study_half(records[i])]),
                           ("  held-out venue-years " + ", ".join(f"{v} {y}" for v, y in sorted(held_out)),
                            sorted(unseen)),
-                          ("  other venue-years", [i for i in keyworded if i not in unseen])):
+                          ("  other venue-years", [i for i in keyworded if i not in unseen]),
+                          ("  every fifth venue-year " + ", ".join(f"{v} {y}" for v, y in fifth_kept),
+                           [i for i in keyworded if (records[i]["venue"], int(records[i]["year"])) in fifth])):
         print(coverage_line(label, topic_scores([records[i] for i in chosen], taxonomy, [predicted[i] for i in chosen])))
     everything = topic_scores(records, taxonomy, predicted)
     print(f"\nall {everything['papers']} papers: topics per paper {everything['topics_per_paper']}, "

@@ -9,7 +9,7 @@ import sys
 import pytest
 
 from catalogue.content import DEFAULT_TAXONOMY, read_taxonomy
-from catalogue.ingest.topics import keyword_evidence, rank_topics
+from catalogue.ingest.topics import MIN_EVIDENCE, STRONG_EVIDENCE, keyword_evidence, rank_topics
 from conftest import PROJECT
 
 sys.path.insert(0, str(PROJECT))
@@ -58,10 +58,12 @@ def test_british_spellings_count_as_the_keyword():
     assert keyword_evidence("optimisation", _taxonomy()) == keyword_evidence("optimization", _taxonomy())
 
 
-def test_a_fourth_topic_only_where_the_abstract_says_it_as_often_as_the_others():
+def test_a_fourth_topic_only_where_the_abstract_says_it_more_than_a_third_needs():
     three = ("Reinforcement learning and reinforcement learning. Robotic manipulation with a robotic arm and a robot. "
              "Large language models and large language models. ")
-    said_often = rank_topics("", three + "Graph neural networks and graph neural networks.", _taxonomy(), "machine-learning")
+    said_often = rank_topics("", three + "A graph neural network on a graph.", _taxonomy(), "machine-learning")
     said_once = rank_topics("", three + "A graph neural network.", _taxonomy(), "machine-learning")
+    assert keyword_evidence("A graph neural network on a graph.", _taxonomy())["graphs"] == STRONG_EVIDENCE
+    assert keyword_evidence("A graph neural network.", _taxonomy())["graphs"] == MIN_EVIDENCE
     assert len(said_often) == 4 and said_often[-1] == "graphs"
     assert len(said_once) == 3 and "graphs" not in said_once

@@ -12,10 +12,10 @@ A topic is right when the paper is about it, not when one of its words occurs on
 - a keyword repeated all along the abstract counts only REPEATS_COUNTED times, so one word does
   not drown the others; mentions in the derived title count again;
 - up to TOPICS_ON_MIN_EVIDENCE topics with at least MIN_EVIDENCE (two mentions of a word, or one of a phrase) are
-  kept, best first; a fourth only with STRONG_EVIDENCE (as much as two mentions of a phrase): a
-  paper that says a fourth thing that often is about it too, while one that mentions it in passing
-  keeps three; when no topic has MIN_EVIDENCE, the one with the most evidence; the fallback topic
-  when no keyword occurs at all.
+  kept, best first; a fourth only with STRONG_EVIDENCE, more than a third needs (a phrase and a word,
+  or three mentions): the authors' keywords confirm such a fourth topic about as often as a third
+  said only twice, while a fourth said only twice is rarely theirs; when no topic has MIN_EVIDENCE,
+  the one with the most evidence; the fallback topic when no keyword occurs at all.
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ TOPICS_ON_MIN_EVIDENCE = 3  # the topics MIN_EVIDENCE keeps; one more needs STRO
 TITLE_WEIGHT = 1  # the title is derived from the abstract: its mentions count a second time
 PHRASE_WEIGHT = 2  # a keyword of two or more words, against one of a single word
 MIN_EVIDENCE = 2
-STRONG_EVIDENCE = 4  # what a fourth topic needs
+STRONG_EVIDENCE = 3  # what a fourth topic needs
 REPEATS_COUNTED = 2
 _WORD = re.compile(r"[^\W_]+")
 
