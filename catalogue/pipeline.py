@@ -19,6 +19,7 @@ from __future__ import annotations
 import gc
 import os
 from collections.abc import Callable, Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import closing, contextmanager, nullcontext
 from dataclasses import dataclass
 from pathlib import Path
@@ -117,31 +118,58 @@ def render(content: Path, out: Path, config: SiteConfig, templates: Path, assets
         if config.base_url is None:
             say("note: no base URL (--base-url or site.toml): canonical and preview tags, preview images and "
                 "the sitemap are left out, and 404.html assumes the site is served at the domain root.")
-        with staged_site(out) as staging:
-            writer = SiteWriter(staging)
+        with staged_site(out) as staging, ThreadPoolExecutor(max_workers=1) as beside:  # its exit waits for Pagefind
+            writer = SiteWriter(staging.path, staging.files)
+            indexing = None
             for batch in batches:
+                if search and indexing is None and not batch.searched:
+                    indexing = start_indexing(beside, writer, staging.path, out, content)
                 with stage(f"Rendering and writing {batch.label}"):
-                    writer.write(batch.plan())
-            copy_assets(assets, staging)
+                    writer.write(batch.plan(), forking=indexing is None)
+            if search and indexing is None:
+                indexing = start_indexing(beside, writer, staging.path, out, content)
+            copy_assets(assets, staging.path)
             report = writer.finish()
             say(f"  {report.written} written, {report.kept} unchanged since the last build, {report.removed} removed")
             if not search:
-                remove_tree(staging / BUNDLE_DIR, ignore_errors=True)  # an old index would not match the pages
-            elif report.written or report.removed or not (staging / BUNDLE_DIR).is_dir():
-                say(f"  {index(staging, previous=out, cache=cache)}")
+                remove_tree(staging.path / BUNDLE_DIR, ignore_errors=True)  # an old index would not match the pages
+            elif indexing:
+                with stage("Indexing for search (Pagefind, started once the pages it reads were written)"):
+                    summary = indexing.result()
+                say(f"  {summary}")
             else:
-                say("Search index: no page changed, kept as it was")
-            write_manifest(staging, fingerprint, report.inputs, content_seen_from(content, out))
+                say("Search index: no page it reads changed, kept as it was")
+            write_manifest(staging.path, fingerprint, report.inputs, content_seen_from(content, out))
     return SiteReport(report.size, len(report.inputs), len(catalogue.papers))
 
 
-def index(site: Path, previous: Path | None = None, cache: Cache | None = None) -> str:
-    """site/ -> site/pagefind/ (reusing `previous`'s shards whose pages did not change, and the
-    shards' words kept in `cache`), a shard per core at a time; a one-line summary."""
-    from catalogue.search.index import index_site
-    from catalogue.system.workers import cores
+def start_indexing(beside: ThreadPoolExecutor, writer: SiteWriter, staging: Path, out: Path,
+                   content: Path) -> Future[str] | None:
+    """Pagefind over the staging folder, in `beside`, once every page it reads is written (the
+    rest of the site is written meanwhile); None when none of them changed and an index is there.
+    The thread opens the cache anew: an SQLite connection serves the thread that made it."""
+    from catalogue.search.index import BUNDLE_DIR
+    if not writer.written and (staging / BUNDLE_DIR).is_dir():
+        return None
+
+    def run() -> str:
+        with closing(Cache.beside(content)) as cache:
+            return index_site(staging, previous=out, cache=cache)
+    return beside.submit(run)
+
+
+def index(site: Path) -> str:
+    """site/ -> site/pagefind/ (reusing the shards whose pages did not change); a one-line summary."""
     with stage("Indexing for search (Pagefind)"):
-        return index_site(site, previous=previous, jobs=cores(), cache=cache)
+        return index_site(site)
+
+
+def index_site(site: Path, previous: Path | None = None, cache: Cache | None = None) -> str:
+    """site/ -> site/pagefind/, reusing `previous`'s shards whose pages did not change and the
+    shards' words kept in `cache`, a shard per core at a time; a one-line summary."""
+    from catalogue.search.index import index_site as index_shards
+    from catalogue.system.workers import cores
+    return index_shards(site, previous=previous, jobs=cores(), cache=cache)
 
 
 def check(site: Path, validate_html: bool, index_command: str) -> list[str]:

@@ -117,6 +117,41 @@ def test_a_build_from_the_spare_that_fails_leaves_the_site_as_it_was(tmp_path, s
     assert files(project / "site") == clean_build(project, tmp_path)
 
 
+def test_a_build_that_fails_while_pagefind_runs_leaves_the_site_as_it_was(tmp_path, seeds_builds):
+    """Pagefind starts once the paper pages are written, beside the map: a map that fails then
+    waits for it, and leaves neither its staging nor its scratch bundles."""
+    project = seeds_builds.copy(tmp_path / "p").root
+    edit_title(project / "content", "flashsinkhorn", "FlashSinkhorn, retitled once")
+    build_project(project)
+    before = files(project / "site")
+    broken = tmp_path / "templates"
+    shutil.copytree(PROJECT / "templates", broken)
+    (broken / "map.html").write_text("{% extends 'base.html' %}{% block main %}{{ no_such_thing }}{% endblock %}")
+    edit_title(project / "content", "causalgame", "CausalGame, retitled too")
+    result = CliRunner().invoke(main, ["build", "--seeds", str(project / "seeds"), "--content", str(project / "content"),
+                                       "--out", str(project / "site"), "--templates", str(broken)])
+    assert result.exit_code != 0 and "no_such_thing" in result.output
+    assert "Rendering and writing the map" in result.output  # it failed there, after the paper pages
+    assert files(project / "site") == before
+    assert [p.name for p in project.iterdir() if p.name.startswith(".site-")] == []
+    build_project(project)
+    assert files(project / "site") == clean_build(project, tmp_path)
+
+
+def test_a_file_put_into_the_site_goes_at_the_next_build_from_the_spare(tmp_path, seeds_builds):
+    """The files a build removes are those its staging held (as the mirror found them) and it did
+    not make: one put into site/ by hand is among them (one at the top the build refuses instead)."""
+    project = seeds_builds.copy(tmp_path / "p").root
+    edit_title(project / "content", "flashsinkhorn", "FlashSinkhorn, retitled once")
+    build_project(project)
+    assert (project / ".site-spare").is_dir()
+    (project / "site" / "papers" / "flashsinkhorn" / "notes.txt").write_text("by hand")
+    edit_title(project / "content", "causalgame", "CausalGame, retitled too")
+    rebuilt = build_project(project)
+    assert re.search(r"\b1 removed", rebuilt.output)
+    assert files(project / "site") == clean_build(project, tmp_path)
+
+
 def test_mirror_tree_brings_a_mirror_of_an_older_tree_in_line(tmp_path):
     source, target, snapshot = tmp_path / "source", tmp_path / "target", tmp_path / "snapshot"
     for path, text in (("a", "a"), ("d/b", "b"), ("d/e/c", "c"), ("f", "f"), ("g/h", "h")):
@@ -134,11 +169,12 @@ def test_mirror_tree_brings_a_mirror_of_an_older_tree_in_line(tmp_path):
     (source / "f" / "inside").write_text("i")
     (source / "x" / "y").mkdir(parents=True)  # new folders, one empty
     (source / "x" / "z").write_text("z")
-    mirror_tree(source, target)
+    listed = mirror_tree(source, target)
 
     def entries(root: Path) -> dict[str, int | None]:
         return {p.relative_to(root).as_posix(): None if p.is_dir() else p.stat().st_ino for p in root.rglob("*")}
     assert entries(target) == entries(source)  # the same tree, every file the source's own
+    assert sorted(listed) == sorted(path for path, inode in entries(target).items() if inode is not None)
     assert {path: p.read_text() for path, p in ((q.relative_to(snapshot).as_posix(), q) for q in snapshot.rglob("*"))
             if p.is_file()} == {"a": "a", "d/b": "b", "d/e/c": "c", "f": "f", "g/h": "h"}
 

@@ -24,7 +24,7 @@ import multiprocessing.connection
 import os
 import re
 import shutil
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -92,8 +92,17 @@ def our_spare(out_dir: Path) -> Path | None:
     return spare if not spare.is_symlink() and (spare / MARKER).is_file() else None
 
 
+@dataclass(frozen=True)
+class Staging:
+    """A staging folder and the files it held when it was made (paths relative to it), as the
+    walk that made it found them: what the writer may have to remove, with no second walk."""
+
+    path: Path
+    files: frozenset[str]
+
+
 @contextmanager
-def staged_site(out_dir: Path) -> Iterator[Path]:
+def staged_site(out_dir: Path) -> Iterator[Staging]:
     """A folder beside out_dir holding hard links to out_dir's files; it becomes out_dir only if the
     block succeeds. It starts from the spare (the site the last build replaced), so that only the
     files that build changed are linked again, else from nothing. The caller holds site_lock(out_dir)."""
@@ -109,10 +118,10 @@ def staged_site(out_dir: Path) -> Iterator[Path]:
         staging.mkdir()
     try:
         if spare:
-            mirror_tree(out_dir, staging)
-        elif out_dir.is_dir():
-            link_tree(out_dir, staging)
-        yield staging
+            files = mirror_tree(out_dir, staging)
+        else:
+            files = link_tree(out_dir, staging) if out_dir.is_dir() else []
+        yield Staging(staging, frozenset(files))
         write_file(staging, MARKER, MARKER_TEXT)  # last: the writer sees a first build's staging empty
         check_complete(staging)
     except BaseException:
@@ -131,41 +140,55 @@ def check_complete(staging: Path) -> None:
                              "the previous site is kept")
 
 
-def link_tree(source: Path, target: Path, copy: Callable[[str, str], object] | None = None) -> None:
+def link_tree(source: Path, target: Path, copy: Callable[[str, str], object] | None = None) -> list[str]:
     """target mirrors source with hard links (copies where the file system cannot link), or with
-    `copy`. Unlike shutil.copytree, the first error stops it and is raised as it is, naming its
-    path (copytree gathers them into one shutil.Error, whose message is the whole list)."""
+    `copy`; returns the files linked, relative to target. Unlike shutil.copytree, the first error
+    stops it and is raised as it is, naming its path (copytree gathers them into one shutil.Error,
+    whose message is the whole list)."""
+    linked: list[str] = []
     for folder, _, files in os.walk(source, followlinks=True):  # a linked folder is copied, as copytree does
-        into = os.path.join(target, os.path.relpath(folder, source))
+        relative = os.path.relpath(folder, source)
+        into = os.path.join(target, relative)
         os.makedirs(into, exist_ok=True)
+        prefix = "" if relative == "." else Path(relative).as_posix() + "/"
         for name in files:
             (copy or link_file)(os.path.join(folder, name), os.path.join(into, name))
+            linked.append(prefix + name)
+    return linked
 
 
-def mirror_tree(source: Path, target: Path) -> None:
+def mirror_tree(source: Path, target: Path) -> list[str]:
     """Make target, a tree of hard links that mirrored an earlier source, mirror source as
     link_tree would: an entry that is already the file source holds (the same inode) is kept,
     any other is removed (several at once: each removal may wait on the disk, see removal.py)
-    and linked again, so only what changed since is touched."""
+    and linked again, so only what changed since is touched. Returns target's files then,
+    relative to it."""
     stale: list[str] = []  # entries of target to remove
-    missing: list[tuple[str, str]] = []  # (entry of source, where it goes in target) to link
-    _compare(str(source), str(target), stale, missing)
+    missing: list[tuple[str, str, str]] = []  # (entry of source, where it goes in target, relative) to link
+    files: list[str] = []
+    _compare(str(source), str(target), "", stale, missing, files)
     remove_entries(stale)
-    for source_path, target_path in missing:
+    for source_path, target_path, relative in missing:
         if os.path.isdir(source_path):
-            link_tree(Path(source_path), Path(target_path))
+            files += [f"{relative}/{path}" for path in link_tree(Path(source_path), Path(target_path))]
         else:
             link_file(source_path, target_path)
+            files.append(relative)
+    return files
 
 
-def _compare(source: str, target: str, stale: list[str], missing: list[tuple[str, str]]) -> None:
+def _compare(source: str, target: str, prefix: str, stale: list[str], missing: list[tuple[str, str, str]],
+             files: list[str]) -> None:
+    """Walks source and target side by side; `files` receives the files of target kept as they are."""
     wanted, present = _entries(source), _entries(target)
     stale += [entry.path for name, entry in present.items() if not _same_entry(wanted.get(name), entry)]
     for name, entry in wanted.items():
         if not _same_entry(entry, present.get(name)):
-            missing.append((entry.path, os.path.join(target, name)))
+            missing.append((entry.path, os.path.join(target, name), prefix + name))
         elif entry.is_dir():
-            _compare(entry.path, os.path.join(target, name), stale, missing)
+            _compare(entry.path, os.path.join(target, name), f"{prefix}{name}/", stale, missing, files)
+        else:
+            files.append(prefix + name)
 
 
 def _entries(folder: str) -> dict[str, os.DirEntry]:
@@ -283,27 +306,37 @@ def built_from(site_dir: Path) -> Path | None:
 
 class SiteWriter:
     """Writes outputs into site_dir, batch by batch, only those whose inputs changed since the
-    manifest there was written; finish() removes the files the site no longer has."""
+    manifest there was written; finish() removes the files the site no longer has. `present`:
+    the files site_dir holds at the start, when the caller knows them (staged_site does), else
+    they are found by a walk at the end."""
 
-    def __init__(self, site_dir: Path):
+    def __init__(self, site_dir: Path, present: frozenset[str] | None = None):
         self.site_dir = site_dir
+        self.present = present
         self.recorded = read_manifest(site_dir).get("files", {})
         self.inputs: dict[str, str] = {}  # every output so far: path -> digest of its inputs
         self.written: set[str] = set()
         self.written_bytes = 0
         self.started_empty = not site_dir.is_dir() or not any(os.scandir(site_dir))  # then all it holds is ours
 
-    def write(self, outputs: list[Output]) -> None:
-        """Make and write the outputs that changed, on both cores when there are many."""
+    def write(self, outputs: list[Output], forking: bool = True) -> None:
+        """Make and write the outputs that changed, on both cores when there are many, unless not
+        `forking` (while another thread runs: a forked child would hold only this one, and any lock
+        the other held stays locked there)."""
         for output in outputs:
             check_relative(output.path, self.site_dir)  # refuse a bad path before writing it
             self.inputs[output.path] = output.inputs
         todo = [o for o in outputs if self.recorded.get(o.path) != o.inputs or not (self.site_dir / o.path).is_file()]
-        self.written_bytes += _make_and_write_all(todo, self.site_dir)
+        self.written_bytes += _make_and_write_all(todo, self.site_dir, forking)
         self.written.update(o.path for o in todo)
 
     def finish(self) -> WriteReport:
-        removed = 0 if self.started_empty else remove_others(self.site_dir, set(self.inputs))
+        if self.started_empty:
+            removed = 0
+        elif self.present is not None:  # the files written since are outputs: kept
+            removed = remove_listed(self.site_dir, self.present, set(self.inputs))
+        else:
+            removed = remove_others(self.site_dir, set(self.inputs))
         kept = [path for path in self.inputs if path not in self.written]
         size = self.written_bytes + sum(os.stat(os.path.join(self.site_dir, path)).st_size for path in kept)
         return WriteReport(len(self.written), len(kept), removed, size, self.inputs)
@@ -316,14 +349,15 @@ class Batch:
 
     label: str
     plan: Callable[[], list[Output]]
+    searched: bool = True  # whether the search index reads what it writes (Pagefind starts once those are written)
 
 
-def _make_and_write_all(todo: list[Output], site_dir: Path) -> int:
-    """Outputs made on every core when there are many, written one at a time (two processes
-    creating files at once in one folder tree take longer than one: ext4 here, measured);
+def _make_and_write_all(todo: list[Output], site_dir: Path, forking: bool = True) -> int:
+    """Outputs made on every core when there are many (and `forking`), written one at a time (two
+    processes creating files at once in one folder tree take longer than one: ext4 here, measured);
     returns the bytes written."""
     with Progress("Writing pages", len(todo)) as progress:
-        if len(todo) < PARALLEL_FROM or cores() == 1:
+        if len(todo) < PARALLEL_FROM or cores() == 1 or not forking:
             written = 0
             for output in todo:
                 written += write_file(site_dir, output.path, output.make())
@@ -363,17 +397,25 @@ def _chunks(total: int) -> Iterator[range]:
 
 
 def remove_others(site_dir: Path, keep: set[str]) -> int:
-    """Delete the files of the previous build that this build does not make (a paper pruned, a page renamed)."""
+    """Delete the files of the previous build that this build does not make (a paper pruned, a page
+    renamed), found by a walk of site_dir."""
     removed = 0
-    for folder, _, files in os.walk(site_dir):
+    for folder, folders, files in os.walk(site_dir):
         relative = Path(folder).relative_to(site_dir).as_posix()
         prefix = "" if relative == "." else relative + "/"
-        if prefix.startswith(MANAGED_ELSEWHERE):
-            continue
-        for name in files:
-            if prefix + name not in keep and prefix + name not in (MANIFEST, MARKER):
-                os.unlink(os.path.join(folder, name))
-                removed += 1
+        folders[:] = [name for name in folders if not f"{prefix}{name}/".startswith(MANAGED_ELSEWHERE)]
+        removed += remove_listed(site_dir, [prefix + name for name in files], keep)
+    return removed
+
+
+def remove_listed(site_dir: Path, files: Iterable[str], keep: set[str]) -> int:
+    """Delete those of `files` (relative to site_dir) that are neither in `keep` nor the site's own
+    records nor under folders other stages write; returns how many."""
+    removed = 0
+    for relative in files:
+        if relative not in keep and relative not in (MANIFEST, MARKER) and not relative.startswith(MANAGED_ELSEWHERE):
+            os.unlink(os.path.join(site_dir, relative))
+            removed += 1
     return removed
 
 
