@@ -131,6 +131,7 @@ def render(content: Path, out: Path, config: SiteConfig, templates: Path, assets
             copy_assets(assets, staging.path)
             report = writer.finish()
             say(f"  {report.written} written, {report.kept} unchanged since the last build, {report.removed} removed")
+            staging.record(report.changed)
             if not search:
                 remove_tree(staging.path / BUNDLE_DIR, ignore_errors=True)  # an old index would not match the pages
             elif indexing:

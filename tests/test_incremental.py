@@ -15,7 +15,8 @@ from catalogue.config import SiteConfig
 from catalogue.content import load_catalogue, parse_paper_markdown, render_paper_markdown
 from catalogue.site import render
 from catalogue.system.cache import Cache
-from catalogue.site.output import link_tree, mirror_tree
+from catalogue.site import output
+from catalogue.site.output import CHANGES, link_tree, mirror_tree
 from conftest import PROJECT, build_project, make_project, run_cli
 
 # Pagefind writes its filter files in a varying order (see test_build); they are compared by name.
@@ -138,17 +139,43 @@ def test_a_build_that_fails_while_pagefind_runs_leaves_the_site_as_it_was(tmp_pa
     assert files(project / "site") == clean_build(project, tmp_path)
 
 
-def test_a_file_put_into_the_site_goes_at_the_next_build_from_the_spare(tmp_path, seeds_builds):
-    """The files a build removes are those its staging held (as the mirror found them) and it did
-    not make: one put into site/ by hand is among them (one at the top the build refuses instead)."""
+def test_a_file_put_into_the_site_is_not_carried_into_the_next_site(tmp_path, seeds_builds):
+    """The next staging is the spare brought in line with what the last build wrote (its record),
+    or with site/ whole when there is none: either way a file put into site/ by hand is not kept."""
+    project = seeds_builds.copy(tmp_path / "p").root
+    for attempt, title in enumerate(("FlashSinkhorn, retitled once", "FlashSinkhorn, retitled twice")):
+        edit_title(project / "content", "flashsinkhorn", title)
+        build_project(project)
+        assert (project / ".site-spare").is_dir()
+        (project / "site" / "papers" / "flashsinkhorn" / "notes.txt").write_text("by hand")
+        if attempt:  # the record is of another site: compared whole
+            (project / ".site-spare" / CHANGES).write_text('{"format": 1, "manifest": [0], "changed": []}')
+        edit_title(project / "content", "causalgame", f"CausalGame, retitled {attempt}")
+        build_project(project)
+        assert not (project / "site" / "papers" / "flashsinkhorn" / "notes.txt").exists()
+        assert files(project / "site") == clean_build(project, tmp_path / str(attempt))
+
+
+def test_the_spare_records_what_differs_from_the_site_and_the_next_staging_follows_it(tmp_path, seeds_builds,
+                                                                                      monkeypatch):
     project = seeds_builds.copy(tmp_path / "p").root
     edit_title(project / "content", "flashsinkhorn", "FlashSinkhorn, retitled once")
     build_project(project)
-    assert (project / ".site-spare").is_dir()
-    (project / "site" / "papers" / "flashsinkhorn" / "notes.txt").write_text("by hand")
-    edit_title(project / "content", "causalgame", "CausalGame, retitled too")
-    rebuilt = build_project(project)
-    assert re.search(r"\b1 removed", rebuilt.output)
+    edit_title(project / "content", "causalgame", "CausalGame, retitled once")
+    built = build_project(project)
+    record = json.loads((project / ".site-spare" / CHANGES).read_text(encoding="utf-8"))
+    assert written(built.output) < len(record["changed"]) < written(built.output) + 5  # the written, the records
+    assert "papers/causalgame/index.html" in record["changed"] and "papers/flashsinkhorn/index.html" not in record["changed"]
+    spare = project / ".site-spare"
+    differing = {p.relative_to(spare).as_posix() for p in spare.rglob("*") if p.is_file() and not p.is_relative_to(
+        spare / "pagefind") and not p.is_relative_to(spare / "assets") and p.name != CHANGES and not (
+        (project / "site" / p.relative_to(spare)).is_file() and (project / "site" / p.relative_to(spare)).samefile(p))}
+    assert differing <= set(record["changed"])  # whatever differs (pagefind/ and assets/ aside) is listed
+    mirror, compared = output.mirror_tree, []  # the trees compared whole: only the folders other stages write, by the record
+    monkeypatch.setattr(output, "mirror_tree", lambda source, target: compared.append(source.name) or mirror(source, target))
+    edit_title(project / "content", "egotsr", "EgoTSR, retitled once")
+    build_project(project)  # its staging: the spare, brought in line by the record
+    assert sorted(compared) == ["assets", "pagefind"]
     assert files(project / "site") == clean_build(project, tmp_path)
 
 

@@ -7,7 +7,9 @@ a staging folder is removed only by its owner or, once its owner is gone (the lo
 the next build or clean. The staging folder starts as hard links to the previous site's
 files (nothing is copied), so every write here first removes the link: the previous site is
 never changed in place. The site a build replaces is kept beside it (`.site-spare`, hard links
-too): the next build's staging starts from it and links again only the files that changed.
+too): the next build's staging starts from it and links again only the files that changed, as
+the build that replaced it recorded them in the spare (`.site-changes.json`); without that record
+(or when site/ is no longer the folder it names) the two trees are compared whole.
 `.build-manifest.json` records, for every file, a digest of what it was made from; a file whose
 digest is unchanged is kept. It also records the content folder the site was built from (seen
 from the site folder, so that no absolute path is published): a build refuses a mistyped
@@ -25,7 +27,7 @@ import os
 import re
 import shutil
 from collections.abc import Callable, Iterable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -40,6 +42,8 @@ MANIFEST = ".build-manifest.json"
 MARKER = ".paper-catalogue-site"  # in every site this tool builds: build and clean replace only such a folder
 MARKER_TEXT = "A site built by paper-catalogue (python3 build.py); build and clean replace this folder whole.\n"
 MANAGED_ELSEWHERE = ("assets/", "pagefind/")  # written by copy_assets and the search stage
+CHANGES = ".site-changes.json"  # in the spare: what differs between it and the site that replaced it
+CHANGES_FORMAT = 1
 PARALLEL_FROM = 200  # fewer files than this render faster in one process than in a pool
 CHUNK = 16  # the most outputs a worker makes between two requests: few, so neither waits long for the other at the end
 NEW_FILE = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0)  # O_BINARY: Windows
@@ -61,6 +65,7 @@ class WriteReport:
     removed: int  # files of the last build that are no longer part of the site
     size: int  # bytes of all the outputs, written or kept
     inputs: dict[str, str]  # every output's path and the digest of its inputs, for the manifest
+    changed: frozenset[str] = frozenset()  # the files written or removed (paths relative to the site)
 
 
 @contextmanager
@@ -94,11 +99,18 @@ def our_spare(out_dir: Path) -> Path | None:
 
 @dataclass(frozen=True)
 class Staging:
-    """A staging folder and the files it held when it was made (paths relative to it), as the
-    walk that made it found them: what the writer may have to remove, with no second walk."""
+    """A staging folder; `files`: what it holds (paths relative to it) as the making of it found
+    them, so that the writer need not walk it again to find what to remove."""
 
     path: Path
     files: frozenset[str]
+    changed: set[str]  # what the block wrote or removed besides the marker and MANAGED_ELSEWHERE
+
+    def record(self, changed: Iterable[str]) -> None:
+        """Say what the block wrote or removed (the writer's report), so that the next build's
+        staging relinks only those; a block that says nothing leaves the next build a whole comparison."""
+        self.changed.update(changed)
+        self.changed.add(MANIFEST)
 
 
 @contextmanager
@@ -118,16 +130,93 @@ def staged_site(out_dir: Path) -> Iterator[Staging]:
         staging.mkdir()
     try:
         if spare:
-            files = mirror_tree(out_dir, staging)
+            files = catch_up(out_dir, staging)
         else:
             files = link_tree(out_dir, staging) if out_dir.is_dir() else []
-        yield Staging(staging, frozenset(files))
+        block = Staging(staging, frozenset(files), set())
+        yield block
         write_file(staging, MARKER, MARKER_TEXT)  # last: the writer sees a first build's staging empty
         check_complete(staging)
     except BaseException:
         remove_tree(staging, ignore_errors=True)
         raise
-    swap_in(staging, out_dir)
+    spare = swap_in(staging, out_dir)
+    if spare and block.changed:
+        record_changes(spare, out_dir, block.changed)
+
+
+def catch_up(out_dir: Path, staging: Path) -> list[str]:
+    """Bring staging, the spare renamed, in line with out_dir; returns its files then. By the
+    spare's record of what the build that replaced it changed, when it holds one for out_dir as
+    it is (the folders of MANAGED_ELSEWHERE compared whole); else by comparing the trees whole."""
+    changed = read_changes(staging, out_dir)
+    with suppress(FileNotFoundError):
+        os.unlink(staging / CHANGES)
+    if changed is None:
+        return mirror_tree(out_dir, staging)
+    remove_entries([str(staging / path) for path in changed
+                    if os.path.lexists(staging / path) and not _same_file(out_dir / path, staging / path)])
+    for path in changed:
+        if os.path.lexists(out_dir / path) and not os.path.lexists(staging / path):
+            (staging / path).parent.mkdir(parents=True, exist_ok=True)
+            link_file(out_dir / path, staging / path)
+    for folder in (name.rstrip("/") for name in MANAGED_ELSEWHERE):
+        theirs, ours = out_dir / folder, staging / folder
+        if theirs.is_dir() and ours.is_dir() and not ours.is_symlink():
+            mirror_tree(theirs, ours)
+            continue
+        if os.path.lexists(ours):
+            remove_entries([str(ours)])
+        if theirs.is_dir():
+            link_tree(theirs, ours)
+    return [*read_manifest(staging).get("files", {}), MANIFEST, MARKER]
+
+
+def _same_file(theirs: Path, ours: Path) -> bool:
+    """Whether `ours`, which exists, is the very file `theirs` is."""
+    try:
+        wanted = os.stat(theirs, follow_symlinks=False)
+    except FileNotFoundError:
+        return False
+    present = os.stat(ours, follow_symlinks=False)
+    return (present.st_dev, present.st_ino) == (wanted.st_dev, wanted.st_ino)
+
+
+def record_changes(spare: Path, out_dir: Path, changed: set[str]) -> None:
+    """Write into the spare what differs between it and out_dir (the site that replaced it), and
+    which manifest that site holds: a site replaced or rebuilt since by other means is compared whole."""
+    record = {"format": CHANGES_FORMAT, "manifest": _identity(out_dir / MANIFEST),
+              "changed": sorted(changed | {MANIFEST, MARKER})}
+    fresh = spare / f"{CHANGES}.{os.getpid()}.tmp"
+    fresh.write_text(json.dumps(record, ensure_ascii=False), encoding="utf-8")
+    os.replace(fresh, spare / CHANGES)  # whole or not at all: a half record would be trusted
+
+
+def read_changes(staging: Path, out_dir: Path) -> list[str] | None:
+    """The files that differ between staging (the spare renamed) and out_dir, by the spare's record;
+    None when there is none, or it is not of out_dir's manifest as it is now."""
+    try:
+        record = json.loads((staging / CHANGES).read_text(encoding="utf-8"))
+        current = _identity(out_dir / MANIFEST)
+    except (OSError, ValueError):
+        return None
+    if not (isinstance(record, dict) and record.get("format") == CHANGES_FORMAT and record.get("manifest") == current):
+        return None
+    changed = record.get("changed")
+    if not isinstance(changed, list) or not all(isinstance(path, str) for path in changed):
+        return None
+    try:
+        for path in changed:
+            check_relative(path, staging)  # a record naming a path outside is not followed
+    except CatalogueError:
+        return None
+    return changed
+
+
+def _identity(path: Path) -> list[int]:
+    """A file's device, inode, size and change time: another file in its place (another site swapped in) differs."""
+    info = os.stat(path, follow_symlinks=False)
+    return [info.st_dev, info.st_ino, info.st_size, info.st_ctime_ns]
 
 
 def check_complete(staging: Path) -> None:
@@ -213,19 +302,21 @@ def link_file(source: Path | str, target: Path | str) -> None:
         shutil.copy2(source, target)
 
 
-def swap_in(staging: Path, out_dir: Path) -> None:
+def swap_in(staging: Path, out_dir: Path) -> Path | None:
     """Replace out_dir by staging with two renames, so site/ is never half-written; the old site
-    becomes the spare (removing it would take longer than the rest of a small edit's build)."""
+    becomes the spare (removing it would take longer than the rest of a small edit's build), which
+    is returned (None when there was no old site, or a folder not ours holds the spare's name)."""
     retired = staging.with_name(staging.name + "-old")
     if out_dir.exists():
         out_dir.rename(retired)
     staging.rename(out_dir)
     if not retired.exists():
-        return
+        return None
     if (retired / MARKER).is_file() and not spare_folder(out_dir).exists():  # else no site, or a folder not ours
         retired.rename(spare_folder(out_dir))
-    else:
-        remove_tree(retired, ignore_errors=True)
+        return spare_folder(out_dir)
+    remove_tree(retired, ignore_errors=True)
+    return None
 
 
 def read_manifest(site_dir: Path) -> dict:
@@ -332,14 +423,15 @@ class SiteWriter:
 
     def finish(self) -> WriteReport:
         if self.started_empty:
-            removed = 0
+            removed = []
         elif self.present is not None:  # the files written since are outputs: kept
             removed = remove_listed(self.site_dir, self.present, set(self.inputs))
         else:
             removed = remove_others(self.site_dir, set(self.inputs))
         kept = [path for path in self.inputs if path not in self.written]
         size = self.written_bytes + sum(os.stat(os.path.join(self.site_dir, path)).st_size for path in kept)
-        return WriteReport(len(self.written), len(kept), removed, size, self.inputs)
+        return WriteReport(len(self.written), len(kept), len(removed), size, self.inputs,
+                           frozenset(self.written) | frozenset(removed))
 
 
 @dataclass(frozen=True)
@@ -396,10 +488,10 @@ def _chunks(total: int) -> Iterator[range]:
         start, count = start + size, count + 1
 
 
-def remove_others(site_dir: Path, keep: set[str]) -> int:
+def remove_others(site_dir: Path, keep: set[str]) -> list[str]:
     """Delete the files of the previous build that this build does not make (a paper pruned, a page
-    renamed), found by a walk of site_dir."""
-    removed = 0
+    renamed), found by a walk of site_dir; returns them."""
+    removed: list[str] = []
     for folder, folders, files in os.walk(site_dir):
         relative = Path(folder).relative_to(site_dir).as_posix()
         prefix = "" if relative == "." else relative + "/"
@@ -408,14 +500,15 @@ def remove_others(site_dir: Path, keep: set[str]) -> int:
     return removed
 
 
-def remove_listed(site_dir: Path, files: Iterable[str], keep: set[str]) -> int:
+def remove_listed(site_dir: Path, files: Iterable[str], keep: set[str]) -> list[str]:
     """Delete those of `files` (relative to site_dir) that are neither in `keep` nor the site's own
-    records nor under folders other stages write; returns how many."""
-    removed = 0
+    records nor under folders other stages write; returns them."""
+    removed = []
     for relative in files:
         if relative not in keep and relative not in (MANIFEST, MARKER) and not relative.startswith(MANAGED_ELSEWHERE):
-            os.unlink(os.path.join(site_dir, relative))
-            removed += 1
+            with suppress(FileNotFoundError):  # gone from the site by other means since its build: nothing to remove
+                os.unlink(os.path.join(site_dir, relative))
+                removed.append(relative)
     return removed
 
 
