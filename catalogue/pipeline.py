@@ -140,7 +140,7 @@ def render(content: Path, out: Path, config: SiteConfig, templates: Path, assets
                 say(f"  {summary}")
             else:
                 say("Search index: no page it reads changed, kept as it was")
-            write_manifest(staging.path, fingerprint, report.inputs, content_seen_from(content, out))
+            write_manifest(staging.path, fingerprint, report.inputs, content_seen_from(content, out), report.sizes)
     return SiteReport(report.size, len(report.inputs), len(catalogue.papers))
 
 
@@ -233,12 +233,16 @@ def source_date_epoch(value: str | None) -> int | None:
 def cycles_left_alone() -> Iterator[None]:
     """No cycle collection while the catalogue is loaded and the site planned: millions of new
     objects and hardly a reference cycle, which the collector would only walk over and over.
-    Page makers turn it back on (system/workers.py): Jinja's page contexts do make cycles."""
+    Page makers turn it back on (system/workers.py): Jinja's page contexts do make cycles.
+    At the end what was made meanwhile joins the oldest generation unexamined (frozen, then
+    thawed there): enabled as it is, the next collection would walk all of it first."""
     gc.disable()
     try:
         yield
     finally:
+        gc.freeze()
         gc.enable()
+        gc.unfreeze()
 
 
 def build_fingerprint(seeds: Path | None, content: Path, templates: Path, assets: Path, config: SiteConfig,

@@ -177,6 +177,8 @@ def test_the_spare_records_what_differs_from_the_site_and_the_next_staging_follo
     build_project(project)  # its staging: the spare, brought in line by the record
     assert sorted(compared) == ["assets", "pagefind"]
     assert files(project / "site") == clean_build(project, tmp_path)
+    manifest = json.loads((project / "site" / ".build-manifest.json").read_text(encoding="utf-8"))
+    assert manifest["sizes"] == {path: (project / "site" / path).stat().st_size for path in manifest["files"]}
 
 
 def test_mirror_tree_brings_a_mirror_of_an_older_tree_in_line(tmp_path):

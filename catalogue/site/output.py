@@ -66,6 +66,7 @@ class WriteReport:
     size: int  # bytes of all the outputs, written or kept
     inputs: dict[str, str]  # every output's path and the digest of its inputs, for the manifest
     changed: frozenset[str] = frozenset()  # the files written or removed (paths relative to the site)
+    sizes: dict[str, int] | None = None  # every output's bytes, for the manifest (so that the next build need not stat it)
 
 
 @contextmanager
@@ -372,11 +373,14 @@ def read_manifest_entries(site_dir: Path) -> list[str] | None:
     return entries if isinstance(entries, list) and all(isinstance(entry, str) for entry in entries) else None
 
 
-def write_manifest(site_dir: Path, fingerprint: str | None, inputs: dict[str, str], content: str | None = None) -> None:
-    """`content`: the content folder the site was built from, as content_seen_from gives it.
-    The keys in this order: read_manifest_entries and read_fingerprint read one end of the file each."""
+def write_manifest(site_dir: Path, fingerprint: str | None, inputs: dict[str, str], content: str | None = None,
+                   sizes: dict[str, int] | None = None) -> None:
+    """`content`: the content folder the site was built from, as content_seen_from gives it;
+    `sizes`: each file's bytes. The keys in this order: read_manifest_entries and read_fingerprint
+    read one end of the file each."""
     manifest = {"entries": sorted({path.split("/")[0] for path in inputs}), "content": content,
-                "files": dict(sorted(inputs.items())), "fingerprint": fingerprint}
+                "files": dict(sorted(inputs.items())), **({"sizes": dict(sorted(sizes.items()))} if sizes else {}),
+                "fingerprint": fingerprint}
     write_file(site_dir, MANIFEST, json.dumps(manifest, indent=0) + "\n")
 
 
@@ -404,10 +408,11 @@ class SiteWriter:
     def __init__(self, site_dir: Path, present: frozenset[str] | None = None):
         self.site_dir = site_dir
         self.present = present
-        self.recorded = read_manifest(site_dir).get("files", {})
+        manifest = read_manifest(site_dir)
+        self.recorded = manifest.get("files", {})
+        self.recorded_sizes = manifest.get("sizes", {}) if isinstance(manifest.get("sizes"), dict) else {}
         self.inputs: dict[str, str] = {}  # every output so far: path -> digest of its inputs
-        self.written: set[str] = set()
-        self.written_bytes = 0
+        self.written: dict[str, int] = {}  # path -> bytes
         self.started_empty = not site_dir.is_dir() or not any(os.scandir(site_dir))  # then all it holds is ours
 
     def write(self, outputs: list[Output], forking: bool = True) -> None:
@@ -417,9 +422,12 @@ class SiteWriter:
         for output in outputs:
             check_relative(output.path, self.site_dir)  # refuse a bad path before writing it
             self.inputs[output.path] = output.inputs
-        todo = [o for o in outputs if self.recorded.get(o.path) != o.inputs or not (self.site_dir / o.path).is_file()]
-        self.written_bytes += _make_and_write_all(todo, self.site_dir, forking)
-        self.written.update(o.path for o in todo)
+        todo = [o for o in outputs if self.recorded.get(o.path) != o.inputs or not self.holds(o.path)]
+        self.written.update(zip((o.path for o in todo), _make_and_write_all(todo, self.site_dir, forking)))
+
+    def holds(self, path: str) -> bool:
+        """Whether site_dir holds the file at the start (by the listing, when given)."""
+        return path in self.present if self.present is not None else (self.site_dir / path).is_file()
 
     def finish(self) -> WriteReport:
         if self.started_empty:
@@ -429,9 +437,14 @@ class SiteWriter:
         else:
             removed = remove_others(self.site_dir, set(self.inputs))
         kept = [path for path in self.inputs if path not in self.written]
-        size = self.written_bytes + sum(os.stat(os.path.join(self.site_dir, path)).st_size for path in kept)
-        return WriteReport(len(self.written), len(kept), len(removed), size, self.inputs,
-                           frozenset(self.written) | frozenset(removed))
+        sizes = self.written | {path: self.kept_size(path) for path in kept}
+        return WriteReport(len(self.written), len(kept), len(removed), sum(sizes.values()), self.inputs,
+                           frozenset(self.written) | frozenset(removed), sizes)
+
+    def kept_size(self, path: str) -> int:
+        """The bytes of a file kept from the last build: as its manifest recorded them, else found now."""
+        recorded = self.recorded_sizes.get(path)
+        return recorded if type(recorded) is int else os.stat(os.path.join(self.site_dir, path)).st_size
 
 
 @dataclass(frozen=True)
@@ -444,15 +457,15 @@ class Batch:
     searched: bool = True  # whether the search index reads what it writes (Pagefind starts once those are written)
 
 
-def _make_and_write_all(todo: list[Output], site_dir: Path, forking: bool = True) -> int:
+def _make_and_write_all(todo: list[Output], site_dir: Path, forking: bool = True) -> list[int]:
     """Outputs made on every core when there are many (and `forking`), written one at a time (two
     processes creating files at once in one folder tree take longer than one: ext4 here, measured);
-    returns the bytes written."""
+    returns the bytes of each."""
     with Progress("Writing pages", len(todo)) as progress:
         if len(todo) < PARALLEL_FROM or cores() == 1 or not forking:
-            written = 0
+            written = []
             for output in todo:
-                written += write_file(site_dir, output.path, output.make())
+                written.append(write_file(site_dir, output.path, output.make()))
                 progress.advance()
             return written
         # Workers are forked: they inherit the outputs (templates compiled, text converted) as they are.
@@ -464,7 +477,7 @@ def _make_and_write_all(todo: list[Output], site_dir: Path, forking: bool = True
             gc.unfreeze()
 
 
-def _in_workers(todo: list[Output], site_dir: Path, progress: Progress) -> int:
+def _in_workers(todo: list[Output], site_dir: Path, progress: Progress) -> list[int]:
     """Forked workers make the outputs, a chunk at a time; each file is written under one lock."""
     writing = multiprocessing.get_context("fork").Lock()
 
@@ -473,7 +486,7 @@ def _in_workers(todo: list[Output], site_dir: Path, progress: Progress) -> int:
         with writing:
             return write_file(site_dir, todo[index].path, content)
 
-    return sum(run_in_workers(make_and_write, _chunks(len(todo)), lambda at, code: (
+    return list(run_in_workers(make_and_write, _chunks(len(todo)), lambda at, code: (
         f"a page maker stopped (exit code {code}) while making {todo[at].path}"), progress, cores()))
 
 
