@@ -21,7 +21,7 @@ import os
 from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import closing, contextmanager, nullcontext
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -57,15 +57,17 @@ def build(seeds: Path, content: Path, out: Path, config: SiteConfig, templates: 
     """Ingest the seeds, render every page, index them for search; None when `out` is up to date."""
     check_seeds_folder(seeds)  # a mistyped --seeds stops before anything is touched
     with writing_site(out, seeds=seeds, content=content, templates=templates, assets=assets):
-        if up_to_date(out, build_fingerprint(seeds, content, templates, assets, config, search)):
+        if up_to_date(out, before := build_fingerprint(seeds, content, templates, assets, config, search)):
             return None
         from catalogue.content import PAPERS_DIR
         from catalogue.discovery.related import SimilarityProcess, is_small_catalogue
         small = is_small_catalogue(content / PAPERS_DIR)
         with SimilarityProcess(Cache.file_beside(content), small) as similarity:  # started now: its start-up overlaps ingest
-            ingest(seeds, content, allow_removals=allow_removals)
-            # taken after ingest, before content/ is read: a file edited during the render changes the next build's
-            fingerprint = build_fingerprint(seeds, content, templates, assets, config, search)
+            report = ingest(seeds, content, allow_removals=allow_removals)
+            # taken after ingest (unless it wrote nothing), before content/ is read: a file edited during the
+            # render changes the next build's
+            fingerprint = build_fingerprint(seeds, content, templates, assets, config, search) \
+                if report.content_written else before
             return render(content, out, config, templates, assets, search, fingerprint, similarity)
 
 
@@ -83,8 +85,8 @@ def ingest(seeds: Path, content: Path, prune: bool = False, allow_removals: bool
     from catalogue.content import write_default_taxonomy
     from catalogue.ingest.run import ingest as ingest_seeds
     from catalogue.system.notes import note_lines
-    if written := write_default_taxonomy(content):  # a new catalogue: it builds at once
-        say(f"{display(written)}: no topic taxonomy; wrote the default one (edit it to change topics)")
+    if taxonomy := write_default_taxonomy(content):  # a new catalogue: it builds at once
+        say(f"{display(taxonomy)}: no topic taxonomy; wrote the default one (edit it to change topics)")
     folder = f"{display(seeds)}{'/' if seeds.is_dir() else ''}"
     with stage(f"Ingesting {folder} into {display(content)}/"), closing(Cache.beside(content)) as cache:
         report = ingest_seeds(seeds, content, prune, cache, allow_removals)
@@ -92,7 +94,7 @@ def ingest(seeds: Path, content: Path, prune: bool = False, allow_removals: bool
         say(line)
     say(f"  {counted(report.papers, 'paper')}: {report.added} new, {report.updated} updated, "
         f"{report.kept_edits} with hand edits kept, {report.pruned} pruned, {counted(len(report.problems), 'note')}")
-    return report
+    return replace(report, content_written=True) if taxonomy else report
 
 
 def render(content: Path, out: Path, config: SiteConfig, templates: Path, assets: Path, search: bool,

@@ -17,7 +17,7 @@ import hashlib
 import json
 import re
 from collections import defaultdict
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from slugify import slugify
@@ -73,6 +73,9 @@ class IngestReport:
     kept_edits: int
     pruned: int
     problems: tuple[Problem, ...]
+    # False only when the run surely wrote nothing into the content folder; how it went, not what it
+    # found, so not compared (a whole ingest and a merge of the hand edits alone report alike)
+    content_written: bool = field(default=True, compare=False)
 
 
 def paper_id(abstract: str) -> str:
@@ -119,7 +122,7 @@ def ingest_hand_edits(content_dir: Path, key: str, snapshot: IngestSnapshot, sta
     if changed is None or not state_path.is_file() or file_stat(state_path) != snapshot.state:
         return None
     if not changed:
-        return IngestReport(snapshot.papers, 0, 0, edits_kept(snapshot), 0, snapshot.problems)
+        return IngestReport(snapshot.papers, 0, 0, edits_kept(snapshot), 0, snapshot.problems, content_written=False)
     state = read_state(state_path)
     derived = cache.get_many(DERIVED, [derived_key(key, row.id) for row in changed])
     merged = []
@@ -146,7 +149,8 @@ def ingest_hand_edits(content_dir: Path, key: str, snapshot: IngestSnapshot, sta
     remember_as_read(written, cache)
     snapshot = replace(snapshot, files=tuple(rows[name] for name in sorted(rows)))
     cache.put(SNAPSHOT, key, snapshot)
-    return IngestReport(snapshot.papers, 0, len(written), edits_kept(snapshot), 0, snapshot.problems)
+    return IngestReport(snapshot.papers, 0, len(written), edits_kept(snapshot), 0, snapshot.problems,
+                        content_written=bool(written))
 
 
 def edits_kept(snapshot: IngestSnapshot) -> int:
