@@ -24,24 +24,17 @@ from slugify import slugify
 
 from catalogue.system.cache import Cache, code_version, digest
 from catalogue.text import printable
-from catalogue.markup.cleanup import clean_abstract
 from catalogue.content import (PAPERS_DIR, read_paper, read_papers, read_taxonomy, remember_as_read,
                                render_paper_markdown, write_text_atomic)
-from catalogue.ingest.corrections import alike_pairs
 from catalogue.errors import CatalogueError, shown
-from catalogue.ingest.extract import extract
 from catalogue.markup.convert import CONVERTED, Converted, TextConverter, conversion_key
 from catalogue.model import Link, Paper, Problem, Record, Source, Topic
-from catalogue.ingest.names import name_from_title
-from catalogue.ingest.titles import distinct_titles
-from catalogue.ingest.shared_names import without_field_terms
 from catalogue.system.notes import note_lines
 from catalogue.system.progress import Progress
 from catalogue.system.terminal import counted
 from catalogue.ingest.seed_files import Unreadable, at_their_places, find_seed_files, read_seed_bytes
 from catalogue.ingest.snapshot import (DERIVED, SNAPSHOT, ContentFile, IngestSnapshot, addresses_of, changed_files,
                                        content_stats, derived_key, file_stat, snapshot_key)
-from catalogue.ingest.formats import parse_seed_records
 from catalogue.ingest.trash import move_to_trash
 from catalogue.system.workers import cores, run_in_workers
 from catalogue.text import CJK_CHARACTERS
@@ -163,6 +156,8 @@ def ingest_all(seeds_dir: Path, content_dir: Path, prune: bool, cache: Cache, al
     """Every seed file read and every paper merged with its content file; the outcome kept
     under `key` (snapshot_key) with the files' `stats` taken before any was read. `topics`: the
     taxonomy and its fallback topic."""
+    from catalogue.ingest.formats import parse_seed_records  # here, as extraction's modules below: a merge of
+    # hand edits alone (ingest_hand_edits) needs none of them, and they are large
     seed_files, problems = find_seed_files(seeds_dir, content_dir.parent)
     taxonomy, fallback = topics
     existing = {paper.id: (path, paper) for path, paper in read_papers(content_dir, cache).items()}
@@ -338,6 +333,8 @@ def continue_identities(arrivals: dict[str, Record], existing: dict[str, tuple[P
     each abstract in at most one pair, so the result is the same in any seed order. The change
     is reported once: later runs find the new abstract in the paper's record.
     """
+    from catalogue.ingest.corrections import alike_pairs
+    from catalogue.markup.cleanup import clean_abstract
     leaving: dict[str, dict[str, list[str]]] = defaultdict(dict)  # by seed file
     for pid, (_, paper) in existing.items():
         if pid not in arrivals and paper.abstract:
@@ -430,6 +427,9 @@ def derive_paper(pid: str, record: Record, taxonomy: tuple[Topic, ...], fallback
     """The paper a record makes: what it gives (title, authors, links) as given, the rest derived
     from its abstract (name, title, topics, ...); with notes on the abstract's tidying and math,
     and the tidied abstract converted (to find what its math has wrong), when it has one."""
+    from catalogue.ingest.extract import extract
+    from catalogue.ingest.names import name_from_title
+    from catalogue.markup.cleanup import clean_abstract
     abstract, cleaned = clean_abstract(record.abstract) if record.abstract else ("", ())
     converted = markup.abstract_html(abstract) if abstract else None
     notes = [Problem(record.source, message) for message in (converted.problems if converted else ())]
@@ -453,6 +453,8 @@ def derive_paper(pid: str, record: Record, taxonomy: tuple[Topic, ...], fallback
 def across_venue_years(papers: list[Paper], taxonomy: tuple[Topic, ...], fallback: str) -> list[Paper]:
     """The papers, in order, once each is derived alone: what only the papers of a venue-year
     together tell. A name the field shares is no paper's (shared_names), then no two titles are alike."""
+    from catalogue.ingest.shared_names import without_field_terms
+    from catalogue.ingest.titles import distinct_titles
     return distinct_titles(without_field_terms(papers, taxonomy, fallback))
 
 
