@@ -196,6 +196,25 @@ def test_the_spare_records_what_differs_from_the_site_and_the_next_staging_follo
     assert manifest["sizes"] == {path: (project / "site" / path).stat().st_size for path in manifest["files"]}
 
 
+def test_a_record_that_cannot_be_written_leaves_the_build_done_and_the_next_one_whole(tmp_path, seeds_builds,
+                                                                                     monkeypatch):
+    project = seeds_builds.copy(tmp_path / "p").root
+    edit_title(project / "content", "flashsinkhorn", "FlashSinkhorn, retitled once")
+    build_project(project)
+
+    def unreadable(path: Path) -> list[int]:
+        raise OSError(5, "Input/output error", str(path))
+    edit_title(project / "content", "causalgame", "CausalGame, retitled once")
+    with monkeypatch.context() as patched:
+        patched.setattr(output, "_identity", unreadable)
+        build_project(project)  # the site is in place; only its record is missing
+    assert not (project / ".site-spare" / CHANGES).exists()
+    assert [p.name for p in (project / ".site-spare").iterdir() if p.name.startswith(CHANGES)] == []
+    edit_title(project / "content", "egotsr", "EgoTSR, retitled once")
+    build_project(project)
+    assert files(project / "site") == clean_build(project, tmp_path)
+
+
 def test_mirror_tree_brings_a_mirror_of_an_older_tree_in_line(tmp_path):
     source, target, snapshot = tmp_path / "source", tmp_path / "target", tmp_path / "snapshot"
     for path, text in (("a", "a"), ("d/b", "b"), ("d/e/c", "c"), ("f", "f"), ("g/h", "h")):

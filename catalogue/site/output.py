@@ -185,12 +185,18 @@ def _same_file(theirs: Path, ours: Path) -> bool:
 
 def record_changes(spare: Path, out_dir: Path, changed: set[str]) -> None:
     """Write into the spare what differs between it and out_dir (the site that replaced it), and
-    which manifest that site holds: a site replaced or rebuilt since by other means is compared whole."""
-    record = {"format": CHANGES_FORMAT, "manifest": _identity(out_dir / MANIFEST),
-              "changed": sorted(changed | {MANIFEST, MARKER})}
+    which manifest that site holds: a site replaced or rebuilt since by other means is compared whole.
+    The new site is in place by now: a record that cannot be written (a full disk) is left out,
+    and the next build compares the trees whole."""
     fresh = spare / f"{CHANGES}.{os.getpid()}.tmp"
-    fresh.write_text(json.dumps(record, ensure_ascii=False), encoding="utf-8")
-    os.replace(fresh, spare / CHANGES)  # whole or not at all: a half record would be trusted
+    try:
+        record = {"format": CHANGES_FORMAT, "manifest": _identity(out_dir / MANIFEST),
+                  "changed": sorted(changed | {MANIFEST, MARKER})}
+        fresh.write_text(json.dumps(record, ensure_ascii=False), encoding="utf-8")
+        os.replace(fresh, spare / CHANGES)  # whole or not at all: a half record would be trusted
+    except OSError:
+        with suppress(OSError):
+            fresh.unlink()
 
 
 def read_changes(staging: Path, out_dir: Path) -> list[str] | None:
