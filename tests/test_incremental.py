@@ -156,13 +156,15 @@ def test_a_build_that_fails_while_pagefind_runs_leaves_the_site_as_it_was(tmp_pa
 
 def test_a_file_put_into_the_site_is_not_carried_into_the_next_site(tmp_path, seeds_builds):
     """The next staging is the spare brought in line with what the last build wrote (its record),
-    or with site/ whole when there is none: either way a file put into site/ by hand is not kept."""
+    or with site/ whole when there is none: either way a file put into site/ by hand is not kept,
+    and one removed from it by hand is made again."""
     project = seeds_builds.copy(tmp_path / "p").root
     for attempt, title in enumerate(("FlashSinkhorn, retitled once", "FlashSinkhorn, retitled twice")):
         edit_title(project / "content", "flashsinkhorn", title)
         build_project(project)
         assert (project / ".site-spare").is_dir()
         (project / "site" / "papers" / "flashsinkhorn" / "notes.txt").write_text("by hand")
+        (project / "site" / "papers" / "flashsinkhorn" / "index.html").unlink()  # written by that build, gone by hand
         if attempt:  # the record is of another site: compared whole
             (project / ".site-spare" / CHANGES).write_text('{"format": 1, "manifest": [0], "changed": []}')
         edit_title(project / "content", "causalgame", f"CausalGame, retitled {attempt}")

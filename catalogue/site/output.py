@@ -170,7 +170,9 @@ def catch_up(out_dir: Path, staging: Path) -> list[str]:
             remove_entries([str(ours)])
         if theirs.is_dir():
             link_tree(theirs, ours)
-    return [*read_manifest(staging).get("files", {}), MANIFEST, MARKER]
+    relinked = set(changed)  # of those, the ones site/ lacks (removed there by hand since) the staging lacks too
+    return [path for path in [*read_manifest(staging).get("files", {}), MANIFEST, MARKER]
+            if path not in relinked or os.path.lexists(staging / path)]
 
 
 def _same_file(theirs: Path, ours: Path) -> bool:
