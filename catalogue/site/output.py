@@ -155,12 +155,10 @@ def catch_up(out_dir: Path, staging: Path) -> list[str]:
         os.unlink(staging / CHANGES)
     if changed is None:
         return mirror_tree(out_dir, staging)
-    remove_entries([str(staging / path) for path in changed
-                    if os.path.lexists(staging / path) and not _same_file(out_dir / path, staging / path)])
-    for path in changed:
-        if os.path.lexists(out_dir / path) and not os.path.lexists(staging / path):
-            (staging / path).parent.mkdir(parents=True, exist_ok=True)
-            link_file(out_dir / path, staging / path)
+    stale, missing, absent = _differing(out_dir, staging, changed)
+    remove_entries([os.path.join(staging, path) for path in stale])
+    for path in missing:
+        _link_making_folders(os.path.join(out_dir, path), os.path.join(staging, path))
     for folder in (name.rstrip("/") for name in MANAGED_ELSEWHERE):
         theirs, ours = out_dir / folder, staging / folder
         if theirs.is_dir() and ours.is_dir() and not ours.is_symlink():
@@ -170,19 +168,42 @@ def catch_up(out_dir: Path, staging: Path) -> list[str]:
             remove_entries([str(ours)])
         if theirs.is_dir():
             link_tree(theirs, ours)
-    relinked = set(changed)  # of those, the ones site/ lacks (removed there by hand since) the staging lacks too
-    return [path for path in [*read_manifest(staging).get("files", {}), MANIFEST, MARKER]
-            if path not in relinked or os.path.lexists(staging / path)]
+    gone = set(absent)  # of the manifest's files, those removed from site/ by hand since: the staging lacks them too
+    return [path for path in [*read_manifest(staging).get("files", {}), MANIFEST, MARKER] if path not in gone]
 
 
-def _same_file(theirs: Path, ours: Path) -> bool:
-    """Whether `ours`, which exists, is the very file `theirs` is."""
+def _differing(out_dir: Path, staging: Path, paths: list[str]) -> tuple[list[str], list[str], list[str]]:
+    """Of `paths`: those staging holds that are not out_dir's very file (to remove), those out_dir
+    holds that staging will then lack (to link), and those out_dir lacks."""
+    stale, missing, absent = [], [], []
+    for path in paths:
+        theirs = _identity_or_none(os.path.join(out_dir, path))
+        ours = _identity_or_none(os.path.join(staging, path))
+        if ours is not None and ours != theirs:
+            stale.append(path)
+        if theirs is None:
+            absent.append(path)
+        elif ours != theirs:
+            missing.append(path)
+    return stale, missing, absent
+
+
+def _identity_or_none(path: str) -> tuple[int, int] | None:
+    """The device and inode of the entry at `path` (not following a link); None when there is none."""
     try:
-        wanted = os.stat(theirs, follow_symlinks=False)
+        info = os.lstat(path)
     except FileNotFoundError:
-        return False
-    present = os.stat(ours, follow_symlinks=False)
-    return (present.st_dev, present.st_ino) == (wanted.st_dev, wanted.st_ino)
+        return None
+    return info.st_dev, info.st_ino
+
+
+def _link_making_folders(source: str, target: str) -> None:
+    """link_file, making the target's folder when it is missing (a folder new in the site)."""
+    try:
+        link_file(source, target)
+    except FileNotFoundError:
+        os.makedirs(os.path.dirname(target), exist_ok=True)
+        link_file(source, target)
 
 
 def record_changes(spare: Path, out_dir: Path, changed: set[str]) -> None:
