@@ -19,8 +19,9 @@ from __future__ import annotations
 import gc
 import os
 from collections.abc import Callable, Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import closing, contextmanager, nullcontext
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -56,15 +57,17 @@ def build(seeds: Path, content: Path, out: Path, config: SiteConfig, templates: 
     """Ingest the seeds, render every page, index them for search; None when `out` is up to date."""
     check_seeds_folder(seeds)  # a mistyped --seeds stops before anything is touched
     with writing_site(out, seeds=seeds, content=content, templates=templates, assets=assets):
-        if up_to_date(out, build_fingerprint(seeds, content, templates, assets, config, search)):
+        if up_to_date(out, before := build_fingerprint(seeds, content, templates, assets, config, search)):
             return None
         from catalogue.content import PAPERS_DIR
         from catalogue.discovery.related import SimilarityProcess, is_small_catalogue
         small = is_small_catalogue(content / PAPERS_DIR)
         with SimilarityProcess(Cache.file_beside(content), small) as similarity:  # started now: its start-up overlaps ingest
-            ingest(seeds, content, allow_removals=allow_removals)
-            # taken after ingest, before content/ is read: a file edited during the render changes the next build's
-            fingerprint = build_fingerprint(seeds, content, templates, assets, config, search)
+            report = ingest(seeds, content, allow_removals=allow_removals)
+            # taken after ingest (unless it wrote nothing), before content/ is read: a file edited during the
+            # render changes the next build's
+            fingerprint = build_fingerprint(seeds, content, templates, assets, config, search) \
+                if report.content_written else before
             return render(content, out, config, templates, assets, search, fingerprint, similarity)
 
 
@@ -82,8 +85,8 @@ def ingest(seeds: Path, content: Path, prune: bool = False, allow_removals: bool
     from catalogue.content import write_default_taxonomy
     from catalogue.ingest.run import ingest as ingest_seeds
     from catalogue.system.notes import note_lines
-    if written := write_default_taxonomy(content):  # a new catalogue: it builds at once
-        say(f"{display(written)}: no topic taxonomy; wrote the default one (edit it to change topics)")
+    if taxonomy := write_default_taxonomy(content):  # a new catalogue: it builds at once
+        say(f"{display(taxonomy)}: no topic taxonomy; wrote the default one (edit it to change topics)")
     folder = f"{display(seeds)}{'/' if seeds.is_dir() else ''}"
     with stage(f"Ingesting {folder} into {display(content)}/"), closing(Cache.beside(content)) as cache:
         report = ingest_seeds(seeds, content, prune, cache, allow_removals)
@@ -91,7 +94,7 @@ def ingest(seeds: Path, content: Path, prune: bool = False, allow_removals: bool
         say(line)
     say(f"  {counted(report.papers, 'paper')}: {report.added} new, {report.updated} updated, "
         f"{report.kept_edits} with hand edits kept, {report.pruned} pruned, {counted(len(report.problems), 'note')}")
-    return report
+    return replace(report, content_written=True) if taxonomy else report
 
 
 def render(content: Path, out: Path, config: SiteConfig, templates: Path, assets: Path, search: bool,
@@ -117,31 +120,59 @@ def render(content: Path, out: Path, config: SiteConfig, templates: Path, assets
         if config.base_url is None:
             say("note: no base URL (--base-url or site.toml): canonical and preview tags, preview images and "
                 "the sitemap are left out, and 404.html assumes the site is served at the domain root.")
-        with staged_site(out) as staging:
-            writer = SiteWriter(staging)
+        with staged_site(out) as staging, ThreadPoolExecutor(max_workers=1) as beside:  # its exit waits for Pagefind
+            writer = SiteWriter(staging.path, staging.files)
+            indexing = None
             for batch in batches:
+                if search and indexing is None and not batch.searched:
+                    indexing = start_indexing(beside, writer, staging.path, out, content)
                 with stage(f"Rendering and writing {batch.label}"):
-                    writer.write(batch.plan())
-            copy_assets(assets, staging)
+                    writer.write(batch.plan(), forking=indexing is None)
+            if search and indexing is None:
+                indexing = start_indexing(beside, writer, staging.path, out, content)
+            copy_assets(assets, staging.path)
             report = writer.finish()
             say(f"  {report.written} written, {report.kept} unchanged since the last build, {report.removed} removed")
+            staging.record(report.changed)
             if not search:
-                remove_tree(staging / BUNDLE_DIR, ignore_errors=True)  # an old index would not match the pages
-            elif report.written or report.removed or not (staging / BUNDLE_DIR).is_dir():
-                say(f"  {index(staging, previous=out, cache=cache)}")
+                remove_tree(staging.path / BUNDLE_DIR, ignore_errors=True)  # an old index would not match the pages
+            elif indexing:
+                with stage("Indexing for search (Pagefind, started once the pages it reads were written)"):
+                    summary = indexing.result()
+                say(f"  {summary}")
             else:
-                say("Search index: no page changed, kept as it was")
-            write_manifest(staging, fingerprint, report.inputs, content_seen_from(content, out))
+                say("Search index: no page it reads changed, kept as it was")
+            write_manifest(staging.path, fingerprint, report.inputs, content_seen_from(content, out), report.sizes)
     return SiteReport(report.size, len(report.inputs), len(catalogue.papers))
 
 
-def index(site: Path, previous: Path | None = None, cache: Cache | None = None) -> str:
-    """site/ -> site/pagefind/ (reusing `previous`'s shards whose pages did not change, and the
-    shards' words kept in `cache`), a shard per core at a time; a one-line summary."""
-    from catalogue.search.index import index_site
-    from catalogue.system.workers import cores
+def start_indexing(beside: ThreadPoolExecutor, writer: SiteWriter, staging: Path, out: Path,
+                   content: Path) -> Future[str] | None:
+    """Pagefind over the staging folder, in `beside`, once every page it reads is written (the
+    rest of the site is written meanwhile); None when none of them changed and an index is there.
+    The thread opens the cache anew: an SQLite connection serves the thread that made it."""
+    from catalogue.search.index import BUNDLE_DIR
+    if not writer.written and (staging / BUNDLE_DIR).is_dir():
+        return None
+
+    def run() -> str:
+        with closing(Cache.beside(content)) as cache:
+            return index_site(staging, previous=out, cache=cache)
+    return beside.submit(run)
+
+
+def index(site: Path) -> str:
+    """site/ -> site/pagefind/ (reusing the shards whose pages did not change); a one-line summary."""
     with stage("Indexing for search (Pagefind)"):
-        return index_site(site, previous=previous, jobs=cores(), cache=cache)
+        return index_site(site)
+
+
+def index_site(site: Path, previous: Path | None = None, cache: Cache | None = None) -> str:
+    """site/ -> site/pagefind/, reusing `previous`'s shards whose pages did not change and the
+    shards' words kept in `cache`, a shard per core at a time; a one-line summary."""
+    from catalogue.search.index import index_site as index_shards
+    from catalogue.system.workers import cores
+    return index_shards(site, previous=previous, jobs=cores(), cache=cache)
 
 
 def check(site: Path, validate_html: bool, index_command: str) -> list[str]:
@@ -204,12 +235,16 @@ def source_date_epoch(value: str | None) -> int | None:
 def cycles_left_alone() -> Iterator[None]:
     """No cycle collection while the catalogue is loaded and the site planned: millions of new
     objects and hardly a reference cycle, which the collector would only walk over and over.
-    Page makers turn it back on (system/workers.py): Jinja's page contexts do make cycles."""
+    Page makers turn it back on (system/workers.py): Jinja's page contexts do make cycles.
+    At the end what was made meanwhile joins the oldest generation unexamined (frozen, then
+    thawed there): enabled as it is, the next collection would walk all of it first."""
     gc.disable()
     try:
         yield
     finally:
+        gc.freeze()
         gc.enable()
+        gc.unfreeze()
 
 
 def build_fingerprint(seeds: Path | None, content: Path, templates: Path, assets: Path, config: SiteConfig,

@@ -15,7 +15,8 @@ from catalogue.config import SiteConfig
 from catalogue.content import load_catalogue, parse_paper_markdown, render_paper_markdown
 from catalogue.site import render
 from catalogue.system.cache import Cache
-from catalogue.site.output import link_tree, mirror_tree
+from catalogue.site import output
+from catalogue.site.output import CHANGES, link_tree, mirror_tree
 from conftest import PROJECT, build_project, make_project, run_cli
 
 # Pagefind writes its filter files in a varying order (see test_build); they are compared by name.
@@ -64,6 +65,21 @@ def test_nothing_changed_means_nothing_done(tmp_path, seeds_builds):
     again = build_project(project)
     assert "Up to date" in again.output and "Ingesting" not in again.output
     assert {p: p.stat().st_mtime_ns for p in site.rglob("*") if p.is_file()} == before
+
+
+def test_after_an_edit_ingest_merged_with_or_without_writing_the_next_build_is_up_to_date(tmp_path, seeds_builds):
+    """The fingerprint recorded is taken after ingest when it rewrote a content file, else the one
+    taken before it, which stands for the content it left as it was: either is what the next build finds."""
+    project = seeds_builds.copy(tmp_path / "p").root
+    edit_title(project / "content", "flashsinkhorn", "FlashSinkhorn, retitled by hand")
+    assert "1 updated" in build_project(project).output  # ingest wrote the file again in its own form
+    assert "Up to date" in build_project(project).output
+    path = project / "content" / "papers" / "flashsinkhorn.md"
+    path.write_text(path.read_text(encoding="utf-8").replace("retitled by hand", "retitled again"), encoding="utf-8")
+    merged = build_project(project)
+    assert "0 updated, 1 with hand edits kept" in merged.output and "retitled again" in \
+        (project / "site" / "papers" / "flashsinkhorn" / "index.html").read_text(encoding="utf-8")
+    assert "Up to date" in build_project(project).output
 
 
 def test_an_edit_remakes_only_what_shows_it_and_equals_a_clean_build(tmp_path, seeds_builds):
@@ -117,6 +133,90 @@ def test_a_build_from_the_spare_that_fails_leaves_the_site_as_it_was(tmp_path, s
     assert files(project / "site") == clean_build(project, tmp_path)
 
 
+def test_a_build_that_fails_while_pagefind_runs_leaves_the_site_as_it_was(tmp_path, seeds_builds):
+    """Pagefind starts once the paper pages are written, beside the map: a map that fails then
+    waits for it, and leaves neither its staging nor its scratch bundles."""
+    project = seeds_builds.copy(tmp_path / "p").root
+    edit_title(project / "content", "flashsinkhorn", "FlashSinkhorn, retitled once")
+    build_project(project)
+    before = files(project / "site")
+    broken = tmp_path / "templates"
+    shutil.copytree(PROJECT / "templates", broken)
+    (broken / "map.html").write_text("{% extends 'base.html' %}{% block main %}{{ no_such_thing }}{% endblock %}")
+    edit_title(project / "content", "causalgame", "CausalGame, retitled too")
+    result = CliRunner().invoke(main, ["build", "--seeds", str(project / "seeds"), "--content", str(project / "content"),
+                                       "--out", str(project / "site"), "--templates", str(broken)])
+    assert result.exit_code != 0 and "no_such_thing" in result.output
+    assert "Rendering and writing the map" in result.output  # it failed there, after the paper pages
+    assert files(project / "site") == before
+    assert [p.name for p in project.iterdir() if p.name.startswith(".site-")] == []
+    build_project(project)
+    assert files(project / "site") == clean_build(project, tmp_path)
+
+
+def test_a_file_put_into_the_site_is_not_carried_into_the_next_site(tmp_path, seeds_builds):
+    """The next staging is the spare brought in line with what the last build wrote (its record),
+    or with site/ whole when there is none: either way a file put into site/ by hand is not kept,
+    and one removed from it by hand is made again."""
+    project = seeds_builds.copy(tmp_path / "p").root
+    for attempt, title in enumerate(("FlashSinkhorn, retitled once", "FlashSinkhorn, retitled twice")):
+        edit_title(project / "content", "flashsinkhorn", title)
+        build_project(project)
+        assert (project / ".site-spare").is_dir()
+        (project / "site" / "papers" / "flashsinkhorn" / "notes.txt").write_text("by hand")
+        (project / "site" / "papers" / "flashsinkhorn" / "index.html").unlink()  # written by that build, gone by hand
+        if attempt:  # the record is of another site: compared whole
+            (project / ".site-spare" / CHANGES).write_text('{"format": 1, "manifest": [0], "changed": []}')
+        edit_title(project / "content", "causalgame", f"CausalGame, retitled {attempt}")
+        build_project(project)
+        assert not (project / "site" / "papers" / "flashsinkhorn" / "notes.txt").exists()
+        assert files(project / "site") == clean_build(project, tmp_path / str(attempt))
+
+
+def test_the_spare_records_what_differs_from_the_site_and_the_next_staging_follows_it(tmp_path, seeds_builds,
+                                                                                      monkeypatch):
+    project = seeds_builds.copy(tmp_path / "p").root
+    edit_title(project / "content", "flashsinkhorn", "FlashSinkhorn, retitled once")
+    build_project(project)
+    edit_title(project / "content", "causalgame", "CausalGame, retitled once")
+    built = build_project(project)
+    record = json.loads((project / ".site-spare" / CHANGES).read_text(encoding="utf-8"))
+    assert written(built.output) < len(record["changed"]) < written(built.output) + 5  # the written, the records
+    assert "papers/causalgame/index.html" in record["changed"] and "papers/flashsinkhorn/index.html" not in record["changed"]
+    spare = project / ".site-spare"
+    differing = {p.relative_to(spare).as_posix() for p in spare.rglob("*") if p.is_file() and not p.is_relative_to(
+        spare / "pagefind") and not p.is_relative_to(spare / "assets") and p.name != CHANGES and not (
+        (project / "site" / p.relative_to(spare)).is_file() and (project / "site" / p.relative_to(spare)).samefile(p))}
+    assert differing <= set(record["changed"])  # whatever differs (pagefind/ and assets/ aside) is listed
+    mirror, compared = output.mirror_tree, []  # the trees compared whole: only the folders other stages write, by the record
+    monkeypatch.setattr(output, "mirror_tree", lambda source, target: compared.append(source.name) or mirror(source, target))
+    edit_title(project / "content", "egotsr", "EgoTSR, retitled once")
+    build_project(project)  # its staging: the spare, brought in line by the record
+    assert sorted(compared) == ["assets", "pagefind"]
+    assert files(project / "site") == clean_build(project, tmp_path)
+    manifest = json.loads((project / "site" / ".build-manifest.json").read_text(encoding="utf-8"))
+    assert manifest["sizes"] == {path: (project / "site" / path).stat().st_size for path in manifest["files"]}
+
+
+def test_a_record_that_cannot_be_written_leaves_the_build_done_and_the_next_one_whole(tmp_path, seeds_builds,
+                                                                                     monkeypatch):
+    project = seeds_builds.copy(tmp_path / "p").root
+    edit_title(project / "content", "flashsinkhorn", "FlashSinkhorn, retitled once")
+    build_project(project)
+
+    def unreadable(path: Path) -> list[int]:
+        raise OSError(5, "Input/output error", str(path))
+    edit_title(project / "content", "causalgame", "CausalGame, retitled once")
+    with monkeypatch.context() as patched:
+        patched.setattr(output, "_identity", unreadable)
+        build_project(project)  # the site is in place; only its record is missing
+    assert not (project / ".site-spare" / CHANGES).exists()
+    assert [p.name for p in (project / ".site-spare").iterdir() if p.name.startswith(CHANGES)] == []
+    edit_title(project / "content", "egotsr", "EgoTSR, retitled once")
+    build_project(project)
+    assert files(project / "site") == clean_build(project, tmp_path)
+
+
 def test_mirror_tree_brings_a_mirror_of_an_older_tree_in_line(tmp_path):
     source, target, snapshot = tmp_path / "source", tmp_path / "target", tmp_path / "snapshot"
     for path, text in (("a", "a"), ("d/b", "b"), ("d/e/c", "c"), ("f", "f"), ("g/h", "h")):
@@ -134,11 +234,12 @@ def test_mirror_tree_brings_a_mirror_of_an_older_tree_in_line(tmp_path):
     (source / "f" / "inside").write_text("i")
     (source / "x" / "y").mkdir(parents=True)  # new folders, one empty
     (source / "x" / "z").write_text("z")
-    mirror_tree(source, target)
+    listed = mirror_tree(source, target)
 
     def entries(root: Path) -> dict[str, int | None]:
         return {p.relative_to(root).as_posix(): None if p.is_dir() else p.stat().st_ino for p in root.rglob("*")}
     assert entries(target) == entries(source)  # the same tree, every file the source's own
+    assert sorted(listed) == sorted(path for path, inode in entries(target).items() if inode is not None)
     assert {path: p.read_text() for path, p in ((q.relative_to(snapshot).as_posix(), q) for q in snapshot.rglob("*"))
             if p.is_file()} == {"a": "a", "d/b": "b", "d/e/c": "c", "f": "f", "g/h": "h"}
 

@@ -397,7 +397,8 @@ def test_an_incomplete_staged_site_is_never_swapped_in(project):
     before = tree(project)
     with pytest.raises(CatalogueError, match=r"the new site is incomplete \(index.html, .build-manifest.json "
                                              r"missing\); the previous site is kept"):
-        with site_lock(project / "site", "site"), staged_site(project / "site") as staging:
+        with site_lock(project / "site", "site"), staged_site(project / "site") as staged:
+            staging = staged.path
             (staging / "index.html").unlink()  # as if another process had removed what was written
             (staging / MANIFEST).unlink()
             write_file(staging, "papers/x/index.html", "new")

@@ -17,31 +17,24 @@ import hashlib
 import json
 import re
 from collections import defaultdict
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from slugify import slugify
 
 from catalogue.system.cache import Cache, code_version, digest
 from catalogue.text import printable
-from catalogue.markup.cleanup import clean_abstract
 from catalogue.content import (PAPERS_DIR, read_paper, read_papers, read_taxonomy, remember_as_read,
                                render_paper_markdown, write_text_atomic)
-from catalogue.ingest.corrections import alike_pairs
 from catalogue.errors import CatalogueError, shown
-from catalogue.ingest.extract import extract
 from catalogue.markup.convert import CONVERTED, Converted, TextConverter, conversion_key
 from catalogue.model import Link, Paper, Problem, Record, Source, Topic
-from catalogue.ingest.names import name_from_title
-from catalogue.ingest.titles import distinct_titles
-from catalogue.ingest.shared_names import without_field_terms
 from catalogue.system.notes import note_lines
 from catalogue.system.progress import Progress
 from catalogue.system.terminal import counted
 from catalogue.ingest.seed_files import Unreadable, at_their_places, find_seed_files, read_seed_bytes
 from catalogue.ingest.snapshot import (DERIVED, SNAPSHOT, ContentFile, IngestSnapshot, addresses_of, changed_files,
                                        content_stats, derived_key, file_stat, snapshot_key)
-from catalogue.ingest.formats import parse_seed_records
 from catalogue.ingest.trash import move_to_trash
 from catalogue.system.workers import cores, run_in_workers
 from catalogue.text import CJK_CHARACTERS
@@ -73,6 +66,9 @@ class IngestReport:
     kept_edits: int
     pruned: int
     problems: tuple[Problem, ...]
+    # False only when the run surely wrote nothing into the content folder; how it went, not what it
+    # found, so not compared (a whole ingest and a merge of the hand edits alone report alike)
+    content_written: bool = field(default=True, compare=False)
 
 
 def paper_id(abstract: str) -> str:
@@ -119,7 +115,7 @@ def ingest_hand_edits(content_dir: Path, key: str, snapshot: IngestSnapshot, sta
     if changed is None or not state_path.is_file() or file_stat(state_path) != snapshot.state:
         return None
     if not changed:
-        return IngestReport(snapshot.papers, 0, 0, edits_kept(snapshot), 0, snapshot.problems)
+        return IngestReport(snapshot.papers, 0, 0, edits_kept(snapshot), 0, snapshot.problems, content_written=False)
     state = read_state(state_path)
     derived = cache.get_many(DERIVED, [derived_key(key, row.id) for row in changed])
     merged = []
@@ -146,7 +142,8 @@ def ingest_hand_edits(content_dir: Path, key: str, snapshot: IngestSnapshot, sta
     remember_as_read(written, cache)
     snapshot = replace(snapshot, files=tuple(rows[name] for name in sorted(rows)))
     cache.put(SNAPSHOT, key, snapshot)
-    return IngestReport(snapshot.papers, 0, len(written), edits_kept(snapshot), 0, snapshot.problems)
+    return IngestReport(snapshot.papers, 0, len(written), edits_kept(snapshot), 0, snapshot.problems,
+                        content_written=bool(written))
 
 
 def edits_kept(snapshot: IngestSnapshot) -> int:
@@ -159,6 +156,8 @@ def ingest_all(seeds_dir: Path, content_dir: Path, prune: bool, cache: Cache, al
     """Every seed file read and every paper merged with its content file; the outcome kept
     under `key` (snapshot_key) with the files' `stats` taken before any was read. `topics`: the
     taxonomy and its fallback topic."""
+    from catalogue.ingest.formats import parse_seed_records  # here, as extraction's modules below: a merge of
+    # hand edits alone (ingest_hand_edits) needs none of them, and they are large
     seed_files, problems = find_seed_files(seeds_dir, content_dir.parent)
     taxonomy, fallback = topics
     existing = {paper.id: (path, paper) for path, paper in read_papers(content_dir, cache).items()}
@@ -334,6 +333,8 @@ def continue_identities(arrivals: dict[str, Record], existing: dict[str, tuple[P
     each abstract in at most one pair, so the result is the same in any seed order. The change
     is reported once: later runs find the new abstract in the paper's record.
     """
+    from catalogue.ingest.corrections import alike_pairs
+    from catalogue.markup.cleanup import clean_abstract
     leaving: dict[str, dict[str, list[str]]] = defaultdict(dict)  # by seed file
     for pid, (_, paper) in existing.items():
         if pid not in arrivals and paper.abstract:
@@ -426,6 +427,9 @@ def derive_paper(pid: str, record: Record, taxonomy: tuple[Topic, ...], fallback
     """The paper a record makes: what it gives (title, authors, links) as given, the rest derived
     from its abstract (name, title, topics, ...); with notes on the abstract's tidying and math,
     and the tidied abstract converted (to find what its math has wrong), when it has one."""
+    from catalogue.ingest.extract import extract
+    from catalogue.ingest.names import name_from_title
+    from catalogue.markup.cleanup import clean_abstract
     abstract, cleaned = clean_abstract(record.abstract) if record.abstract else ("", ())
     converted = markup.abstract_html(abstract) if abstract else None
     notes = [Problem(record.source, message) for message in (converted.problems if converted else ())]
@@ -449,6 +453,8 @@ def derive_paper(pid: str, record: Record, taxonomy: tuple[Topic, ...], fallback
 def across_venue_years(papers: list[Paper], taxonomy: tuple[Topic, ...], fallback: str) -> list[Paper]:
     """The papers, in order, once each is derived alone: what only the papers of a venue-year
     together tell. A name the field shares is no paper's (shared_names), then no two titles are alike."""
+    from catalogue.ingest.shared_names import without_field_terms
+    from catalogue.ingest.titles import distinct_titles
     return distinct_titles(without_field_terms(papers, taxonomy, fallback))
 
 

@@ -47,7 +47,6 @@ SHARDS_FILE = "shards.json"  # in BUNDLE_DIR: the bundles search.js merges, and 
 PAGES_FILE = ".search-pages.json"  # written by the render: the pages to index, their filters and keys
 SHARDS_FORMAT = 3  # bump when the way a shard is indexed changes, so that every shard is indexed again
 VOCABULARY = "vocabulary"  # the bundle of each shard's words (a folder in BUNDLE_DIR)
-TERMS_KIND = "abstract-terms"  # cache entries: an abstract's AbstractTerms, by its text
 WORDS_KIND = "shard-words"  # cache entries: a shard's words by language, by the shard's fingerprint
 ENTRY_FILE = "pagefind-entry.json"  # in every bundle: its languages
 OTHER_SHARD = "other"  # pages that name no venue and year
@@ -442,13 +441,6 @@ def abstract_terms(abstract: str) -> AbstractTerms:
     return AbstractTerms(tuple(document), tuple(document.values()), pieces)
 
 
-def cached_abstract_terms(abstracts: list[str], cache: Cache) -> dict[str, AbstractTerms]:
-    """{abstract: its AbstractTerms}, kept in `cache` by the abstract's text: an edit reads only its own again."""
-    keys = {abstract: digest(code_version(), abstract) for abstract in abstracts}
-    found = cache.kept(TERMS_KIND, {key: abstract for abstract, key in keys.items()}, abstract_terms)
-    return {abstract: found[key] for abstract, key in keys.items()}
-
-
 def render_fallback_index(entries: list[SearchEntry], topic_labels: list[str],
                           terms: dict[str, AbstractTerms] | None = None) -> str:
     """A script that sets window.CATALOGUE_SEARCH: papers with their most telling words.
@@ -457,7 +449,7 @@ def render_fallback_index(entries: list[SearchEntry], topic_labels: list[str],
     into `topics`), the abstract words that set it apart most (tf-idf), so the file stays small
     while names, titles and key terms match, its authors, its id, and a 1 when its title was derived.
     An empty name means the title begins with it. `terms`: the abstracts' terms when known
-    (cached_abstract_terms).
+    (the views keep them).
     """
     terms = terms or {}
     documents = [terms.get(e.abstract) or abstract_terms(e.abstract) for e in entries]

@@ -42,7 +42,7 @@ from catalogue.site.lookup import find_links
 from catalogue.site.share_image import render_preview_png
 from catalogue.system.workers import cores, run_in_workers
 from catalogue.system.terminal import counted
-from catalogue.search.index import (FALLBACK_FILE, PAGES_FILE, IndexedPage, SearchEntry, cached_abstract_terms,
+from catalogue.search.index import (FALLBACK_FILE, PAGES_FILE, AbstractTerms, IndexedPage, SearchEntry, abstract_terms,
                                     mark_joiners, render_fallback_index, render_pages_file)
 
 EXCERPT_LENGTH = 260
@@ -94,6 +94,7 @@ class PaperView:
     topics: tuple[Topic, ...]
     authors: tuple[AuthorRef, ...]
     bibtex_entry: str  # its entry in list-bibtex.js
+    terms: AbstractTerms  # what the offline search index reads of its abstract
     key: str  # a digest of everything above: pages that show the paper change when it changes
 
 
@@ -221,6 +222,7 @@ def view_parts(paper: Paper, config: SiteConfig, converted: Callable[[str, bool]
                      excerpt=shorten(abstract.plain, EXCERPT_LENGTH),
                      description=shorten(abstract.plain or f"{title.plain} ({venue(paper)})", DESCRIPTION_LENGTH),
                      bibtex_entry=plain_script_json({paper.id: bibtex})[1:-1],
+                     terms=abstract_terms(abstract.plain),
                      conversions=tuple(conversion_key(text, links) for text, links in (
                          (paper.abstract, True), (paper.title, False), (paper.name, False)) if text))
 
@@ -242,6 +244,7 @@ def view_paper(paper: Paper, topics: tuple[Topic, ...], authors: tuple[AuthorRef
                      topics=topics,
                      authors=authors,
                      bibtex_entry=parts.bibtex_entry,
+                     terms=parts.terms,
                      key=key)
 
 
@@ -262,13 +265,13 @@ def plan_site(catalogue: Catalogue, config: SiteConfig, env: Environment, cache:
     lists = pages.plan_lists()
     paper_paths = [view.path for view in views] + [routes.MAP]
     data = plan_data_files(catalogue, views, config, sorted([o.path for o in lists] + paper_paths), everything, venue,
-                           t("feed.unknown_author"), cache)
+                           t("feed.unknown_author"))
     data.append(plan_index_record(views, everything, t("paper.unknown_venue")))
     # The few big files first (data, then lists), the many small ones after: no worker is left with a big one at the end.
     first = data + lists + plan_paper_files(views, config, everything, venue)
     return [Batch("lists, feeds and search data (related papers are found meanwhile)", lambda: first),
             Batch(counted(len(views), "paper page"), lambda: pages.plan_papers(similarity.related())),
-            Batch("the map", lambda: [pages.plan_map(similarity.positions(), similarity.groups())])]
+            Batch("the map", lambda: [pages.plan_map(similarity.positions(), similarity.groups())], searched=False)]
 
 
 def templates_state(env: Environment) -> str:
@@ -741,12 +744,11 @@ def script_json(data) -> SafeHtml:
 
 
 def plan_data_files(catalogue: Catalogue, views: tuple[PaperView, ...], config: SiteConfig, html_paths: list[str],
-                    everything: str, venue: Callable[[Paper], str], unknown_author: str, cache: Cache) -> list[Output]:
+                    everything: str, venue: Callable[[Paper], str], unknown_author: str) -> list[Output]:
     """The whole catalogue's citations, feeds, offline search index and redirects; `venue` and
-    `unknown_author` name a paper's venue and a paper without authors in the site's language;
-    `cache` keeps the abstracts' words for the offline index."""
+    `unknown_author` name a paper's venue and a paper without authors in the site's language."""
     labels = {t.slug: t.label for t in catalogue.topics}
-    terms = cached_abstract_terms([v.plain_abstract for v in views], cache)  # here: a page maker cannot keep them
+    terms = {v.plain_abstract: v.terms for v in views}  # kept with the views: an edit finds only its own again
     topic_index = {t.slug: n for n, t in enumerate(catalogue.topics)}
     all_views = digest(everything, [v.key for v in views])
     files = [

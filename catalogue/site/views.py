@@ -5,6 +5,10 @@ papers it changed and reads every other view back (render.view_papers)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from catalogue.search.index import AbstractTerms
 
 VIEW_PARTS = "view"  # the cache's kind for ViewParts, by the view's key
 
@@ -24,4 +28,5 @@ class ViewParts:
     excerpt: str
     description: str
     bibtex_entry: str  # its entry in list-bibtex.js: "id":"bibtex" as JSON
+    terms: AbstractTerms  # what the offline search index reads of its abstract
     conversions: tuple[str, ...]  # the cache keys of its converted texts, kept as long as the view
