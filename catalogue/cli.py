@@ -191,7 +191,7 @@ def ingest_command(seeds: Path, content: Path, prune: bool, allow_removals: bool
     """Turn the seed lists into content/papers/*.md, keeping every hand edit."""
     check_seeds_folder(seeds)  # a mistyped --seeds stops before content/ is touched
     with exclusive(content):
-        pipeline.ingest(seeds, content, prune, allow_removals)
+        pipeline.ingest(seeds, content, prune, allow_removals, repeat_notes=True)
 
 
 @main.command(short_help="Preview the built site on http://127.0.0.1:8000/.")

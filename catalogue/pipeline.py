@@ -80,8 +80,10 @@ def render_only(content: Path, out: Path, config: SiteConfig, templates: Path, a
         return render(content, out, config, templates, assets, False, fingerprint)
 
 
-def ingest(seeds: Path, content: Path, prune: bool = False, allow_removals: bool = False) -> IngestReport:
-    """seeds/ -> content/papers/*.md, keeping every hand edit; returns the IngestReport (also said)."""
+def ingest(seeds: Path, content: Path, prune: bool = False, allow_removals: bool = False,
+           repeat_notes: bool = False) -> IngestReport:
+    """seeds/ -> content/papers/*.md, keeping every hand edit; returns the IngestReport (also said).
+    Notes about seeds unread since they were said are counted, not listed again, unless `repeat_notes`."""
     from catalogue.content import write_default_taxonomy
     from catalogue.ingest.run import ingest as ingest_seeds
     from catalogue.system.notes import note_lines
@@ -90,10 +92,14 @@ def ingest(seeds: Path, content: Path, prune: bool = False, allow_removals: bool
     folder = f"{display(seeds)}{'/' if seeds.is_dir() else ''}"
     with stage(f"Ingesting {folder} into {display(content)}/"), closing(Cache.beside(content)) as cache:
         report = ingest_seeds(seeds, content, prune, cache, allow_removals)
-    for line in note_lines(at_their_places(report.problems, seeds, content.parent)):
-        say(line)
+    listed = repeat_notes or not report.notes_said_before
+    if listed:
+        for line in note_lines(at_their_places(report.problems, seeds, content.parent)):
+            say(line)
+    notes = counted(len(report.problems), 'note') + ("" if listed or not report.problems else
+                                                     " (said when the seeds were last read; 'build.py ingest' lists them)")
     say(f"  {counted(report.papers, 'paper')}: {report.added} new, {report.updated} updated, "
-        f"{report.kept_edits} with hand edits kept, {report.pruned} pruned, {counted(len(report.problems), 'note')}")
+        f"{report.kept_edits} with hand edits kept, {report.pruned} pruned, {notes}")
     return replace(report, content_written=True) if taxonomy else report
 
 

@@ -13,7 +13,7 @@ import catalogue.ingest.run as run
 import catalogue.ingest.snapshot as snapshot
 from catalogue.content import parse_paper_markdown, render_paper_markdown
 from catalogue.system.cache import Cache
-from conftest import PROJECT, build_project
+from conftest import PROJECT, build_project, run_cli
 
 HEADER = "ICLR 2025 Accepted Papers"
 FIRST = ["We propose ZetaNet, a graph model for molecules. It is accurate on every benchmark we tried.",
@@ -173,3 +173,13 @@ def test_a_build_after_a_hand_edit_merges_it_alone_and_equals_a_clean_build(tmp_
         site = build_project(project, "--no-search").out
     assert "title_source: edited" in paper_file(project, "flashsinkhorn").read_text(encoding="utf-8")
     assert files(site) == clean_build(project, tmp_path, "--no-search")
+
+
+def test_a_build_after_a_hand_edit_counts_the_seeds_notes_and_ingest_lists_them(project):
+    note = "unknown LaTeX command '\\zetamacro'"
+    write_seed(project, "a.txt", [*FIRST, "We study the Zeta loss, which is \\zetamacro{} small for every model we tried."])
+    assert note in build_project(project).output  # the seeds were read: their notes are listed
+    edit(project, "thetanet", title="ThetaNet, retitled by hand")
+    output = build_project(project).output
+    assert note not in output and "1 note (said when the seeds were last read" in output
+    assert note in run_cli("ingest", "--seeds", str(project / "seeds"), "--content", str(project / "content"))

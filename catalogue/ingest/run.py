@@ -69,6 +69,8 @@ class IngestReport:
     # False only when the run surely wrote nothing into the content folder; how it went, not what it
     # found, so not compared (a whole ingest and a merge of the hand edits alone report alike)
     content_written: bool = field(default=True, compare=False)
+    # True when `problems` are the last whole ingest's, unchanged and said then: a build need not list them again
+    notes_said_before: bool = field(default=False, compare=False)
 
 
 def paper_id(abstract: str) -> str:
@@ -115,7 +117,8 @@ def ingest_hand_edits(content_dir: Path, key: str, snapshot: IngestSnapshot, sta
     if changed is None or not state_path.is_file() or file_stat(state_path) != snapshot.state:
         return None
     if not changed:
-        return IngestReport(snapshot.papers, 0, 0, edits_kept(snapshot), 0, snapshot.problems, content_written=False)
+        return IngestReport(snapshot.papers, 0, 0, edits_kept(snapshot), 0, snapshot.problems, content_written=False,
+                            notes_said_before=True)
     state = read_state(state_path)
     derived = cache.get_many(DERIVED, [derived_key(key, row.id) for row in changed])
     merged = []
@@ -143,7 +146,7 @@ def ingest_hand_edits(content_dir: Path, key: str, snapshot: IngestSnapshot, sta
     snapshot = replace(snapshot, files=tuple(rows[name] for name in sorted(rows)))
     cache.put(SNAPSHOT, key, snapshot)
     return IngestReport(snapshot.papers, 0, len(written), edits_kept(snapshot), 0, snapshot.problems,
-                        content_written=bool(written))
+                        content_written=bool(written), notes_said_before=True)
 
 
 def edits_kept(snapshot: IngestSnapshot) -> int:
