@@ -5,6 +5,7 @@ Each scenario runs the command line on a scratch project and compares every file
 before and after (content/.cache, the git-ignored cache that is safe to delete, aside)."""
 
 import codecs
+import contextlib
 import difflib
 import os
 import random
@@ -46,10 +47,11 @@ def new_project(root: Path, abstracts: list[str] = ABSTRACTS[:4]) -> Path:
     return root
 
 
-def ingest(root: Path, *args: str, seeds: Path | None = None):
-    """The `ingest` command on root's folders; the click Result."""
-    return CliRunner().invoke(main, ["ingest", "--seeds", str(seeds or root / "seeds"), "--content",
-                                     str(root / "content"), *args])
+def ingest(root: Path, *args: str, seeds: Path | None = None, cwd: Path | None = None):
+    """The `ingest` command on root's folders, run from `cwd` (root: a user in the project); the click Result."""
+    with contextlib.chdir(cwd or root):
+        return CliRunner().invoke(main, ["ingest", "--seeds", str(seeds or root / "seeds"), "--content",
+                                         str(root / "content"), *args])
 
 
 @pytest.fixture
@@ -569,6 +571,18 @@ def test_notes_on_seeds_outside_the_project_name_the_files_where_they_are(tmp_pa
     assert f"{(outside / 'latin1.txt').as_posix()}:3: bytes that are not UTF-8" in result.output
     assert "seeds/latin1.txt" not in result.output  # the project's seeds/ holds no such file
     assert [paper.source.path for paper in read_papers(root / "content").values()] == ["seeds/latin1.txt"]
+
+
+def test_notes_on_the_projects_own_seeds_name_the_files_from_the_working_directory(tmp_path):
+    root = new_project(tmp_path / "p")
+    (root / "seeds" / "latin1.txt").write_bytes(f"{HEADER}\n\nCaf\xe9 {ABSTRACTS[0]}\n".encode("latin-1"))
+    elsewhere = tmp_path / "elsewhere"
+    (elsewhere / "seeds").mkdir(parents=True)  # a seeds/ of the working directory that holds no such file
+    result = ingest(root, cwd=elsewhere)
+    assert result.exit_code == 0, result.output
+    assert f"\n{(root / 'seeds' / 'latin1.txt').as_posix()}:3: bytes that are not UTF-8" in result.output
+    assert "\nseeds/latin1.txt" not in result.output
+    assert "seeds/latin1.txt" in [paper.source.path for paper in read_papers(root / "content").values()]
 
 
 def test_the_summary_counts_one_paper_and_one_note_in_the_singular(tmp_path):

@@ -232,18 +232,17 @@ def seed_digest(seed: SeedFile, known: KnownFiles | None) -> str:
     return known.file_digest(seed.shown, info, lambda: read_seed_bytes(seed))
 
 
-def places_outside(seeds_dir: Path, project: Path) -> dict[str, Path]:
-    """For seeds outside the project, where each file named `seeds/<name>` really is: a note must
-    lead to the file, never to the project's own seeds/ (empty for the project's seeds)."""
+def seed_places(seeds_dir: Path, project: Path) -> dict[str, Path]:
+    """Where each seed file named by its label (seeds/x.txt, from the project) really is: a note must
+    lead to the file from the working directory, never to the project's own seeds/ when the seeds lie
+    elsewhere, nor to a seeds/ of the working directory when the project is elsewhere."""
     folder, entries = seed_entries(seeds_dir)
-    if folder.is_relative_to(project.resolve()):
-        return {}
     return {source_path(folder / name, project, folder): folder / name for name, _ in entries if is_seed_name(name)}
 
 
 def at_their_places(problems: list[Problem], seeds_dir: Path, project: Path) -> list[Problem]:
-    """The problems, each naming its seed file where it is when its label is not a path from the project."""
-    places = places_outside(seeds_dir, project)
+    """The problems, each naming its seed file where it is from the working directory."""
+    places = seed_places(seeds_dir, project)
     return [replace(problem, source=replace(problem.source, path=display(places[problem.source.path])))
             if problem.source.path in places else problem for problem in problems]
 
