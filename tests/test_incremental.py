@@ -114,19 +114,25 @@ def test_the_next_edit_starts_from_the_replaced_site_and_equals_a_clean_build(tm
     assert files(project / "site") == clean_build(project, tmp_path)
 
 
+def build_with_a_broken_template(project: Path, tmp_path: Path, template: str):
+    """A build after one more title edit, with `template` failing as it renders; the click Result (a failure)."""
+    broken = tmp_path / "templates"
+    shutil.copytree(PROJECT / "templates", broken)
+    (broken / template).write_text("{% extends 'base.html' %}{% block main %}{{ no_such_thing }}{% endblock %}")
+    edit_title(project / "content", "causalgame", "CausalGame, retitled too")
+    result = CliRunner().invoke(main, ["build", "--seeds", str(project / "seeds"), "--content", str(project / "content"),
+                                       "--out", str(project / "site"), "--templates", str(broken)])
+    assert result.exit_code != 0 and "no_such_thing" in result.output
+    return result
+
+
 def test_a_build_from_the_spare_that_fails_leaves_the_site_as_it_was(tmp_path, seeds_builds):
     project = seeds_builds.copy(tmp_path / "p").root
     edit_title(project / "content", "flashsinkhorn", "FlashSinkhorn, retitled once")
     build_project(project)
     assert (project / ".site-spare").is_dir()
     before = files(project / "site")
-    broken = tmp_path / "templates"
-    shutil.copytree(PROJECT / "templates", broken)
-    (broken / "paper.html").write_text("{% extends 'base.html' %}{% block main %}{{ no_such_thing }}{% endblock %}")
-    edit_title(project / "content", "causalgame", "CausalGame, retitled too")
-    result = CliRunner().invoke(main, ["build", "--seeds", str(project / "seeds"), "--content", str(project / "content"),
-                                       "--out", str(project / "site"), "--templates", str(broken)])
-    assert result.exit_code != 0 and "no_such_thing" in result.output
+    build_with_a_broken_template(project, tmp_path, "paper.html")
     assert files(project / "site") == before
     assert [p.name for p in project.iterdir() if p.name.startswith(".site-")] == []  # its staging, the spare, went
     build_project(project)
@@ -140,13 +146,7 @@ def test_a_build_that_fails_while_pagefind_runs_leaves_the_site_as_it_was(tmp_pa
     edit_title(project / "content", "flashsinkhorn", "FlashSinkhorn, retitled once")
     build_project(project)
     before = files(project / "site")
-    broken = tmp_path / "templates"
-    shutil.copytree(PROJECT / "templates", broken)
-    (broken / "map.html").write_text("{% extends 'base.html' %}{% block main %}{{ no_such_thing }}{% endblock %}")
-    edit_title(project / "content", "causalgame", "CausalGame, retitled too")
-    result = CliRunner().invoke(main, ["build", "--seeds", str(project / "seeds"), "--content", str(project / "content"),
-                                       "--out", str(project / "site"), "--templates", str(broken)])
-    assert result.exit_code != 0 and "no_such_thing" in result.output
+    result = build_with_a_broken_template(project, tmp_path, "map.html")
     assert "Rendering and writing the map" in result.output  # it failed there, after the paper pages
     assert files(project / "site") == before
     assert [p.name for p in project.iterdir() if p.name.startswith(".site-")] == []
