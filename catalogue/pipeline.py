@@ -127,7 +127,7 @@ def render(content: Path, out: Path, config: SiteConfig, templates: Path, assets
             say("note: no base URL (--base-url or site.toml): canonical and preview tags, preview images and "
                 "the sitemap are left out, and 404.html assumes the site is served at the domain root.")
         with staged_site(out) as staging, ThreadPoolExecutor(max_workers=1) as beside:  # its exit waits for Pagefind
-            writer = SiteWriter(staging.path, staging.files)
+            writer = SiteWriter(staging.path, staging.files, staging.manifest)
             indexing = None
             for batch in batches:
                 if search and indexing is None and not batch.searched:

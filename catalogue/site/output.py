@@ -106,6 +106,7 @@ class Staging:
     path: Path
     files: frozenset[str]
     changed: set[str]  # what the block wrote or removed besides the marker and MANAGED_ELSEWHERE
+    manifest: dict | None = None  # its manifest, when the making of it read it (the writer reads it once)
 
     def record(self, changed: Iterable[str]) -> None:
         """Say what the block wrote or removed (the writer's report), so that the next build's
@@ -130,11 +131,12 @@ def staged_site(out_dir: Path) -> Iterator[Staging]:
     else:
         staging.mkdir()
     try:
+        manifest = None
         if spare:
-            files = catch_up(out_dir, staging)
+            files, manifest = catch_up(out_dir, staging)
         else:
             files = link_tree(out_dir, staging) if out_dir.is_dir() else []
-        block = Staging(staging, frozenset(files), set())
+        block = Staging(staging, frozenset(files), set(), manifest)
         yield block
         write_file(staging, MARKER, MARKER_TEXT)  # last: the writer sees a first build's staging empty
         check_complete(staging)
@@ -146,15 +148,16 @@ def staged_site(out_dir: Path) -> Iterator[Staging]:
         record_changes(spare, out_dir, block.changed)
 
 
-def catch_up(out_dir: Path, staging: Path) -> list[str]:
-    """Bring staging, the spare renamed, in line with out_dir; returns its files then. By the
-    spare's record of what the build that replaced it changed, when it holds one for out_dir as
-    it is (the folders of MANAGED_ELSEWHERE compared whole); else by comparing the trees whole."""
+def catch_up(out_dir: Path, staging: Path) -> tuple[list[str], dict | None]:
+    """Bring staging, the spare renamed, in line with out_dir; returns its files then, and its
+    manifest when read. By the spare's record of what the build that replaced it changed, when it
+    holds one for out_dir as it is (the folders of MANAGED_ELSEWHERE compared whole); else by
+    comparing the trees whole."""
     changed = read_changes(staging, out_dir)
     with suppress(FileNotFoundError):
         os.unlink(staging / CHANGES)
     if changed is None:
-        return mirror_tree(out_dir, staging)
+        return mirror_tree(out_dir, staging), None
     stale, missing, absent = _differing(out_dir, staging, changed)
     remove_entries([os.path.join(staging, path) for path in stale])
     for path in missing:
@@ -169,7 +172,8 @@ def catch_up(out_dir: Path, staging: Path) -> list[str]:
         if theirs.is_dir():
             link_tree(theirs, ours)
     gone = set(absent)  # of the manifest's files, those removed from site/ by hand since: the staging lacks them too
-    return [path for path in [*read_manifest(staging).get("files", {}), MANIFEST, MARKER] if path not in gone]
+    manifest = read_manifest(staging)
+    return [path for path in [*manifest.get("files", {}), MANIFEST, MARKER] if path not in gone], manifest
 
 
 def _differing(out_dir: Path, staging: Path, paths: list[str]) -> tuple[list[str], list[str], list[str]]:
@@ -432,12 +436,12 @@ class SiteWriter:
     """Writes outputs into site_dir, batch by batch, only those whose inputs changed since the
     manifest there was written; finish() removes the files the site no longer has. `present`:
     the files site_dir holds at the start, when the caller knows them (staged_site does), else
-    they are found by a walk at the end."""
+    they are found by a walk at the end; `manifest`: site_dir's, when the caller has read it."""
 
-    def __init__(self, site_dir: Path, present: frozenset[str] | None = None):
+    def __init__(self, site_dir: Path, present: frozenset[str] | None = None, manifest: dict | None = None):
         self.site_dir = site_dir
         self.present = present
-        manifest = read_manifest(site_dir)
+        manifest = read_manifest(site_dir) if manifest is None else manifest
         self.recorded = manifest.get("files", {})
         self.recorded_sizes = manifest.get("sizes", {}) if isinstance(manifest.get("sizes"), dict) else {}
         self.inputs: dict[str, str] = {}  # every output so far: path -> digest of its inputs
