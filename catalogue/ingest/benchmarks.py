@@ -551,7 +551,7 @@ _LEADING_VERB = re.compile(rf"{_OUTCOME_VERB.pattern}|(?:speed|boost|bring|rise|
 # (without them, "11% parameters" reads as what is kept).
 _CHANGE_WORD = (r"(?:\b(?:reduc|increas|decreas|sav|accelerat|improv)(?:es?|ed|ing)|"
                 r"\b(?:boost|lower)(?:s|ed|ing)|\bcut(?:s|ting)?|\bcompress(?:es|ed|ing)?|"
-                r"\b(?:improvement|gain|reduction|increase|decrease|drop|boost)s?\s+of)")
+                rf"\b{_CHANGE_NOUN}\s+of)")
 _CHANGE_BEFORE = re.compile(rf"({_CHANGE_WORD})\s+$")
 # ... or before the number an "and" joins it to: "saving 11% parameters and 13% computational cost", "by 7.0%
 # mAP and 8.1% AP50".
