@@ -10,17 +10,22 @@ import difflib
 import json
 import os
 import re
+import unicodedata
 from collections import Counter
 from contextlib import nullcontext
 from dataclasses import replace
 from pathlib import Path
+from typing import Callable, TypeVar
 
 import yaml
 
 from catalogue.system.cache import Cache, code_version, digest, record_digest
-from catalogue.text import UNSAFE
+from catalogue.text import UNSAFE, without_invisible
 from catalogue.errors import SHOWN_LENGTH, CatalogueError, ContentFileError, shown
+from catalogue.portable import MAX_NAME, is_portable
 from catalogue.model import Catalogue, Link, Paper, Problem, Source, Topic
+
+Key = TypeVar("Key")
 
 PAPERS_DIR = "papers"
 CONTENT = "content"  # cache entries: a content file's Paper, by content_key
@@ -28,6 +33,9 @@ TOPICS_FILE = "topics.yaml"
 DEFAULT_TAXONOMY = Path(__file__).parent / "defaults" / TOPICS_FILE  # what a new catalogue starts with
 # \A and \Z (not ^ and $, which allow a final line break): match, fullmatch and search alike test the whole value.
 SLUG = re.compile(r"\A[a-z0-9]+(?:-[a-z0-9]+)*\Z")
+# What a slug that names a published folder must be (portable.is_portable).
+PORTABLE_SLUG = (f"lower-case letters, digits and single hyphens, at most {MAX_NAME} characters, and no name Windows "
+                 "keeps for a device (con, nul, com1, ...)")
 PAPER_ID = re.compile(r"\A[0-9a-f]{12}\Z")
 WEB_ADDRESS = re.compile(r"\Ahttps?://[^\s<>\"/?#]+[^\s<>\"]*\Z", re.IGNORECASE)
 SOURCE = re.compile(r"\A(\S(?:.*\S)?):(?:record (\d+)|(\d+))\Z")  # a seed file and its line or record; '.' stops at line breaks
@@ -98,8 +106,8 @@ def parse_paper_markdown(text: str, path: str) -> Paper:
         line = text.count("\n", 0, match.start(2) + bad.start()) + 1
         raise ContentFileError(f"{path}:{line}", f"the abstract holds a control character "
                                                  f"(U+{ord(bad[0]):04X}); delete it")
-    slug = _check(path, "slug", data["slug"], str, SLUG.fullmatch, "lower-case letters, digits and single hyphens")
-    old_slugs = tuple(_check(path, "old_slugs", old, str, SLUG.fullmatch, "a list of slugs")
+    slug = _check(path, "slug", data["slug"], str, is_portable, PORTABLE_SLUG)
+    old_slugs = tuple(_check(path, "old_slugs", old, str, is_portable, f"a list of slugs, each of {PORTABLE_SLUG}")
                       for old in _strings(path, "old_slugs", data.get("old_slugs")))
     return Paper(
         id=_check(path, "id", data["id"], str, PAPER_ID.fullmatch, "12 lower-case hex digits"),
@@ -416,6 +424,9 @@ def parse_taxonomy(text: str, shown: str) -> tuple[tuple[Topic, ...], str]:
         where = f"topic {number}"
         item = check.mapping(node, where, TOPIC_KEYS, required=("slug", "label"))
         slug = check.text(item.get("slug"), f"'slug' of {where}", SLUG, "lower-case letters, digits and single hyphens")
+        if slug and not is_portable(slug):
+            check.error(item["slug"], f"'slug' of {where} must be {PORTABLE_SLUG}, not '{slug}'")
+            slug = ""
         named.add(getattr(item.get("slug"), "value", slug))
         label = check.text(item.get("label"), f"'label' of {where}")
         keywords = tuple(check.text(word, f"each of 'keywords' of {where}") for word in
@@ -530,7 +541,7 @@ def load_catalogue(content_dir: Path, cache: Cache | None = None) -> Catalogue:
     if not papers:
         raise CatalogueError(f"{(content_dir / PAPERS_DIR).as_posix()}: no papers; run 'python3 build.py ingest' first")
     papers, notes = _without_self_redirects(papers)
-    papers, venue_notes = _one_spelling_per_venue(papers)
+    papers, venue_notes = one_spelling_per_venue(papers, lambda path, _: Source(path.as_posix()))
     ordered = sorted(papers.items(), key=lambda item: display_order(item[1]))
     return Catalogue(tuple(paper for _, paper in ordered), topics, notes + venue_notes,
                      tuple(digests[path] if paper is read[path] else record_digest(paper) for path, paper in ordered))
@@ -553,9 +564,12 @@ def _without_self_redirects(papers: dict[Path, Paper]) -> tuple[dict[Path, Paper
     return papers, tuple(notes)
 
 
-def _one_spelling_per_venue(papers: dict[Path, Paper]) -> tuple[dict[Path, Paper], tuple[Problem, ...]]:
-    """Venues written with other capitals or spaces ('Icml', 'ICML') are one venue, shown in its
-    most common spelling (the first in sorted order on a tie): two would share one venue page."""
+def one_spelling_per_venue(papers: dict[Key, Paper], place: Callable[[Key, Paper], Source]
+                           ) -> tuple[dict[Key, Paper], tuple[Problem, ...]]:
+    """Venues written with other capitals, spaces, punctuation or invisible characters ('Icml',
+    'ICML.', 'ICML') are one venue (venue_key), written in its most common spelling (the first in
+    sorted order on a tie): two would claim one venue page. A note for each other spelling, at the
+    first `place` that writes it."""
     spellings: dict[str, Counter] = {}
     for paper in papers.values():
         if paper.venue:
@@ -564,13 +578,14 @@ def _one_spelling_per_venue(papers: dict[Path, Paper]) -> tuple[dict[Path, Paper
     notes = []
     for key, counts in sorted(spellings.items()):
         for spelling in sorted(set(counts) - {chosen[key]}):
-            first = min(path for path, paper in papers.items() if paper.venue == spelling).as_posix()
-            notes.append(Problem(Source(first), f"venue {shown(spelling)} ({papers_count(counts[spelling])}) is shown "
-                                                f"as {shown(chosen[key])} ({papers_count(counts[chosen[key]])}): the "
-                                                "same venue written another way; edit the venue to keep them apart"))
-    unified = {path: replace(paper, venue=chosen[venue_key(paper.venue)])
+            first = min(place(at, paper) for at, paper in papers.items() if paper.venue == spelling)
+            notes.append(Problem(first, f"venue {shown(spelling)} ({papers_count(counts[spelling])}) is shown "
+                                        f"as {shown(chosen[key])} ({papers_count(counts[chosen[key]])}): the "
+                                        "same venue written another way (case, spaces, punctuation or invisible "
+                                        "characters); write it with other letters to keep them apart"))
+    unified = {at: replace(paper, venue=chosen[venue_key(paper.venue)])
                if paper.venue and paper.venue != chosen[venue_key(paper.venue)] else paper
-               for path, paper in papers.items()}
+               for at, paper in papers.items()}
     return unified, tuple(notes)
 
 
@@ -579,5 +594,8 @@ def papers_count(count: int) -> str:
 
 
 def venue_key(venue: str) -> str:
-    """What makes two spellings of a venue one venue: the letters, whatever their case and spacing."""
-    return " ".join(venue.split()).casefold()
+    """What makes two spellings of a venue one venue: its letters, digits and symbols, whatever their
+    case, spaces, punctuation ('ICML.', 'I.C.M.L.', 'ACM-MM') and invisible characters. Accents and
+    symbols count ('Ünïcode' and 'Unicode', 'A+B' and 'A B' stay two venues, each with its page)."""
+    text = without_invisible(unicodedata.normalize("NFKC", venue))[0]
+    return "".join(character for character in text.casefold() if unicodedata.category(character)[0] not in "PZC")

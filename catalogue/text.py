@@ -6,6 +6,7 @@ from __future__ import annotations
 import functools
 import re
 import sys
+import unicodedata
 from collections.abc import Iterator
 
 # Kana, CJK ideographs (extension A, unified, compatibility) and Hangul syllables: scripts written
@@ -39,6 +40,37 @@ def count_unsafe(text: str) -> int:
 
 def split_lines(text: str) -> list[str]:
     return LINE_BREAK.split(text)
+
+
+# Characters that show nothing or reorder what follows: bidi embeddings, overrides, isolates and marks,
+# zero-width spaces and joiners, the word joiner, invisible operators, the byte-order mark, the soft
+# hyphen, tags. Lists carry them by accident (a PDF copy) or to spoof a title or a name.
+INVISIBLE = re.compile("[\u00ad\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff"
+                       "\ufff9-\ufffb\U000e0001\U000e0020-\U000e007f]")
+# Zero-width non-joiner and joiner between two letters of a script that needs them (Persian, Indic
+# scripts, emoji sequences): kept there, removed between Latin letters or beside a space.
+_JOINER = re.compile(r"(?<=[^\x00-\x7f\s])[\u200c\u200d](?=[^\x00-\x7f\s])")
+
+
+def without_invisible(text: str) -> tuple[str, int]:
+    """(text without INVISIBLE's characters, how many were removed); a joiner a script needs stays."""
+    if text.isascii():  # most text: nothing to look at
+        return text, 0
+    kept = [match.start() for match in _JOINER.finditer(text) if _joins_letters(text, match.start())]
+    if not kept:
+        cleaned = INVISIBLE.sub("", text)
+        return cleaned, len(text) - len(cleaned)
+    parts, start = [], 0
+    for at in kept:
+        parts += [INVISIBLE.sub("", text[start:at]), text[at]]
+        start = at + 1
+    cleaned = "".join(parts) + INVISIBLE.sub("", text[start:])
+    return cleaned, len(text) - len(cleaned)
+
+
+def _joins_letters(text: str, at: int) -> bool:
+    """Whether the joiner at `at` stands between two letters, marks or symbols (not digits or punctuation)."""
+    return all(unicodedata.category(text[side])[0] in "LMS" for side in (at - 1, at + 1))
 
 
 # What must not reach a terminal or a one-line message: control characters (line breaks and

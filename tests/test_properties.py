@@ -19,7 +19,7 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from catalogue.text import WORD_START, replace_unsafe
+from catalogue.text import WORD_START, replace_unsafe, without_invisible
 from catalogue.ingest.benchmarks import _written_at
 from catalogue.system.cache import Cache
 from catalogue.content import CONTENT, content_key, read_papers
@@ -177,7 +177,8 @@ def test_seed_parsing_never_raises_and_keeps_every_paragraph(text):
     for problem in parsed.problems:
         assert 1 <= problem.source.line <= lines
     # Nothing lost, nothing invented: the input's non-blank content is the header's, then the papers'.
-    content = "".join(replace_unsafe(text.lstrip("\ufeff")).split())  # control characters become U+FFFD
+    # control characters become U+FFFD, invisible ones go
+    content = "".join(without_invisible(replace_unsafe(text.lstrip("\ufeff")))[0].split())
     kept = "".join("".join(p.text.split()) for p in parsed.paragraphs)
     assert content.endswith(kept)
     header = content[:len(content) - len(kept)]

@@ -106,13 +106,16 @@ def test_bibtex_parses_with_its_fields_intact(shared_site):
     assert [e.key for e in single.entries] == ["icml2026egotsr"]
 
 
-@pytest.mark.parametrize("text, expected", [
-    ("50% of A&B #1 x_y", r"{50\% of A\&B \#1 x\_y}"),
-    ("keeps $x_1 & y$ math", "{keeps $x_1 & y$ math}"),
-    ("unbalanced { brace", "{unbalanced  brace}"),
+@pytest.mark.parametrize("text, math, expected", [
+    ("50% of A&B #1 x_y", False, r"{50\% of A\&B \#1 x\_y}"),
+    ("keeps $x_1 + y$ math", True, "{keeps $x_1 + y$ math}"),
+    ("a formula $x_1 & y$ TeX cannot align is text", True, r"{a formula \$x\_1 \& y\$ TeX cannot align is text}"),
+    ("$x$ in a field without math", False, r"{\$x\$ in a field without math}"),
+    ("unbalanced { brace", False, r"{unbalanced \textbraceleft{} brace}"),
+    (r"Cram\'er and \input{x}", False, r"{Cramér and \textbackslash{}input\textbraceleft{}x\textbraceright{}}"),
 ])
-def test_bibtex_fields_are_escaped(text, expected):
-    assert bibtex_field(text) == expected
+def test_bibtex_fields_are_escaped(text, math, expected):
+    assert bibtex_field(text, math) == expected
 
 
 def test_capitals_are_protected_only_where_styles_would_lose_them():

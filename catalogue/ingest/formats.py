@@ -8,13 +8,21 @@ every problem is a note naming the file and the line or record.
 from __future__ import annotations
 
 from catalogue.model import Problem, Record, Source
-from catalogue.ingest.structured_lists import STRUCTURED_EXTENSIONS, parse_record_file
+from catalogue.ingest.structured_lists import STRUCTURED_EXTENSIONS, failure, parse_record_file
 from catalogue.ingest.seed_files import decode_seed_bytes, replaced_bytes
 from catalogue.ingest.text_lists import parse_seed_bytes
 
 
 def parse_seed_records(data: bytes, path: str) -> tuple[list[Record], list[Problem]]:
-    """The records of one seed file and what was wrong with it (pure: no I/O)."""
+    """The records of one seed file and what was wrong with it (pure: no I/O). Whatever goes wrong
+    while reading it is this file's problem: a note, never a stop for the other files."""
+    try:
+        return read_records(data, path)
+    except Exception as error:  # noqa: BLE001 - one file's failure is a note naming it
+        return [], [Problem(Source(path), f"cannot be read ({failure(error)}); skipped")]
+
+
+def read_records(data: bytes, path: str) -> tuple[list[Record], list[Problem]]:
     if path.lower().endswith(STRUCTURED_EXTENSIONS):
         decoded = decode_seed_bytes(data)
         if decoded.text is None:

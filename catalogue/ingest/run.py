@@ -24,10 +24,11 @@ from slugify import slugify
 
 from catalogue.system.cache import Cache, code_version, digest
 from catalogue.text import printable
-from catalogue.content import (PAPERS_DIR, read_paper, read_papers, read_taxonomy, remember_as_read,
-                               render_paper_markdown, write_text_atomic)
+from catalogue.content import (PAPERS_DIR, one_spelling_per_venue, read_paper, read_papers, read_taxonomy,
+                               remember_as_read, render_paper_markdown, write_text_atomic)
 from catalogue.errors import CatalogueError, shown
 from catalogue.markup.convert import CONVERTED, Converted, TextConverter, conversion_key
+from catalogue.portable import portable_slug
 from catalogue.model import Link, Paper, Problem, Record, Source, Topic
 from catalogue.system.notes import note_lines
 from catalogue.system.progress import Progress
@@ -43,8 +44,6 @@ STATE_FILE = ".derived.json"
 # The fields ingest writes (from the seed record, or derived from it); any other is a person's alone.
 DERIVED_FIELDS = ("name", "other_names", "title", "venue", "year", "topics", "links", "benchmarks", "results",
                   "source", "abstract", "cleaned", "authors", "keywords", "pdf", "url")
-# Names some file systems refuse (Windows), which a slug must not be.
-RESERVED_SLUGS = {"con", "prn", "aux", "nul", *(f"com{i}" for i in range(10)), *(f"lpt{i}" for i in range(10))}
 MAX_SLUG = 60
 CJK = re.compile(f"[{CJK_CHARACTERS}]")  # each counts as a word
 MIN_WORDS = 5  # fewer words than this is a stray line (a page number, a heading), not an abstract
@@ -208,6 +207,8 @@ def ingest_all(seeds_dir: Path, content_dir: Path, prune: bool, cache: Cache, al
             paper = replace(paper, id=continued[pid])
         derived[paper.id] = paper
         problems += notes
+    derived, venue_notes = one_spelling_per_venue(derived, lambda _, paper: paper.source)
+    problems += venue_notes
     derived = {paper.id: paper for paper in across_venue_years(list(derived.values()), taxonomy, fallback)}
     # each seed file's notes together, by line
     problems = sorted(problems + reported_once, key=lambda problem: problem.source)
@@ -514,9 +515,7 @@ def choose_slug(paper: Paper, pid: str, taken: set[str], markup: TextConverter) 
     else:  # the title's words without math and filler: "algorithm-finds-optimal-polytree-time"
         words = markup.plain(re.sub(r"\$[^$]*\$", " ", paper.title))
         base = slugify(words, max_length=MAX_TITLE_SLUG, word_boundary=True, stopwords=SLUG_STOPWORDS)
-    base = base or "paper"
-    if base in RESERVED_SLUGS:
-        base += "-paper"
+    base = portable_slug(base, pid) if base else "paper"  # not a name Windows keeps for a device
     if base not in taken:
         return base
     # Papers sharing a name are told apart by their id; thousands of them can share its first six digits.

@@ -23,7 +23,7 @@ from bibtexparser.library import Library
 from bibtexparser.model import DuplicateBlockKeyBlock, DuplicateFieldKeyBlock, Entry, ParsingFailedBlock
 from pylatexenc.latex2text import LatexNodes2Text, MacroTextSpec, SpecialsTextSpec, get_default_latex_context_db
 
-from catalogue.text import printable, replace_unsafe, split_lines
+from catalogue.text import printable, replace_unsafe, split_lines, without_invisible
 from catalogue.model import Problem, Record, Source
 
 STRUCTURED_EXTENSIONS = (".jsonl", ".json", ".csv", ".tsv", ".bib")
@@ -48,6 +48,14 @@ LINK_FIELDS = ("pdf", "url", "code", "project")
 # A JSON file may wrap its list of records in one object: {"papers": [...]}.
 JSON_LIST_KEYS = ("papers", "records", "items")
 FIRST_YEAR, LAST_YEAR = 1900, 2100
+# Bounds no real list meets and a hostile one does (README, "Seed lists"): past them a value is cut
+# or left out with a note, so no record costs more than a few pages' work.
+MAX_NUMBER_DIGITS = 20
+MAX_NAMES = 1000  # authors (or keywords) of one record
+MAX_NAME_LENGTH = 300  # characters of one author or keyword
+MAX_FIELD_LENGTH = {"title": 1000, "venue": 200, "abstract": 100_000}
+MAX_ADDRESS_LENGTH = 2000
+TOO_DEEP = "nested deeper than any list of records is"
 Note = Callable[[str], None]  # records a problem with the row being read
 
 ADDRESS = re.compile(r"https?://[^\s<>\"\x00-\x1f\x7f-\x9f]+", re.IGNORECASE)
@@ -98,12 +106,29 @@ def parse_record_file(text: str, path: str) -> RecordFile:
     problems: list[Problem] = []
     rows = readers[extension](text.lstrip("\ufeff"), path, problems)
     venue, year = venue_year_from_filename(path)
-    records = []
-    for row in rows:
-        record = record_from_row(row, problems)
-        if record is not None:
-            records.append(replace(record, venue=record.venue or venue, year=record.year or year))
+    records: list[Record] = []
+    source = Source(path)
+    try:
+        for row in rows:
+            source = row.source
+            try:
+                record = record_from_row(row, problems)
+            except Exception as error:  # noqa: BLE001 - whatever one record does, the others are read
+                problems.append(Problem(row.source, f"cannot be read ({failure(error)}); skipped"))
+                continue
+            if record is not None:
+                records.append(replace(record, venue=record.venue or venue, year=record.year or year))
+    except Exception as error:  # noqa: BLE001 - the format's reader gave up: what it read before stays
+        problems.append(Problem(source, f"the rest of the file cannot be read ({failure(error)}); the "
+                                        f"{len(records)} records before it are kept"))
     return RecordFile(tuple(records), tuple(problems))
+
+
+def failure(error: Exception) -> str:
+    """An unexpected error as a note shows it: its kind and a short message."""
+    message = printable(str(error))
+    message = message if len(message) <= 80 else message[:79] + "…"
+    return f"{type(error).__name__}: {message}" if message else type(error).__name__
 
 
 def venue_year_from_filename(path: str) -> tuple[str | None, int | None]:
@@ -134,6 +159,34 @@ def file_name(path: str) -> str:
 
 # --- Formats: text -> rows ---------------------------------------------------------------------
 
+class Pairs(dict):
+    """A JSON object with its (key, value) pairs as written: a key given twice is seen, as CSV's and BibTeX's are."""
+
+    def __init__(self, pairs: list[tuple[str, Any]]) -> None:
+        super().__init__(pairs)
+        self.pairs = tuple(pairs)
+
+
+@dataclass(frozen=True)
+class LongNumber:
+    """A JSON number of more digits than any field needs: kept as its length, never converted."""
+
+    digits: int
+
+    def __repr__(self) -> str:
+        return f"<a number of {self.digits} digits>"
+
+
+def bounded_int(digits: str) -> int | LongNumber:
+    return int(digits) if len(digits) <= MAX_NUMBER_DIGITS else LongNumber(len(digits))
+
+
+def decode_json(text: str) -> Any:
+    """json.loads with each object's pairs kept and numbers bounded; JSONDecodeError, or
+    RecursionError for nesting deeper than Python's JSON reader goes."""
+    return json.loads(text, object_pairs_hook=Pairs, parse_int=bounded_int)
+
+
 def parse_jsonl_rows(text: str, path: str, problems: list[Problem]) -> Iterator[Row]:
     """One JSON object a line; blank lines are skipped, a line that is not JSON is reported and skipped."""
     number = 0
@@ -142,10 +195,13 @@ def parse_jsonl_rows(text: str, path: str, problems: list[Problem]) -> Iterator[
             continue
         number += 1
         try:
-            value = json.loads(line)
+            value = decode_json(line)
         except json.JSONDecodeError as error:
             problems.append(Problem(Source(path, line_number),
                                     f"not valid JSON ({error.msg}, column {error.colno}); this line is skipped"))
+            continue
+        except RecursionError:
+            problems.append(Problem(Source(path, line_number), f"{TOO_DEEP}; this line is skipped"))
             continue
         yield from rows_of_objects([value], path, problems, first=number)
 
@@ -154,7 +210,10 @@ def parse_json_rows(text: str, path: str, problems: list[Problem]) -> Iterator[R
     """A list of objects; or one object holding that list under a key of JSON_LIST_KEYS; or one
     object that is itself a record; or JSON Lines saved as .json (one object a line)."""
     try:
-        value = json.loads(text)
+        value = decode_json(text)
+    except RecursionError:
+        problems.append(Problem(Source(path), f"{TOO_DEEP}; nothing in this file was read"))
+        return
     except json.JSONDecodeError as error:
         if error.msg == "Extra data" and text.lstrip().startswith("{"):
             yield from parse_jsonl_rows(text, path, problems)
@@ -183,15 +242,15 @@ def parse_json_rows(text: str, path: str, problems: list[Problem]) -> Iterator[R
 
 def rows_of_objects(values: Iterable[Any], path: str, problems: list[Problem], first: int = 1) -> Iterator[Row]:
     for number, value in enumerate(values, first):
-        if isinstance(value, dict):
-            yield Row(Source(path, record=number), tuple(value.items()))
+        if isinstance(value, Pairs):
+            yield Row(Source(path, record=number), value.pairs)
         else:
             problems.append(Problem(Source(path, record=number), f"a JSON {json_type(value)}, not an object; skipped"))
 
 
 def json_type(value: Any) -> str:
-    names = ((bool, "true or false"), (int, "number"), (float, "number"), (str, "string"), (list, "list"),
-             (dict, "object"))
+    names = ((bool, "true or false"), (int, "number"), (float, "number"), (LongNumber, "number"), (str, "string"),
+             (list, "list"), (dict, "object"))
     return next((name for kind, name in names if isinstance(value, kind)), "null")
 
 
@@ -283,7 +342,7 @@ def parse_bibtex_rows(text: str, path: str, problems: list[Problem]) -> Iterator
             problems.append(Problem(source, f"the entry starting on line {(block.start_line or 0) + 1} cannot be read "
                                             f"({bibtex_error(entry)}); skipped"))
             continue
-        yield Row(source, tuple(bibtex_fields(entry)))
+        yield Row(source, tuple(bibtex_fields(entry, source, problems)))
 
 
 def quietly(parse: Callable[[str], Library], text: str) -> Library:
@@ -304,17 +363,23 @@ def bibtex_error(block: ParsingFailedBlock) -> str:
     return printable((getattr(error, "abort_reason", "") or str(error) or type(error).__name__).strip())
 
 
-def bibtex_fields(entry: Entry) -> Iterator[tuple[str, Any]]:
+def bibtex_fields(entry: Entry, source: Source, problems: list[Problem]) -> Iterator[tuple[str, Any]]:
+    """The entry's fields as text; LaTeX that cannot be read is kept as written, with a note."""
     for field in entry.fields:
         key = field.key.lower()
         name = FIELD_NAMES.get(normalize_name(key))
-        if name == "authors":
-            yield key, [latex_to_text(author) for author in bibtex_authors(field.value)]
-        elif name in ("title", "keywords", "venue"):
-            yield key, latex_to_text(field.value)
-        elif name == "abstract":
-            yield key, without_outer_braces(field.value.strip())
-        else:
+        try:
+            if name == "authors":
+                authors = bibtex_authors(field.value)  # past MAX_NAMES, left out by names_of
+                yield key, [latex_to_text(author) for author in authors[:MAX_NAMES]] + authors[MAX_NAMES:]
+            elif name in ("title", "keywords", "venue"):
+                yield key, latex_to_text(field.value)
+            elif name == "abstract":
+                yield key, without_outer_braces(field.value.strip())
+            else:
+                yield key, field.value
+        except UnreadableLatex:
+            problems.append(Problem(source, f"{printable(key)}: LaTeX that cannot be read as text; kept as written"))
             yield key, field.value
 
 
@@ -360,10 +425,18 @@ def without_outer_braces(text: str) -> str:
 
 def latex_to_text(latex: str) -> str:
     """LaTeX as Unicode text: accents and `--` as characters, protecting braces dropped, math
-    ($...$, \\(...\\)) kept as written. A bare % or & is text, as BibTeX itself reads it."""
+    ($...$, \\(...\\)) kept as written. A bare % or & is text, as BibTeX itself reads it.
+    UnreadableLatex when pylatexenc gives up on it (it raises what it meets: IndexError, ...)."""
     if not LATEX_MARKS.search(latex):
         return latex
-    return latex_converter().latex_to_text(latex)
+    try:
+        return latex_converter().latex_to_text(latex)
+    except Exception as error:  # noqa: BLE001 - any failure of the library is this text's problem
+        raise UnreadableLatex(latex) from error
+
+
+class UnreadableLatex(ValueError):
+    """A field's LaTeX that pylatexenc cannot read."""
 
 
 @functools.cache
@@ -397,6 +470,8 @@ def record_from_row(row: Row, problems: list[Problem]) -> Record | None:
             continue
         if field not in given:
             given[field] = (key, value)
+        elif key == given[field][0]:
+            note(f"'{printable(key)}' is given twice; the first is used")
         elif given[field][1] != value:
             note(f"'{printable(key)}' gives the {field} a second time; the first ('{printable(given[field][0])}') "
                  "is used")
@@ -418,22 +493,62 @@ def checked_value(field: str, key: str, value: Any, note: Note) -> Any:
         note(f"{key} is a {json_type(value)}, not text; left out")
         return None
     if field in LINK_FIELDS:
+        if len(value) > MAX_ADDRESS_LENGTH:
+            note(f"{key} is {len(value):,} characters long, longer than any address ({MAX_ADDRESS_LENGTH:,}); left out")
+            return None
         return address_of(key, value, note)
-    return clean_text(value)
+    text, removed = clean_text(value)
+    if removed:
+        note(f"{key}: {invisible_removed(removed)}")
+    return bounded_text(field, key, text, note)
+
+
+def invisible_removed(count: int) -> str:
+    return f"{count} invisible or direction-changing character{'s' if count != 1 else ''} removed"
+
+
+def bounded_text(field: str, key: str, text: str, note: Note) -> str | None:
+    """The text, cut at a word when longer than MAX_FIELD_LENGTH allows (a venue that long is left out)."""
+    limit = MAX_FIELD_LENGTH.get(field)
+    if limit is None or len(text) <= limit:
+        return text
+    if field == "venue":
+        note(f"{key} is {len(text):,} characters long, longer than any venue's name ({limit:,}); left out")
+        return None
+    cut = text[:limit].rsplit(" ", 1)[0] if " " in text[:limit] else text[:limit]
+    note(f"{key} is {len(text):,} characters long; only its first {len(cut):,} are kept (at most {limit:,})")
+    return cut
 
 
 def names_of(field: str, key: str, value: Any, note: Note) -> tuple[str, ...]:
-    """Authors or keywords: a list of strings, or one string split (split_authors, split_keywords)."""
+    """Authors or keywords: a list of strings, or one string split (split_authors, split_keywords);
+    at most MAX_NAMES of them, each at most MAX_NAME_LENGTH characters long."""
     if isinstance(value, str):
-        items = split_authors(value) if field == "authors" else split_keywords(value)
+        given = split_authors(value) if field == "authors" else split_keywords(value)
     elif isinstance(value, list):
-        items = [text for text in map(named, value) if text is not None]
-        if len(items) < len(value):
-            note(f"{key}: {len(value) - len(items)} of the {len(value)} items are not text; left out")
+        given = value
     else:
         note(f"{key} is a {json_type(value)}, not a list or text; left out")
         return ()
-    return tuple(dict.fromkeys(cleaned for cleaned in map(clean_text, items) if cleaned))
+    if len(given) > MAX_NAMES:
+        note(f"{key} lists {len(given):,} names, more than any paper has; only the first {MAX_NAMES:,} are kept")
+    items = [text for text in map(named, given[:MAX_NAMES]) if text is not None]
+    if len(items) < len(given[:MAX_NAMES]):
+        note(f"{key}: {len(given[:MAX_NAMES]) - len(items)} of the {len(given)} items are not text; left out")
+    names, removed, too_long = [], 0, 0
+    for item in items:
+        text, invisible = clean_text(item)
+        removed += invisible
+        if len(text) > MAX_NAME_LENGTH:
+            too_long += 1
+        elif text:
+            names.append(text)
+    if removed:
+        note(f"{key}: {invisible_removed(removed)}")
+    if too_long:
+        note(f"{key}: {too_long} item{'s' if too_long != 1 else ''} longer than {MAX_NAME_LENGTH} characters, "
+             "which no name is; left out")
+    return tuple(dict.fromkeys(names))
 
 
 def named(item: Any) -> str | None:
@@ -492,11 +607,13 @@ def address_of(key: str, value: str, note: Note) -> str | None:
     return None
 
 
-def clean_text(text: str) -> str:
-    """Stripped, control characters removed, each run of white space (line breaks too) one space."""
+def clean_text(text: str) -> tuple[str, int]:
+    """(text stripped, control characters removed, each run of white space (line breaks too) one
+    space; how many invisible or direction-changing characters were removed, see text.without_invisible)."""
     if not text.isprintable():  # a cheap test that most texts pass
         text = replace_unsafe(text, "")
-    return " ".join(text.split())
+    text, removed = without_invisible(text)
+    return " ".join(text.split()), removed
 
 
 def shown(value: Any, limit: int = 60) -> str:

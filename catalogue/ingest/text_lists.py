@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from catalogue.text import has_unsafe, replace_unsafe, split_lines
+from catalogue.text import has_unsafe, replace_unsafe, split_lines, without_invisible
 from catalogue.model import Paragraph, Problem, SeedDocument, Source
 from catalogue.ingest.seed_files import decode_seed_bytes, replaced_bytes
 
@@ -20,7 +20,14 @@ def parse_seed_document(text: str, path: str) -> SeedDocument:
     lines = split_lines(text.lstrip("\ufeff"))  # a file converted twice can start with two marks
     problems = [Problem(Source(path, number), "control characters were replaced by '\ufffd'")
                 for number, line in enumerate(lines, 1) if has_unsafe(line)]
-    paragraphs = split_paragraphs([replace_unsafe(line) for line in lines])
+    visible = []
+    for number, line in enumerate(lines, 1):
+        line, removed = without_invisible(replace_unsafe(line))
+        if removed:
+            problems.append(Problem(Source(path, number), f"{removed} invisible or direction-changing "
+                                                          f"character{'s' if removed != 1 else ''} removed"))
+        visible.append(line)
+    paragraphs = split_paragraphs(visible)
     if not paragraphs:  # an empty file lacks its header only as it lacks everything else: one note says it
         problems.append(Problem(Source(path, 1), "no abstracts in this file (it is empty)"))
         return SeedDocument(path, None, None, (), tuple(problems))

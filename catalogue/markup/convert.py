@@ -412,6 +412,11 @@ def latex_text_to_markdown(text: str) -> tuple[str, list[str]]:
     return text, problems
 
 
+def with_accents(text: str) -> str:
+    """LaTeX's accents as accented letters (Cram\\'er -> Cramér); everything else as written."""
+    return _ACCENT.sub(_accented, text) if "\\" in text else text
+
+
 def _ungrouped(group: re.Match) -> str:
     """Fr{\u00e9}chet, {ReasoNet}, {}: LaTeX's braces around a word print nothing; a macro's argument stays."""
     return group[0] if group[1] else group[2]

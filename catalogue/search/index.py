@@ -35,6 +35,7 @@ from importlib import metadata
 from pathlib import Path
 
 from catalogue.errors import CatalogueError
+from catalogue.portable import is_portable, portable_slug
 from catalogue.site import routes
 from catalogue.site.output import link_file, link_tree
 from catalogue.system.cache import Cache, code_version, digest
@@ -99,9 +100,10 @@ def shard_name(venue: str, year: str) -> str:
     if not f"{venue}{year}".strip():
         return OTHER_SHARD
     slug = re.sub(r"[^a-z0-9]+", "-", f"{venue} {year}".lower()).strip("-")
-    if slug and re.sub(r"[^a-z0-9]", "", slug) == re.sub(r"[\W_]", "", f"{venue}{year}".lower()):
+    if slug and re.sub(r"[^a-z0-9]", "", slug) == re.sub(r"[\W_]", "", f"{venue}{year}".lower()) and is_portable(slug):
         return slug
-    return "-".join(filter(None, [slug, short_hash(venue, year)]))
+    name = "-".join(filter(None, [slug, short_hash(venue, year)]))
+    return name if is_portable(name) else portable_slug(slug, f"{venue}\0{year}")
 
 
 def short_hash(*parts: str) -> str:

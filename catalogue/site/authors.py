@@ -9,7 +9,7 @@ An author's slug follows from its key alone, so a link never breaks when authors
 key of plain words ([a-z0-9], single spaces) gets its python-slugify slug ('ada lovelace' ->
 ada-lovelace); any other key gets its slug and the first 6 hex digits of the key's SHA-256
 ('josé garcía' -> jose-garcia-<hash>). A plain key whose last word is 6 hex digits ('ada
-decade'), or whose slug is long, is hashed too: so no plain slug ends as a hashed one does.
+decade'), whose slug is long, or that Windows reads as a device ('con', 'nul'), is hashed too: so no plain slug ends as a hashed one does.
 Two hashed slugs meet only if two keys share both their letters and their hash; the build then
 stops and names both (render.author_groups) rather than give one author the other's page.
 """
@@ -24,7 +24,9 @@ from collections.abc import Iterable
 
 from slugify import slugify
 
+from catalogue.portable import is_device_name
 from catalogue.site import routes
+from catalogue.text import without_invisible
 
 PLAIN_KEY = re.compile(r"[a-z0-9]+(?: [a-z0-9]+)*")
 HASHED_ENDING = re.compile(r" [0-9a-f]{6}$")  # a plain key ending so would slug as every hashed slug ends
@@ -34,8 +36,9 @@ OTHER_INITIAL = "#"  # the index's group for names that do not start with a Lati
 
 
 def author_key(name: str) -> str:
-    """What makes two spellings one author: 'Ada  LOVELACE ' -> 'ada lovelace'."""
-    return " ".join(unicodedata.normalize("NFC", name).casefold().split())
+    """What makes two spellings one author: 'Ada  LOVELACE ' -> 'ada lovelace'; invisible and
+    direction characters do not count ('Ada\u200b Lovelace' is Ada Lovelace)."""
+    return " ".join(without_invisible(unicodedata.normalize("NFC", name))[0].casefold().split())
 
 
 def author_path(name: str) -> str:
@@ -46,7 +49,8 @@ def author_path(name: str) -> str:
 def author_slug(key: str) -> str:
     """An author's folder under authors/, from its key (see the module's docstring)."""
     slug = slugify(key)
-    if PLAIN_KEY.fullmatch(key) and not HASHED_ENDING.search(key) and len(slug) <= SLUG_LENGTH:
+    if PLAIN_KEY.fullmatch(key) and not HASHED_ENDING.search(key) and len(slug) <= SLUG_LENGTH \
+            and not is_device_name(slug):
         return slug
     base = slugify(key, max_length=SLUG_LENGTH, word_boundary=True) or "author"
     return f"{base}-{hashlib.sha256(key.encode('utf-8')).hexdigest()[:HASH_LENGTH]}"

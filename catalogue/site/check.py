@@ -160,12 +160,13 @@ def check_collections(site: Path, parsed: dict[str, PageParser]) -> list[str]:
         records = json.loads((site / PAPERS_JSON).read_text(encoding="utf-8"))["papers"]
         groups: dict[str, dict[str, list[str]]] = {}  # page -> label -> paper pages
         names = shown_names(tuple(record["authors"]) for record in records)
+        venues = routes.venue_slugs(venue_year_label(record["venue"], record["year"]) for record in records)
         for record in records:
             for author in dict.fromkeys(record["authors"]):
                 groups.setdefault(author_path(author), {}).setdefault(names[author_key(author)], []).append(
                     record["path"])
             venue = venue_year_label(record["venue"], record["year"])
-            groups.setdefault(routes.venue_page(routes.venue_slug(venue)), {}).setdefault(venue, []).append(record["path"])
+            groups.setdefault(routes.venue_page(venues[venue]), {}).setdefault(venue, []).append(record["path"])
             for topic in record["topics"]:
                 groups.setdefault(routes.topic_page(topic["slug"]), {}).setdefault(topic["label"], []).append(
                     record["path"])

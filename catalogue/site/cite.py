@@ -8,16 +8,12 @@ from urllib.parse import quote
 from catalogue.text import replace_unsafe
 from catalogue.markup.convert import without_inline_html
 from catalogue.model import Paper
+from catalogue.site.tex import tex_text, tex_with_math
 
-# Characters BibTeX/LaTeX treat as commands outside math; written as escapes in fields.
-_LATEX_SPECIAL = re.compile(r"(?<!\\)([&%#_])")
 # What makes Markdown text more than text inside a line: links and images ([ ]), raw HTML and
 # autolinks (<), code (`), emphasis (* _) and the escapes themselves (\).
 _MARKDOWN_PUNCTUATION = re.compile(r"[\\`*_\[\]<]")
-_BRACES = re.compile(r"[{}]")
-_BACKSLASHES_BEFORE_BRACE = re.compile(r"(?<!\\)\\+(?=[{}]|\Z)")  # a run's backslashes, before a brace or the end
 _MATH = re.compile(r"\$[^$]*\$")
-_MATH_PARTS = re.compile(r"(\$[^$]*\$)")
 _LINE_BREAKS = re.compile(r"[\t\n\r\x0c\u2028\u2029]")
 _INNER_CAPITAL = re.compile(r"[^\s\-{][A-Z]")
 _NOT_KEY = re.compile(r"[^a-z0-9]")
@@ -29,13 +25,12 @@ def citation_key(paper: Paper) -> str:
     return _NOT_KEY.sub("", f"{paper.venue or ''}{paper.year or ''}{paper.slug}".lower())
 
 
-def bibtex_field(text: str) -> str:
-    """A field value for BibTeX, braced: specials escaped outside math. The value cannot end its
-    entry: control characters go, braces are kept only in matched pairs, and no backslash stands
-    before a brace or at the end (BibTeX counts '\\}' as a brace, other readers as a character)."""
-    parts = _MATH_PARTS.split(_printable(text))
-    escaped = "".join(part if part.startswith("$") else _LATEX_SPECIAL.sub(r"\\\1", part) for part in parts)
-    return "{" + _balanced(escaped) + "}"
+def bibtex_field(text: str, math: bool = False) -> str:
+    """A field value for BibTeX, braced: the text as TeX prints it (tex.py), with its safe formulas
+    kept as math when `math` is set. Braces come only in matched pairs, so the value cannot end
+    its entry; control characters go."""
+    text = _printable(text)
+    return "{" + (tex_with_math(text) if math else tex_text(text)) + "}"
 
 
 def bibtex_url(url: str) -> str:
@@ -47,21 +42,6 @@ def bibtex_url(url: str) -> str:
 def _printable(text: str) -> str:
     """Line breaks and tabs as spaces, other control characters (and noncharacters) removed."""
     return replace_unsafe(_LINE_BREAKS.sub(" ", text), "")
-
-
-def _balanced(text: str) -> str:
-    """Braces in matched pairs only (an unmatched one is dropped); no backslash before a brace or at the end."""
-    text = _BACKSLASHES_BEFORE_BRACE.sub("", text)  # from a run's start only: linear
-    unmatched, opened = set(), []
-    for brace in _BRACES.finditer(text):  # the braces alone: most fields have none or a pair
-        if brace[0] == "{":
-            opened.append(brace.start())
-        elif opened:
-            opened.pop()
-        else:
-            unmatched.add(brace.start())
-    unmatched.update(opened)
-    return "".join(character for at, character in enumerate(text) if at not in unmatched) if unmatched else text
 
 
 def protect_capitals(title: str) -> str:
@@ -76,7 +56,8 @@ def protect_capitals(title: str) -> str:
 def render_bibtex(paper: Paper, url: str | None) -> str:
     """An @inproceedings entry with what is known of the paper (no note: a derived title is marked on
     the site, and a citation manager would carry the note into every bibliography)."""
-    fields = [("title", bibtex_field(protect_capitals(without_inline_html(paper.title))))]  # LaTeX has no HTML
+    title = bibtex_field(without_inline_html(paper.title), math=True)  # LaTeX has no HTML
+    fields = [("title", "{" + protect_capitals(title[1:-1]) + "}")]
     if paper.authors:
         fields.append(("author", bibtex_field(" and ".join(paper.authors))))
     if paper.venue:

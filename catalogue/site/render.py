@@ -726,15 +726,8 @@ def venue_groups(views: tuple[PaperView, ...], shown_as: Callable[[Paper], str] 
     for view in views:
         groups.setdefault(venue_label(view.paper), []).append(view)
     ordered = sorted(groups.items(), key=lambda item: (-(item[1][0].paper.year or 0), item[0]))
-    owners: dict[str, str] = {}
-    for label, members in ordered:
-        other = owners.setdefault(routes.venue_slug(label), label)
-        if other != label:
-            raise CatalogueError(
-                f"{routes.venue_page(routes.venue_slug(label))}: would be the page of two venues, {shown(other)} "
-                f"({groups[other][0].paper.source}) and {shown(label)} ({members[0].paper.source}); "
-                "write one venue the same way in both, or make them differ in letters or digits")
-    return [(routes.venue_slug(label), shown_as(members[0].paper), tuple(members)) for label, members in ordered]
+    slugs = routes.venue_slugs(groups)
+    return [(slugs[label], shown_as(members[0].paper), tuple(members)) for label, members in ordered]
 
 
 def script_json(data) -> SafeHtml:

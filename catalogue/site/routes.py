@@ -10,9 +10,12 @@ change one (an old slug's page redirects to the new, see `paper_page`).
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from urllib.parse import quote
 
 from slugify import slugify
+
+from catalogue.portable import portable_slug, short_hash
 
 HOME = "index.html"
 SEARCH = "search.html"
@@ -70,8 +73,25 @@ def topic_page(slug: str) -> str:
 
 
 def venue_slug(label: str) -> str:
-    """The folder of a venue's page: 'ICML 2026' -> 'icml-2026'."""
-    return slugify(label) or "unknown-venue"
+    """The folder of a venue's page: 'ICML 2026' -> 'icml-2026' (a name no system refuses, see portable.py)."""
+    slug = slugify(label)
+    return portable_slug(slug, label) if slug else "unknown-venue"
+
+
+def venue_slugs(labels: Iterable[str]) -> dict[str, str]:
+    """Each venue label's folder. Labels whose slugs meet ('A+B 2026', 'A B 2026', 'Ünïcode', 'Unicode')
+    each get a page: the one written as its slug reads ('A B 2026') keeps the slug, every other one
+    has its label's hash added. A label alone at its slug keeps it, so no address moves until another
+    venue claims it."""
+    by_slug: dict[str, list[str]] = {}
+    for label in dict.fromkeys(labels):
+        by_slug.setdefault(venue_slug(label), []).append(label)
+    slugs = {}
+    for slug, claimants in by_slug.items():
+        for label in claimants:
+            as_written = "-".join(label.casefold().split()) == slug
+            slugs[label] = slug if len(claimants) == 1 or as_written else f"{slug}-{short_hash(label)}"
+    return slugs
 
 
 def venue_page(slug: str) -> str:
