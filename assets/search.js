@@ -275,6 +275,7 @@
     link.className = "result-link";
     link.href = result.url + (query ? "?highlight=" + encodeURIComponent(query) : "");
     link.textContent = result.title;
+    link.dir = "auto";  // a title in another direction never reorders the text around it
     var heading = document.createElement(headingTag);
     heading.className = "result-title";
     heading.appendChild(link);
@@ -285,6 +286,7 @@
     if (result.name && result.title.indexOf(result.name) !== 0) {
       var name = document.createElement("span");
       name.className = "name";
+      name.dir = "auto";
       name.textContent = result.name;
       meta.appendChild(name);
     }
@@ -293,6 +295,7 @@
     if (result.authors.length) {
       var authors = document.createElement("p");
       authors.className = "result-authors";
+      authors.dir = "auto";
       authors.textContent = shortAuthors(result.authors);
       item.appendChild(authors);
     }

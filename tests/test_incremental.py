@@ -290,7 +290,7 @@ def test_author_pages_show_exactly_their_papers_and_equal_a_clean_build(tmp_path
 
     edit_paper(content, "egotsr", authors=("Ada Lovelace",))  # Alan has no paper left, Ada's spelling is a tie
     build_project(project, "--no-search")
-    assert not alan.exists() and "<h1>Ada Lovelace</h1>" in ada.read_text(encoding="utf-8")
+    assert not alan.exists() and "<h1 dir=\"auto\">Ada Lovelace</h1>" in ada.read_text(encoding="utf-8")
     assert files(site) == clean_build(project, tmp_path / "second", "--no-search")
 
 
