@@ -7,6 +7,7 @@ ill-typed front-matter key is an error naming the file and the key, never silent
 from __future__ import annotations
 
 import difflib
+import functools
 import json
 import os
 import re
@@ -593,6 +594,7 @@ def papers_count(count: int) -> str:
     return f"{count} paper{'s' if count != 1 else ''}"
 
 
+@functools.lru_cache(maxsize=4096)  # a catalogue writes its few venues on every paper
 def venue_key(venue: str) -> str:
     """What makes two spellings of a venue one venue: its letters, digits and symbols, whatever their
     case, spaces, punctuation ('ICML.', 'I.C.M.L.', 'ACM-MM') and invisible characters. Accents and
