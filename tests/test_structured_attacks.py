@@ -134,7 +134,7 @@ def test_a_record_past_the_bounds_is_trimmed_with_a_note(hostile_ingest):
     result, content = hostile_ingest
     papers = {paper.title: paper for paper in read_papers(content).values()}
     assert len(papers["Many"].authors) == MAX_NAMES
-    assert f"seeds/authors.json:record 1: authors lists 50,000 names" in result.output
+    assert "seeds/authors.json:record 1: authors lists 50,000 names" in result.output
     [long] = [paper for title, paper in papers.items() if title.startswith("word word")]
     assert len(long.title) <= MAX_FIELD_LENGTH["title"] and long.venue is None
     assert "seeds/long.jsonl:record 1: venue is 10,000 characters long" in result.output
