@@ -232,3 +232,18 @@ def test_nothing_in_a_title_is_shown_in_another_order(attacked_site):
     data = json.loads((attacked_site / "papers.json").read_text(encoding="utf-8"))["papers"]
     titles = {unicodedata.normalize("NFC", paper["title"]) for paper in data}
     assert "Harmless title evil end" in titles
+
+
+def test_cards_isolate_a_lists_titles_names_and_venues(attacked_site, browser):
+    """On the home page's cards each title, author and venue takes its own direction (CSS unicode-bidi),
+    as dir="auto" does on the paper page, so a right-to-left one never reorders its neighbours."""
+    page = browser.new_page()
+    try:
+        page.goto((attacked_site / "index.html").as_uri())
+        styles = page.eval_on_selector_all(".card-title a, .card-authors a, .card .venue",
+                                           "links => links.map(link => getComputedStyle(link).unicodeBidi)")
+        assert styles and set(styles) == {"plaintext"}
+        heading = page.eval_on_selector("h1", "h1 => getComputedStyle(h1).direction")
+        assert heading == "ltr"  # the interface keeps its own direction
+    finally:
+        page.close()
