@@ -4,8 +4,8 @@ the site unpacks to on each.
 Every folder name the site publishes from a list's text (a paper's, author's, venue's or topic's
 slug, a search shard) is made of lower-case ASCII letters, digits and single hyphens: no reserved
 character (`<>:"/\\|?*`), no trailing dot or space, no case to fold. What remains are Windows'
-device names, which no folder may be called whatever follows a dot (`con`, `nul`, `com1`,
-`lpt9`, ...), and length. This module is the one rule for both; the address room (site/routes.py)
+device names, which no file or folder may be called, even with an extension (`con`, `nul.txt`,
+`com1`, `lpt9`, ...), and length. This module is the one rule for both; the address room (site/routes.py)
 and the readers of content/ ask it.
 """
 
@@ -37,10 +37,13 @@ def short_hash(key: str) -> str:
 
 
 def portable_slug(slug: str, key: str) -> str:
-    """The slug, or when it cannot name a folder (a device name, too long, empty), the slug cut at a
-    hyphen and followed by the key's hash: 'con' -> 'con-1a2b3c'. The same key always gives the same name."""
-    if is_portable(slug):
-        return slug
+    """The slug, or when it cannot name a folder (a device name, too long, empty), with_hash's name."""
+    return slug if is_portable(slug) else with_hash(slug, key)
+
+
+def with_hash(slug: str, key: str) -> str:
+    """The slug, cut at a hyphen to leave room, followed by the key's hash: 'con' -> 'con-1a2b3c'. At
+    most MAX_NAME characters; the same key always gives the same name."""
     cut = slug[:MAX_NAME - HASH_LENGTH - 1]
     if len(slug) > len(cut) and "-" in cut:
         cut = cut.rsplit("-", 1)[0]

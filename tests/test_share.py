@@ -108,7 +108,9 @@ def test_bibtex_parses_with_its_fields_intact(shared_site):
 
 @pytest.mark.parametrize("text, math, expected", [
     ("50% of A&B #1 x_y", False, r"{50\% of A\&B \#1 x\_y}"),
-    ("keeps $x_1 + y$ math", True, "{keeps $x_1 + y$ math}"),
+    ("keeps $x_1 + y$ math", True, "{keeps {$x_1 + y$} math}"),
+    (r"a final backslash \(x\\\) is text", True, r"{a final backslash \textbackslash{}(x\textbackslash{}\textbackslash{}\textbackslash{}) is text}"),
+    (r"an empty \(\) formula", True, r"{an empty \textbackslash{}(\textbackslash{}) formula}"),
     ("a formula $x_1 & y$ TeX cannot align is text", True, r"{a formula \$x\_1 \& y\$ TeX cannot align is text}"),
     ("$x$ in a field without math", False, r"{\$x\$ in a field without math}"),
     ("unbalanced { brace", False, r"{unbalanced \textbraceleft{} brace}"),

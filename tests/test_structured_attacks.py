@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import unicodedata
@@ -22,8 +23,10 @@ from catalogue.cli import main
 from catalogue.content import read_papers
 from catalogue.ingest.formats import parse_seed_records
 from catalogue.ingest.structured_lists import MAX_FIELD_LENGTH, MAX_NAME_LENGTH, MAX_NAMES
-from catalogue.model import Record
-from catalogue.portable import is_device_name
+from catalogue.model import Paper, Record, Source
+from catalogue.portable import is_device_name, is_portable
+from catalogue.site import routes
+from catalogue.site.cite import render_bibtex
 from catalogue.search.index import shard_name
 from catalogue.text import INVISIBLE
 
@@ -155,7 +158,8 @@ ATTACKS = [
     {"title": "Device venue", "abstract": ABSTRACT.format(what="devices"), "venue": "CON", "authors": ["Ada Lovelace"]},
     {"title": "Another device", "abstract": ABSTRACT.format(what="drivers"), "venue": "aux", "year": 2026},
     {"title": "\\input{secret.txt} \\immediate\\write18{touch pwned} \\newwrite\\f\\immediate\\openout\\f=written.tex "
-              "$\\input{secret.txt}$ $^^5cinput{secret.txt}$ $\\ell_\\infty$ \\csname input\\endcsname{secret.txt}",
+              "$\\input{secret.txt}$ $^^5cinput{secret.txt}$ $\\ell_\\infty$ \\csname input\\endcsname{secret.txt} "
+              "\\(x\\\\) then $\\Pr(x)$ and $\\Re x$ and \\(\\) and $$\\Delta t$$",
      "abstract": ABSTRACT.format(what="typesetting"), "venue": "ICML\\write18{touch pwned}", "year": 2026,
      "authors": ["\\input{secret.txt}", "Grace } Hopper {"]},
 ]
@@ -247,3 +251,22 @@ def test_cards_isolate_a_lists_titles_names_and_venues(attacked_site, browser):
         assert heading == "ltr"  # the interface keeps its own direction
     finally:
         page.close()
+
+
+LABEL = st.lists(st.sampled_from(list("aAbB +-.&é∞") + [" 2026", "con", "a" * 60, "-f274a0"]), max_size=12).map("".join)
+
+
+@given(labels=st.lists(LABEL, min_size=1, max_size=8))
+def test_no_two_venue_labels_share_a_folder_and_every_folder_is_portable(labels):
+    slugs = routes.venue_slugs(labels)
+    assert len(set(slugs.values())) == len(slugs) == len(set(labels))
+    assert all(is_portable(slug) for slug in slugs.values()), slugs
+
+
+def test_a_lists_formulas_survive_a_style_that_lower_cases_titles():
+    """plain.bst lower-cases a title outside braces: `$\\Box$` would become the primitive `\\box`."""
+    paper = Paper(id="0123456789ab", slug="x", title=r"Bounds for $\Box$ and $\Re x$ in LS$^2$MC", abstract="",
+                  source=Source("s.txt", 1), title_source="given")
+    title = re.search(r"title = \{(.*)\},?\n", render_bibtex(paper, None))[1]
+    outside = re.sub(r"\{[^{}]*(?:\{[^{}]*\}[^{}]*)*\}", "", title)  # what a style may lower-case
+    assert "$" not in outside and "Box" not in outside and "Re" not in outside

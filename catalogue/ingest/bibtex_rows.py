@@ -18,6 +18,9 @@ from catalogue.ingest.rows import FIELD_NAMES, MAX_NAMES, Row, normalize_name
 from catalogue.model import Problem, Source
 from catalogue.text import printable
 
+# LaTeX read of one title, venue, keyword list or name at most: far more than any needs, and pylatexenc
+# takes seconds over a field of megabytes.
+MAX_LATEX = 10_000
 # Text in which pylatexenc would change something; the rest (most names) skips the parser.
 LATEX_MARKS = re.compile(r"[\\{}$~%&]|--|``|''|[?!]`")
 
@@ -79,10 +82,14 @@ def bibtex_fields(entry: Entry, source: Source, problems: list[Problem]) -> Iter
         name = FIELD_NAMES.get(normalize_name(key))
         try:
             if name == "authors":
-                authors = bibtex_authors(field.value)  # past MAX_NAMES, left out by names_of
-                yield key, [latex_to_text(author) for author in authors[:MAX_NAMES]] + authors[MAX_NAMES:]
+                authors = bibtex_authors(field.value)  # past MAX_NAMES, or too long to be a name: left out by names_of
+                yield key, [latex_to_text(author) if len(author) <= MAX_LATEX else author
+                            for author in authors[:MAX_NAMES]] + authors[MAX_NAMES:]
             elif name in ("title", "keywords", "venue"):
-                yield key, latex_to_text(field.value)
+                if len(field.value) > MAX_LATEX:
+                    problems.append(Problem(source, f"{printable(key)} is {len(field.value):,} characters long; only the "
+                                                    f"first {MAX_LATEX:,} are read"))
+                yield key, latex_to_text(field.value[:MAX_LATEX])
             elif name == "abstract":
                 yield key, without_outer_braces(field.value.strip())
             else:

@@ -1,7 +1,7 @@
 """A seed file's bytes -> the records it lists, whatever its format.
 
 A text list (.txt) gives one record per abstract, with the venue and year of its header; a
-structured list (JSON, CSV, BibTeX: see records.py) gives each record's own fields. Either way
+structured list (JSON, CSV, BibTeX: see structured_lists.py) gives each record's own fields. Either way
 every problem is a note naming the file and the line or record.
 """
 

@@ -31,6 +31,7 @@ MAX_NAME_LENGTH = 300  # characters of one author or keyword
 MAX_FIELD_LENGTH = {"title": 1000, "venue": 200, "abstract": 100_000}
 MAX_ADDRESS_LENGTH = 2000
 Note = Callable[[str], None]  # records a problem with the row being read
+SURROGATE = re.compile("[\ud800-\udfff]")
 
 ADDRESS = re.compile(r"https?://[^\s<>\"\x00-\x1f\x7f-\x9f]+", re.IGNORECASE)
 # Paper lists often give a link as Markdown ("[![github](icon.svg) owner/repo](https://github.com/...)").
@@ -70,6 +71,10 @@ def parse_record_file(text: str, path: str) -> RecordFile:
     problems: list[Problem] = []
     rows = readers[extension](text.lstrip("\ufeff"), path, problems)
     venue, year = venue_year_from_filename(path)
+    if venue and len(venue) > MAX_FIELD_LENGTH["venue"]:
+        problems.append(Problem(Source(path), f"the file name's venue is longer than any venue's name "
+                                              f"({MAX_FIELD_LENGTH['venue']} characters); not used"))
+        venue = None
     records: list[Record] = []
     source = Source(path)
     try:
@@ -160,10 +165,11 @@ def checked_value(field: str, key: str, value: Any, note: Note) -> Any:
         note(f"{key} is a {json_type(value)}, not text; left out")
         return None
     if field in LINK_FIELDS:
-        if len(value) > MAX_ADDRESS_LENGTH:
-            note(f"{key} is {len(value):,} characters long, longer than any address ({MAX_ADDRESS_LENGTH:,}); left out")
+        address = address_of(key, value[:MAX_ADDRESS_LENGTH + 1], note)
+        if address and len(address) > MAX_ADDRESS_LENGTH:
+            note(f"{key} is longer than any address ({MAX_ADDRESS_LENGTH:,} characters); left out")
             return None
-        return address_of(key, value, note)
+        return address
     text, removed = clean_text(value)
     if removed:
         note(f"{key}: {invisible_removed(removed)}")
@@ -278,7 +284,7 @@ def clean_text(text: str) -> tuple[str, int]:
     """(text stripped, control characters removed, each run of white space (line breaks too) one
     space; how many invisible or direction-changing characters were removed, see text.without_invisible)."""
     if not text.isprintable():  # a cheap test that most texts pass
-        text = replace_unsafe(text, "")
+        text = SURROGATE.sub("\ufffd", replace_unsafe(text, ""))  # a JSON escape can write half a character
     text, removed = without_invisible(text)
     return " ".join(text.split()), removed
 

@@ -17,7 +17,11 @@ _MATH = re.compile(r"\$[^$]*\$")
 _LINE_BREAKS = re.compile(r"[\t\n\r\x0c\u2028\u2029]")
 _INNER_CAPITAL = re.compile(r"[^\s\-{][A-Z]")
 _NOT_KEY = re.compile(r"[^a-z0-9]")
-_URL_ESCAPES = str.maketrans({"{": "%7B", "}": "%7D", "\\": "%5C"})
+# Authors a BibTeX entry names before "and others" (BibTeX's et al.): bibtex holds a field in a
+# buffer of limited size, and a longer list is cut mid-name.
+MAX_BIBTEX_AUTHORS = 100
+# What could end the field or, typeset, start a command (`^^5c` is TeX's backslash): percent-encoded.
+_URL_ESCAPES = str.maketrans({"{": "%7B", "}": "%7D", "\\": "%5C", "^": "%5E"})
 
 
 def citation_key(paper: Paper) -> str:
@@ -56,10 +60,11 @@ def protect_capitals(title: str) -> str:
 def render_bibtex(paper: Paper, url: str | None) -> str:
     """An @inproceedings entry with what is known of the paper (no note: a derived title is marked on
     the site, and a citation manager would carry the note into every bibliography)."""
-    title = bibtex_field(without_inline_html(paper.title), math=True)  # LaTeX has no HTML
-    fields = [("title", "{" + protect_capitals(title[1:-1]) + "}")]
+    title = tex_with_math(_printable(without_inline_html(paper.title)), protect_capitals)  # LaTeX has no HTML
+    fields = [("title", "{" + title + "}")]
     if paper.authors:
-        fields.append(("author", bibtex_field(" and ".join(paper.authors))))
+        listed = paper.authors[:MAX_BIBTEX_AUTHORS] + (("others",) if len(paper.authors) > MAX_BIBTEX_AUTHORS else ())
+        fields.append(("author", bibtex_field(" and ".join(listed))))
     if paper.venue:
         fields.append(("booktitle", bibtex_field(f"{paper.venue} {paper.year or ''}".strip())))
     if paper.year:

@@ -15,7 +15,7 @@ from urllib.parse import quote
 
 from slugify import slugify
 
-from catalogue.portable import portable_slug, short_hash
+from catalogue.portable import portable_slug, with_hash
 
 HOME = "index.html"
 SEARCH = "search.html"
@@ -79,18 +79,29 @@ def venue_slug(label: str) -> str:
 
 
 def venue_slugs(labels: Iterable[str]) -> dict[str, str]:
-    """Each venue label's folder. Labels whose slugs meet ('A+B 2026', 'A B 2026', 'Ünïcode', 'Unicode')
-    each get a page: the one written as its slug reads ('A B 2026') keeps the slug, every other one
-    has its label's hash added. A label alone at its slug keeps it, so no address moves until another
-    venue claims it."""
+    """Each venue label's folder, no two alike. Of labels whose slugs meet ('A+B 2026' and 'A B 2026',
+    'Ünïcode' and 'Unicode'), the first in sorted order of those whose words are the slug's ('A B
+    2026') keeps the slug, and every other adds its label's hash. A label alone at its slug keeps
+    it, so no address moves until another venue claims it."""
     by_slug: dict[str, list[str]] = {}
-    for label in dict.fromkeys(labels):
+    for label in sorted(set(labels)):
         by_slug.setdefault(venue_slug(label), []).append(label)
-    slugs = {}
+    slugs: dict[str, str] = {}
+    others: list[tuple[str, str]] = []
     for slug, claimants in by_slug.items():
-        for label in claimants:
-            as_written = "-".join(label.casefold().split()) == slug
-            slugs[label] = slug if len(claimants) == 1 or as_written else f"{slug}-{short_hash(label)}"
+        keeper = claimants[0] if len(claimants) == 1 else next(
+            (label for label in claimants if "-".join(label.casefold().split()) == slug), None)
+        if keeper is not None:
+            slugs[keeper] = slug
+        others += [(label, slug) for label in claimants if label != keeper]
+    taken = set(slugs.values())
+    for label, slug in others:  # a hash another label's slug already is ('A B 2026 fcc8fe') is drawn again
+        name, number = with_hash(slug, label), 0
+        while name in taken:
+            number += 1
+            name = with_hash(slug, f"{label}\0{number}")
+        slugs[label] = name
+        taken.add(name)
     return slugs
 
 

@@ -10,6 +10,7 @@ symbols (latex2mathml's table) or shape formulas (SHAPING). Any other formula is
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from latex2mathml.symbols_parser import SYMBOLS
 
@@ -41,21 +42,23 @@ def tex_text(text: str) -> str:
     return with_accents(text).translate(TEXT_ESCAPES)
 
 
-def tex_with_math(text: str) -> str:
-    """Text with its safe formulas kept as math (`$...$`); everything else as tex_text."""
+def tex_with_math(text: str, protect: Callable[[str], str] = str) -> str:
+    """Text with its safe formulas kept as math, each in braces (`{$...$}`: a style that lower-cases
+    titles would otherwise make `\\Box` the primitive `\\box`); display math becomes inline. The rest
+    is tex_text, then `protect` (which may brace words of it)."""
     if "$" not in text and "\\(" not in text and "\\[" not in text:
-        return tex_text(text)
+        return protect(tex_text(text))
     segments, _ = split_math(text)
-    return "".join(f"${segment.content}$" if segment.kind != "text" and is_safe_math(segment.content)
-                   else tex_text(segment.written) for segment in segments)
+    return "".join("{$" + segment.content + "$}" if segment.kind != "text" and is_safe_math(segment.content)
+                   else protect(tex_text(segment.written)) for segment in segments)
 
 
 def is_safe_math(latex: str) -> bool:
     """Whether a formula is of the safe subset: its characters, its commands, balanced braces, no `^^`
     (TeX's notation for any character by its code, a backslash included). Braces balance as TeX counts
     them and as BibTeX does (every brace, `\\{` too)."""
-    if not SAFE_MATH_CHARACTERS.fullmatch(latex) or "^^" in latex:
-        return False
+    if not latex.strip() or latex.endswith("\\") or not SAFE_MATH_CHARACTERS.fullmatch(latex) or "^^" in latex:
+        return False  # an empty formula would be `$$`, display math; a final backslash would take the closing `$`
     for command in COMMAND.finditer(latex):
         name = command[1]
         if name not in SAFE_COMMANDS and not (len(name) == 1 and name in SAFE_ESCAPED):
