@@ -12,7 +12,8 @@ The home page is audited at its canonical address, `/`. At `/index.html` (where 
 "points to the domain's root URL": a heuristic against pages that all name the home page as
 canonical, which a home page naming `/` is not.
 
-A failure lists, for each category under the threshold, the audits that lost points (id, title,
+A page whose performance falls under the threshold is audited twice more and judged by the median
+run. A failure lists, for each category under the threshold, the audits that lost points (id, title,
 score, Lighthouse's value or explanation), and where the full JSON report was saved.
 """
 
@@ -36,6 +37,7 @@ PAPER = "wz-llm"  # highlights, links, related papers, the cite section
 PAGES = {"home": "", "paper": f"papers/{PAPER}/index.html"}
 CHROME_FLAGS = "--headless=new --no-sandbox --disable-gpu --disable-dev-shm-usage"
 TIMEOUT_S = 120  # per page; a run takes about 12 s
+RUNS_WHEN_SLOW = 3
 
 
 def netlify_policy() -> str:
@@ -67,9 +69,22 @@ def reports(tmp_path_factory) -> Iterator[dict[str, tuple[dict, Path]]]:
         build_project(project, "--base-url", address)
         results = {}
         for name, path in PAGES.items():
-            report = scratch / f"{name}.report.json"
-            results[name] = (run_lighthouse(address + path, report), report)
+            results[name] = audited(address + path, scratch, name)
         yield results
+
+
+def audited(url: str, scratch: Path, name: str) -> tuple[dict, Path]:
+    """One audit of the page; when its performance is under the threshold, the median of three runs
+    (Lighthouse's advice for its variance: timings move with the machine's load, and the suite runs
+    a test file on each core)."""
+    runs = []
+    for number in range(RUNS_WHEN_SLOW):
+        report = scratch / f"{name}.{number + 1}.report.json"
+        runs.append((run_lighthouse(url, report), report))
+        if number == 0 and (runs[0][0]["categories"]["performance"]["score"] or 0) >= THRESHOLD:
+            break
+    runs.sort(key=lambda run: run[0]["categories"]["performance"]["score"] or 0)
+    return runs[len(runs) // 2]
 
 
 def failing_audits(report: dict, category: str) -> list[str]:
