@@ -42,7 +42,7 @@ WEB_ADDRESS = re.compile(r"\Ahttps?://[^\s<>\"/?#]+[^\s<>\"]*\Z", re.IGNORECASE)
 SOURCE = re.compile(r"\A(\S(?:.*\S)?):(?:record (\d+)|(\d+))\Z")  # a seed file and its line or record; '.' stops at line breaks
 # Characters no front-matter text may hold (HTML and XML forbid them, or they end a line), and
 # those the abstract may not (it may span lines).
-UNSAFE_IN_ABSTRACT = re.compile(f"{UNSAFE.pattern}|[\x0c\ud800-\udfff]")
+UNSAFE_IN_ABSTRACT = re.compile(f"{UNSAFE.pattern}|\x0c")
 # Front matter that may hold an alias, an anchor or deep nesting: flow collections, compact
 # nested lists, deep indentation. What ingest writes has none of these.
 MAY_NEST_OR_ALIAS = re.compile(r"[*&\[{]|[-?][ \t]+[-?]|^[ \t]{8}", re.MULTILINE)

@@ -13,17 +13,19 @@ from collections.abc import Iterator
 # without spaces between words. As a regular-expression class body (assets/common.js has the same).
 CJK_CHARACTERS = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af"
 
-# C0/C1 control characters other than tab, line feed, form feed and carriage return, and
-# Unicode noncharacters: HTML forbids them, and they arrive from PDFs and spreadsheets.
+# C0/C1 control characters other than tab, line feed, form feed and carriage return, Unicode
+# noncharacters and lone surrogates (half a character, which a JSON escape can write): HTML forbids
+# them, UTF-8 cannot carry the last, and they arrive from PDFs, spreadsheets and exports.
 _NONCHARACTERS = "".join(chr(plane * 0x10000 + 0xFFFE) + chr(plane * 0x10000 + 0xFFFF) for plane in range(17))
-UNSAFE = re.compile(f"[\x00-\x08\x0b\x0e-\x1f\x7f-\x9f\ufdd0-\ufdef{_NONCHARACTERS}]")
+UNSAFE = re.compile(f"[\x00-\x08\x0b\x0e-\x1f\x7f-\x9f\ud800-\udfff\ufdd0-\ufdef{_NONCHARACTERS}]")
 # Editors and `grep -n` count lines this way; str.splitlines also breaks on \f, \x1c or \u2028.
 LINE_BREAK = re.compile(r"\r\n|\r|\n")
 
 
 # UNSAFE's characters and every other one from U+1FFFE up (rare in text: CJK extension B onwards and
 # private use): one range for the sixteen pairs of noncharacters there, many times quicker to search.
-_MAYBE_UNSAFE = re.compile("[\x00-\x08\x0b\x0e-\x1f\x7f-\x9f\ufdd0-\ufdef\ufffe\uffff\U0001fffe-\U0010ffff]")
+_MAYBE_UNSAFE = re.compile("[\x00-\x08\x0b\x0e-\x1f\x7f-\x9f\ud800-\udfff\ufdd0-\ufdef\ufffe\uffff"
+                           "\U0001fffe-\U0010ffff]")
 
 
 def replace_unsafe(text: str, by: str = "\ufffd") -> str:

@@ -103,6 +103,8 @@ HOSTILE_FILES = [  # (name, text): each spoils one record, or the file's structu
                                   "authors": [f"Author {n}" for n in range(50_000)]}])),
     ("long.jsonl", json.dumps({"title": "word " * 100_000, "abstract": ABSTRACT.format(what="length"),
                                "venue": "V" * 10_000}) + "\n"),
+    ("surrogate.jsonl", '{"title": "Half \\ud800 a character", "abstract": "%s"}\n' % ABSTRACT.format(what="halves")
+     + written(two_records("surrogates"), ".jsonl")),
     ("twice.json", '[{"title": "First", "title": "Second", "abstract": "%s"}]' % ABSTRACT.format(what="keys")),
 ]
 
@@ -125,12 +127,13 @@ def test_a_hostile_file_is_a_note_and_every_other_paper_is_ingested(hostile_inge
     assert result.exit_code == 0, result.output
     assert "Traceback" not in result.output
     titles = {paper.title for paper in read_papers(content).values()}
-    for what in ("nesting", "numbers", "latex", "sound lists"):
+    for what in ("nesting", "numbers", "latex", "surrogates", "sound lists"):
         assert {f"Sound paper 1 on {what}", f"Sound paper 2 on {what}"} <= titles, what
     assert "seeds/deep.json: nested deeper than any list of records is; nothing in this file was read" in result.output
     assert "seeds/deep.jsonl:1: nested deeper" in result.output
     assert "seeds/number.jsonl:record 1: year <a number of 5000 digits> is not a year" in result.output
     assert "seeds/href.bib:record 1: title: LaTeX that cannot be read as text; kept as written" in result.output
+    assert "Half a character" in titles  # half a character (a lone surrogate) is no character
 
 
 def test_a_record_past_the_bounds_is_trimmed_with_a_note(hostile_ingest):

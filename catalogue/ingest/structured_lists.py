@@ -18,6 +18,7 @@ from catalogue.ingest.csv_rows import parse_csv_rows, parse_tsv_rows
 from catalogue.ingest.json_rows import json_type, parse_json_rows, parse_jsonl_rows
 from catalogue.ingest.rows import FIELD_NAMES, MAX_NAMES, Row, normalize_name
 from catalogue.text import printable, replace_unsafe, without_invisible
+from catalogue.errors import shown as shown_error
 from catalogue.model import Problem, Record, Source
 
 STRUCTURED_EXTENSIONS = (".jsonl", ".json", ".csv", ".tsv", ".bib")
@@ -31,7 +32,6 @@ MAX_NAME_LENGTH = 300  # characters of one author or keyword
 MAX_FIELD_LENGTH = {"title": 1000, "venue": 200, "abstract": 100_000}
 MAX_ADDRESS_LENGTH = 2000
 Note = Callable[[str], None]  # records a problem with the row being read
-SURROGATE = re.compile("[\ud800-\udfff]")
 
 ADDRESS = re.compile(r"https?://[^\s<>\"\x00-\x1f\x7f-\x9f]+", re.IGNORECASE)
 # Paper lists often give a link as Markdown ("[![github](icon.svg) owner/repo](https://github.com/...)").
@@ -95,9 +95,7 @@ def parse_record_file(text: str, path: str) -> RecordFile:
 
 def failure(error: Exception) -> str:
     """An unexpected error as a note shows it: its kind and a short message."""
-    message = printable(str(error))
-    message = message if len(message) <= 80 else message[:79] + "…"
-    return f"{type(error).__name__}: {message}" if message else type(error).__name__
+    return f"{type(error).__name__}: {shown_error(str(error))}" if str(error) else type(error).__name__
 
 
 def venue_year_from_filename(path: str) -> tuple[str | None, int | None]:
@@ -284,7 +282,7 @@ def clean_text(text: str) -> tuple[str, int]:
     """(text stripped, control characters removed, each run of white space (line breaks too) one
     space; how many invisible or direction-changing characters were removed, see text.without_invisible)."""
     if not text.isprintable():  # a cheap test that most texts pass
-        text = SURROGATE.sub("\ufffd", replace_unsafe(text, ""))  # a JSON escape can write half a character
+        text = replace_unsafe(text, "")
     text, removed = without_invisible(text)
     return " ".join(text.split()), removed
 
