@@ -295,7 +295,6 @@
     if (result.authors.length) {
       var authors = document.createElement("p");
       authors.className = "result-authors";
-      authors.dir = "auto";
       authors.textContent = shortAuthors(result.authors);
       item.appendChild(authors);
     }
