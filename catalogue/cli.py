@@ -24,9 +24,9 @@ from catalogue.config import CONFIG_FILE
 from catalogue.errors import CatalogueError
 from catalogue.ingest.seed_files import check_seeds_folder
 from catalogue.site.i18n import available_languages
-from catalogue.site.output import site_lock, staging_folders, our_spare
 from catalogue.system.faults import fault_message
-from catalogue.system.guard import Holds, check_site_folder, read_folder
+from catalogue.publish.guard import Holds
+from catalogue.publish.site_folder import SiteFolder
 from catalogue.system.lock import exclusive
 from catalogue.system.removal import remove_tree
 from catalogue.system.workers import JOBS_VARIABLE
@@ -173,9 +173,10 @@ def render(content: Path, out: Path, base_url: str | None, language: str | None,
 @jobs_option_for("How many venue-years Pagefind indexes at once")
 def index_command(out: Path) -> None:
     """Index a built site for search with Pagefind (the last stage of build)."""
-    if check_site_folder(out, display(out), pipeline.protected_inputs(), PROJECT) is not Holds.OUR_SITE:
+    site = SiteFolder(out, display(out))
+    if site.check(pipeline.protected_inputs(), PROJECT) is not Holds.OUR_SITE:
         raise CatalogueError(f"{display(out)}/ is not a built site; run 'python3 build.py render{out_flag(out)}' first")
-    with site_lock(out, display(out)):
+    with site.lock():
         say(f"  {pipeline.index(out)}")
 
 
@@ -284,16 +285,14 @@ def bundle(out: Path, zip_path: Path | None) -> None:
 @built_site_option
 def clean(out: Path) -> None:
     """Delete the built site: only a folder this tool built (content/ and seeds/ never)."""
-    holds = check_site_folder(out, display(out), pipeline.protected_inputs(), PROJECT, doing="refusing to remove it",
-                              advice="nothing was removed")
-    leftovers = out.resolve().parent.is_dir() and (staging_folders(out.resolve()) or our_spare(out.resolve()))
-    if holds is Holds.NOTHING and not leftovers:
+    site = SiteFolder(out, display(out))
+    holds = site.check(pipeline.protected_inputs(), PROJECT, doing="refusing to remove it", advice="nothing was removed")
+    if holds is Holds.NOTHING and next(site.leftovers(), None) is None:
         say(f"Nothing to remove: {display(out)}/ does not exist")
         return
-    with site_lock(out, display(out)):  # not during a build; staging folders of dead builds go
-        if spare := our_spare(out.resolve()):
-            remove_tree(spare)
-        if read_folder(out).holds is Holds.OUR_SITE:
+    with site.lock():  # not during a build; staging folders of dead builds go
+        site.remove_spare()
+        if site.holds() is Holds.OUR_SITE:
             remove_tree(out.resolve())
             say(f"Removed {display(out)}/")
         else:

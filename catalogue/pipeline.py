@@ -28,10 +28,10 @@ from typing import TYPE_CHECKING
 from catalogue.config import SiteConfig, host_base_url, read_config
 from catalogue.errors import CatalogueError, shown
 from catalogue.site.i18n import load_strings
-from catalogue.site.output import (built_from, content_seen_from, copy_assets, read_fingerprint, refuse_strange_assets,
-                                   site_lock, staged_site, write_manifest, SiteWriter)
+from catalogue.publish.files import copy_assets, refuse_strange_assets
+from catalogue.publish.site_folder import SiteFolder
+from catalogue.publish.writer import SiteWriter
 from catalogue.system.cache import CACHE_DIR, Cache, KnownFiles, code_version, digest, tree_state
-from catalogue.system.guard import check_site_folder
 from catalogue.system.lock import LOCK_FILE, exclusive
 from catalogue.system.removal import remove_tree
 from catalogue.system.terminal import counted, display, say, stage
@@ -126,8 +126,9 @@ def render(content: Path, out: Path, config: SiteConfig, templates: Path, assets
         if config.base_url is None:
             say("note: no base URL (--base-url or site.toml): canonical and preview tags, preview images and "
                 "the sitemap are left out, and 404.html assumes the site is served at the domain root.")
-        with staged_site(out) as staging, ThreadPoolExecutor(max_workers=1) as beside:  # its exit waits for Pagefind
-            writer = SiteWriter(staging.path, staging.files, staging.manifest)
+        site = SiteFolder(out, display(out))
+        with site.staged() as staging, ThreadPoolExecutor(max_workers=1) as beside:  # its exit waits for Pagefind
+            writer = staging.writer()
             indexing = None
             for batch in batches:
                 if search and indexing is None and not batch.searched:
@@ -148,7 +149,7 @@ def render(content: Path, out: Path, config: SiteConfig, templates: Path, assets
                 say(f"  {summary}")
             else:
                 say("Search index: no page it reads changed, kept as it was")
-            write_manifest(staging.path, fingerprint, report.inputs, content_seen_from(content, out), report.sizes)
+            staging.write_manifest(fingerprint, report, site.content_seen(content))
     return SiteReport(report.size, len(report.inputs), len(catalogue.papers))
 
 
@@ -199,23 +200,24 @@ def writing_site(out: Path, content: Path, assets: Path, **inputs: Path) -> Iter
     """For a whole build into `out`: refuse a folder that is not ours, a new content folder over
     another's site, and assets that are not ours (before writing anything), then hold content/'s
     lock and the site's."""
-    check_site_folder(out, display(out), protected_inputs(content=content, assets=assets, **inputs), PROJECT)
-    refuse_new_content_over_another_site(content, out)
+    site = SiteFolder(out, display(out))
+    site.check(protected_inputs(content=content, assets=assets, **inputs), PROJECT)
+    refuse_new_content_over_another_site(content, site)
     refuse_strange_assets(assets, display(assets))
-    with exclusive(content), site_lock(out, display(out)):
+    with exclusive(content), site.lock():
         yield
 
 
-def refuse_new_content_over_another_site(content: Path, out: Path) -> None:
+def refuse_new_content_over_another_site(content: Path, site: SiteFolder) -> None:
     """A content folder that does not exist starts a new catalogue (the default topics, every seed
     ingested); over a site built from another content folder, that is most likely a mistyped
     --content, and the build would replace that site."""
     if content.exists() or content.is_symlink():
         return
-    source = built_from(out)  # read only here: a build from an existing folder never parses the manifest whole
+    source = site.built_from()  # read only here: a build from an existing folder never parses the manifest whole
     if source is None or source == content.resolve():
         return
-    raise CatalogueError(f"{display(content)}/: no such content folder, and {display(out)}/ holds the site built from "
+    raise CatalogueError(f"{display(content)}/: no such content folder, and {site.shown}/ holds the site built from "
                          f"{display(source)}/; check --content, or choose another --out to start a new catalogue "
                          "(nothing was written)")
 
@@ -285,7 +287,7 @@ def known_files(content: Path) -> Iterator[Callable[[str], KnownFiles | None]]:
 
 def up_to_date(out: Path, fingerprint: str) -> bool:
     """True, and says so, when the site in `out` was built from exactly these inputs."""
-    if read_fingerprint(out) != fingerprint or not (out / "index.html").is_file():
+    if SiteFolder(out, display(out)).fingerprint() != fingerprint or not (out / "index.html").is_file():
         return False
     say(f"Up to date: nothing changed since {display(out)}/ was built.")
     return True

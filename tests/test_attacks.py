@@ -33,7 +33,7 @@ from catalogue.site.feeds import feed_id, render_atom, render_sitemap
 from catalogue.ingest.run import remember_renamed_slug
 from catalogue.system.lock import LOCK_FILE
 from catalogue.model import Catalogue, Paper, Source
-from catalogue.site.output import write_manifest
+from catalogue.publish.manifest import write_manifest
 from catalogue.site.authors import author_path
 from catalogue.site.render import render_netlify_redirects
 from catalogue.site import routes

@@ -15,8 +15,9 @@ from catalogue.config import SiteConfig
 from catalogue.content import load_catalogue, parse_paper_markdown, render_paper_markdown
 from catalogue.site import render
 from catalogue.system.cache import Cache
-from catalogue.site import output
-from catalogue.site.output import CHANGES, link_tree, mirror_tree
+from catalogue.publish import staging
+from catalogue.publish.files import link_tree, mirror_tree
+from catalogue.publish.staging import CHANGES
 from conftest import PROJECT, build_project, make_project, run_cli
 
 # Pagefind writes its filter files in a varying order (see test_build); they are compared by name.
@@ -188,8 +189,8 @@ def test_the_spare_records_what_differs_from_the_site_and_the_next_staging_follo
         spare / "pagefind") and not p.is_relative_to(spare / "assets") and p.name != CHANGES and not (
         (project / "site" / p.relative_to(spare)).is_file() and (project / "site" / p.relative_to(spare)).samefile(p))}
     assert differing <= set(record["changed"])  # whatever differs (pagefind/ and assets/ aside) is listed
-    mirror, compared = output.mirror_tree, []  # the trees compared whole: only the folders other stages write, by the record
-    monkeypatch.setattr(output, "mirror_tree", lambda source, target: compared.append(source.name) or mirror(source, target))
+    mirror, compared = staging.mirror_tree, []  # the trees compared whole: only the folders other stages write, by the record
+    monkeypatch.setattr(staging, "mirror_tree", lambda source, target: compared.append(source.name) or mirror(source, target))
     edit_title(project / "content", "egotsr", "EgoTSR, retitled once")
     build_project(project)  # its staging: the spare, brought in line by the record
     assert sorted(compared) == ["assets", "pagefind"]
@@ -208,7 +209,7 @@ def test_a_record_that_cannot_be_written_leaves_the_build_done_and_the_next_one_
         raise OSError(5, "Input/output error", str(path))
     edit_title(project / "content", "causalgame", "CausalGame, retitled once")
     with monkeypatch.context() as patched:
-        patched.setattr(output, "_identity", unreadable)
+        patched.setattr(staging, "_identity", unreadable)
         build_project(project)  # the site is in place; only its record is missing
     assert not (project / ".site-spare" / CHANGES).exists()
     assert [p.name for p in (project / ".site-spare").iterdir() if p.name.startswith(CHANGES)] == []

@@ -7,7 +7,7 @@ import os
 import pytest
 
 from catalogue.errors import CatalogueError
-from catalogue.site.output import CHUNK, PARALLEL_FROM, Output, SiteWriter, _chunks
+from catalogue.publish.writer import CHUNK, PARALLEL_FROM, Output, SiteWriter, _chunks
 from catalogue.system.workers import JOBS_VARIABLE
 
 MANY = PARALLEL_FROM + 7 * CHUNK + 3  # enough for the workers, and a last chunk that is not full

@@ -25,13 +25,16 @@ import pytest
 from click.testing import CliRunner, Result
 
 from catalogue import cli
-from catalogue.site import output
+from catalogue.publish import manifest as site_manifest
 from catalogue.cli import main
 from catalogue.errors import CatalogueError
 from catalogue.system.faults import fault_message
-from catalogue.system.guard import Folder, Holds, read_folder, refuse_site_folder
+from catalogue.publish.guard import Folder, Holds, read_folder, refuse_site_folder
+from catalogue.publish.site_folder import SiteFolder
 from catalogue.site.bundle import is_a_bundle
-from catalogue.site.output import MANIFEST, MARKER, site_lock, staged_site, write_file
+from catalogue.publish.files import write_file
+from catalogue.publish.manifest import MANIFEST, MARKER
+from catalogue.publish.staging import site_lock, staged_site
 from catalogue.serve.handler import QuietHandler
 from conftest import make_project, run_cli
 
@@ -132,7 +135,7 @@ def test_the_root_folder_is_refused(project, monkeypatch, command):
         raise AssertionError("the command went past the guard")
 
     monkeypatch.setattr(cli, "exclusive", no_writing)
-    monkeypatch.setattr(cli, "site_lock", no_writing)
+    monkeypatch.setattr(SiteFolder, "lock", no_writing)
     doing = "refusing to remove it" if command[0] == "clean" else "refusing to write the site there"
     advice = CLEAN_ADVICE if command[0] == "clean" else WRITE_ADVICE
     assert_one_line_error(invoke(*command, "/"), f"/: {doing}: it is the root folder; {advice}")
@@ -196,7 +199,7 @@ def test_an_absent_or_empty_folder_gets_a_marked_site(project, prepare):
     after = tree(project)
     new = {path for path in after if path not in before}
     assert {path for path in new if not path.startswith("public/")} == ({"public"} if prepare == "absent" else set())
-    assert after[f"public/{MARKER}"] == output.MARKER_TEXT.encode()
+    assert after[f"public/{MARKER}"] == site_manifest.MARKER_TEXT.encode()
     assert read_folder(project / "public").holds is Holds.OUR_SITE
     assert without_cache({path: after[path] for path in before}) == without_cache(before)  # nothing else changed
 
@@ -209,7 +212,7 @@ def test_a_site_built_before_the_marker_existed_is_accepted(project):
     result = invoke(*RENDER, "site")
     assert result.exit_code == 0, result.output
     after = tree(project)
-    assert after[f"site/{MARKER}"] == output.MARKER_TEXT.encode()
+    assert after[f"site/{MARKER}"] == site_manifest.MARKER_TEXT.encode()
     assert without_cache({path: after[path] for path in before if path != f"site/{MANIFEST}"}) == without_cache(
         {path: value for path, value in before.items() if path != f"site/{MANIFEST}"})
 
@@ -232,8 +235,8 @@ def test_a_missing_content_folder_over_a_site_built_from_another_is_refused(proj
 
 def test_the_site_names_its_content_folder_as_seen_from_itself(project):
     """Relative, so that a published site names no one's folders, and a moved project still holds."""
-    assert output.read_manifest(project / "site")["content"] == "../content"
-    assert output.built_from(project / "site") == (project / "content").resolve()
+    assert site_manifest.read_manifest(project / "site")["content"] == "../content"
+    assert site_manifest.built_from(project / "site") == (project / "content").resolve()
 
 
 @pytest.mark.parametrize("out", ["public", "empty"])
@@ -242,7 +245,7 @@ def test_a_new_catalogue_into_a_new_or_empty_folder_is_built(project, out):
     result = invoke("build", "--seeds", "seeds", "--content", "fresh", "--no-search", "--out", out)
     assert result.exit_code == 0, result.output
     assert "Built 2 papers" in result.output and (project / "fresh" / "topics.yaml").is_file()
-    assert output.built_from(project / out) == (project / "fresh").resolve()
+    assert site_manifest.built_from(project / out) == (project / "fresh").resolve()
 
 
 def test_the_content_folder_a_site_was_built_from_may_start_again(project):
@@ -255,25 +258,25 @@ def test_the_content_folder_a_site_was_built_from_may_start_again(project):
 def test_a_site_whose_manifest_does_not_name_its_content_folder_is_not_refused(project):
     manifest = project / "site" / MANIFEST
     manifest.write_text(manifest.read_text().replace('"content": "../content",\n', ""))
-    assert output.built_from(project / "site") is None
+    assert site_manifest.built_from(project / "site") is None
     result = invoke("build", "--seeds", "seeds", "--content", "contnet", "--no-search", "--out", "site")
     assert result.exit_code == 0, result.output
-    assert output.built_from(project / "site") == (project / "contnet").resolve()
+    assert site_manifest.built_from(project / "site") == (project / "contnet").resolve()
 
 
 @pytest.mark.parametrize("fingerprint", ["0123abcd" * 4, None])
 def test_the_fingerprint_is_read_from_the_manifests_end_as_written(tmp_path, fingerprint):
     files = {f"papers/p{n}/index.html": f"{n:032x}" for n in range(2000)} | {"fingerprint": "not-the-build's"}
-    output.write_manifest(tmp_path, fingerprint, files)
-    assert output.read_fingerprint(tmp_path) == fingerprint == output.read_manifest(tmp_path)["fingerprint"]
+    site_manifest.write_manifest(tmp_path, fingerprint, files)
+    assert site_manifest.read_fingerprint(tmp_path) == fingerprint == site_manifest.read_manifest(tmp_path)["fingerprint"]
 
 
 def test_a_manifest_of_another_form_gives_its_fingerprint_read_whole(tmp_path):
     (tmp_path / MANIFEST).write_text('{"fingerprint": "abc1", "files": {"index.html": "x"}}')
-    assert output.read_fingerprint(tmp_path) == "abc1"
+    assert site_manifest.read_fingerprint(tmp_path) == "abc1"
     (tmp_path / MANIFEST).write_text('{"files": {}, "fingerprint": "abc1"')  # cut short: no fingerprint
-    assert output.read_fingerprint(tmp_path) is None
-    assert output.read_fingerprint(tmp_path / "nothing") is None
+    assert site_manifest.read_fingerprint(tmp_path) is None
+    assert site_manifest.read_fingerprint(tmp_path / "nothing") is None
 
 
 def test_the_guard_reads_the_manifests_beginning_only(tmp_path, monkeypatch):
@@ -281,9 +284,9 @@ def test_the_guard_reads_the_manifests_beginning_only(tmp_path, monkeypatch):
     site.mkdir()
     for name in ("index.html", MARKER):
         (site / name).write_text("x")
-    output.write_manifest(site, "abc1", {"index.html": "1", "papers/a/index.html": "2", "papers/b/index.html": "3"})
-    assert output.read_manifest_entries(site) == ["index.html", "papers"]
-    monkeypatch.setattr("catalogue.system.guard.read_manifest", lambda path: pytest.fail("read whole"))
+    site_manifest.write_manifest(site, "abc1", {"index.html": "1", "papers/a/index.html": "2", "papers/b/index.html": "3"})
+    assert site_manifest.read_manifest_entries(site) == ["index.html", "papers"]
+    monkeypatch.setattr("catalogue.publish.guard.read_manifest", lambda path: pytest.fail("read whole"))
     assert read_folder(site).holds is Holds.OUR_SITE
     (site / "papers").mkdir()
     (site / "notes.txt").write_text("mine")
@@ -295,9 +298,9 @@ def test_a_manifest_that_does_not_begin_with_its_entries_is_read_whole(tmp_path)
     site.mkdir()
     (site / "index.html").write_text("x")  # no marker: only a valid manifest makes it ours
     (site / MANIFEST).write_text('{"files": {"index.html": "1"}, "fingerprint": "abc1"}')
-    assert output.read_manifest_entries(site) is None and read_folder(site).holds is Holds.OUR_SITE
+    assert site_manifest.read_manifest_entries(site) is None and read_folder(site).holds is Holds.OUR_SITE
     (site / MANIFEST).write_text('{\n"entries": ["index.html", "pap')  # cut short
-    assert output.read_manifest_entries(site) is None and read_folder(site).holds is Holds.OTHER_FILES
+    assert site_manifest.read_manifest_entries(site) is None and read_folder(site).holds is Holds.OTHER_FILES
 
 
 def test_index_refuses_a_folder_it_did_not_build(project):

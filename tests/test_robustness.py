@@ -16,7 +16,7 @@ from catalogue.portable import is_portable
 from catalogue.content import read_papers
 from catalogue.errors import CatalogueError
 from catalogue.system.lock import exclusive
-from catalogue.site.output import Output, SiteWriter
+from catalogue.publish.writer import Output, SiteWriter
 from conftest import PROJECT, build_project, make_project
 
 sys.path.insert(0, str(PROJECT / "bench"))

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from catalogue.errors import CatalogueError
 from catalogue.search.index import BUNDLE_DIR
-from catalogue.site.output import NEW_FILE
+from catalogue.publish.files import NEW_FILE
 from catalogue.system.terminal import display
 
 FOLDER = "paper-catalogue"

@@ -34,7 +34,7 @@ from catalogue.site.cite import render_bibtex, render_markdown_citation, render_
 from catalogue.site.i18n import Strings, load_strings, localise_topic
 from catalogue.site.feeds import paper_record, render_atom, render_papers_json, render_robots, render_sitemap
 from catalogue.model import Catalogue, Paper, Topic
-from catalogue.site.output import Batch, Output
+from catalogue.publish.writer import Batch, Output
 from catalogue.site.views import VIEW_PARTS, ViewParts
 from catalogue.system.progress import Progress
 from catalogue.discovery.related import SimilarityProcess

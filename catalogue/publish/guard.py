@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from catalogue.errors import CatalogueError
-from catalogue.site.output import MANAGED_ELSEWHERE, MANIFEST, MARKER, read_manifest, read_manifest_entries
+from catalogue.publish.manifest import MANAGED_ELSEWHERE, MANIFEST, MARKER, read_manifest, read_manifest_entries
 
 NAMES_SHOWN = 3  # of the files that make a folder not ours
 
