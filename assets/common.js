@@ -67,7 +67,7 @@ window.catalogueDerivedMark = function () {
 
 // A site address from the site's root: catalogueRoute("paper", {slug: "x"}) -> "papers/x/index.html".
 // The patterns come from the page (<script type="application/json" id="site-routes">), written by the
-// build from catalogue/site/routes.py: no script types an address of its own.
+// build from catalogue/routes.py: no script types an address of its own.
 window.catalogueRoute = (function () {
   "use strict";
   var patterns = window.catalogueData("site-routes");

@@ -9,7 +9,8 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 from catalogue.errors import CatalogueError, shown
-from catalogue.site.i18n import load_strings
+from catalogue.routes import absolute
+from catalogue.i18n import load_strings
 
 CONFIG_FILE = "site.toml"
 # The settings site.toml may hold (each a text), with an example of each for messages.
@@ -33,13 +34,13 @@ class SiteConfig:
         return urlsplit(self.base_url).path if self.base_url else "/"
 
     def absolute_url(self, path: str) -> str | None:
-        return self.base_url + path if self.base_url else None
+        return absolute(self.base_url, path)
 
 
 def read_config(path: Path, **overrides) -> SiteConfig:
     """Settings from a TOML file (optional), then non-empty overrides (command-line flags); a title
     or description neither gives is the interface language's own (`site.title`, `site.description`
-    in catalogue/site/locales/): a Chinese site gets a Chinese title."""
+    in catalogue/locales/): a Chinese site gets a Chinese title."""
     if path.exists() and not path.is_file():  # a FIFO would never end, a folder is no settings file
         raise CatalogueError(f"{path.as_posix()}: not a regular file; the settings file must be a TOML text file")
     values = parse_config_file(path.read_text(encoding="utf-8"), path.as_posix()) if path.exists() else {}

@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING
 
 from catalogue.config import SiteConfig, host_base_url, read_config
 from catalogue.errors import CatalogueError, shown
-from catalogue.site.i18n import load_strings
+from catalogue.i18n import load_strings
 from catalogue.publish.files import copy_assets, refuse_strange_assets
 from catalogue.publish.site_folder import SiteFolder
 from catalogue.publish.writer import SiteWriter
@@ -113,7 +113,8 @@ def render(content: Path, out: Path, config: SiteConfig, templates: Path, assets
     from catalogue.content import PAPERS_DIR, load_catalogue
     from catalogue.discovery.related import SimilarityProcess, is_small_catalogue
     from catalogue.search.index import BUNDLE_DIR
-    from catalogue.site.render import make_environment, plan_site
+    from catalogue.site.render import plan_site
+    from catalogue.site.templating import make_environment
     from catalogue.system.notes import note_lines
     with closing(Cache.beside(content)) as cache, nullcontext(similarity) if similarity else \
             SimilarityProcess(cache.path, is_small_catalogue(content / PAPERS_DIR)) as similarity, cycles_left_alone():

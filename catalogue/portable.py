@@ -5,7 +5,7 @@ Every folder name the site publishes from a list's text (a paper's, author's, ve
 slug, a search shard) is made of lower-case ASCII letters, digits and single hyphens: no reserved
 character (`<>:"/\\|?*`), no trailing dot or space, no case to fold. What remains are Windows'
 device names, which no file or folder may be called, even with an extension (`con`, `nul.txt`,
-`com1`, `lpt9`, ...), and length. This module is the one rule for both; the address room (site/routes.py)
+`com1`, `lpt9`, ...), and length. This module is the one rule for both; the address room (routes.py)
 and the readers of content/ ask it.
 """
 

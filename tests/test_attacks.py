@@ -35,8 +35,9 @@ from catalogue.system.lock import LOCK_FILE
 from catalogue.model import Catalogue, Paper, Source
 from catalogue.publish.manifest import write_manifest
 from catalogue.site.authors import author_path
-from catalogue.site.render import render_netlify_redirects
-from catalogue.site import routes
+from catalogue.site.data_files import render_netlify_redirects
+from catalogue import routes
+from catalogue.routes import PaperAddresses
 from catalogue.search.index import PAGES_FILE, VOCABULARY, IndexedPage, read_shards, render_pages_file
 
 from conftest import PROJECT
@@ -207,7 +208,8 @@ def hostile_catalogue(text: str) -> Catalogue:
 def test_the_feed_is_well_formed_for_any_text(text, base_url):
     catalogue = hostile_catalogue(text)
     config = SiteConfig(title=text, description=text, base_url=base_url)
-    feed = ElementTree.fromstring(render_atom(catalogue, {"0123456789ab": text}, {"0123456789ab": text},
+    addresses = {"0123456789ab": PaperAddresses("x", (), base_url)}
+    feed = ElementTree.fromstring(render_atom(catalogue, {"0123456789ab": text}, {"0123456789ab": text}, addresses,
                                               config).encode("utf-8"))
     atom = "{http://www.w3.org/2005/Atom}"
     shown = feed.find(f"{atom}entry/{atom}title").text or ""
@@ -247,7 +249,8 @@ def test_feed_ids_are_valid_iris_and_differ_between_catalogues(tmp_path):
     first = feed_ids(rendered(tmp_path / "one", [paper_fields(1), paper_fields(2)]))
     second = feed_ids(rendered(tmp_path / "two", [paper_fields(3)]))
     catalogue = Catalogue((Paper(id="0123456789ab", slug="x", title="T", abstract="A", source=Source("s.txt", 1)),), ())
-    feed = render_atom(catalogue, {"0123456789ab": "T"}, {"0123456789ab": "A"}, SiteConfig(base_url=BASE_URL))
+    feed = render_atom(catalogue, {"0123456789ab": "T"}, {"0123456789ab": "A"},
+                       {"0123456789ab": PaperAddresses("x", (), BASE_URL)}, SiteConfig(base_url=BASE_URL))
     addressed = [element.text for element in ElementTree.fromstring(feed).iter("{http://www.w3.org/2005/Atom}id")]
     for ids in (first, second, addressed):
         assert all(re.fullmatch(r"[a-z][a-z0-9+.-]*:\S+", value) for value in ids), ids
@@ -325,7 +328,7 @@ def test_redirects_are_written_from_valid_distinct_slugs_only():
                    old_slugs=("gone\n",))
     for paper in (forged, Paper(**{**forged.__dict__, "old_slugs": ("amd",)})):
         with pytest.raises(CatalogueError, match="cannot redirect"):
-            render_netlify_redirects(Catalogue((paper,), ()))
+            render_netlify_redirects([(paper, PaperAddresses(paper.slug, paper.old_slugs))])
 
 
 @pytest.mark.parametrize("key, value", [

@@ -24,7 +24,9 @@ from catalogue.cli import main
 from catalogue.config import SiteConfig
 from catalogue.content import load_catalogue
 from catalogue.discovery.related import SimilarityProcess
-from catalogue.site.render import PageSizes, make_environment, plan_site
+from catalogue.site.pagination import PageSizes
+from catalogue.site.render import plan_site
+from catalogue.site.templating import make_environment
 from authored import BASE, hashed, write_content
 from conftest import PROJECT, serve_folder
 

@@ -355,9 +355,9 @@ def test_two_checkouts_publish_the_same_bytes(tmp_path):
 KILLING_RENDER = """
 import os, signal, sys
 from catalogue.markup import convert as markup
-from catalogue.site import render
+from catalogue.site import views
 from catalogue.cli import main
-render.PARALLEL_CONVERSION_FROM = 1  # workers even for a few texts
+views.PARALLEL_CONVERSION_FROM = 1  # workers even for a few texts
 convert = markup.TextConverter.convert
 def dies_on(self, text, links):
     if text == sys.argv[1]:

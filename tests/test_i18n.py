@@ -11,7 +11,7 @@ import pytest
 from markupsafe import Markup
 
 from catalogue.errors import CatalogueError
-from catalogue.site.i18n import LOCALES_DIR, Strings, available_languages, load_strings, localise_topic, read_table
+from catalogue.i18n import LOCALES_DIR, Strings, available_languages, load_strings, localise_topic, read_table
 from catalogue.model import Topic
 from conftest import PROJECT, make_project, run_cli
 
@@ -43,7 +43,7 @@ def test_a_catalogue_missing_a_key_or_placeholder_is_refused(tmp_path, monkeypat
     broken = english.replace("  papers: Papers\n", "").replace("Add {paper} to my list", "Add to my list")
     (tmp_path / "en.yaml").write_text(english, encoding="utf-8")
     (tmp_path / "xx.yaml").write_text(broken, encoding="utf-8")
-    monkeypatch.setattr("catalogue.site.i18n.LOCALES_DIR", tmp_path)
+    monkeypatch.setattr("catalogue.i18n.LOCALES_DIR", tmp_path)
     read_table.cache_clear()
     try:
         with pytest.raises(CatalogueError, match=r"xx.yaml: missing 'nav.papers'.*'star.add' uses \{\}, English uses \{paper\}"):

@@ -13,7 +13,7 @@ from click.testing import CliRunner
 from catalogue.cli import main
 from catalogue.config import SiteConfig
 from catalogue.content import load_catalogue, parse_paper_markdown, render_paper_markdown
-from catalogue.site import render
+from catalogue.site import views as paper_views
 from catalogue.system.cache import Cache
 from catalogue.publish import staging
 from catalogue.publish.files import link_tree, mirror_tree
@@ -296,7 +296,7 @@ def test_author_pages_show_exactly_their_papers_and_equal_a_clean_build(tmp_path
 
 
 def test_an_edit_on_many_lists_an_added_and_a_removed_paper_equal_a_clean_build(tmp_path, seeds_builds):
-    """The views of unchanged papers come from the cache (render.view_papers); a paper that moves
+    """The views of unchanged papers come from the cache (paper_views.view_papers); a paper that moves
     between topics and authors, a new paper and one gone from the seeds reach every list and data file."""
     project = seeds_builds.copy(tmp_path / "p", "--no-search").root
     content = project / "content"
@@ -323,26 +323,26 @@ def test_views_are_made_again_only_for_what_changed(tmp_path, seeds_builds, monk
     view from the cache equals one made from nothing."""
     content = seeds_builds.copy(tmp_path / "p", "--no-search").content
     cache, asked = Cache(tmp_path / "cache.sqlite"), []
-    converted = render.converted_texts
+    converted = paper_views.converted_texts
 
     def recording(papers, cache):
         papers = list(papers)
         asked.append({paper.slug for paper in papers})
         return converted(papers, cache)
-    monkeypatch.setattr(render, "converted_texts", recording)
+    monkeypatch.setattr(paper_views, "converted_texts", recording)
 
     def views(config=SiteConfig()):
         asked.clear()
-        return render.view_papers(load_catalogue(content, cache), config, cache)
+        return paper_views.view_papers(load_catalogue(content, cache), config, cache)
     everyone = {view.paper.slug for view in views()}
     assert asked == [everyone] and len(everyone) > 30
     assert views() and asked == []
     edit_title(content, "flashsinkhorn", "FlashSinkhorn, retitled by hand")
     made = views()
     assert asked == [{"flashsinkhorn"}]
-    assert made == render.view_papers(load_catalogue(content, Cache(None)), SiteConfig(), Cache(None))
+    assert made == paper_views.view_papers(load_catalogue(content, Cache(None)), SiteConfig(), Cache(None))
     hosted = SiteConfig(base_url="https://example.org/")
     assert "https://example.org/papers/flashsinkhorn/" in next(v.bibtex for v in views(hosted) if v.paper.slug == "flashsinkhorn")
     assert asked == [everyone]
-    monkeypatch.setattr(render, "code_version", lambda: "other code")
+    monkeypatch.setattr(paper_views, "code_version", lambda: "other code")
     assert views(hosted) and asked == [everyone]

@@ -22,7 +22,7 @@ import pytest
 from markupsafe import escape
 
 from authored import write_content
-from catalogue.site import render
+from catalogue.site import views as paper_views
 from catalogue.system.cache import Cache
 from catalogue.site.check import check_site
 from catalogue.config import SiteConfig
@@ -30,7 +30,9 @@ from catalogue.content import load_catalogue, read_taxonomy
 from catalogue.markup.convert import Converted
 from catalogue.model import Catalogue, Link, Paper, Source
 from catalogue.discovery.related import SimilarityProcess
-from catalogue.site.render import ListPage, PageSizes, list_pages, make_environment, plan_site
+from catalogue.site.pagination import ListPage, PageSizes, list_pages
+from catalogue.site.render import plan_site
+from catalogue.site.templating import make_environment
 from conftest import PROJECT
 from test_accessibility import describe, run_axe
 
@@ -134,7 +136,7 @@ class NoSimilarity:
 def ten_thousand():
     """The lists, data files and their sizes of a 10,000-paper catalogue, and how long planning took."""
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(render, "converted_texts", unconverted)
+        patch.setattr(paper_views, "converted_texts", unconverted)
         started = time.perf_counter()
         outputs = {o.path: o for o in plan_site(large_catalogue(10_000), SiteConfig(), make_environment(
             PROJECT / "templates"), Cache(None), NoSimilarity())[0].plan()}

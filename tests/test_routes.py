@@ -1,11 +1,11 @@
-"""Every address of the site comes from catalogue/site/routes.py: the scripts read its patterns from the page."""
+"""Every address of the site comes from catalogue/routes.py: the scripts read its patterns from the page."""
 
 import re
 from pathlib import Path
 
 import pytest
 
-from catalogue.site import routes
+from catalogue import routes
 
 PROJECT = Path(__file__).resolve().parent.parent
 # How an address would look if typed outside routes.py: a site folder in a string literal; in a

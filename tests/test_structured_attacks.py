@@ -25,7 +25,7 @@ from catalogue.ingest.formats import parse_seed_records
 from catalogue.ingest.structured_lists import MAX_FIELD_LENGTH, MAX_NAME_LENGTH, MAX_NAMES
 from catalogue.model import Paper, Record, Source
 from catalogue.portable import is_device_name, is_portable
-from catalogue.site import routes
+from catalogue import routes
 from catalogue.site.cite import render_bibtex
 from catalogue.search.index import shard_name
 from catalogue.text import INVISIBLE

@@ -36,7 +36,7 @@ from pathlib import Path
 
 from catalogue.errors import CatalogueError
 from catalogue.portable import is_portable, portable_slug
-from catalogue.site import routes
+from catalogue import routes
 from catalogue.publish.files import link_file, link_tree
 from catalogue.system.cache import Cache, code_version, digest
 from catalogue.system.removal import remove_tree

@@ -25,7 +25,7 @@ from collections.abc import Iterable
 from slugify import slugify
 
 from catalogue.portable import is_device_name
-from catalogue.site import routes
+from catalogue import routes
 from catalogue.text import without_invisible
 
 PLAIN_KEY = re.compile(r"[a-z0-9]+(?: [a-z0-9]+)*")

@@ -20,7 +20,7 @@ from urllib.parse import unquote, urlsplit
 from catalogue.site.authors import author_key, shown_names
 from catalogue.site.cite import venue_year_label
 from catalogue.errors import shown
-from catalogue.site import routes
+from catalogue import routes
 from catalogue.site.authors import author_path
 from catalogue.search.index import BUNDLE_DIR, FRAGMENT_SIGNATURE, SHARDS_FILE
 

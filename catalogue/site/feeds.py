@@ -9,7 +9,8 @@ from collections.abc import Callable, Iterable
 from datetime import datetime, timezone
 from xml.sax import saxutils
 
-from catalogue.site import routes
+from catalogue import routes
+from catalogue.routes import PaperAddresses
 from catalogue.site.cite import venue_label
 from catalogue.config import SiteConfig
 from catalogue.model import Catalogue, Paper
@@ -65,15 +66,17 @@ def render_robots(config: SiteConfig) -> str:
     return f"User-agent: *\nAllow: /\n{sitemap}"
 
 
-def render_atom(catalogue: Catalogue, titles: dict[str, str], summaries: dict[str, str], config: SiteConfig,
-                venue: Callable[[Paper], str] = venue_label, unknown_author: str = "Unknown") -> str:
-    """One entry per paper; links are absolute with a base URL, else relative to the feed. `venue`
-    names a paper's venue, `unknown_author` the author of a paper without authors (Atom wants one)."""
+def render_atom(catalogue: Catalogue, titles: dict[str, str], summaries: dict[str, str],
+                addresses: dict[str, PaperAddresses], config: SiteConfig, venue: Callable[[Paper], str] = venue_label,
+                unknown_author: str = "Unknown") -> str:
+    """One entry per paper (its title, summary and addresses by its id); links are absolute with a
+    base URL, else relative to the feed. `venue` names a paper's venue, `unknown_author` the author
+    of a paper without authors (Atom wants one)."""
     updated = feed_date(catalogue, config)
     base = config.base_url or ""
     entries = []
     for paper in catalogue.papers:
-        link = base + routes.paper_folder(paper.slug) if base else routes.paper_page(paper.slug)
+        link = addresses[paper.id].url or addresses[paper.id].page
         authors = "".join(f"<author><name>{escape(name)}</name></author>" for name in paper.authors) \
             or f"<author><name>{escape(unknown_author)}</name></author>"
         entries.append(
@@ -89,12 +92,11 @@ def render_atom(catalogue: Catalogue, titles: dict[str, str], summaries: dict[st
             f"  <link href={quoteattr(base or routes.HOME)}/>\n{self_link}{''.join(entries)}</feed>\n")
 
 
-def paper_record(paper: Paper, topic_labels: dict[str, str], title_text: str, abstract_text: str,
-                 config: SiteConfig) -> dict:
+def paper_record(paper: Paper, addresses: PaperAddresses, topic_labels: dict[str, str], title_text: str,
+                 abstract_text: str) -> dict:
     """One paper of papers.json (its fields are listed in the README)."""
     return {
-        "id": paper.id, "slug": paper.slug, "path": routes.paper_page(paper.slug),
-        "url": config.absolute_url(routes.paper_folder(paper.slug)), "name": paper.name, "other_names": list(paper.other_names),
+        "id": paper.id, "slug": paper.slug, "path": addresses.page, "url": addresses.url, "name": paper.name, "other_names": list(paper.other_names),
         "title": paper.title, "title_text": title_text, "title_source": paper.title_source,
         "venue": paper.venue, "year": paper.year,
         "topics": [{"slug": slug, "label": topic_labels[slug]} for slug in paper.topics],

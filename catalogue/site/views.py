@@ -1,14 +1,28 @@
-"""What a paper's view derives from the paper alone (its texts converted, its citation, its
-entry in the reading list's BibTeX), as the build cache keeps it: an edit rebuilds the views of the
-papers it changed and reads every other view back (render.view_papers)."""
+"""Each paper ready for any template (PaperView): its texts converted once, its addresses, its
+citation, its authors as the catalogue spells them. What a view derives from the paper alone is
+kept in the build cache (ViewParts, by the view's key): an edit rebuilds the views of the papers it
+changed and reads every other view back (view_papers)."""
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:
-    from catalogue.search.index import AbstractTerms
+from markupsafe import Markup as SafeHtml
+
+from catalogue.config import SiteConfig
+from catalogue.errors import CatalogueError
+from catalogue.markup.convert import CONVERTED, Converted, TextConverter, conversion_key, inline
+from catalogue.model import Catalogue, Paper, Topic
+from catalogue.routes import PaperAddresses
+from catalogue.search.index import AbstractTerms, abstract_terms
+from catalogue.site.authors import author_key, author_path, shown_names
+from catalogue.site.cite import render_bibtex, venue_label
+from catalogue.site.json_text import plain_script_json
+from catalogue.system.cache import Cache, code_version, digest, record_digest
+from catalogue.system.progress import Progress
+from catalogue.system.workers import cores, run_in_workers
 
 VIEW_PARTS = "view"  # the cache's kind for ViewParts, by the view's key
 
@@ -30,3 +44,177 @@ class ViewParts:
     bibtex_entry: str  # its entry in list-bibtex.js: "id":"bibtex" as JSON
     terms: AbstractTerms  # what the offline search index reads of its abstract
     conversions: tuple[str, ...]  # the cache keys of its converted texts, kept as long as the view
+
+
+EXCERPT_LENGTH = 260
+DESCRIPTION_LENGTH = 160
+PARALLEL_CONVERSION_FROM = 500  # fewer texts convert faster in one process
+CONVERSION_CHUNK = 100  # texts a worker converts between two requests
+NOTHING = Converted("", "", ())  # the abstract of a paper its list gives none for
+CARD_AUTHORS = 3  # names a card or a compact line shows before "et al." (assets/search.js, filter.js as many)
+
+
+@dataclass(frozen=True)
+class AuthorRef:
+    """An author of a paper: the paper's spelling (for citations), the author's spelling (shown on
+    every page, as on their own), their page."""
+
+    name: str
+    shown: str
+    path: str
+
+
+@dataclass(frozen=True)
+class PaperView:
+    """A paper with its text converted once, ready for any template."""
+
+    paper: Paper
+    addresses: PaperAddresses
+    name_html: SafeHtml | None
+    name_text: str
+    title_html: SafeHtml
+    title_text: str
+    plain_abstract: str
+    bibtex: str
+    abstract_html: SafeHtml
+    excerpt: str
+    description: str
+    topics: tuple[Topic, ...]
+    authors: tuple[AuthorRef, ...]
+    bibtex_entry: str  # its entry in list-bibtex.js
+    terms: AbstractTerms  # what the offline search index reads of its abstract
+    key: str  # a digest of everything above: pages that show the paper change when it changes
+
+    @property
+    def path(self) -> str:
+        """Its page, from the site's root."""
+        return self.addresses.page
+
+    @property
+    def url(self) -> str | None:
+        """Its page's address for sharing, when the base URL is known."""
+        return self.addresses.url
+
+
+def shorten(text: str, limit: int) -> str:
+    """text cut at a word boundary, with an ellipsis when cut."""
+    if len(text) <= limit:
+        return text
+    return text[:limit].rsplit(" ", 1)[0].rstrip(",;:.") + "\u2026"
+
+
+def converted_texts(papers: Iterable[Paper], cache: Cache) -> Callable[[str, bool], Converted]:
+    """These papers' texts converted, looked up by (text, links). Each text is converted once:
+    a text converted before (by an earlier build, or by ingest, which converts abstracts to
+    check their math) comes from the cache."""
+    wanted: dict[str, tuple[str, bool]] = {}
+    labels: dict[str, str] = {}  # which paper's text it is, for a message
+    for paper in papers:
+        for text, links, part in ((paper.abstract, True, "abstract"), (paper.title, False, "title"),
+                                  (paper.name, False, "name")):
+            if text:
+                key = conversion_key(text, links)
+                wanted[key] = text, links
+                labels.setdefault(key, f"{paper.source}: the {part} of paper '{paper.slug}'")
+    converted = cache.get_many(CONVERTED, wanted)
+    missing = [key for key in wanted if key not in converted]
+    if missing:
+        fresh = dict(zip(missing, convert_texts([wanted[key] for key in missing], [labels[key] for key in missing])))
+        cache.put_many(CONVERTED, fresh)
+        converted |= fresh
+    by_text = {text_and_links: converted[key] for key, text_and_links in wanted.items()}
+    return lambda text, links: by_text[text, links] if text else NOTHING
+
+
+def view_papers(catalogue: Catalogue, config: SiteConfig, cache: Cache,
+                venue: Callable[[Paper], str] = venue_label) -> tuple[PaperView, ...]:
+    """Every paper ready for the templates; `venue` names a paper's venue as pages show it. The
+    parts a view derives from its paper alone are kept in the cache by the view's key: only the
+    papers whose key is new have their texts converted and their parts made."""
+    topics = {t.slug: t for t in catalogue.topics}
+    authors = {key: (name, author_path(name)) for key, name in shown_names(p.authors for p in catalogue.papers).items()}
+    settings = digest(code_version(), config)
+    topic_keys = {slug: digest(topic) for slug, topic in topics.items()}
+    shown = [(paper, tuple(topics[slug] for slug in paper.topics),
+              tuple(AuthorRef(author, *authors[author_key(author)]) for author in paper.authors))
+             for paper in catalogue.papers]
+    keys = [digest(settings, paper_digest, [topic_keys[slug] for slug in paper.topics],
+                   [(ref.name, ref.shown, ref.path) for ref in refs], venue(paper))
+            for (paper, _, refs), paper_digest in zip(shown, catalogue.digests or map(record_digest, catalogue.papers))]
+    parts = cache.get_many(VIEW_PARTS, keys)
+    missing = [paper for (paper, _, _), key in zip(shown, keys) if key not in parts]
+    if missing:
+        converted = converted_texts(missing, cache)
+        made = {key: view_parts(paper, addresses_of(paper, config), converted, venue)
+                for (paper, _, _), key in zip(shown, keys) if key not in parts}
+        cache.put_many(VIEW_PARTS, made)
+        parts |= made
+    cache.keep_only(VIEW_PARTS, keys)
+    cache.keep_only(CONVERTED, [conversion for key in keys for conversion in parts[key].conversions])
+    return tuple(view_paper(paper, paper_topics, refs, addresses_of(paper, config), parts[key], key)
+                 for (paper, paper_topics, refs), key in zip(shown, keys))
+
+
+def convert_texts(texts: list[tuple[str, bool]], labels: list[str]) -> list[Converted]:
+    """Texts (with links or not) converted, on every core when there are many: the costly part of
+    a first build. `labels` name each text in a message, should its conversion fail."""
+    if len(texts) < PARALLEL_CONVERSION_FROM or cores() == 1:
+        return [_convert(texts, labels, index) for index in range(len(texts))]
+    chunks = (range(start, min(start + CONVERSION_CHUNK, len(texts))) for start in range(0, len(texts), CONVERSION_CHUNK))
+    with Progress("Converting text", len(texts)) as progress:
+        return run_in_workers(functools.partial(_convert, texts, labels), chunks, lambda at, code: (
+            f"{labels[at]}: the process converting it stopped (exit code {code}); the previous site is kept"), progress)
+
+
+def _convert(texts: list[tuple[str, bool]], labels: list[str], index: int, markup: TextConverter = TextConverter()) -> Converted:
+    """One text converted; any failure is a CatalogueError that names it (in a worker, a traceback would name nothing)."""
+    try:
+        return markup.convert(*texts[index])
+    except Exception as error:  # noqa: BLE001 - reported with the text's name
+        raise CatalogueError(f"{labels[index]}: could not be converted ({type(error).__name__}: {error})") from error
+
+
+def addresses_of(paper: Paper, config: SiteConfig) -> PaperAddresses:
+    return PaperAddresses(paper.slug, paper.old_slugs, config.base_url)
+
+
+def view_parts(paper: Paper, addresses: PaperAddresses, converted: Callable[[str, bool], Converted],
+               venue: Callable[[Paper], str] = venue_label) -> ViewParts:
+    """What a paper's view derives from the paper alone, its texts from `converted(text, links)`."""
+    name = converted(paper.name, False) if paper.name else None
+    title = converted(paper.title, False)
+    abstract = converted(paper.abstract, True)
+    bibtex = render_bibtex(paper, addresses.url)
+    return ViewParts(name_html=inline(name.html) if name else None,
+                     name_text=name.plain if name else "",
+                     title_html=inline(title.html),
+                     title_text=title.plain,
+                     plain_abstract=abstract.plain,
+                     bibtex=bibtex,
+                     abstract_html=abstract.html,
+                     excerpt=shorten(abstract.plain, EXCERPT_LENGTH),
+                     description=shorten(abstract.plain or f"{title.plain} ({venue(paper)})", DESCRIPTION_LENGTH),
+                     bibtex_entry=plain_script_json({paper.id: bibtex})[1:-1],
+                     terms=abstract_terms(abstract.plain),
+                     conversions=tuple(conversion_key(text, links) for text, links in (
+                         (paper.abstract, True), (paper.title, False), (paper.name, False)) if text))
+
+
+def view_paper(paper: Paper, topics: tuple[Topic, ...], authors: tuple[AuthorRef, ...], addresses: PaperAddresses,
+               parts: ViewParts, key: str) -> PaperView:
+    """A paper ready for the templates from its parts; `key` is a digest of all it shows."""
+    return PaperView(paper, addresses,
+                     name_html=SafeHtml(parts.name_html) if parts.name_html is not None else None,
+                     name_text=parts.name_text,
+                     title_html=SafeHtml(parts.title_html),
+                     title_text=parts.title_text,
+                     plain_abstract=parts.plain_abstract,
+                     bibtex=parts.bibtex,
+                     abstract_html=SafeHtml(parts.abstract_html),
+                     excerpt=parts.excerpt,
+                     description=parts.description,
+                     topics=topics,
+                     authors=authors,
+                     bibtex_entry=parts.bibtex_entry,
+                     terms=parts.terms,
+                     key=key)

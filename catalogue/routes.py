@@ -9,8 +9,10 @@ change one (an old slug's page redirects to the new, see `paper_page`).
 
 from __future__ import annotations
 
+import posixpath
 import re
 from collections.abc import Iterable
+from dataclasses import dataclass
 from urllib.parse import quote
 
 from slugify import slugify
@@ -60,6 +62,71 @@ def paper_bibtex(slug: str) -> str:
 def paper_preview(slug: str) -> str:
     """The paper's social-preview image."""
     return f"{paper_folder(slug)}preview.png"
+
+
+def content_file(slug: str) -> str:
+    """The paper's file in content/: papers/<slug>.md."""
+    return f"papers/{slug}.md"
+
+
+def absolute(base_url: str | None, path: str) -> str | None:
+    """The address of a path of the site for sharing; None when the base URL is not known."""
+    return base_url + path if base_url else None
+
+
+@dataclass(frozen=True)
+class PaperAddresses:
+    """Every address of one paper, made once from its slug, its earlier slugs and the site's base
+    URL (None: not known, so no absolute address): what the render, the feeds, the structured data
+    and the templates read, so that a change of layout is made here alone."""
+
+    slug: str
+    old_slugs: tuple[str, ...] = ()
+    base_url: str | None = None
+
+    @property
+    def page(self) -> str:
+        return paper_page(self.slug)
+
+    @property
+    def shared(self) -> str:
+        return paper_folder(self.slug)
+
+    @property
+    def bibtex(self) -> str:
+        return paper_bibtex(self.slug)
+
+    @property
+    def preview(self) -> str:
+        return paper_preview(self.slug)
+
+    @property
+    def bibtex_link(self) -> str:
+        """The BibTeX file as the paper's page links it: from the page's folder."""
+        return posixpath.relpath(self.bibtex, posixpath.dirname(self.page))
+
+    @property
+    def content_file(self) -> str:
+        return content_file(self.slug)
+
+    @property
+    def url(self) -> str | None:
+        """The page's address for sharing: https://site/papers/x/."""
+        return absolute(self.base_url, self.shared)
+
+    @property
+    def preview_url(self) -> str | None:
+        return absolute(self.base_url, self.preview)
+
+    @property
+    def old_pages(self) -> tuple[str, ...]:
+        """The pages at the paper's earlier addresses, each a redirect to its page."""
+        return tuple(paper_page(slug) for slug in self.old_slugs)
+
+    @property
+    def moves(self) -> tuple[tuple[str, str], ...]:
+        """(earlier folder, folder) for each earlier slug, as a host's redirects name them."""
+        return tuple((paper_folder(slug), self.shared) for slug in self.old_slugs)
 
 
 def slug_of_paper_page(path: str) -> str | None:

@@ -1,0 +1,126 @@
+"""The files that carry the whole catalogue rather than a page: citations, feeds, the sitemap, the
+reading list's data, the offline search index and what the search stage reads, the host's
+redirects; and each paper's own files beside its page (its BibTeX, its preview image)."""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Iterable
+
+from catalogue import routes
+from catalogue.config import SiteConfig
+from catalogue.content import SLUG
+from catalogue.errors import CatalogueError, shown
+from catalogue.model import Catalogue, Paper, Topic
+from catalogue.publish.writer import Output
+from catalogue.routes import PaperAddresses
+from catalogue.search.index import (FALLBACK_FILE, PAGES_FILE, IndexedPage, SearchEntry, render_fallback_index,
+                                    render_pages_file)
+from catalogue.site.cite import venue_label
+from catalogue.site.feeds import paper_record, render_atom, render_papers_json, render_robots, render_sitemap
+from catalogue.site.groups import venue_groups
+from catalogue.site.json_text import plain_script_json
+from catalogue.site.share_image import render_preview_png
+from catalogue.site.views import CARD_AUTHORS, AuthorRef, PaperView
+from catalogue.system.cache import digest
+
+
+def plan_data_files(catalogue: Catalogue, views: tuple[PaperView, ...], config: SiteConfig, html_paths: list[str],
+                    everything: str, venue: Callable[[Paper], str], unknown_author: str) -> list[Output]:
+    """The whole catalogue's citations, feeds, offline search index and redirects; `venue` and
+    `unknown_author` name a paper's venue and a paper without authors in the site's language."""
+    labels = {t.slug: t.label for t in catalogue.topics}
+    terms = {v.plain_abstract: v.terms for v in views}  # kept with the views: an edit finds only its own again
+    topic_index = {t.slug: n for n, t in enumerate(catalogue.topics)}
+    all_views = digest(everything, [v.key for v in views])
+    files = [
+        Output(".nojekyll", everything, lambda: ""),  # GitHub Pages: serve the site as it is, no Jekyll
+        Output("_redirects", all_views, lambda: render_netlify_redirects((v.paper, v.addresses) for v in views)),
+        Output("robots.txt", everything, lambda: render_robots(config)),
+        Output("feed.xml", all_views, lambda: render_atom(catalogue, {v.paper.id: v.title_text for v in views},
+                                                          {v.paper.id: v.description for v in views},
+                                                          {v.paper.id: v.addresses for v in views}, config,
+                                                          venue, unknown_author)),
+        Output("papers.json", all_views, lambda: render_papers_json(
+            (paper_record(v.paper, v.addresses, labels, v.title_text, v.plain_abstract) for v in views), config)),
+        Output("list-data.js", all_views, lambda: render_list_data(views, catalogue.topics, venue)),
+        Output("list-bibtex.js", all_views, lambda: render_list_bibtex(views)),
+        Output("catalogue.bib", all_views, lambda: "\n".join(v.bibtex for v in views)),
+        Output(FALLBACK_FILE, all_views, lambda: render_fallback_index(
+            [SearchEntry(v.path, v.name_text, v.title_text, venue(v.paper),
+                         tuple(topic_index[t.slug] for t in v.topics), v.plain_abstract,
+                         tuple(author.shown for author in v.authors), v.paper.id, v.paper.title_source == "derived")
+             for v in views],
+            [t.label for t in catalogue.topics], terms)),
+    ]
+    redirects = {page for v in views for page in v.addresses.old_pages}
+    listed = [p for p in html_paths if p != routes.NOT_FOUND and p not in redirects]
+    if config.base_url:
+        files.append(Output("sitemap.xml", digest(everything, listed), lambda: render_sitemap(listed, config)))
+    return files
+
+
+def plan_index_record(views: tuple[PaperView, ...], everything: str, unknown_venue: str) -> Output:
+    """What the search stage indexes: each paper page with the venue and year filters it writes
+    (templates/paper.html) and a key of everything its page is made from but its neighbours."""
+    pages = [IndexedPage(view.path, view.paper.venue or unknown_venue, str(view.paper.year or ""), digest(everything, view.key))
+             for view in views]
+    return Output(PAGES_FILE, digest(everything, [page.key for page in pages]), lambda: render_pages_file(pages))
+
+
+def plan_paper_files(views: tuple[PaperView, ...], config: SiteConfig, everything: str,
+                     venue: Callable[[Paper], str]) -> list[Output]:
+    """Each paper's citation file and (with a base URL) its preview image, which names the venue as `venue` does."""
+    files = []
+    for view in views:
+        files.append(Output(view.addresses.bibtex, digest(everything, view.key),
+                            functools.partial(str, view.bibtex)))
+        if config.base_url:  # only a shared link shows a preview, and only an absolute URL can name it
+            preview = functools.partial(render_preview_png, name=view.name_text or None, title=view.title_text,
+                                        venue=venue(view.paper), site_title=config.title)
+            files.append(Output(view.addresses.preview, digest(everything, preview.keywords), preview))
+    return files
+
+
+def render_list_data(views: tuple[PaperView, ...], topics: tuple[Topic, ...],
+                     venue: Callable[[Paper], str] = venue_label) -> str:
+    """Every paper in catalogue order, for the home page's filters and the reading list, as a plain
+    script (so it loads from disk): {"papers": [[id, slug, title, name, venue, [topic, ...], [author,
+    ...], author count, and 1 when the title was derived], ...], "venues": [[label, year], ...],
+    "topics": [[slug, label], ...]}, a venue or topic by its place in those lists (venues newest
+    first, labelled as `venue` names them), the first CARD_AUTHORS authors as author_entry gives them."""
+    groups = venue_groups(views, venue)
+    venues = [(label, members[0].paper.year) for _, label, members in groups]
+    venue_index = {venue(members[0].paper): n for n, (_, _, members) in enumerate(groups)}
+    topic_index = {t.slug: n for n, t in enumerate(topics)}
+    papers = [[v.paper.id, v.paper.slug, v.title_text, v.name_text, venue_index[venue(v.paper)],
+               [topic_index[t.slug] for t in v.topics],
+               [author_entry(a) for a in v.authors[:CARD_AUTHORS]], len(v.authors)]
+              + ([1] if v.paper.title_source == "derived" else []) for v in views]
+    data = {"papers": papers, "venues": venues, "topics": [[t.slug, t.label] for t in topics]}
+    return "window.CATALOGUE_LIST = " + plain_script_json(data) + ";\n"
+
+
+def author_entry(author: AuthorRef) -> str | list[str]:
+    """An author in list-data.js: [name, folder], or the name alone when the folder is the name in
+    lower case with hyphens for spaces, as for most names."""
+    folder = routes.author_folder_of(author.path)
+    return author.shown if author.shown.isascii() and author.shown.lower().replace(" ", "-") == folder else [author.shown, folder]
+
+
+def render_list_bibtex(views: tuple[PaperView, ...]) -> str:
+    """For the reading list's export: id -> BibTeX, as a plain script (apart from list-data.js, which the home page loads)."""
+    entries = ",".join(v.bibtex_entry for v in sorted(views, key=lambda v: v.paper.id))  # as sort_keys orders them
+    return "window.CATALOGUE_BIBTEX = {" + entries + "};\n"
+
+
+def render_netlify_redirects(papers: Iterable[tuple[Paper, PaperAddresses]]) -> str:
+    """Netlify's _redirects: real 301s from every old paper address (the pages there are the fallback)."""
+    lines = ["# Old paper addresses, kept when a slug is renamed in content/ (see old_slugs)."]
+    for paper, addresses in papers:
+        for old_slug, (old, new) in zip(paper.old_slugs, addresses.moves):
+            if not (SLUG.fullmatch(paper.slug) and SLUG.fullmatch(old_slug)) or old_slug == paper.slug:
+                raise CatalogueError(f"{paper.source}: cannot redirect {shown(old_slug)} to {shown(paper.slug)}: "
+                                     "both must be distinct slugs")  # load_catalogue lets no such paper through
+            lines += [f"/{old}*  /{new}  301!", f"/{old.rstrip('/')}  /{new}  301!"]
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,232 @@
+"""The site's HTML pages as Outputs (PagePlanner): the lists, overviews and statistics, the paper
+pages with their related papers, the map. A page's inputs are its template, its path and its
+values, each family's values typed (the dataclasses below)."""
+
+from __future__ import annotations
+
+import functools
+from collections import Counter
+from collections.abc import Callable
+
+from jinja2 import Environment
+from markupsafe import Markup as SafeHtml
+
+from catalogue import routes
+from catalogue.config import SiteConfig
+from catalogue.i18n import Strings
+from catalogue.model import Catalogue, Topic
+from catalogue.publish.writer import Output
+from catalogue.site.contexts import (AuthorsIndexValues, ListValues, MapGroup, MapValues, OverviewValues, PaperValues,
+                                     Related, SearchValues, SiteParts, StatsValues, Values, named_values)
+from catalogue.site.charts import MapPoint, render_bar_chart, render_map, render_swatch
+from catalogue.site.cite import venue_label
+from catalogue.site.groups import author_groups, venue_groups
+from catalogue.site.json_text import script_json
+from catalogue.site.pagination import VIEWS, Crumb, Entry, PageSizes, letter_jumps, list_pages, paginate_authors
+from catalogue.site.paper_extras import PaperExtras, paper_extras
+from catalogue.site.templating import EntryMaker, PartReuser, render_page
+from catalogue.site.views import CARD_AUTHORS, PaperView, shorten
+from catalogue.system.cache import digest
+
+
+class PagePlanner:
+    """The site's HTML pages as Outputs. A page's inputs are its template, its path and its values."""
+
+    def __init__(self, catalogue: Catalogue, views: tuple[PaperView, ...], config: SiteConfig, env: Environment,
+                 strings: Strings, everything: str, sizes: PageSizes = PageSizes()):
+        self.catalogue, self.views, self.config, self.env, self.strings = catalogue, views, config, env, strings
+        self.authors, self.sizes = author_groups(views), sizes
+        counts = Counter(slug for v in views for slug in v.paper.topics)
+        self.counts = {topic.slug: counts[topic.slug] for topic in catalogue.topics}
+        order = {topic.slug: n for n, topic in enumerate(catalogue.topics)}
+        self.used_topics = tuple(sorted((topic for topic in catalogue.topics if self.counts[topic.slug]),
+                                        key=lambda topic: (-self.counts[topic.slug], order[topic.slug])))  # largest first
+        self.venue = functools.partial(venue_label, unknown=strings.text("paper.unknown_venue"))
+        self.venues = venue_groups(views, self.venue)
+        shown = {"topics": self.used_topics, "topic_counts": self.counts, "paper_count": len(views),
+                 "venues": [Entry(label, routes.venue_page(slug), len(members)) for slug, label, members in self.venues],
+                 "has_authors": bool(self.authors), "card_authors": CARD_AUTHORS}
+        self.base = digest(everything, inputs_of(shown))
+        shown |= {"t": strings, "script_strings": script_json(strings.script_strings()), "venue_label": self.venue,
+                  "script_routes": script_json(routes.PATTERNS)}
+        macros = env.get_template("_macros.html").make_module({**shown, "routes": routes})
+        self.shared = SiteParts(**shown, card=EntryMaker(macros.paper_card), line=EntryMaker(macros.paper_line),
+                                reuse=PartReuser())
+
+    def page(self, path: str, template: str, title: str, description: str, papers: tuple[PaperView, ...] = (),
+             values: Values | None = None, canonical_path: str | None = None,
+             later: Callable[[], PaperExtras] | None = None) -> Output:
+        """A page whose inputs are its template, its path and its values (views stand in by their key);
+        `later` makes values that follow from those (so they need not be held until the page is made)."""
+        env, config, shared = self.env, self.config, self.shared
+        inputs = digest(self.base, template, path, title, description, inputs_of(papers), canonical_path, inputs_of(values))
+        return Output(path, inputs, lambda: render_page(env, template, config, path, shared, title=title,
+                                                        description=description, papers=papers, values=values,
+                                                        canonical_path=canonical_path, extras=later and later()))
+
+    def plan_lists(self) -> list[Output]:
+        """Every page but the paper pages and the map: lists, overviews, statistics, old addresses."""
+        page, t, config, views, catalogue = self.page, self.strings.text, self.config, self.views, self.catalogue
+        counts, used_topics, venues = self.counts, self.used_topics, self.venues
+        pages = self.plan_list("", views, "index.html", t("listing.home_title"), config.description)
+        pages += [
+            page(routes.SEARCH, "search.html", t("search.title"), t("search.description", site=config.title),
+                 values=SearchValues(venue_names=sorted({p.venue for p in catalogue.papers if p.venue}),
+                                     years=sorted({p.year for p in catalogue.papers if p.year}, reverse=True))),
+            page(routes.TOPICS_INDEX, "overview.html", t("overview.topics_title"),
+                 t("overview.topics_description", site=config.title),
+                 values=OverviewValues(t("overview.topics_lede"), [Entry(topic.label, routes.topic_page(topic.slug),
+                                                                         counts[topic.slug]) for topic in used_topics])),
+            page(routes.VENUES_INDEX, "overview.html", t("overview.venues_title"),
+                 t("overview.venues_description", site=config.title),
+                 values=OverviewValues(t("overview.venues_lede"), [Entry(label, routes.venue_page(slug), len(members))
+                                                                   for slug, label, members in venues])),
+            page(routes.NOT_FOUND, "404.html", t("not_found.title"), t("not_found.description")),
+            page(routes.READING_LIST, "list.html", t("nav.my_list"), t("list.description", site=config.title)),
+            page(routes.STATS, "stats.html", t("stats.title"), t("stats.description", site=config.title), papers=views,
+                 values=statistics(views, used_topics, counts, venues, self.strings)),
+        ]
+        for view in views:
+            for old_page in view.addresses.old_pages:  # a renamed paper keeps its old address working
+                pages.append(page(old_page, "redirect.html", t("moved.title", title=view.title_text), view.description,
+                                  papers=(view,), canonical_path=view.path))
+        members_of: dict[str, list[PaperView]] = {}  # topic slug -> its papers, in catalogue order
+        for view in views:
+            for slug in dict.fromkeys(view.paper.topics):
+                members_of.setdefault(slug, []).append(view)
+        for topic in used_topics:
+            members = tuple(members_of[topic.slug])
+            pages += self.plan_list(routes.list_folder(routes.topic_page(topic.slug)), members, "collection.html", topic.label,
+                                    t("collection.topic_description", len(members), topic=topic.label,
+                                      site=config.title),
+                                    parent=Crumb(t("nav.topics"), routes.TOPICS_INDEX))
+        for slug, label, members in venues:
+            pages += self.plan_list(routes.list_folder(routes.venue_page(slug)), members, "collection.html", label,
+                                    t("collection.venue_description", len(members), venue=label, site=config.title),
+                                    parent=Crumb(t("nav.venues"), routes.VENUES_INDEX))
+        return pages + self.plan_authors()
+
+    def plan_list(self, base: str, members: tuple[PaperView, ...], template: str, heading: str, description: str,
+                  compact: bool = True, parent: Crumb | None = None, author: str | None = None) -> list[Output]:
+        """Every page of a list of papers: its cards at <base>index.html, <base>page/2/index.html, ...
+        and (when `compact`) its compact lines at <base>compact/index.html, <base>compact/page/2/index.html, ..."""
+        t = self.strings.text
+        pages = []
+        for listing in list_pages(base, len(members), self.sizes, VIEWS if compact else VIEWS[:1]):
+            title, about = heading, description
+            if listing.path == routes.HOME:
+                title = self.config.title  # the home page is named by the site
+            if listing.view == "compact":
+                title = t("listing.compact_title", title=title)
+            if listing.number > 1:
+                title = t("listing.page_title", title=title, page=listing.number, pages=listing.count)
+                about = t("listing.page_description", description=about, page=listing.number, pages=listing.count)
+            pages.append(self.page(listing.path, template, title, about,
+                                   papers=members[listing.start:listing.start + listing.per_page],
+                                   values=ListValues(heading, listing, parent, author)))
+        return pages
+
+    def plan_authors(self) -> list[Output]:
+        """A page per author listing their papers, and the authors index (none without authors).
+        Most authors have a few papers: only those with more than a page of cards get the compact view too."""
+        t, site = self.strings.text, self.config.title
+        return [page for author in self.authors
+                for page in self.plan_list(routes.list_folder(author.path), author.papers, "collection.html", author.name,
+                                           t("collection.author_description", len(author.papers),
+                                             author=author.name, site=site),
+                                           compact=len(author.papers) > self.sizes.cards,
+                                           parent=Crumb(t("nav.authors"), routes.AUTHORS_INDEX), author=author.name)
+                ] + self.plan_author_index()
+
+    def plan_author_index(self) -> list[Output]:
+        """The authors index, sizes.authors names a page, each page with the letter bar and a pager."""
+        t, site, count = self.strings.text, self.config.title, len(self.authors)
+        index = paginate_authors(self.authors, self.sizes.authors)
+        jumps = letter_jumps(index)
+        pages = []
+        for at, part in enumerate(index):
+            if at == 0:
+                title, description = t("authors.title"), t("authors.description", count, site=site)
+            else:
+                title = t("authors.page_title", page=part.number)
+                description = t("authors.page_description", page=part.number, first=part.first, last=part.last,
+                                site=site)
+            pages.append(self.page(part.path, "authors.html", title, description, values=AuthorsIndexValues(
+                sections=part.sections, jumps=jumps, author_count=count, number=part.number, page_count=len(index),
+                previous_page=index[at - 1].path if at else None,
+                next_page=index[at + 1].path if at + 1 < len(index) else None)))
+        return pages
+
+    def plan_papers(self, related: list[tuple[tuple[int, tuple[str, ...]], ...]]) -> list[Output]:
+        """A page per paper, with its related papers (index of the other, terms they share)."""
+        views = self.views
+        return [self.page(view.path, "paper.html", view.title_text, view.description, papers=(view,),
+                          values=PaperValues(previous=views[index - 1] if index else None,
+                                             next=views[index + 1] if index + 1 < len(views) else None,
+                                             related=[Related(views[other], terms) for other, terms in related[index]]),
+                          later=functools.partial(paper_extras, view, self.config, self.strings))
+                for index, view in enumerate(views)]
+
+    def plan_map(self, positions: list[tuple[float, float]],
+                 groups: list[tuple[tuple[str, ...], tuple[int, ...]]]) -> Output:
+        t, views = self.strings.text, self.views
+        map_groups = [MapGroup(n, words, SafeHtml(render_swatch(n)), tuple(views[i] for i in members))
+                      for n, (words, members) in enumerate(groups)]
+        return self.page(routes.MAP, "map.html", t("map.title"), t("map.description", len(views), site=self.config.title),
+                         papers=views, values=MapValues(SafeHtml(render_catalogue_map(views, positions, groups, self.strings)),
+                                                        map_groups))
+
+
+def inputs_of(value: object) -> object:
+    """A cheap stand-in for a value in a digest: a paper view by its key, containers item by item."""
+    if isinstance(value, PaperView):
+        return value.key
+    if isinstance(value, Related):
+        return value.view.key, value.terms
+    if isinstance(value, MapGroup):
+        return value.index, value.words, tuple(view.key for view in value.papers)
+    if isinstance(value, Values):
+        return type(value).__name__, inputs_of(named_values(value))
+    if isinstance(value, dict):
+        return tuple((key, inputs_of(item)) for key, item in sorted(value.items()))
+    if isinstance(value, (list, tuple)):
+        if all(type(item) is PaperView for item in value):  # a page's papers: the usual case, made short
+            return tuple(item.key for item in value)
+        return tuple(inputs_of(item) for item in value)
+    return value
+
+
+def render_catalogue_map(views: tuple[PaperView, ...], positions: list[tuple[float, float]],
+                         groups: list[tuple[tuple[str, ...], tuple[int, ...]]], strings: Strings) -> str:
+    """The map: one dot per paper, coloured and labelled by its group; short labels keep it small."""
+    colour = {member: n for n, (_, members) in enumerate(groups) for member in members}
+    points = [MapPoint(x, y, f"../{v.path}", v.name_text or shorten(v.title_text, 60), colour.get(i, 0))
+              for i, (v, (x, y)) in enumerate(zip(views, positions))]
+    t = strings.text
+    return render_map(points, [words for words, _ in groups], title=t("map.heading"), empty=t("map.empty"))
+
+
+def statistics(views: tuple[PaperView, ...], topics: tuple[Topic, ...], counts: dict[str, int],
+               venues: list[tuple[str, str, tuple[PaperView, ...]]], strings: Strings) -> StatsValues:
+    """The numbers and charts of the statistics page."""
+    t = strings.text
+    papers = t("stats.unit_papers")
+    with_code = [v for v in views if v.paper.links]
+    mentions = Counter(b for v in views for b in v.paper.benchmarks)
+    top_benchmarks = sorted(mentions.items(), key=lambda item: (-item[1], item[0]))[:15]
+    return StatsValues(
+        named_count=sum(1 for v in views if v.paper.name),
+        code_count=len(with_code),
+        code_share=round(100 * len(with_code) / len(views)) if views else 0,
+        topic_chart=SafeHtml(render_bar_chart([(t.label, counts[t.slug], f"../{routes.topic_page(t.slug)}") for t in topics],
+                                                 title=t("stats.per_topic"), unit=papers, number=strings.number)),
+        venue_chart=SafeHtml(render_bar_chart([(label, len(members), f"../{routes.venue_page(slug)}")
+                                                  for slug, label, members in venues],
+                                                 title=t("stats.per_venue"), unit=papers, number=strings.number)),
+        code_chart=SafeHtml(render_bar_chart(
+            [(label, round(100 * sum(1 for v in members if v.paper.links) / len(members)), f"../{routes.venue_page(slug)}")
+             for slug, label, members in venues], title=t("stats.code_share_chart"), unit="%", maximum=100)),
+        benchmark_chart=SafeHtml(render_bar_chart(
+            [(name, count, f"../{routes.search_for(name)}") for name, count in top_benchmarks],
+            title=t("stats.benchmarks"), unit=papers, number=strings.number)) if top_benchmarks else None,
+    )

@@ -1,0 +1,73 @@
+"""What a paper's page shows beside its view, made only when the page is: its citations, its
+structured data (JSON-LD) for search engines, where to look the paper up, and what ingest tidied
+in its abstract."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from markupsafe import Markup as SafeHtml
+
+from catalogue.config import SiteConfig
+from catalogue.i18n import Strings
+from catalogue.markup.cleanup import COLLAPSED_WHITESPACE, REMOVED_REPEAT, RESTORED_COMMANDS, read_note
+from catalogue.routes import absolute, shared_form
+from catalogue.site.cite import render_markdown_citation, render_plain_citation, venue_label
+from catalogue.site.json_text import script_json
+from catalogue.site.lookup import FindLink, find_links
+from catalogue.site.views import AuthorRef, PaperView
+
+
+@dataclass(frozen=True)
+class PaperExtras:
+    citation: dict[str, str]  # bibtex, plain, markdown
+    structured_data: SafeHtml
+    find_links: tuple[FindLink, ...]  # none when the list links its PDF or its proceedings
+    tidied: str
+
+
+def paper_extras(view: PaperView, config: SiteConfig, strings: Strings) -> PaperExtras:
+    """What a paper page adds to its view: citations, structured data, where to look the paper up
+    when its list links neither its PDF nor its proceedings, and what ingest tidied in its abstract."""
+    paper = view.paper
+    find = () if paper.pdf or paper.url else find_links(view.title_text, paper.title_source == "derived")
+    return PaperExtras(citations(view), structured_data(view, config), find, tidy_notes(paper.cleaned, strings.text))
+
+
+def tidy_notes(notes: tuple[str, ...], t: Callable[..., str]) -> str:
+    """The notes of what ingest tidied in an abstract (cleanup.py) in the site's language; a note
+    written by hand in the content file as it is."""
+    said = []
+    for note in notes:
+        kind, values = read_note(note)
+        said.append(t("paper.tidy_restored_commands") if kind == RESTORED_COMMANDS
+                    else t("paper.tidy_collapsed_whitespace") if kind == COLLAPSED_WHITESPACE
+                    else t("paper.tidy_removed_repeat", **values) if kind == REMOVED_REPEAT else note)
+    return t("paper.tidy_separator").join(said)
+
+
+def citations(view: PaperView) -> dict[str, str]:
+    return {"bibtex": view.bibtex, "plain": render_plain_citation(view.paper, view.title_text, view.url),
+            "markdown": render_markdown_citation(view.paper, view.title_text, view.url)}
+
+
+def structured_data(view: PaperView, config: SiteConfig) -> SafeHtml:
+    """JSON-LD ScholarlyArticle for search engines; '<' escaped so it cannot close the script."""
+    paper = view.paper
+    data = {
+        "@context": "https://schema.org", "@type": "ScholarlyArticle", "identifier": paper.id,
+        "headline": view.title_text[:110], "name": view.title_text, "abstract": view.plain_abstract,
+        "inLanguage": config.language, "keywords": [t.label for t in view.topics],
+        "datePublished": str(paper.year) if paper.year else None,
+        "publication": {"@type": "PublicationEvent", "name": venue_label(paper)} if paper.venue else None,
+        "author": [person(author, config) for author in view.authors] or None,
+        "url": view.url, "image": view.addresses.preview_url,
+    }
+    return script_json({k: v for k, v in data.items() if v is not None})
+
+
+def person(author: AuthorRef, config: SiteConfig) -> dict:
+    """A schema.org Person: the name as the paper gives it, and their page here when the base URL is known."""
+    url = absolute(config.base_url, shared_form(author.path))
+    return {"@type": "Person", "name": author.name, **({"url": url} if url else {})}
