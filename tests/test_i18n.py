@@ -75,7 +75,7 @@ def used_keys() -> set[str]:
         keys |= {f"script.{k}" for k in re.findall(r"""\btext\(\s*["']([a-z_]+)["']""", source)}
         keys |= {f"script.{k}" for k in re.findall(r"""catalogueText\(\s*["']([a-z_]+)["']""", source)}
         keys |= {f"script.{k}" for k in re.findall(r"""catalogueData\(\s*["']ui-strings["']\)\.([a-z_]+)""", source)}
-    i18n = (PROJECT / "catalogue" / "site" / "i18n.py").read_text(encoding="utf-8")
+    i18n = (PROJECT / "catalogue" / "i18n.py").read_text(encoding="utf-8")
     keys |= {f"script.{k}" for k in re.findall(r'SCRIPT_GROUP \+ "([a-z_]+)"', i18n)}
     return keys
 
