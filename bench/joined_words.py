@@ -1,4 +1,4 @@
-"""Words joined by a dash in real abstracts, and what marking them (catalogue.search.index.mark_joiners) gives search.
+"""Words joined by a dash in real abstracts, and what marking them (catalogue.search.joiners.mark_joiners) gives search.
 
     python bench/joined_words.py
 
@@ -29,7 +29,7 @@ if not CORPUS.exists():
     CORPUS = Path("/work/shared/corpus/papers.jsonl.gz")
 
 from catalogue.markup.convert import TextConverter  # noqa: E402 - after the project is on the path
-from catalogue.search.index import mark_joiners  # noqa: E402
+from catalogue.search.joiners import mark_joiners  # noqa: E402
 
 MATH = re.compile(r"<math\b.*?</math>", re.DOTALL)
 TAG = re.compile(r"<[^>]*>")

@@ -19,7 +19,7 @@ import re
 from pathlib import Path
 
 from catalogue.markup.convert import INLINE_TAGS
-from catalogue.search.index import FALLBACK_FILE
+from catalogue.search.offline import FALLBACK_FILE
 
 _NAMES = "|".join(sorted(INLINE_TAGS, key=len, reverse=True))
 _OPEN, _CLOSE = r"(?:<|&lt;|&#0*60;|&#x0*3c;|\\u003c)", r"(?:>|&gt;|&#0*62;|&#x0*3e;|\\u003e)"

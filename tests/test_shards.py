@@ -20,6 +20,7 @@ import pytest
 import yaml
 
 from catalogue.search import index as search
+from catalogue.search import offline
 from catalogue.site.check import check_site
 from catalogue.errors import CatalogueError
 from catalogue.system.cache import codec
@@ -201,18 +202,18 @@ def test_an_edit_that_keeps_every_shards_words_keeps_the_vocabulary(sharded: Bui
 
 
 def test_the_offline_index_is_the_same_from_the_abstracts_terms_kept(monkeypatch):
-    entries = [search.SearchEntry(f"papers/p{n}/index.html", "", title, "ICML 2026", (), abstract)
+    entries = [offline.SearchEntry(f"papers/p{n}/index.html", "", title, "ICML 2026", (), abstract)
                for n, (title, abstract) in enumerate([
                    ("Sparse attention", "We prune attention heads; pruned heads are sparse attention's cost."),
                    ("强化学习 for robots", "我们提出强化学习的方法 and robots learn 强化学习 policies."),
                    ("Graph networks", "Graph networks pass messages; messages carry the graph's structure.")])]
-    expected = search.render_fallback_index(entries, [])
-    kept = {entry.abstract: codec().decode(codec().encode(search.abstract_terms(entry.abstract)))  # as the cache gives them
+    expected = offline.render_fallback_index(entries, [])
+    kept = {entry.abstract: codec().decode(codec().encode(offline.abstract_terms(entry.abstract)))  # as the cache gives them
             for entry in entries}
-    assert kept == {entry.abstract: search.abstract_terms(entry.abstract) for entry in entries}
+    assert kept == {entry.abstract: offline.abstract_terms(entry.abstract) for entry in entries}
     with monkeypatch.context() as patched:
-        patched.setattr(search, "abstract_terms", None)  # from now on every abstract's terms are the kept ones
-        assert search.render_fallback_index(entries, [], kept) == expected
+        patched.setattr(offline, "abstract_terms", None)  # from now on every abstract's terms are the kept ones
+        assert offline.render_fallback_index(entries, [], kept) == expected
 
 
 def test_a_venue_that_disappears_takes_its_bundle_along(sharded: BuiltSite, tmp_path):

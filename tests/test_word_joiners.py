@@ -1,6 +1,6 @@
 """Words joined by a dash: Pagefind and the offline index part them alike, the reader sees them as written.
 
-Pagefind parts words at ASCII punctuation only; catalogue/search/index.py's mark_joiners marks every
+Pagefind parts words at ASCII punctuation only; catalogue/search/joiners.py's mark_joiners marks every
 other dash and joining mark in a paper page's indexed text, and words() (the offline index) parts
 words at every mark. The engine tests index hand-made pages with the Pagefind binary and search
 them with Pagefind's own script in Chromium.
@@ -17,7 +17,8 @@ from collections.abc import Iterator
 import pytest
 from hypothesis import given, strategies as st
 
-from catalogue.search.index import is_joining_dash, mark_joiners, run_pagefind
+from catalogue.search.index import run_pagefind
+from catalogue.search.joiners import is_joining_dash, mark_joiners
 from catalogue.text import words
 from conftest import BuiltSite, serve_folder
 

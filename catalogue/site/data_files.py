@@ -14,8 +14,8 @@ from catalogue.errors import CatalogueError, shown
 from catalogue.model import Catalogue, Paper, Topic
 from catalogue.publish.writer import Output
 from catalogue.routes import PaperAddresses
-from catalogue.search.index import (FALLBACK_FILE, PAGES_FILE, IndexedPage, SearchEntry, render_fallback_index,
-                                    render_pages_file)
+from catalogue.search.index import PAGES_FILE, IndexedPage, render_pages_file
+from catalogue.search.offline import FALLBACK_FILE, SearchEntry, render_fallback_index
 from catalogue.site.cite import venue_label
 from catalogue.site.feeds import paper_record, render_atom, render_papers_json, render_robots, render_sitemap
 from catalogue.site.groups import venue_groups

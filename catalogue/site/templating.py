@@ -20,7 +20,7 @@ from markupsafe import Markup as SafeHtml, escape
 from catalogue import routes
 from catalogue.config import SiteConfig
 from catalogue.errors import CatalogueError
-from catalogue.search.index import mark_joiners
+from catalogue.search.joiners import mark_joiners
 from catalogue.site.contexts import SiteParts, Values, named_values
 from catalogue.site.paper_extras import PaperExtras
 from catalogue.site.views import PaperView

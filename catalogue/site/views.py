@@ -16,7 +16,7 @@ from catalogue.errors import CatalogueError
 from catalogue.markup.convert import CONVERTED, Converted, TextConverter, conversion_key, inline
 from catalogue.model import Catalogue, Paper, Topic
 from catalogue.routes import PaperAddresses
-from catalogue.search.index import AbstractTerms, abstract_terms
+from catalogue.search.offline import AbstractTerms, abstract_terms
 from catalogue.site.authors import author_key, author_path, shown_names
 from catalogue.site.cite import render_bibtex, venue_label
 from catalogue.site.json_text import plain_script_json

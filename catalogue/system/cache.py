@@ -207,7 +207,7 @@ def codec() -> Codec:
     from catalogue.ingest.snapshot import ContentFile, IngestSnapshot
     from catalogue.markup.convert import Converted
     from catalogue.model import Link, Paper, Problem, Source, Topic
-    from catalogue.search.index import AbstractTerms
+    from catalogue.search.offline import AbstractTerms
     from catalogue.site.views import ViewParts
     return Codec([Paper, Source, Link, Topic, Problem, Converted, ContentFile, IngestSnapshot, AbstractTerms, ViewParts])
 
