@@ -29,9 +29,8 @@ from pylatexenc.latexwalker import get_default_latex_context_db
 from pylatexenc.macrospec import LatexContextDb
 
 from catalogue.system.cache import code_version, digest
-from catalogue.text import replace_unsafe
+from catalogue.text import find_urls, replace_unsafe
 from catalogue.errors import shown
-from catalogue.ingest.links import find_urls
 
 # pylatexenc logs what it cannot read ("macro '\\frac' failed its substitution!") to stderr, without
 # the paper it came from; the conversion's own notes name the file and line instead.
