@@ -10,7 +10,8 @@ import re
 from dataclasses import dataclass
 
 from catalogue.ingest import benchmarks
-from catalogue.markup.convert import text_only_math, without_inline_html
+from catalogue.markup.formulas import text_only_math
+from catalogue.markup.inline_html import without_inline_html
 from catalogue.model import Link, Topic
 from catalogue.ingest.names import Contribution, find_names
 from catalogue.ingest.titles import derive_title

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from catalogue.markup.convert import is_latex_macro
+from catalogue.markup.latex_text import is_latex_macro
 from catalogue.text import split_sentences
 
 # A backslash that a JSON or C reader took for an escape: "\\times" became a tab and "imes".
