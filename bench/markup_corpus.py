@@ -64,7 +64,8 @@ def read_abstracts(every: int) -> list[str]:
 
 def math_counts(abstracts: list[str]) -> tuple[int, list[str]]:
     """(math segments, those shown unconverted): formulas that are more than text, as the page shows them."""
-    from catalogue.markup.convert import render_math, split_math, text_only_math
+    from catalogue.markup.formulas import render_math, text_only_math
+    from catalogue.markup.segments import split_math
     total, unconverted = 0, []
     for abstract in abstracts:
         segments, _ = split_math(abstract)

@@ -27,7 +27,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.realtext import CORPUS, SAMPLE, evenly_spaced, read_records, venue_years, write_seed_lists  # noqa: E402
-from catalogue.ingest.extract import split_sentences  # noqa: E402
+from catalogue.text import split_sentences  # noqa: E402
 
 
 def default_corpus() -> Path:

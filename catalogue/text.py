@@ -1,5 +1,6 @@
 """The text rules every stage shares: characters a page must not carry, the only line breaks seed
-files have, the CJK ranges, and how text folds into searchable words."""
+files have, the CJK ranges, how text folds into searchable words, and where a text's web addresses
+and sentences are."""
 
 from __future__ import annotations
 
@@ -183,3 +184,56 @@ def holds_any(text: str, parts: tuple[str, ...]) -> bool:
 def _ascii_lowered(text: str) -> str | None:
     """The text in lower case when it is ASCII (every character keeps its place), else None."""
     return text.lower() if text.isascii() else None
+
+
+# Web addresses written in abstracts: full URLs and bare domains like causalgame.github.io.
+# Bare domains count only with a TLD that abstracts use for project pages, so that
+# "e.g." or "Node.js" never become links.
+_BARE_TLDS = r"(?:github\.io|gitlab\.io|com|org|net|io|ai|dev|edu|info|app|page|site)"
+# Square brackets end an address: Markdown's [https://a.io](https://a.io) holds two. (Of any case: AnyCase.)
+URL = AnyCase(
+    r"(?<![\w@/.-])(?:https?://[^\s<>\"'`{}\\\[\]]+"
+    rf"|(?:[a-z0-9][a-z0-9-]*\.)+{_BARE_TLDS}(?![\w-])(?:/[^\s<>\"'`{{}}\\\[\]]*)?)",
+)
+_TRAILING = ".,;:!?'\")]"
+# Every address holds "://" or a dot before one of those domains; most texts hold neither, and this
+# answers for them much faster than looking for a whole address.
+_MAY_HOLD_ADDRESS = AnyCase(rf"://|\.{_BARE_TLDS}(?![\w-])")
+
+
+@functools.lru_cache(maxsize=16)  # the conversion and the links read the same abstract
+def find_urls(text: str) -> tuple[tuple[int, int, str], ...]:
+    """(start, end, href) of each address in text; trailing punctuation stays outside."""
+    if not _MAY_HOLD_ADDRESS.found_in(text):
+        return ()
+    found = []
+    for match in URL.finditer(text):
+        start, end = match.span()
+        # A URL like .../Foo_(bar) keeps its closing parenthesis; the counts follow the cut.
+        opening, closing = match[0].count("("), match[0].count(")")
+        while end > start and text[end - 1] in _TRAILING and not (text[end - 1] == ")" and opening >= closing):
+            closing -= text[end - 1] == ")"
+            end -= 1
+        written = text[start:end]
+        href = written if re.match(r"https?://", written, re.IGNORECASE) else f"https://{written}"
+        found.append((start, end, href))
+    return tuple(found)
+
+
+# An abstract's sentences, which the rules that read prose take one at a time.
+# (The pattern starts with the space, which the regular expression engine skips to at once; the looks behind
+# hold it. Most spaces have no full stop before them, and the other looks are then skipped.)
+_SENTENCE_END = re.compile(r"\s(?<=[.!?]\s)(?<![A-Z]\.\s)(?<!e\.g\.\s)(?<!i\.e\.\s)(?<!al\.\s)(?<!vs\.\s)(?<!cf\.\s)"
+                           r"\s*(?=[\"“*$\\(A-Z0-9])")
+_CJK_STOPS = "。！？"  # Chinese and Japanese full stops need no space
+_ANY_SENTENCE_END = re.compile(rf"{_SENTENCE_END.pattern}|(?<=[{_CJK_STOPS}])\s*")
+
+
+@functools.lru_cache(maxsize=16)  # each rule of extraction reads the same abstract's sentences
+def _sentences(text: str) -> tuple[str, ...]:
+    ends = _ANY_SENTENCE_END if any(stop in text for stop in _CJK_STOPS) else _SENTENCE_END
+    return tuple(s.strip() for s in ends.split(text) if s.strip())
+
+
+def split_sentences(text: str) -> list[str]:
+    return list(_sentences(text))

@@ -18,7 +18,7 @@ import json
 import re
 from pathlib import Path
 
-from catalogue.markup.convert import INLINE_TAGS
+from catalogue.markup.inline_html import INLINE_TAGS
 from catalogue.search.offline import FALLBACK_FILE
 
 _NAMES = "|".join(sorted(INLINE_TAGS, key=len, reverse=True))

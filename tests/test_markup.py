@@ -8,8 +8,11 @@ from html.parser import HTMLParser
 import pytest
 
 from catalogue.ingest.extract import plain_for_extraction
-from catalogue.markup.convert import TextConverter, math_to_text, render_math, repair_math, split_math, without_inline_html
-from catalogue.ingest.links import find_urls
+from catalogue.markup.convert import TextConverter
+from catalogue.markup.formulas import math_to_text, render_math, repair_math
+from catalogue.markup.inline_html import without_inline_html
+from catalogue.markup.segments import split_math
+from catalogue.text import find_urls
 
 from conftest import PROJECT, run_cli
 from tag_leaks import find_tag_leaks

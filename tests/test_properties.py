@@ -27,7 +27,10 @@ from catalogue.ingest.extract import extract
 from catalogue.ingest.titles import MAX_TITLE
 from catalogue.ingest.run import ingest
 from catalogue.markup import convert as markup_module
-from catalogue.markup.convert import _MATHML_ATTRIBUTES, _MATHML_TAGS, INLINE_TAGS, TextConverter, split_math
+from catalogue.markup.convert import TextConverter
+from catalogue.markup.formulas import _MATHML_ATTRIBUTES, _MATHML_TAGS
+from catalogue.markup.inline_html import INLINE_TAGS
+from catalogue.markup.segments import split_math
 from catalogue.model import Source, Topic
 from catalogue.ingest.structured_lists import parse_record_file
 from catalogue.ingest.text_lists import parse_seed_document

@@ -19,7 +19,7 @@ import itertools
 import re
 from collections.abc import Callable, Iterator
 
-from catalogue.markup.convert import math_to_text
+from catalogue.markup.formulas import math_to_text
 from catalogue.text import AnyCase, holds_any
 
 # Sentences are read as tokens: words (with inner - . + # / ' kept: CIFAR-10, v2.0, MSMARCO's) and

@@ -10,19 +10,13 @@ import re
 from dataclasses import dataclass
 
 from catalogue.ingest import benchmarks
-from catalogue.markup.convert import text_only_math, without_inline_html
+from catalogue.markup.formulas import text_only_math
+from catalogue.markup.inline_html import without_inline_html
 from catalogue.model import Link, Topic
 from catalogue.ingest.names import Contribution, find_names
 from catalogue.ingest.titles import derive_title
 from catalogue.ingest.topics import rank_topics
-from catalogue.ingest.links import find_urls
-
-# (The pattern starts with the space, which the regular expression engine skips to at once; the looks behind
-# hold it. Most spaces have no full stop before them, and the other looks are then skipped.)
-_SENTENCE_END = re.compile(r"\s(?<=[.!?]\s)(?<![A-Z]\.\s)(?<!e\.g\.\s)(?<!i\.e\.\s)(?<!al\.\s)(?<!vs\.\s)(?<!cf\.\s)"
-                           r"\s*(?=[\"“*$\\(A-Z0-9])")
-_CJK_STOPS = "。！？"  # Chinese and Japanese full stops need no space
-_ANY_SENTENCE_END = re.compile(rf"{_SENTENCE_END.pattern}|(?<=[{_CJK_STOPS}])\s*")
+from catalogue.text import find_urls, split_sentences
 
 
 @dataclass(frozen=True)
@@ -53,16 +47,6 @@ def extract(abstract: str, taxonomy: tuple[Topic, ...], fallback_topic: str, tit
         benchmarks=find_benchmarks(abstract, tuple(c.name for c in contributions)),
         results=find_results(abstract),
     )
-
-
-@functools.lru_cache(maxsize=16)  # each rule below reads the same abstract's sentences
-def _sentences(text: str) -> tuple[str, ...]:
-    ends = _ANY_SENTENCE_END if any(stop in text for stop in _CJK_STOPS) else _SENTENCE_END
-    return tuple(s.strip() for s in ends.split(text) if s.strip())
-
-
-def split_sentences(text: str) -> list[str]:
-    return list(_sentences(text))
 
 
 @functools.lru_cache(maxsize=16)

@@ -29,7 +29,9 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import NamedTuple
 
-from catalogue.markup.convert import TIE, split_math, text_only_math
+from catalogue.markup.formulas import text_only_math
+from catalogue.markup.latex_text import TIE
+from catalogue.markup.segments import split_math
 from catalogue.ingest.names import normalise_expansion
 from catalogue.model import Paper
 from catalogue.text import WORD_START, AnyCase

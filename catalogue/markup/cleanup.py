@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import re
 
-from catalogue.markup.convert import is_latex_macro
+from catalogue.markup.latex_text import is_latex_macro
+from catalogue.text import split_sentences
 
 # A backslash that a JSON or C reader took for an escape: "\\times" became a tab and "imes".
 _UNESCAPED = {"\t": "t", "\b": "b", "\f": "f", "\r": "r"}
@@ -25,7 +26,6 @@ _REMOVED_REPEAT = re.compile(r"removed sentence (?P<sentence>\d+), an exact repe
 
 def clean_abstract(text: str) -> tuple[str, tuple[str, ...]]:
     """(cleaned text, notes of what changed)."""
-    from catalogue.ingest.extract import split_sentences  # here: a render reads the notes, and extraction is large
     notes = []
     restored = _UNESCAPED_MACRO.sub(_restore_macro, text)
     if restored != text:
@@ -54,7 +54,6 @@ def _restore_macro(unescaped: re.Match) -> str:
 
 def restore_abstract(cleaned: str, notes: tuple[str, ...]) -> str:
     """The abstract before clean-up (up to whitespace), from the cleaned text and its notes."""
-    from catalogue.ingest.extract import split_sentences
     sentences = split_sentences(cleaned)
     for note in notes:
         kind, values = read_note(note)

@@ -6,7 +6,7 @@ import re
 from urllib.parse import quote
 
 from catalogue.text import replace_unsafe
-from catalogue.markup.convert import without_inline_html
+from catalogue.markup.inline_html import without_inline_html
 from catalogue.model import Paper
 from catalogue.site.tex import tex_text, tex_with_math
 

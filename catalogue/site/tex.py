@@ -14,7 +14,8 @@ from collections.abc import Callable
 
 from latex2mathml.symbols_parser import SYMBOLS
 
-from catalogue.markup.convert import split_math, with_accents
+from catalogue.markup.latex_text import with_accents
+from catalogue.markup.segments import split_math
 
 # Each character TeX acts on, as a command that prints it. Braces print through commands of their
 # own: BibTeX counts every brace, escaped or not, so `\{` would leave an entry unbalanced.
