@@ -22,7 +22,7 @@ from catalogue.system.cache import Cache
 from catalogue.site.check import check_site
 from catalogue.cli import main
 from catalogue.config import SiteConfig
-from catalogue.content import load_catalogue
+from catalogue.content.rules import load_catalogue
 from catalogue.discovery.related import SimilarityProcess
 from catalogue.site.render import PageSizes, make_environment, plan_site
 from authored import BASE, hashed, write_content

@@ -24,7 +24,7 @@ from catalogue.system import cache as cache_module
 from catalogue.system.cache import (CACHE_DIR, CACHE_FILE, KEY_FILE, SHAPING_DISTRIBUTIONS, Cache, KnownFiles,
                                     code_version, tree_state)
 from catalogue.cli import main
-from catalogue.content import PAPERS_DIR, read_papers
+from catalogue.content.papers import PAPERS_DIR, read_papers
 from catalogue.markup.convert import CONVERTED, Converted, conversion_key
 from catalogue.model import Link, Paper, Problem, Source, Topic
 from conftest import PROJECT, make_project, run_cli

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from catalogue.content import read_papers
+from catalogue.content.papers import read_papers
 from catalogue.ingest.run import ingest, paper_id
 from catalogue.ingest.shared_names import FieldTerm, is_known_term, shipped_terms
 from catalogue.model import Paper, Source

@@ -11,7 +11,7 @@ import pytest
 
 import catalogue.ingest.run as run
 import catalogue.ingest.snapshot as snapshot
-from catalogue.content import parse_paper_markdown, render_paper_markdown
+from catalogue.content.paper_file import parse_paper_markdown, render_paper_markdown
 from catalogue.system.cache import Cache
 from conftest import PROJECT, build_project, run_cli
 

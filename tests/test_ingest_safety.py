@@ -20,7 +20,7 @@ from click.testing import CliRunner
 from catalogue.ingest import run as ingest_module
 from catalogue.text import TERMINAL_UNSAFE, printable
 from catalogue.cli import main
-from catalogue.content import read_papers
+from catalogue.content.papers import read_papers
 from catalogue.ingest.corrections import alike_pairs
 from catalogue.model import Problem, Source
 from catalogue.system.notes import NOTES_PER_KIND, note_lines

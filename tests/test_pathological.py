@@ -15,7 +15,7 @@ import time
 
 import pytest
 
-from catalogue.content import read_taxonomy
+from catalogue.content.taxonomy import read_taxonomy
 from catalogue.ingest.run import derive_paper
 from catalogue.markup.convert import TextConverter
 from catalogue.model import Record, Source

@@ -24,8 +24,11 @@ from slugify import slugify
 
 from catalogue.system.cache import Cache, code_version, digest
 from catalogue.text import printable
-from catalogue.content import (PAPERS_DIR, one_spelling_per_venue, read_paper, read_papers, read_taxonomy,
-                               remember_as_read, render_paper_markdown, write_text_atomic)
+from catalogue.content.fields import DERIVED_FIELDS
+from catalogue.content.paper_file import read_paper, render_paper_markdown, write_text_atomic
+from catalogue.content.papers import PAPERS_DIR, read_papers, remember_as_read
+from catalogue.content.rules import one_spelling_per_venue
+from catalogue.content.taxonomy import read_taxonomy
 from catalogue.errors import CatalogueError, shown
 from catalogue.markup.convert import CONVERTED, Converted, TextConverter, conversion_key
 from catalogue.portable import portable_slug
@@ -41,9 +44,6 @@ from catalogue.system.workers import cores, run_in_workers
 from catalogue.text import CJK_CHARACTERS
 
 STATE_FILE = ".derived.json"
-# The fields ingest writes (from the seed record, or derived from it); any other is a person's alone.
-DERIVED_FIELDS = ("name", "other_names", "title", "venue", "year", "topics", "links", "benchmarks", "results",
-                  "source", "abstract", "cleaned", "authors", "keywords", "pdf", "url")
 MAX_SLUG = 60
 CJK = re.compile(f"[{CJK_CHARACTERS}]")  # each counts as a word
 MIN_WORDS = 5  # fewer words than this is a stray line (a page number, a heading), not an abstract

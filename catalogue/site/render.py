@@ -26,7 +26,7 @@ from catalogue.site.authors import author_key, author_path, index_order, initial
 from catalogue.system.cache import Cache, code_version, digest, record_digest
 from catalogue.markup.cleanup import COLLAPSED_WHITESPACE, REMOVED_REPEAT, RESTORED_COMMANDS, read_note
 from catalogue.config import SiteConfig
-from catalogue.content import SLUG
+from catalogue.content.fields import SLUG
 from catalogue.errors import CatalogueError, shown
 from catalogue.markup.convert import CONVERTED, Converted, TextConverter, conversion_key, inline
 from catalogue.site.charts import MapPoint, render_bar_chart, render_map, render_swatch
