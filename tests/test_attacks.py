@@ -31,7 +31,7 @@ from catalogue.content.paper_file import parse_paper_markdown
 from catalogue.content.papers import read_papers
 from catalogue.errors import CatalogueError, ContentFileError
 from catalogue.site.feeds import feed_id, render_atom, render_sitemap
-from catalogue.ingest.run import remember_renamed_slug
+from catalogue.ingest.merge import remember_renamed_slug
 from catalogue.system.lock import LOCK_FILE
 from catalogue.model import Catalogue, Paper, Source
 from catalogue.site.output import write_manifest

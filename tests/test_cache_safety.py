@@ -380,15 +380,15 @@ def test_a_worker_killed_while_converting_ends_the_build_naming_the_paper(tmp_pa
 
 KILLING_INGEST = """
 import os, signal, sys
-from catalogue.ingest import run as ingest
+from catalogue.ingest import derive
 from catalogue.cli import main
-ingest.PARALLEL_FROM = 1  # workers even for a few abstracts
-derive = ingest.derive_paper
+derive.PARALLEL_FROM = 1  # workers even for a few abstracts
+derive_paper = derive.derive_paper
 def dies_on(pid, record, *rest):
     if sys.argv[1] in record.abstract:
         os.kill(os.getpid(), signal.SIGKILL)
-    return derive(pid, record, *rest)
-ingest.derive_paper = dies_on
+    return derive_paper(pid, record, *rest)
+derive.derive_paper = dies_on
 main(sys.argv[2:])
 """
 
