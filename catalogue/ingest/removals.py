@@ -12,7 +12,7 @@ from catalogue.text import printable
 from catalogue.content.paper_file import render_paper_markdown, write_text_atomic
 from catalogue.content.papers import PAPERS_DIR
 from catalogue.errors import CatalogueError
-from catalogue.model import Paper, Problem, Source
+from catalogue.model import Paper, Problem, Record, Source
 from catalogue.system.notes import note_lines
 from catalogue.system.terminal import counted
 from catalogue.ingest.trash import move_to_trash
@@ -20,8 +20,8 @@ from catalogue.ingest.trash import move_to_trash
 LISTED_REMOVALS = 10  # papers named when ingest refuses to remove more
 
 
-def papers_leaving(existing: dict[str, tuple[Path, Paper]], arrivals: dict, continued: dict[str, str]
-                   ) -> list[tuple[Path, Paper]]:
+def papers_leaving(existing: dict[str, tuple[Path, Paper]], arrivals: dict[str, Record],
+                   continued: dict[str, str]) -> list[tuple[Path, Paper]]:
     """The content files (and their papers) no arriving record is, nor continues."""
     continuing = set(continued.values())
     return sorted((path, paper) for pid, (path, paper) in existing.items()
@@ -54,7 +54,6 @@ def refuse_removals(leaving: list[tuple[Path, Paper]], catalogue_size: int, prun
     if len(listed) > LISTED_REMOVALS:
         lines.append(f"  ... and {len(listed) - LISTED_REMOVALS} more")
     raise CatalogueError("\n".join([headline, *lines, advice]))
-
 
 
 def set_aside(content_dir: Path, leaving: list[tuple[Path, Paper]], prune: bool, written: dict[Path, Paper],

@@ -112,6 +112,7 @@ def ingest_hand_edits(content_dir: Path, key: str, snapshot: IngestSnapshot, sta
 def edits_kept(snapshot: IngestSnapshot) -> int:
     return sum(row.edited for row in snapshot.files)
 
+
 def ingest_all(seeds_dir: Path, content_dir: Path, prune: bool, cache: Cache, allow_removals: bool,
                topics: tuple[tuple[Topic, ...], str], key: str,
                stats: dict[str, tuple[int, int]] | None) -> IngestReport:
