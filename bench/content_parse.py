@@ -16,7 +16,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from catalogue.content import PAPERS_DIR, parse_paper_markdown  # noqa: E402
+from catalogue.content.paper_file import parse_paper_markdown  # noqa: E402
+from catalogue.content.papers import PAPERS_DIR  # noqa: E402
 
 
 def main() -> None:

@@ -18,7 +18,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.synthetic import PROJECT, real_sentences, synthetic_abstract  # noqa: E402
 from catalogue.markup.cleanup import clean_abstract  # noqa: E402
-from catalogue.content import read_taxonomy  # noqa: E402
+from catalogue.content.taxonomy import read_taxonomy  # noqa: E402
 from catalogue.ingest.extract import extract  # noqa: E402
 
 

@@ -31,7 +31,7 @@ sys.path.insert(0, str(PROJECT))
 
 from bench.corpus_sample import CORPUS  # noqa: E402
 from bench.realtext_metrics import common_words, extracted_pairs, silver_name  # noqa: E402
-from catalogue.content import read_taxonomy  # noqa: E402
+from catalogue.content.taxonomy import read_taxonomy  # noqa: E402
 from catalogue.markup.cleanup import clean_abstract  # noqa: E402
 from catalogue.ingest.extract import find_contributions, plain_for_extraction  # noqa: E402
 

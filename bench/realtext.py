@@ -34,7 +34,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bench.realtext_metrics import (DEFECTS, benchmark_scores, common_words, extraction_cpu_ms,  # noqa: E402
                                     math_scores, name_scores, read_benchmark_labels, read_result_labels,
                                     result_scores, slug_leaks, tag_leaks, title_scores, topic_scores)
-from catalogue.content import read_papers, read_taxonomy  # noqa: E402
+from catalogue.content.papers import read_papers  # noqa: E402
+from catalogue.content.taxonomy import read_taxonomy  # noqa: E402
 from catalogue.model import Paper, Topic  # noqa: E402
 
 PROJECT = Path(__file__).resolve().parent.parent

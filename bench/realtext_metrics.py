@@ -42,7 +42,7 @@ from catalogue.ingest.titles import HTML_TAG, title_words
 from catalogue.ingest.extract import extract
 from catalogue.ingest.topics import keyword_key
 from catalogue.markup.convert import TextConverter
-from catalogue.ingest.run import across_venue_years
+from catalogue.ingest.derive import across_venue_years
 from catalogue.model import Paper, Source, Topic
 
 Pair = tuple[dict, object]

@@ -21,9 +21,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bench.corpus_sample import CORPUS, read_corpus  # noqa: E402
 from bench.realtext_metrics import token_f1, tokens, unbalanced  # noqa: E402
 from catalogue.markup.cleanup import clean_abstract  # noqa: E402
-from catalogue.content import read_taxonomy  # noqa: E402
+from catalogue.content.taxonomy import read_taxonomy  # noqa: E402
 from catalogue.ingest.extract import extract  # noqa: E402
-from catalogue.ingest.run import across_venue_years  # noqa: E402
+from catalogue.ingest.derive import across_venue_years  # noqa: E402
 from catalogue.model import Paper, Source  # noqa: E402
 
 PROJECT = Path(__file__).resolve().parent.parent

@@ -27,7 +27,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.corpus_sample import CORPUS, read_corpus  # noqa: E402
 from catalogue.markup.cleanup import clean_abstract  # noqa: E402
-from catalogue.content import read_taxonomy  # noqa: E402
+from catalogue.content.taxonomy import read_taxonomy  # noqa: E402
 from catalogue.ingest.extract import extract  # noqa: E402
 from catalogue.ingest.topics import keyword_key  # noqa: E402
 from catalogue.model import Topic  # noqa: E402

@@ -36,7 +36,7 @@ from bench.corpus_sample import CORPUS, SAMPLE, read_corpus  # noqa: E402
 from bench.names import name_scores  # noqa: E402
 from bench.realtext_metrics import common_words, papers_read_alone, silver_name  # noqa: E402
 from bench.train_titles import split  # noqa: E402
-from catalogue.content import read_taxonomy  # noqa: E402
+from catalogue.content.taxonomy import read_taxonomy  # noqa: E402
 from catalogue.ingest.extract import find_contributions, plain_for_extraction  # noqa: E402
 from catalogue.ingest.names import is_coined  # noqa: E402
 from catalogue.ingest.shared_names import (FIELD_TERMS, Known, papers_writing, shipped_terms, spelled_out,  # noqa: E402

@@ -59,7 +59,7 @@ def build(seeds: Path, content: Path, out: Path, config: SiteConfig, templates: 
     with writing_site(out, seeds=seeds, content=content, templates=templates, assets=assets):
         if up_to_date(out, before := build_fingerprint(seeds, content, templates, assets, config, search)):
             return None
-        from catalogue.content import PAPERS_DIR
+        from catalogue.content.papers import PAPERS_DIR
         from catalogue.discovery.related import SimilarityProcess, is_small_catalogue
         small = is_small_catalogue(content / PAPERS_DIR)
         with SimilarityProcess(Cache.file_beside(content), small) as similarity:  # started now: its start-up overlaps ingest
@@ -84,7 +84,7 @@ def ingest(seeds: Path, content: Path, prune: bool = False, allow_removals: bool
            repeat_notes: bool = False) -> IngestReport:
     """seeds/ -> content/papers/*.md, keeping every hand edit; returns the IngestReport (also said).
     Notes about seeds unread since they were said are counted, not listed again, unless `repeat_notes`."""
-    from catalogue.content import write_default_taxonomy
+    from catalogue.content.taxonomy import write_default_taxonomy
     from catalogue.ingest.run import ingest as ingest_seeds
     from catalogue.system.notes import note_lines
     if taxonomy := write_default_taxonomy(content):  # a new catalogue: it builds at once
@@ -110,7 +110,8 @@ def render(content: Path, out: Path, config: SiteConfig, templates: Path, assets
     `fingerprint` (build_fingerprint) is taken before content/ is read: a file edited during the
     build makes the next build's fingerprint differ, so that build is not skipped. `similarity`:
     a process started earlier, else one is started now."""
-    from catalogue.content import PAPERS_DIR, load_catalogue
+    from catalogue.content.papers import PAPERS_DIR
+    from catalogue.content.rules import load_catalogue
     from catalogue.discovery.related import SimilarityProcess, is_small_catalogue
     from catalogue.search.index import BUNDLE_DIR
     from catalogue.site.render import plan_site

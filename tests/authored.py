@@ -8,7 +8,7 @@ import hashlib
 import shutil
 from pathlib import Path
 
-from catalogue.content import render_paper_markdown
+from catalogue.content.paper_file import render_paper_markdown
 from catalogue.model import Link, Paper, Source
 
 PROJECT = Path(__file__).resolve().parent.parent

@@ -27,10 +27,11 @@ from catalogue.site.check import check_collections, check_redirects, parse_page
 from catalogue.site.cite import render_markdown_citation
 from catalogue.cli import main
 from catalogue.config import SiteConfig
-from catalogue.content import parse_paper_markdown, read_papers
+from catalogue.content.paper_file import parse_paper_markdown
+from catalogue.content.papers import read_papers
 from catalogue.errors import CatalogueError, ContentFileError
 from catalogue.site.feeds import feed_id, render_atom, render_sitemap
-from catalogue.ingest.run import remember_renamed_slug
+from catalogue.ingest.merge import remember_renamed_slug
 from catalogue.system.lock import LOCK_FILE
 from catalogue.model import Catalogue, Paper, Source
 from catalogue.publish.manifest import write_manifest

@@ -22,7 +22,7 @@ from catalogue.system.cache import Cache
 from catalogue.site.check import check_site
 from catalogue.cli import main
 from catalogue.config import SiteConfig
-from catalogue.content import load_catalogue
+from catalogue.content.rules import load_catalogue
 from catalogue.discovery.related import SimilarityProcess
 from catalogue.site.pagination import PageSizes
 from catalogue.site.render import plan_site

@@ -24,7 +24,7 @@ from catalogue.system import cache as cache_module
 from catalogue.system.cache import (CACHE_DIR, CACHE_FILE, KEY_FILE, SHAPING_DISTRIBUTIONS, Cache, KnownFiles,
                                     code_version, tree_state)
 from catalogue.cli import main
-from catalogue.content import PAPERS_DIR, read_papers
+from catalogue.content.papers import PAPERS_DIR, read_papers
 from catalogue.markup.convert import CONVERTED, Converted, conversion_key
 from catalogue.model import Link, Paper, Problem, Source, Topic
 from conftest import PROJECT, make_project, run_cli
@@ -380,15 +380,15 @@ def test_a_worker_killed_while_converting_ends_the_build_naming_the_paper(tmp_pa
 
 KILLING_INGEST = """
 import os, signal, sys
-from catalogue.ingest import run as ingest
+from catalogue.ingest import derive
 from catalogue.cli import main
-ingest.PARALLEL_FROM = 1  # workers even for a few abstracts
-derive = ingest.derive_paper
+derive.PARALLEL_FROM = 1  # workers even for a few abstracts
+derive_paper = derive.derive_paper
 def dies_on(pid, record, *rest):
     if sys.argv[1] in record.abstract:
         os.kill(os.getpid(), signal.SIGKILL)
-    return derive(pid, record, *rest)
-ingest.derive_paper = dies_on
+    return derive_paper(pid, record, *rest)
+derive.derive_paper = dies_on
 main(sys.argv[2:])
 """
 

@@ -1,9 +1,12 @@
+import dataclasses
 import re
 
 import pytest
 
-from catalogue.content import parse_paper_markdown, read_paper, read_papers, render_paper_markdown
-from catalogue.errors import CatalogueError
+from catalogue.content.fields import BODY, DERIVED_FIELDS, KEYS
+from catalogue.content.paper_file import parse_paper_markdown, read_paper, render_paper_markdown
+from catalogue.content.papers import read_papers
+from catalogue.errors import CatalogueError, ContentFileError
 from catalogue.model import Link, Paper, Source
 
 PAPER = Paper(
@@ -96,3 +99,29 @@ def test_problems_in_a_content_folder_are_headed_by_that_folder(tmp_path):
     with pytest.raises(CatalogueError) as error:
         read_papers(folder)
     assert error.value.message.splitlines()[0] == f"{folder.as_posix()}/ has problems:"
+
+
+def test_every_problem_of_a_file_is_reported_one_a_line():
+    text = replace_line(replace_line(render_paper_markdown(PAPER), "year", "year: soon"), "slug", "slug: Zeta Net")
+    with pytest.raises(ContentFileError) as error:
+        parse_paper_markdown(text.replace("venue: ICML", "vneue: ICML"), "content/papers/zeta-net.md")
+    lines = error.value.message.split("\n")
+    assert [line.split(": ", 1)[0] for line in lines] == ["content/papers/zeta-net.md"] * 3
+    assert "unknown front-matter key 'vneue'; did you mean 'venue'?" in lines[0]
+    assert "front-matter key 'slug' must be" in lines[1] and "front-matter key 'year' must be" in lines[2]
+
+
+def test_a_folder_lists_each_problem_of_a_file_on_its_own_line(tmp_path):
+    (tmp_path / "papers").mkdir()
+    text = replace_line(replace_line(render_paper_markdown(PAPER), "year", "year: soon"), "id", "id: 12")
+    (tmp_path / "papers" / "zeta-net.md").write_text(text, encoding="utf-8")
+    with pytest.raises(CatalogueError) as error:
+        read_papers(tmp_path)
+    problems = error.value.message.splitlines()[1:]
+    assert len(problems) == 2 and all(line.startswith(f"  {tmp_path.as_posix()}/papers/zeta-net.md: front-matter "
+                                                      "key '") for line in problems)
+
+
+def test_the_field_table_names_every_field_of_a_paper_once():
+    assert sorted(KEYS + (BODY,)) == sorted(field.name for field in dataclasses.fields(Paper))
+    assert set(DERIVED_FIELDS) <= set(KEYS + (BODY,)) and len(set(KEYS)) == len(KEYS)

@@ -33,7 +33,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from catalogue.content import read_taxonomy
+from catalogue.content.taxonomy import read_taxonomy
 from catalogue.ingest.extract import extract
 from catalogue.ingest.text_lists import read_seed_document
 from conftest import PROJECT

@@ -12,7 +12,8 @@ from click.testing import CliRunner
 
 from catalogue.cli import main
 from catalogue.config import SiteConfig
-from catalogue.content import load_catalogue, parse_paper_markdown, render_paper_markdown
+from catalogue.content.paper_file import parse_paper_markdown, render_paper_markdown
+from catalogue.content.rules import load_catalogue
 from catalogue.site import views as paper_views
 from catalogue.system.cache import Cache
 from catalogue.publish import staging

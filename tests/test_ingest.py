@@ -6,8 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from catalogue.content import read_papers
-from catalogue.ingest.run import ingest, paper_id
+from catalogue.content.papers import read_papers
+from catalogue.ingest.identity import paper_id
+from catalogue.ingest.run import ingest
 from catalogue.ingest.shared_names import FieldTerm, is_known_term, shipped_terms
 from catalogue.model import Paper, Source
 from catalogue.ingest.titles import derive_title, title_key
@@ -211,7 +212,7 @@ def test_papers_of_one_venue_year_get_distinct_derived_titles(project):
 
 def test_papers_sharing_a_name_and_the_start_of_their_id_get_distinct_slugs():
     """Found at 100,000 papers: two FlashOptim papers whose ids both begin 4ed4dd shared one file."""
-    from catalogue.ingest.run import choose_slug
+    from catalogue.ingest.identity import choose_slug
     from catalogue.markup.convert import TextConverter
     from catalogue.model import Paper, Source
 

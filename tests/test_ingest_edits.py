@@ -11,7 +11,9 @@ import pytest
 
 import catalogue.ingest.run as run
 import catalogue.ingest.snapshot as snapshot
-from catalogue.content import parse_paper_markdown, render_paper_markdown
+from catalogue.content.paper_file import parse_paper_markdown, render_paper_markdown
+from catalogue.errors import CatalogueError
+from catalogue.ingest.state import STATE_FILE
 from catalogue.system.cache import Cache
 from conftest import PROJECT, build_project, run_cli
 
@@ -143,11 +145,11 @@ def test_other_changes_in_content_take_a_whole_ingest(project, tmp_path, whole_r
         paper_file(project, "zetanet").unlink()  # the seeds still list it: written again
     elif change == "unreadable file":
         paper_file(project, "zetanet").write_text("---\ntitle: [unclosed\n---\n", encoding="utf-8")
-        with pytest.raises(run.CatalogueError, match="zetanet.md"):
+        with pytest.raises(CatalogueError, match="zetanet.md"):
             ingest(project)
         return
     else:
-        state = project / "content" / run.STATE_FILE
+        state = project / "content" / STATE_FILE
         state.write_text(state.read_text(encoding="utf-8").replace('"title"', '"title" ', 1), encoding="utf-8")
     assert_as_whole(project, tmp_path, whole_runs, expected_whole=1)
 

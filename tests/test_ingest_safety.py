@@ -17,10 +17,10 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from catalogue.ingest import run as ingest_module
+from catalogue.ingest import merge as merge_module
 from catalogue.text import TERMINAL_UNSAFE, printable
 from catalogue.cli import main
-from catalogue.content import read_papers
+from catalogue.content.papers import read_papers
 from catalogue.ingest.corrections import alike_pairs
 from catalogue.model import Problem, Source
 from catalogue.system.notes import NOTES_PER_KIND, note_lines
@@ -349,8 +349,8 @@ def test_ctrl_c_during_ingest_leaves_every_content_file_whole(project, tmp_path,
         writes.append(path)
         original(path, text)
 
-    original = ingest_module.write_text_atomic
-    monkeypatch.setattr(ingest_module, "write_text_atomic", interrupted)
+    original = merge_module.write_text_atomic
+    monkeypatch.setattr(merge_module, "write_text_atomic", interrupted)
     result = ingest(project)
     assert result.exit_code == 130 and "interrupted" in result.output
     after = snapshot(project / "content")
@@ -359,7 +359,7 @@ def test_ctrl_c_during_ingest_leaves_every_content_file_whole(project, tmp_path,
              for name, data in after.items() if name.startswith("papers/")}
     assert sorted(whole.values()) == ["new", "new", "old", "old"]
 
-    monkeypatch.setattr(ingest_module, "write_text_atomic", original)
+    monkeypatch.setattr(merge_module, "write_text_atomic", original)
     assert ingest(project).exit_code == 0
     assert snapshot(project / "content") == new
 

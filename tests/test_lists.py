@@ -26,7 +26,8 @@ from catalogue.site import views as paper_views
 from catalogue.system.cache import Cache
 from catalogue.site.check import check_site
 from catalogue.config import SiteConfig
-from catalogue.content import load_catalogue, read_taxonomy
+from catalogue.content.rules import load_catalogue
+from catalogue.content.taxonomy import read_taxonomy
 from catalogue.markup.convert import Converted
 from catalogue.model import Catalogue, Link, Paper, Source
 from catalogue.discovery.related import SimilarityProcess

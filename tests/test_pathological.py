@@ -15,8 +15,8 @@ import time
 
 import pytest
 
-from catalogue.content import read_taxonomy
-from catalogue.ingest.run import derive_paper
+from catalogue.content.taxonomy import read_taxonomy
+from catalogue.ingest.derive import derive_paper
 from catalogue.markup.convert import TextConverter
 from catalogue.model import Record, Source
 from catalogue.ingest.text_lists import read_seed_document

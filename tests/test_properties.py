@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 from catalogue.text import WORD_START, replace_unsafe, without_invisible
 from catalogue.ingest.benchmarks import _written_at
 from catalogue.system.cache import Cache
-from catalogue.content import CONTENT, content_key, read_papers
+from catalogue.content.papers import CONTENT, content_key, read_papers
 from catalogue.ingest.extract import extract
 from catalogue.ingest.titles import MAX_TITLE
 from catalogue.ingest.run import ingest

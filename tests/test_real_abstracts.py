@@ -15,7 +15,7 @@ import pytest
 
 from catalogue.text import replace_unsafe
 from catalogue.markup.cleanup import clean_abstract
-from catalogue.content import read_taxonomy
+from catalogue.content.taxonomy import read_taxonomy
 from catalogue.model import Paper, Topic
 from conftest import PROJECT, run_cli
 

@@ -13,7 +13,7 @@ from click.testing import CliRunner
 
 from catalogue.cli import main
 from catalogue.portable import is_portable
-from catalogue.content import read_papers
+from catalogue.content.papers import read_papers
 from catalogue.errors import CatalogueError
 from catalogue.system.lock import exclusive
 from catalogue.publish.writer import Output, SiteWriter

@@ -12,7 +12,7 @@ from click.testing import CliRunner
 
 from catalogue.cli import main
 from catalogue.config import parse_config_file, read_config
-from catalogue.content import DEFAULT_TAXONOMY, TOPICS_FILE, parse_taxonomy, read_taxonomy
+from catalogue.content.taxonomy import DEFAULT_TAXONOMY, TOPICS_FILE, parse_taxonomy, read_taxonomy
 from catalogue.errors import CatalogueError
 from catalogue.model import Topic
 from conftest import PROJECT

@@ -20,7 +20,7 @@ from click.testing import CliRunner
 from hypothesis import given, settings, strategies as st
 
 from catalogue.cli import main
-from catalogue.content import read_papers
+from catalogue.content.papers import read_papers
 from catalogue.ingest.formats import parse_seed_records
 from catalogue.ingest.structured_lists import MAX_FIELD_LENGTH, MAX_NAME_LENGTH, MAX_NAMES
 from catalogue.model import Paper, Record, Source

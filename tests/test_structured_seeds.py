@@ -15,7 +15,7 @@ import pytest
 from click.testing import CliRunner
 
 from catalogue.cli import main
-from catalogue.content import read_papers
+from catalogue.content.papers import read_papers
 from catalogue.ingest.run import ingest
 
 from conftest import PROJECT

@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from catalogue.content import DEFAULT_TAXONOMY, read_taxonomy
+from catalogue.content.taxonomy import DEFAULT_TAXONOMY, read_taxonomy
 from catalogue.ingest.topics import MIN_EVIDENCE, STRONG_EVIDENCE, keyword_evidence, rank_topics
 from conftest import PROJECT
 

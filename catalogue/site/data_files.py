@@ -9,7 +9,7 @@ from collections.abc import Callable, Iterable
 
 from catalogue import routes
 from catalogue.config import SiteConfig
-from catalogue.content import SLUG
+from catalogue.content.fields import SLUG
 from catalogue.errors import CatalogueError, shown
 from catalogue.model import Catalogue, Paper, Topic
 from catalogue.publish.writer import Output

@@ -1,0 +1,122 @@
+"""Derived papers merged with their content files, hand edits kept: content/.derived.json
+remembers a hash of what ingest last derived for each field (DERIVED_FIELDS), and a field whose
+value no longer matches that hash was changed by hand. A paper settled since the last ingest is
+not merged again; a new one is given its slug; only what changed is written.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from catalogue.system.cache import Cache, code_version, digest
+from catalogue.content.fields import DERIVED_FIELDS
+from catalogue.content.paper_file import render_paper_markdown, write_text_atomic
+from catalogue.content.papers import PAPERS_DIR
+from catalogue.markup.convert import TextConverter
+from catalogue.model import Paper
+from catalogue.ingest.identity import choose_slug
+from catalogue.ingest.state import value_hash
+
+
+@dataclass(frozen=True)
+class Written:
+    """The content files as write_papers leaves them."""
+
+    state: dict  # content/.derived.json's records, by id
+    written: dict[Path, Paper]  # each file written, as written
+    left: dict[Path, tuple[Paper, bool]]  # each content file as this ingest leaves it, and whether it holds edits
+    added: int
+    updated: int
+    kept_edits: int
+
+
+def write_papers(content_dir: Path, derived: dict[str, Paper], existing: dict[str, tuple[Path, Paper]], state: dict,
+                 cache: Cache) -> Written:
+    """Each derived paper merged with its content file (a new one given a slug and a file), and
+    written where that changed; `state` is content/.derived.json as the last ingest left it."""
+    markup = TextConverter()
+    papers_dir = content_dir / PAPERS_DIR
+    papers_dir.mkdir(parents=True, exist_ok=True)
+    taken = {slug for _, paper in existing.values() for slug in (paper.slug, *paper.old_slugs)}
+    added = updated = kept_edits = 0
+    # Records of papers not derived now stay, those of pruned papers too: moved back from
+    # .trash/, a paper finds its record as it was.
+    new_state = {pid: record for pid, record in state.items() if pid not in derived}
+    # A paper whose file, record and derived fields are as the last ingest left them needs no merge.
+    settled_keys = {pid: settled_key(derived[pid], existing[pid][0], state.get(pid)) for pid in derived if pid in existing}
+    settled = cache.get_many("settled", settled_keys.values())
+    now_settled: dict[str, bool] = {}
+    written: dict[Path, Paper] = {}
+    left: dict[Path, tuple[Paper, bool]] = {}  # each content file as this ingest leaves it, and whether it holds edits
+    for pid in sorted(derived):  # by id, so that slug collisions resolve the same way every time
+        fresh = derived[pid]
+        if settled_keys.get(pid) in settled:
+            new_state[pid] = state[pid]
+            kept_edits += settled[settled_keys[pid]]
+            now_settled[settled_keys[pid]] = settled[settled_keys[pid]]
+            left[existing[pid][0]] = existing[pid][1], settled[settled_keys[pid]]
+            continue
+        edited = []
+        if pid in existing:
+            path, current = existing[pid]
+            paper, edited = merge(replace(current, in_seeds=True), state.get(pid), fresh)
+            paper = remember_renamed_slug(paper, state.get(pid, {}).get("slug"))
+            kept_edits += bool(edited)
+        else:
+            paper = replace(fresh, slug=choose_slug(fresh, pid, taken, markup))
+            taken.add(paper.slug)
+            path = papers_dir / f"{paper.slug}.md"
+            added += 1
+        text = render_paper_markdown(paper)
+        if not path.exists() or path.read_text(encoding="utf-8") != text:
+            updated += pid in existing
+            write_text_atomic(path, text)
+            written[path] = paper
+        new_state[pid] = {name: value_hash(getattr(fresh, name)) for name in DERIVED_FIELDS} | {"slug": paper.slug}
+        now_settled[settled_key(fresh, path, new_state[pid])] = bool(edited)
+        left[path] = paper, bool(edited)
+    cache.put_many("settled", now_settled)
+    cache.keep_only("settled", now_settled)
+    return Written(new_state, written, left, added, updated, kept_edits)
+
+
+def settled_key(fresh: Paper, path: Path, record: dict | None) -> str:
+    """What a paper's merge depends on: the derived fields, the file as it is on disk, the record."""
+    info = path.stat()
+    return digest(code_version(), fresh, path.as_posix(), info.st_size, info.st_mtime_ns, sorted((record or {}).items()))
+
+
+def merge(current: Paper, recorded: dict | None, fresh: Paper) -> tuple[Paper, list[str]]:
+    """The paper to write: freshly derived fields, except those a person edited.
+
+    A field counts as edited when it differs both from what was derived last time (its
+    recorded hash) and from what is derived now. Without a record for the paper, any
+    difference is an edit.
+    """
+    values = {}
+    edited = []
+    for name in DERIVED_FIELDS:
+        mine, theirs = getattr(current, name), getattr(fresh, name)
+        if recorded is None:
+            unchanged_by_hand = False
+        elif name in recorded:
+            unchanged_by_hand = recorded[name] == value_hash(mine)
+        else:  # a field new in this version of ingest: edited if a person filled it (authors added by hand)
+            unchanged_by_hand = mine in ((), None)
+        if mine == theirs or unchanged_by_hand:
+            values[name] = theirs
+        else:
+            values[name] = mine
+            edited.append(name)
+    title_source = "edited" if "title" in edited else fresh.title_source
+    return replace(current, title_source=title_source, **values), edited
+
+
+def remember_renamed_slug(paper: Paper, last_slug: str | None) -> Paper:
+    """A person renamed the slug: the old address goes to old_slugs, to be kept as a redirect.
+    A slug renamed back to an old one is no longer old: it leaves old_slugs (no page redirects to itself)."""
+    old_slugs = tuple(slug for slug in paper.old_slugs if slug != paper.slug)
+    if last_slug and last_slug != paper.slug and last_slug not in old_slugs:
+        old_slugs += (last_slug,)
+    return paper if old_slugs == paper.old_slugs else replace(paper, old_slugs=old_slugs)
