@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from catalogue.markup.convert import TIE, split_math, text_only_math
-from catalogue.ingest.names import normalise_expansion
+from catalogue.ingest.acronyms import normalise_expansion
 from catalogue.model import Paper
 from catalogue.text import WORD_START, AnyCase
 
