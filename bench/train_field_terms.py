@@ -38,7 +38,7 @@ from bench.realtext_metrics import common_words, papers_read_alone, silver_name 
 from bench.train_titles import split  # noqa: E402
 from catalogue.content.taxonomy import read_taxonomy  # noqa: E402
 from catalogue.ingest.extract import find_contributions, plain_for_extraction  # noqa: E402
-from catalogue.ingest.names import is_coined  # noqa: E402
+from catalogue.ingest.name_shapes import is_coined  # noqa: E402
 from catalogue.ingest.shared_names import (FIELD_TERMS, Known, papers_writing, shipped_terms, spelled_out,  # noqa: E402
                                            without_field_terms, writers)
 from catalogue.markup.cleanup import clean_abstract  # noqa: E402

@@ -3,7 +3,7 @@
     python3 bench/train_titles.py [--corpus ../shared/corpus/papers.jsonl.gz] [--every N]
 
 The model gives each word of an abstract the probability that the real title holds it
-(logistic regression over the features of catalogue.ingest.titles.token_features). Training uses
+(logistic regression over the features of catalogue.ingest.title_model.token_features). Training uses
 four venue-years in five (every fifth, in sorted order, is held out) and never a record of
 the test sample (tests/data/corpus_sample.jsonl), so both report on unseen papers. Same corpus,
 same model: the split, the order and the solver are deterministic.
@@ -28,8 +28,8 @@ from bench.corpus_sample import CORPUS, SAMPLE, read_corpus  # noqa: E402
 from bench.titles import derive_titles, title_scores  # noqa: E402
 from catalogue.markup.cleanup import clean_abstract  # noqa: E402
 from catalogue.ingest.extract import find_contributions  # noqa: E402
-from catalogue.ingest.titles import (MODEL, content_pairs, load_model, plain_words, read_abstract,  # noqa: E402
-                                     token_features, tokens_of)
+from catalogue.ingest.abstract_words import plain_words, read_abstract, tokens_of  # noqa: E402
+from catalogue.ingest.title_model import MODEL, content_pairs, load_model, token_features  # noqa: E402
 
 HELD_OUT_EVERY = 5
 MIN_DOCUMENTS = 20  # a word is known by itself when this many training abstracts hold it

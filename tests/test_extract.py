@@ -7,7 +7,8 @@ import pytest
 from catalogue.markup.cleanup import clean_abstract
 from catalogue.ingest.extract import extract, find_benchmarks, find_contributions, find_links, find_results, rank_topics
 from catalogue.model import Topic
-from catalogue.ingest.names import acronym_matches, expansion_before, is_name_like
+from catalogue.ingest.acronyms import acronym_matches, expansion_before
+from catalogue.ingest.name_shapes import is_name_like
 from catalogue.ingest.topics import keyword_evidence
 from conftest import PROJECT
 

@@ -10,9 +10,12 @@ from pathlib import Path
 
 import pytest
 
-from catalogue.ingest import titles
-from catalogue.ingest.titles import (MAX_TITLE, articles_agree, candidate_spans, derive_title, load_model, read_abstract,
-                                     title_case, token_probabilities, tokens_of)
+from catalogue.ingest import title_spans, titles
+from catalogue.ingest.abstract_words import read_abstract, tokens_of
+from catalogue.ingest.title_casing import articles_agree, title_case
+from catalogue.ingest.title_model import load_model, token_probabilities
+from catalogue.ingest.title_spans import candidate_spans
+from catalogue.ingest.titles import MAX_TITLE, derive_title
 
 PROJECT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(PROJECT))
@@ -117,7 +120,7 @@ def test_a_title_does_not_open_on_what_others_did(monkeypatch):
                 "We let users give feedback in natural language.")
     model = load_model()
     assert not derive_title(abstract, None, model).startswith("Existing")
-    monkeypatch.setattr(titles, "_BACKGROUND", set())
+    monkeypatch.setattr(title_spans, "_BACKGROUND", set())
     assert derive_title(abstract, None, model).startswith("Existing")
 
 

@@ -9,7 +9,7 @@ import functools
 import re
 from dataclasses import dataclass
 
-from catalogue.ingest import benchmarks
+from catalogue.ingest import benchmarks, results
 from catalogue.markup.formulas import text_only_math
 from catalogue.markup.inline_html import without_inline_html
 from catalogue.model import Link, Topic
@@ -87,4 +87,4 @@ def find_benchmarks(abstract: str, own_names: tuple[str, ...] = ()) -> tuple[str
 
 def find_results(abstract: str) -> tuple[str, ...]:
     """Up to three short phrases with headline numbers, each saying what it measures."""
-    return benchmarks.find_results(split_sentences(benchmarks.plain_math(plain_for_extraction(abstract))))
+    return results.find_results(split_sentences(results.plain_math(plain_for_extraction(abstract))))

@@ -27,7 +27,8 @@ from pathlib import Path
 from typing import NamedTuple
 
 from catalogue.ingest.extract import extract, plain_for_extraction
-from catalogue.ingest.names import expansion_before, marked_words, mentions
+from catalogue.ingest.acronyms import expansion_before
+from catalogue.ingest.name_shapes import marked_words, mentions
 from catalogue.model import Paper, Topic
 
 SHARED_BY = 3  # other abstracts of the venue-year that write a name make it the field's
