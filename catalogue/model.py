@@ -126,3 +126,6 @@ class Catalogue:
     topics: tuple[Topic, ...]
     notes: tuple[Problem, ...] = ()  # what loading the content set right, for the maintainer
     digests: tuple[str, ...] = ()  # each paper's record_digest (cache.py), in order; () when not known
+
+
+RECORDS = (Paper, Source, Link, Topic, Problem)  # what the stages pass on and keep in the build cache

@@ -2,7 +2,8 @@
 
     ingest(seeds, content, prune, allow_removals) -> IngestReport      seeds/ -> content/
     render(content, out, config, templates, assets, search, ...) -> SiteReport
-                                                                       content/ -> site/ (search index included)
+                                                                       content/ -> site/ (search index included),
+                                                                       in phases: load, plan, write (and index)
     index(site, previous) -> summary                                   site/ -> site/pagefind/ and the offline index
     check(site, validate_html) -> problems                             site/ -> what is wrong with it
     build(seeds, content, out, config, ...) -> SiteReport | None       ingest, then render (None: up to date)
@@ -27,10 +28,12 @@ from typing import TYPE_CHECKING
 
 from catalogue.config import SiteConfig, host_base_url, read_config
 from catalogue.errors import CatalogueError, shown
+from catalogue.model import Catalogue
 from catalogue.i18n import load_strings
 from catalogue.publish.files import copy_assets, refuse_strange_assets
 from catalogue.publish.site_folder import SiteFolder
-from catalogue.publish.writer import SiteWriter
+from catalogue.publish.staging import Staging
+from catalogue.publish.writer import Batch, SiteWriter, WriteReport
 from catalogue.system.cache import CACHE_DIR, Cache, KnownFiles, code_version, digest, tree_state
 from catalogue.system.lock import LOCK_FILE, exclusive
 from catalogue.system.removal import remove_tree
@@ -90,7 +93,7 @@ def ingest(seeds: Path, content: Path, prune: bool = False, allow_removals: bool
     if taxonomy := write_default_taxonomy(content):  # a new catalogue: it builds at once
         say(f"{display(taxonomy)}: no topic taxonomy; wrote the default one (edit it to change topics)")
     folder = f"{display(seeds)}{'/' if seeds.is_dir() else ''}"
-    with stage(f"Ingesting {folder} into {display(content)}/"), closing(Cache.beside(content)) as cache:
+    with stage(f"Ingesting {folder} into {display(content)}/"), closing(Cache.beside(content, kept_types())) as cache:
         report = ingest_seeds(seeds, content, prune, cache, allow_removals)
     listed = repeat_notes or not report.notes_said_before
     if listed:
@@ -111,48 +114,69 @@ def render(content: Path, out: Path, config: SiteConfig, templates: Path, assets
     build makes the next build's fingerprint differ, so that build is not skipped. `similarity`:
     a process started earlier, else one is started now."""
     from catalogue.content.papers import PAPERS_DIR
-    from catalogue.content.rules import load_catalogue
     from catalogue.discovery.related import SimilarityProcess, is_small_catalogue
-    from catalogue.search.index import BUNDLE_DIR
-    from catalogue.site.render import plan_site
-    from catalogue.site.templating import make_environment
-    from catalogue.system.notes import note_lines
-    with closing(Cache.beside(content)) as cache, nullcontext(similarity) if similarity else \
+    with closing(Cache.beside(content, kept_types())) as cache, nullcontext(similarity) if similarity else \
             SimilarityProcess(cache.path, is_small_catalogue(content / PAPERS_DIR)) as similarity, cycles_left_alone():
-        with stage(f"Loading {display(content)}/"):
-            catalogue = load_catalogue(content, cache)
-        for line in note_lines(catalogue.notes):
-            say(line)
-        with stage(f"Preparing {counted(len(catalogue.papers), 'paper')} (text, what changed)"):
-            batches = plan_site(catalogue, config, make_environment(templates), cache, similarity)
-        if config.base_url is None:
-            say("note: no base URL (--base-url or site.toml): canonical and preview tags, preview images and "
-                "the sitemap are left out, and 404.html assumes the site is served at the domain root.")
+        catalogue = load(content, cache)
+        batches = plan(catalogue, config, templates, cache, similarity)
         site = SiteFolder(out, display(out))
-        with site.staged() as staging, ThreadPoolExecutor(max_workers=1) as beside:  # its exit waits for Pagefind
-            writer = staging.writer()
-            indexing = None
-            for batch in batches:
-                if search and indexing is None and not batch.searched:
-                    indexing = start_indexing(beside, writer, staging.path, out, content)
-                with stage(f"Rendering and writing {batch.label}"):
-                    writer.write(batch.plan(), forking=indexing is None)
-            if search and indexing is None:
-                indexing = start_indexing(beside, writer, staging.path, out, content)
-            copy_assets(assets, staging.path)
-            report = writer.finish()
-            say(f"  {report.written} written, {report.kept} unchanged since the last build, {report.removed} removed")
-            staging.record(report.changed)
-            if not search:
-                remove_tree(staging.path / BUNDLE_DIR, ignore_errors=True)  # an old index would not match the pages
-            elif indexing:
-                with stage("Indexing for search (Pagefind, started once the pages it reads were written)"):
-                    summary = indexing.result()
-                say(f"  {summary}")
-            else:
-                say("Search index: no page it reads changed, kept as it was")
+        with site.staged() as staging:
+            report = write(batches, staging, assets, search, out, content)
             staging.write_manifest(fingerprint, report, site.content_seen(content))
     return SiteReport(report.size, len(report.inputs), len(catalogue.papers))
+
+
+def load(content: Path, cache: Cache) -> Catalogue:
+    """content/ read and checked whole, its notes said."""
+    from catalogue.content.rules import load_catalogue
+    from catalogue.system.notes import note_lines
+    with stage(f"Loading {display(content)}/"):
+        catalogue = load_catalogue(content, cache)
+    for line in note_lines(catalogue.notes):
+        say(line)
+    return catalogue
+
+
+def plan(catalogue: Catalogue, config: SiteConfig, templates: Path, cache: Cache,
+         similarity: SimilarityProcess) -> list[Batch]:
+    """Every file of the site planned, in batches (site/render.py): the texts converted, what changed found."""
+    from catalogue.site.render import plan_site
+    from catalogue.site.templating import make_environment
+    with stage(f"Preparing {counted(len(catalogue.papers), 'paper')} (text, what changed)"):
+        batches = plan_site(catalogue, config, make_environment(templates), cache, similarity)
+    if config.base_url is None:
+        say("note: no base URL (--base-url or site.toml): canonical and preview tags, preview images and "
+            "the sitemap are left out, and 404.html assumes the site is served at the domain root.")
+    return batches
+
+
+def write(batches: list[Batch], staging: Staging, assets: Path, search: bool, out: Path, content: Path) -> WriteReport:
+    """Each batch made and written into the staging folder (only files whose inputs changed), the
+    assets copied, and, when `search`, Pagefind run beside the writing once the pages it reads are written."""
+    from catalogue.search.index import BUNDLE_DIR
+    with ThreadPoolExecutor(max_workers=1) as beside:  # its exit waits for Pagefind
+        writer = staging.writer()
+        indexing = None
+        for batch in batches:
+            if search and indexing is None and not batch.searched:
+                indexing = start_indexing(beside, writer, staging.path, out, content)
+            with stage(f"Rendering and writing {batch.label}"):
+                writer.write(batch.plan(), forking=indexing is None)
+        if search and indexing is None:
+            indexing = start_indexing(beside, writer, staging.path, out, content)
+        copy_assets(assets, staging.path)
+        report = writer.finish()
+        say(f"  {report.written} written, {report.kept} unchanged since the last build, {report.removed} removed")
+        staging.record(report.changed)
+        if not search:
+            remove_tree(staging.path / BUNDLE_DIR, ignore_errors=True)  # an old index would not match the pages
+        elif indexing:
+            with stage("Indexing for search (Pagefind, started once the pages it reads were written)"):
+                summary = indexing.result()
+            say(f"  {summary}")
+        else:
+            say("Search index: no page it reads changed, kept as it was")
+    return report
 
 
 def start_indexing(beside: ThreadPoolExecutor, writer: SiteWriter, staging: Path, out: Path,
@@ -168,6 +192,14 @@ def start_indexing(beside: ThreadPoolExecutor, writer: SiteWriter, staging: Path
         with closing(Cache.beside(content)) as cache:
             return index_site(staging, previous=out, cache=cache)
     return beside.submit(run)
+
+
+def kept_types() -> tuple[type, ...]:
+    """The records the stages keep in the build cache, each stage's declared beside its own types,
+    joined into the cache's codec (imported here, where the stages run, as they are)."""
+    from catalogue.ingest.run import KEPT_TYPES as ingested
+    from catalogue.site.render import KEPT_TYPES as rendered
+    return tuple(dict.fromkeys((*ingested, *rendered)))
 
 
 def index(site: Path) -> str:
@@ -261,7 +293,7 @@ def build_fingerprint(seeds: Path | None, content: Path, templates: Path, assets
                       search: bool) -> str:
     """Everything a build reads (file names and bytes, settings, this code): equal fingerprints, equal sites."""
     with known_files(content) as known:
-        return digest(code_version(), seeds_state(seeds, content.parent, known("seeds")) if seeds else None,
+        return digest(code_version(__name__), seeds_state(seeds, content.parent, known("seeds")) if seeds else None,
                       tree_state(content, (LOCK_FILE, CACHE_DIR, TRASH_DIR), known("content")),
                       tree_state(templates), tree_state(assets), config, search)
 
@@ -274,7 +306,7 @@ def known_files(content: Path) -> Iterator[Callable[[str], KnownFiles | None]]:
     if not content.is_dir():
         yield lambda folder: None
         return
-    with closing(Cache(Cache.file_beside(content), plain=True)) as cache:
+    with closing(Cache(Cache.file_beside(content))) as cache:
         opened: dict[str, KnownFiles] = {}
 
         def known(folder: str) -> KnownFiles:

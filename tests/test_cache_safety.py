@@ -24,9 +24,10 @@ from catalogue.system import cache as cache_module
 from catalogue.system.cache import (CACHE_DIR, CACHE_FILE, KEY_FILE, SHAPING_DISTRIBUTIONS, Cache, KnownFiles,
                                     code_version, tree_state)
 from catalogue.cli import main
-from catalogue.content.papers import PAPERS_DIR, read_papers
+from catalogue.content.papers import PAPERS_DIR, content_key, read_papers
 from catalogue.markup.convert import CONVERTED, Converted, conversion_key
 from catalogue.model import Link, Paper, Problem, Source, Topic
+from catalogue.pipeline import kept_types
 from conftest import PROJECT, make_project, run_cli
 
 HANG_GUARD = 300  # seconds: only so that a hang fails the test instead of stalling CI
@@ -65,7 +66,7 @@ def fresh_versions():
 
 @pytest.mark.parametrize("changed", [*SHAPING_DISTRIBUTIONS, "python"])
 def test_a_new_version_of_python_or_of_a_shaping_library_changes_every_key(changed, monkeypatch, fresh_versions):
-    before = code_version()
+    before = code_version("catalogue.pipeline")
     if changed == "python":
         monkeypatch.setattr(sys, "version", sys.version + " (another build)")
     else:
@@ -76,7 +77,7 @@ def test_a_new_version_of_python_or_of_a_shaping_library_changes_every_key(chang
         monkeypatch.setattr(metadata, "version", faked)
     cache_module.library_versions.cache_clear()
     code_version.cache_clear()
-    assert code_version() != before
+    assert code_version("catalogue.pipeline") != before
     assert conversion_key("a text", True) != cache_module.digest(before, "a text", True)
 
 
@@ -85,13 +86,13 @@ def test_an_upgraded_library_misses_the_cache_and_is_not_up_to_date(tmp_path, mo
     run_cli(*render_args(root))
     assert "Up to date" in run_cli(*render_args(root))
     titles = [paper.title for paper in read_papers(root / "content").values()]
-    with closing(Cache.beside(root / "content")) as stored:
+    with closing(Cache.beside(root / "content", kept_types())) as stored:
         assert len(stored.get_many(CONVERTED, [conversion_key(t, False) for t in titles])) == len(set(titles))
     real = metadata.version
     monkeypatch.setattr(metadata, "version", lambda name: "4.0.0" if name == "latex2mathml" else real(name))
     cache_module.library_versions.cache_clear()
     code_version.cache_clear()
-    with closing(Cache.beside(root / "content")) as stored:
+    with closing(Cache.beside(root / "content", kept_types())) as stored:
         assert stored.get_many(CONVERTED, [conversion_key(t, False) for t in titles]) == {}
     output = run_cli(*render_args(root))
     assert "Up to date" not in output and re.search(r"\b0 unchanged since the last build", output), output
@@ -123,16 +124,16 @@ VALUES = [
 
 @pytest.mark.parametrize("value", VALUES, ids=[type(v).__name__ for v in VALUES])
 def test_values_come_back_equal_and_of_the_same_types(value, tmp_path):
-    store = Cache(tmp_path / CACHE_FILE)
+    store = Cache(tmp_path / CACHE_FILE, kept_types())
     store.put("kind", "k", value)
     store.close()
-    again = Cache(tmp_path / CACHE_FILE).get("kind", "k")
+    again = Cache(tmp_path / CACHE_FILE, kept_types()).get("kind", "k")
     assert again == value and repr(again) == repr(value)  # repr tells tuples from lists
 
 
 def test_a_value_the_codec_does_not_know_is_refused_when_stored(tmp_path):
     with pytest.raises(TypeError, match="cannot keep a CreatesAFile"):
-        Cache(None).put("kind", "k", CreatesAFile(tmp_path / "x"))
+        Cache(None, kept_types()).put("kind", "k", CreatesAFile(tmp_path / "x"))
 
 
 def forged_seal(*_) -> bytes:
@@ -171,8 +172,7 @@ def test_a_build_ignores_pickles_planted_at_the_keys_it_reads(tmp_path):
     shutil.rmtree(root / "content" / CACHE_DIR)
     (root / "content" / CACHE_DIR).mkdir()
     planted = [(CONVERTED, conversion_key(paper.title, False), payload) for paper in papers.values()]
-    planted += [("content", cache_module.digest(code_version(), str(path), path.stat().st_size,
-                                                path.stat().st_mtime_ns), payload) for path in papers]
+    planted += [("content", content_key(str(path), path.stat()), payload) for path in papers]
     with closing(sqlite3.connect(root / "content" / CACHE_DIR / CACHE_FILE)) as old, old:
         old.execute("CREATE TABLE entries (kind TEXT, key TEXT, value BLOB, PRIMARY KEY (kind, key))")
         old.executemany("INSERT INTO entries VALUES (?, ?, ?)", planted)
@@ -235,7 +235,7 @@ def test_known_files_are_read_again_only_when_their_stat_changed(tmp_path, monke
     for name in ("a.md", "b.md", "sub/c.md"):
         (folder / name).write_text(name)
     monkeypatch.setattr(KnownFiles, "SETTLED_NS", 0)  # these files were written just now
-    with closing(Cache(tmp_path / "cache.sqlite", plain=True)) as cache:
+    with closing(Cache(tmp_path / "cache.sqlite", )) as cache:
         assert walk_counting_reads(folder, cache, monkeypatch) == (tree_state(folder), ["a.md", "b.md", "c.md"])
         assert walk_counting_reads(folder, cache, monkeypatch) == (tree_state(folder), [])
         stamp = (folder / "a.md").stat().st_mtime_ns - 10**9  # another time: this test turned the settling off
@@ -254,7 +254,7 @@ def test_a_file_hashed_soon_after_it_changed_is_read_again(tmp_path, monkeypatch
     folder = tmp_path / "content"
     folder.mkdir()
     (folder / "a.md").write_text("a")
-    with closing(Cache(tmp_path / "cache.sqlite", plain=True)) as cache:
+    with closing(Cache(tmp_path / "cache.sqlite", )) as cache:
         for _ in range(2):
             assert walk_counting_reads(folder, cache, monkeypatch)[1] == ["a.md"]
 
@@ -269,7 +269,7 @@ def test_known_seed_files_are_read_again_only_when_their_stat_changed(tmp_path, 
     read = []
     real = seed_files.read_seed_bytes
     monkeypatch.setattr(seed_files, "read_seed_bytes", lambda seed: read.append(seed.path.name) or real(seed))
-    with closing(Cache(tmp_path / "cache.sqlite", plain=True)) as cache:
+    with closing(Cache(tmp_path / "cache.sqlite", )) as cache:
         def walk() -> str:
             known = KnownFiles(cache, "seeds")
             state = seed_files.seeds_state(seeds, tmp_path, known)

@@ -19,6 +19,7 @@ from catalogue.system.cache import Cache
 from catalogue.publish import staging
 from catalogue.publish.files import link_tree, mirror_tree
 from catalogue.publish.staging import CHANGES
+from catalogue.pipeline import kept_types
 from conftest import PROJECT, build_project, make_project, run_cli
 
 # Pagefind writes its filter files in a varying order (see test_build); they are compared by name.
@@ -323,7 +324,7 @@ def test_views_are_made_again_only_for_what_changed(tmp_path, seeds_builds, monk
     paper is viewed again alone, another base URL or other code views every paper again, and a
     view from the cache equals one made from nothing."""
     content = seeds_builds.copy(tmp_path / "p", "--no-search").content
-    cache, asked = Cache(tmp_path / "cache.sqlite"), []
+    cache, asked = Cache(tmp_path / "cache.sqlite", kept_types()), []
     converted = paper_views.converted_texts
 
     def recording(papers, cache):
@@ -341,9 +342,9 @@ def test_views_are_made_again_only_for_what_changed(tmp_path, seeds_builds, monk
     edit_title(content, "flashsinkhorn", "FlashSinkhorn, retitled by hand")
     made = views()
     assert asked == [{"flashsinkhorn"}]
-    assert made == paper_views.view_papers(load_catalogue(content, Cache(None)), SiteConfig(), Cache(None))
+    assert made == paper_views.view_papers(load_catalogue(content, Cache(None, kept_types())), SiteConfig(), Cache(None, kept_types()))
     hosted = SiteConfig(base_url="https://example.org/")
     assert "https://example.org/papers/flashsinkhorn/" in next(v.bibtex for v in views(hosted) if v.paper.slug == "flashsinkhorn")
     assert asked == [everyone]
-    monkeypatch.setattr(paper_views, "code_version", lambda: "other code")
+    monkeypatch.setattr(paper_views, "code_version", lambda module: "other code")
     assert views(hosted) and asked == [everyone]

@@ -10,11 +10,11 @@ from pathlib import Path
 import pytest
 
 import catalogue.ingest.run as run
-import catalogue.ingest.snapshot as snapshot
 from catalogue.content.paper_file import parse_paper_markdown, render_paper_markdown
 from catalogue.errors import CatalogueError
 from catalogue.ingest.state import STATE_FILE
 from catalogue.system.cache import Cache
+from catalogue.pipeline import kept_types
 from conftest import PROJECT, build_project, run_cli
 
 HEADER = "ICLR 2025 Accepted Papers"
@@ -57,7 +57,7 @@ def write_seed(root: Path, name: str, abstracts: list[str]) -> None:
 
 def ingest(root: Path, **flags) -> run.IngestReport:
     """As a build ingests: with the cache beside content/."""
-    with closing(Cache.beside(root / "content")) as cache:
+    with closing(Cache.beside(root / "content", kept_types())) as cache:
         return run.ingest(root / "seeds", root / "content", cache=cache, **flags)
 
 
@@ -155,7 +155,7 @@ def test_other_changes_in_content_take_a_whole_ingest(project, tmp_path, whole_r
 
 
 def test_new_code_or_a_new_taxonomy_takes_a_whole_ingest(project, tmp_path, whole_runs, monkeypatch):
-    monkeypatch.setattr(snapshot, "code_version", lambda: "another version")
+    monkeypatch.setattr(run, "code_version", lambda module: "another version")
     assert_as_whole(project, tmp_path, whole_runs, expected_whole=1)
     taxonomy = project / "content" / "topics.yaml"
     taxonomy.write_text(taxonomy.read_text(encoding="utf-8").replace("keywords: [reinforcement learning, ",

@@ -19,7 +19,7 @@ CONTENT = "content"  # cache entries: a content file's Paper, by content_key
 
 def content_key(path: str, info: os.stat_result) -> str:
     """The cache key of a content file as it is now: edited (new size or time), it is parsed again."""
-    return digest(code_version(), path, info.st_size, info.st_mtime_ns)
+    return digest(code_version(__name__), path, info.st_size, info.st_mtime_ns)
 
 
 def remember_as_read(written: dict[Path, Paper], cache: Cache) -> None:

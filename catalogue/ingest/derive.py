@@ -18,15 +18,16 @@ from catalogue.system.workers import cores, run_in_workers
 CONVERSIONS_AT_ONCE = 2000  # papers derived (and their converted abstracts held) before they go to the cache
 PARALLEL_FROM = 200  # fewer abstracts are read faster in one process than in workers
 DERIVE_CHUNK = 25  # abstracts a worker reads between two requests
+DERIVATIONS = "ingest"  # the cache's kind: a record's paper and notes, by the record and what extraction reads
 
 
 def derive_arrivals(arrivals: dict[str, Record], continued: dict[str, str], taxonomy: tuple[Topic, ...],
                     fallback: str, cache: Cache) -> tuple[dict[str, Paper], list[Problem]]:
     """Each arriving record's paper by id (under the id of the paper it continues, if any), with
     the notes on them; a record derived before with the same taxonomy and code is not derived again."""
-    context = digest(code_version(), taxonomy, fallback)
+    context = digest(code_version(__name__), taxonomy, fallback)
     keys = {pid: digest(context, record) for pid, record in arrivals.items()}
-    known = cache.get_many("ingest", keys.values())
+    known = cache.get_many(DERIVATIONS, keys.values())
     missing = [pid for pid in arrivals if keys[pid] not in known]
     computed: dict[str, tuple[Paper, tuple[Problem, ...]]] = {}
     with Progress("Deriving papers", len(missing)) as progress:
@@ -50,8 +51,8 @@ def derive_arrivals(arrivals: dict[str, Record], continued: dict[str, str], taxo
     derived, venue_notes = one_spelling_per_venue(derived, lambda _, paper: paper.source)
     problems += venue_notes
     derived = {paper.id: paper for paper in across_venue_years(list(derived.values()), taxonomy, fallback)}
-    cache.put_many("ingest", computed)
-    cache.keep_only("ingest", keys.values())
+    cache.put_many(DERIVATIONS, computed)
+    cache.keep_only(DERIVATIONS, keys.values())
     return derived, problems
 
 

@@ -18,6 +18,8 @@ from catalogue.model import Paper
 from catalogue.ingest.identity import choose_slug
 from catalogue.ingest.state import value_hash
 
+SETTLED = "settled"  # the cache's kind: content files found to need no merge, by settled_key
+
 
 @dataclass(frozen=True)
 class Written:
@@ -45,7 +47,7 @@ def write_papers(content_dir: Path, derived: dict[str, Paper], existing: dict[st
     new_state = {pid: record for pid, record in state.items() if pid not in derived}
     # A paper whose file, record and derived fields are as the last ingest left them needs no merge.
     settled_keys = {pid: settled_key(derived[pid], existing[pid][0], state.get(pid)) for pid in derived if pid in existing}
-    settled = cache.get_many("settled", settled_keys.values())
+    settled = cache.get_many(SETTLED, settled_keys.values())
     now_settled: dict[str, bool] = {}
     written: dict[Path, Paper] = {}
     left: dict[Path, tuple[Paper, bool]] = {}  # each content file as this ingest leaves it, and whether it holds edits
@@ -76,15 +78,15 @@ def write_papers(content_dir: Path, derived: dict[str, Paper], existing: dict[st
         new_state[pid] = {name: value_hash(getattr(fresh, name)) for name in DERIVED_FIELDS} | {"slug": paper.slug}
         now_settled[settled_key(fresh, path, new_state[pid])] = bool(edited)
         left[path] = paper, bool(edited)
-    cache.put_many("settled", now_settled)
-    cache.keep_only("settled", now_settled)
+    cache.put_many(SETTLED, now_settled)
+    cache.keep_only(SETTLED, now_settled)
     return Written(new_state, written, left, added, updated, kept_edits)
 
 
 def settled_key(fresh: Paper, path: Path, record: dict | None) -> str:
     """What a paper's merge depends on: the derived fields, the file as it is on disk, the record."""
     info = path.stat()
-    return digest(code_version(), fresh, path.as_posix(), info.st_size, info.st_mtime_ns, sorted((record or {}).items()))
+    return digest(code_version(__name__), fresh, path.as_posix(), info.st_size, info.st_mtime_ns, sorted((record or {}).items()))
 
 
 def merge(current: Paper, recorded: dict | None, fresh: Paper) -> tuple[Paper, list[str]]:

@@ -14,20 +14,24 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from catalogue.system.cache import Cache
+from catalogue.system.cache import Cache, code_version
 from catalogue.content.paper_file import read_paper, render_paper_markdown, write_text_atomic
 from catalogue.content.papers import PAPERS_DIR, read_papers, remember_as_read
 from catalogue.content.taxonomy import read_taxonomy
 from catalogue.errors import CatalogueError
-from catalogue.model import Paper, Problem, Record, Source, Topic
+from catalogue.markup.convert import KEPT_TYPES as CONVERTED_TYPES
+from catalogue.model import RECORDS, Paper, Problem, Record, Source, Topic
 from catalogue.ingest.derive import derive_arrivals
 from catalogue.ingest.identity import continue_identities, plan_papers
 from catalogue.ingest.merge import merge, remember_renamed_slug, write_papers
 from catalogue.ingest.removals import papers_leaving, refuse_removals, set_aside
 from catalogue.ingest.seed_files import SeedFile, Unreadable, at_their_places, find_seed_files, read_seed_bytes
+from catalogue.ingest.snapshot import KEPT_TYPES as SNAPSHOT_TYPES
 from catalogue.ingest.snapshot import (DERIVED, SNAPSHOT, ContentFile, IngestSnapshot, addresses_of, changed_files,
                                        content_stats, derived_key, file_stat, snapshot_key)
 from catalogue.ingest.state import STATE_FILE, read_state, write_state
+
+KEPT_TYPES = (*RECORDS, *SNAPSHOT_TYPES, *CONVERTED_TYPES)  # what ingest keeps: papers, its snapshot, converted abstracts
 
 
 @dataclass(frozen=True)
@@ -56,9 +60,9 @@ def ingest(seeds_dir: Path, content_dir: Path, prune: bool = False, cache: Cache
     not extracted again, and when nothing but content files changed since the last ingest
     (snapshot.py), only those are merged again: the same files and report as a whole ingest.
     """
-    cache = cache or Cache(None)
+    cache = cache or Cache(None, KEPT_TYPES)
     taxonomy, fallback = read_taxonomy(content_dir)
-    key = snapshot_key(seeds_dir, content_dir, taxonomy, fallback, prune, allow_removals)
+    key = snapshot_key(code_version(__name__), seeds_dir, content_dir, taxonomy, fallback, prune, allow_removals)
     stats = content_stats(content_dir / PAPERS_DIR)  # before any is read: one edited meanwhile differs next time
     snapshot = cache.get(SNAPSHOT, key) if stats is not None else None
     if snapshot and (report := ingest_hand_edits(content_dir, key, snapshot, stats, cache)):

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from catalogue.ingest.seed_files import seeds_state
 from catalogue.model import Paper, Problem, Topic
-from catalogue.system.cache import code_version, digest
+from catalogue.system.cache import digest
 
 SNAPSHOT = "ingest-snapshot"  # cache kind: the last whole ingest's outcome, by snapshot_key
 DERIVED = "ingest-derived"  # cache kind: a paper as the seeds derive it, by derived_key
@@ -43,10 +43,13 @@ class IngestSnapshot:
     problems: tuple[Problem, ...]  # what an ingest of the same inputs reports again
 
 
-def snapshot_key(seeds_dir: Path, content_dir: Path, taxonomy: tuple[Topic, ...], fallback: str, prune: bool,
-                 allow_removals: bool) -> str:
-    """Everything an ingest's outcome follows from, the content files aside."""
-    return digest(code_version(), seeds_state(seeds_dir, content_dir.parent), taxonomy, fallback, prune,
+KEPT_TYPES = (ContentFile, IngestSnapshot)  # the records ingest keeps in the build cache (pipeline.kept_types joins them)
+
+
+def snapshot_key(code: str, seeds_dir: Path, content_dir: Path, taxonomy: tuple[Topic, ...], fallback: str,
+                 prune: bool, allow_removals: bool) -> str:
+    """Everything an ingest's outcome follows from, the content files aside; `code`: the ingest stage's code_version."""
+    return digest(code, seeds_state(seeds_dir, content_dir.parent), taxonomy, fallback, prune,
                   allow_removals)
 
 

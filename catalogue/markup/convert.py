@@ -36,12 +36,13 @@ class Converted:
     problems: tuple[str, ...]
 
 
+KEPT_TYPES = (Converted,)  # the records this stage keeps in the build cache (pipeline.kept_types joins them)
 CONVERTED = "converted"  # the cache's kind for Converted texts, by conversion_key
 
 
 def conversion_key(text: str, links: bool) -> str:
     """The cache key of a text's conversion: ingest converts abstracts, the render reuses them."""
-    return digest(code_version(), text, links)
+    return digest(code_version(__name__), text, links)
 
 
 # Placeholders for finished HTML fragments (math, links) while the prose goes through Markdown.

@@ -162,7 +162,7 @@ def index_site(site_dir: Path, previous: Path | None = None, jobs: int = 1, cach
     with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
         list(pool.map(lambda shard: index_shard(site_dir, shard), stale))
     words = shard_words(site_dir, shards, cache or Cache(None))
-    wanted[VOCABULARY] = fingerprint(code_version(), *(f"{shard.name} {words[shard.name][0]}" for shard in shards))
+    wanted[VOCABULARY] = fingerprint(code_version(__name__), *(f"{shard.name} {words[shard.name][0]}" for shard in shards))
     if recorded.get(VOCABULARY) == wanted[VOCABULARY] and (previous / BUNDLE_DIR / VOCABULARY / ENTRY_FILE).is_file():
         if not (bundle_root / VOCABULARY).exists():  # the same words as the last build's: its vocabulary holds
             link_tree(previous / BUNDLE_DIR / VOCABULARY, bundle_root / VOCABULARY)
@@ -203,7 +203,7 @@ def same_bundle(bundle: Path, previous: Path) -> bool:
 def shard_words(site_dir: Path, shards: list[Shard], cache: Cache) -> dict[str, tuple[str, tuple]]:
     """{shard: (a digest of its words, ((language, its words), ...))}: read back from the shard's
     fragments (read_bundle_words), or kept in `cache` by the shard's fingerprint."""
-    keys = {shard.name: digest(code_version(), shard.fingerprint) for shard in shards}
+    keys = {shard.name: digest(code_version(__name__), shard.fingerprint) for shard in shards}
 
     def read(name: str) -> tuple[str, tuple]:
         found = tuple((language, tuple(indexed)) for language, indexed in read_bundle_words(site_dir / BUNDLE_DIR / name).items())

@@ -14,16 +14,19 @@ from catalogue import routes
 from catalogue.config import SiteConfig
 from catalogue.discovery.related import SimilarityProcess
 from catalogue.i18n import load_strings, localise_topic
-from catalogue.model import Catalogue
+from catalogue.markup.convert import KEPT_TYPES as CONVERTED_TYPES
+from catalogue.model import RECORDS, Catalogue
 from catalogue.publish.writer import Batch
 from catalogue.site.cite import venue_label
 from catalogue.site.data_files import plan_data_files, plan_index_record, plan_paper_files
 from catalogue.site.pages import PagePlanner
 from catalogue.site.pagination import PageSizes
 from catalogue.site.templating import templates_state
-from catalogue.site.views import view_papers
+from catalogue.site.views import KEPT_TYPES as VIEW_TYPES, view_papers
 from catalogue.system.cache import Cache, code_version, digest
 from catalogue.system.terminal import counted
+
+KEPT_TYPES = (*RECORDS, *CONVERTED_TYPES, *VIEW_TYPES)  # what the render keeps: papers as read, converted texts, views
 
 
 def plan_site(catalogue: Catalogue, config: SiteConfig, env: Environment, cache: Cache,
@@ -38,7 +41,7 @@ def plan_site(catalogue: Catalogue, config: SiteConfig, env: Environment, cache:
     venue = functools.partial(venue_label, unknown=t("paper.unknown_venue"))  # as pages name it
     views = view_papers(catalogue, config, cache, venue)
     similarity.ask([f"{view.title_text}. {view.plain_abstract}" for view in views], cache)
-    everything = digest(code_version(), templates_state(env), config, sorted(strings.table.items()))
+    everything = digest(code_version(__name__), templates_state(env), config, sorted(strings.table.items()))
     pages = PagePlanner(catalogue, views, config, env, strings, everything, sizes)
     lists = pages.plan_lists()
     paper_paths = [view.path for view in views] + [routes.MAP]

@@ -46,6 +46,9 @@ class ViewParts:
     conversions: tuple[str, ...]  # the cache keys of its converted texts, kept as long as the view
 
 
+KEPT_TYPES = (ViewParts, AbstractTerms)  # the records the views keep in the build cache (pipeline.kept_types joins them)
+
+
 EXCERPT_LENGTH = 260
 DESCRIPTION_LENGTH = 160
 PARALLEL_CONVERSION_FROM = 500  # fewer texts convert faster in one process
@@ -133,7 +136,7 @@ def view_papers(catalogue: Catalogue, config: SiteConfig, cache: Cache,
     papers whose key is new have their texts converted and their parts made."""
     topics = {t.slug: t for t in catalogue.topics}
     authors = {key: (name, author_path(name)) for key, name in shown_names(p.authors for p in catalogue.papers).items()}
-    settings = digest(code_version(), config)
+    settings = digest(code_version(__name__), config)
     topic_keys = {slug: digest(topic) for slug, topic in topics.items()}
     shown = [(paper, tuple(topics[slug] for slug in paper.topics),
               tuple(AuthorRef(author, *authors[author_key(author)]) for author in paper.authors))

@@ -9,11 +9,12 @@ different key. Deleting the folder is always safe; the next build refills it.
 Values are stored as JSON (never pickles, which run code when read), each sealed with a
 keyed hash whose key is made at random for this cache and kept beside it, readable by its
 owner only: an entry planted or copied from elsewhere does not carry a valid seal and is
-ignored, as is one that names a type outside the short list below.
+ignored, as is one that names a type outside those the stages declare (Cache's `kept`).
 """
 
 from __future__ import annotations
 
+import ast
 import hashlib
 import hmac
 import json
@@ -30,6 +31,8 @@ from functools import cache
 from importlib import metadata
 from pathlib import Path
 from typing import TypeVar
+
+from catalogue.model import RECORDS
 
 T = TypeVar("T")  # what a cached value is made from (Cache.kept)
 
@@ -51,14 +54,56 @@ def digest(*parts: object) -> str:
 
 
 @cache
-def code_version() -> str:
-    """A hash of this package's code and data (interface strings, the title model, the default
-    topics), and of the versions of Python and of the libraries that shape the output: new code or
-    an upgraded library, new keys."""
+def code_version(module: str) -> str:
+    """A hash of the code `module` (a module of this package by name: its caller's __name__) runs:
+    its source and the source of every module of this package it imports, directly or not, the
+    package's data (interface strings, the title model, the default topics), and the versions of
+    Python and of the libraries that shape the output. New code or an upgraded library, new keys;
+    an edit to code a module never imports leaves its keys, and so what it keeps, as they were."""
     hashed = hashlib.blake2b(repr(library_versions()).encode("utf-8"), digest_size=16)
-    for path in sorted(path for pattern in ("*.py", "*.yaml", "*.json") for path in PACKAGE.rglob(pattern)):
+    data = [path for pattern in ("*.yaml", "*.json") for path in PACKAGE.rglob(pattern)]
+    for path in sorted([*data, *(module_file(name) for name in modules_reached(module))]):
         hashed.update(path.relative_to(PACKAGE).as_posix().encode() + b"\0" + path.read_bytes())
     return hashed.hexdigest()
+
+
+def modules_reached(module: str) -> set[str]:
+    """`module` and every module of this package it imports, directly or not (an import inside a
+    function too: the stages import what they use where they use it), with their packages."""
+    imports = package_imports()
+    if module not in imports:
+        raise ValueError(f"{module}: not a module of {PACKAGE.name}")
+    reached, todo = set(), [module]
+    while todo:
+        name = todo.pop()
+        if name not in reached:
+            reached.add(name)
+            todo += imports[name]
+    return reached
+
+
+@cache
+def package_imports() -> dict[str, tuple[str, ...]]:
+    """Each module of this package (by name) and the modules of it that it, or its package, imports."""
+    files = {".".join(path.relative_to(PACKAGE.parent).with_suffix("").parts).removesuffix(".__init__"): path
+             for path in PACKAGE.rglob("*.py")}
+    imports = {}
+    for name, path in files.items():
+        found = set()
+        for node in ast.walk(ast.parse(path.read_bytes())):
+            if isinstance(node, ast.ImportFrom) and node.module and not node.level:
+                found |= {f"{node.module}.{alias.name}" if f"{node.module}.{alias.name}" in files else node.module
+                          for alias in node.names}
+            elif isinstance(node, ast.Import):
+                found |= {alias.name for alias in node.names}
+        found.add(name.rpartition(".")[0])  # a module's package runs first
+        imports[name] = tuple(sorted(other for other in found if other in files and other != name))
+    return imports
+
+
+def module_file(name: str) -> Path:
+    path = PACKAGE.parent.joinpath(*name.split("."))
+    return path / "__init__.py" if path.is_dir() else path.with_suffix(".py")
 
 
 @cache
@@ -201,21 +246,15 @@ class Codec:
 _NESTED = {list, dict}  # what JSON gives that _restore must turn back into a value (the rest is as it was)
 
 
-@cache
-def codec() -> Codec:
-    """The codec of the records the stages keep (imported here, not at the top: markup uses this module)."""
-    from catalogue.ingest.snapshot import ContentFile, IngestSnapshot
-    from catalogue.markup.convert import Converted
-    from catalogue.model import Link, Paper, Problem, Source, Topic
-    from catalogue.search.offline import AbstractTerms
-    from catalogue.site.views import ViewParts
-    return Codec([Paper, Source, Link, Topic, Problem, Converted, ContentFile, IngestSnapshot, AbstractTerms, ViewParts])
-
-
 def record_digest(value: object) -> str:
-    """A digest of a value the codec keeps, by its encoded bytes: the same in every cache (unlike
-    a seal) and cheaper than digest() of a large record."""
-    return bytes_digest(codec().encode(value))
+    """A digest of one of the catalogue's records (a Paper), by its encoded bytes as a cache keeps them: the same
+    in every cache (unlike a seal) and cheaper than digest() of a large record."""
+    return bytes_digest(records_codec().encode(value))
+
+
+@cache
+def records_codec() -> Codec:
+    return Codec(RECORDS)
 
 
 def bytes_digest(data: bytes) -> str:
@@ -249,14 +288,14 @@ def read_or_make_key(path: Path) -> bytes:
 class Cache:
     """A persistent key-value store: get_many / put_many of values the codec knows, by kind and key."""
 
-    def __init__(self, path: Path | None, plain: bool = False):
-        """path None keeps nothing between builds (an in-memory store). `plain`: only values of no
-        record class (a process that needs none need not import the stages that define them)."""
+    def __init__(self, path: Path | None, kept: Iterable[type] = ()):
+        """path None keeps nothing between builds (an in-memory store). `kept`: the record classes
+        its values may be (the stages declare theirs; the pipeline joins them), besides plain values."""
         if path is not None:
             path.parent.mkdir(parents=True, exist_ok=True)
         self.path = path
         self.secret = secrets.token_bytes(KEY_SIZE) if path is None else read_or_make_key(path.with_name(KEY_FILE))
-        self.codec = Codec([]) if plain else codec()
+        self.codec = Codec(kept)
         self.connection = sqlite3.connect(":memory:" if path is None else str(path))
         self.connection.execute("PRAGMA journal_mode = WAL")  # a killed build loses at most its own writes
         self.connection.execute("PRAGMA synchronous = NORMAL")
@@ -267,8 +306,8 @@ class Cache:
                                 "(kind TEXT, key TEXT, value BLOB, seal BLOB, PRIMARY KEY (kind, key))")
 
     @classmethod
-    def beside(cls, content_dir: Path) -> Cache:
-        return cls(cls.file_beside(content_dir))
+    def beside(cls, content_dir: Path, kept: Iterable[type] = ()) -> Cache:
+        return cls(cls.file_beside(content_dir), kept)
 
     @staticmethod
     def file_beside(content_dir: Path) -> Path:

@@ -1,0 +1,95 @@
+"""The package's floors: a module imports only from its own floor or the floors below (issue 38),
+no import circle, no module past its size, and a stage's code version follows only the code it runs."""
+
+import shutil
+
+import pytest
+
+from catalogue.system import cache as cache_module
+from catalogue.system.cache import PACKAGE, code_version, modules_reached, package_imports
+
+# From the ground up. A module's floor is that of the longest prefix of its name listed here.
+FLOORS = {
+    "catalogue": 0, "catalogue.text": 0, "catalogue.errors": 0, "catalogue.model": 0, "catalogue.portable": 0,
+    "catalogue.routes": 0, "catalogue.bootstrap": 0,
+    "catalogue.system": 1, "catalogue.config": 1, "catalogue.i18n": 1, "catalogue.publish": 1,
+    "catalogue.markup": 2,
+    "catalogue.ingest": 3, "catalogue.content": 3,
+    "catalogue.discovery": 4, "catalogue.search": 4,
+    "catalogue.site": 5,
+    "catalogue.serve": 6, "catalogue.pipeline": 6, "catalogue.cli": 6,
+}
+MAX_LINES = 400
+
+
+def floor(module: str) -> int:
+    named = max((name for name in FLOORS if module == name or module.startswith(name + ".")), key=len)
+    return FLOORS[named]
+
+
+def test_every_module_has_a_floor():
+    assert all(floor(module) is not None for module in package_imports())
+    assert "catalogue.site.render" in package_imports() and "catalogue.publish.staging" in package_imports()
+
+
+def test_no_module_imports_from_a_floor_above_its_own():
+    upward = [f"{module} -> {other}" for module, others in package_imports().items() for other in others
+              if floor(other) > floor(module)]
+    assert upward == []
+
+
+def test_no_import_circle():
+    imports = package_imports()
+    circles = [module for module in imports
+               if any(module in modules_reached(other) for other in imports[module] if other != module.rpartition(".")[0])]
+    assert circles == []
+
+
+def test_no_module_is_past_its_size():
+    sizes = {path.relative_to(PACKAGE).as_posix(): len(path.read_text(encoding="utf-8").splitlines())
+             for path in PACKAGE.rglob("*.py")}
+    assert {path: lines for path, lines in sizes.items() if lines > MAX_LINES} == {}
+
+
+def test_the_floor_rule_can_fail():
+    assert floor("catalogue.site.render") > floor("catalogue.ingest.run") > floor("catalogue.markup.convert")
+    assert "catalogue.site.render" not in modules_reached("catalogue.ingest.run")
+    assert "catalogue.ingest.run" in modules_reached("catalogue.pipeline")  # an import inside a function counts
+
+
+@pytest.fixture
+def package_copy(tmp_path, monkeypatch):
+    """The package copied, and the code versions read from the copy."""
+    copy = tmp_path / "catalogue"
+    shutil.copytree(PACKAGE, copy, ignore=shutil.ignore_patterns("__pycache__"))
+    monkeypatch.setattr(cache_module, "PACKAGE", copy)
+
+    def versions() -> dict[str, str]:
+        code_version.cache_clear()
+        package_imports.cache_clear()
+        return {stage: code_version(stage) for stage in ("catalogue.ingest.run", "catalogue.site.render",
+                                                         "catalogue.markup.convert", "catalogue.pipeline")}
+    yield copy, versions
+    code_version.cache_clear()
+    package_imports.cache_clear()
+
+
+def test_an_edit_to_the_site_code_keeps_what_ingest_derived(package_copy):
+    copy, versions = package_copy
+    before = versions()
+    with open(copy / "site" / "pages.py", "a", encoding="utf-8") as source:
+        source.write("\n# an edit\n")
+    after = versions()
+    assert after["catalogue.ingest.run"] == before["catalogue.ingest.run"]
+    assert after["catalogue.markup.convert"] == before["catalogue.markup.convert"]
+    assert after["catalogue.site.render"] != before["catalogue.site.render"]
+    assert after["catalogue.pipeline"] != before["catalogue.pipeline"]
+
+
+def test_an_edit_to_the_markup_code_is_new_code_for_every_stage_that_converts(package_copy):
+    copy, versions = package_copy
+    before = versions()
+    with open(copy / "markup" / "formulas.py", "a", encoding="utf-8") as source:
+        source.write("\n# an edit\n")
+    after = versions()
+    assert all(after[stage] != before[stage] for stage in before)
