@@ -1,4 +1,4 @@
-"""Stand-ins for the similarity code that the similarity process runs instead (related.ANSWERING)."""
+"""Stand-ins for similarity_process.main, which the similarity process runs instead (related.ANSWERING)."""
 
 import sys
 import time

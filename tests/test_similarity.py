@@ -21,14 +21,17 @@ from hypothesis import strategies as st
 
 from bench.synthetic import PROJECT, real_sentences, synthetic_abstract
 from catalogue.discovery import related
-from catalogue.discovery import similarity
+from catalogue.discovery.changes import text_digests
+from catalogue.discovery.kept_related import LINE, PART, RelatedState, _kept_vectors, found_related, updated_related
+from catalogue.discovery.map import MAP_GROUPS, full_map, map_groups, map_layout, updated_map
+from catalogue.discovery.neighbours import (COMMON_SHARE, SHARED_TERMS, Neighbour, _nearest, _split_by_frequency,
+                                            related_papers, shared_terms)
+from catalogue.discovery.terms import STOPWORDS, phrases, term_key
+from catalogue.discovery.vectors import tfidf, vectorise
 from catalogue.system.cache import Cache, code_version
 from catalogue.errors import CatalogueError
 from catalogue.discovery.related import SimilarityProcess, is_small_catalogue
 from catalogue.text import words
-from catalogue.discovery.similarity import (MAP_GROUPS, Neighbour, RelatedState, found_related, full_map, map_groups,
-                                           map_layout, phrases, related_papers, term_key, text_digests, updated_map,
-                                           updated_related)
 
 DIFFUSION = [
     ("Denoising diffusion models generate images by reversing a gradual noising process. We propose "
@@ -86,7 +89,7 @@ def check_well_formed(related: list[tuple[Neighbour, ...]], texts: list[str], co
         assert all(0 < n.score <= 1 for n in neighbours)
         keys = [(-n.score, n.index) for n in neighbours]
         assert keys == sorted(keys), "highest score first, ties by index"
-        assert all(len(n.shared_terms) <= similarity.SHARED_TERMS for n in neighbours)
+        assert all(len(n.shared_terms) <= SHARED_TERMS for n in neighbours)
 
 
 # --- Scores ----------------------------------------------------------------------------------
@@ -113,13 +116,14 @@ def test_each_paper_finds_its_own_kind_first():
             assert all(n.index in group for n in related[i])
 
 
-@pytest.mark.parametrize("common_share, dense_terms", [(similarity.COMMON_SHARE, "some"), (0.0, "all"), (1.1, "none")])
+@pytest.mark.parametrize("common_share, dense_terms", [(COMMON_SHARE, "some"), (0.0, "all"), (1.1, "none")])
 def test_the_top_count_matches_a_brute_force_ranking_across_many_blocks(monkeypatch, common_share, dense_terms):
     texts = synthetic(300) + synthetic(5, seed=1)[:3] * 2  # three duplicated abstracts: tied scores
-    monkeypatch.setattr(similarity, "BLOCK_CELLS", 300 * 7)  # 7 rows a block: 44 blocks on the thread pool
-    monkeypatch.setattr(similarity, "COMMON_SHARE", common_share)  # terms in a dense product: some, all, none
-    weights = similarity._vectorise(tuple(texts)).weights.astype(np.float64)
-    common, rare = similarity._split_by_frequency(weights)
+    # 7 rows a block: 44 blocks on the thread pool; terms in a dense product: some, all, none
+    monkeypatch.setattr("catalogue.discovery.neighbours.BLOCK_CELLS", 300 * 7)
+    monkeypatch.setattr("catalogue.discovery.neighbours.COMMON_SHARE", common_share)
+    weights = vectorise(tuple(texts)).weights.astype(np.float64)
+    common, rare = _split_by_frequency(weights)
     assert {"some": 0 < common.shape[1] < weights.shape[1], "all": rare.nnz == 0, "none": common.shape[1] == 0}[dense_terms]
     related = related_papers(texts, count=4)
     check_well_formed(related, texts, 4)
@@ -132,7 +136,7 @@ def test_the_top_count_matches_a_brute_force_ranking_across_many_blocks(monkeypa
     scores = scores_of(related)
     assert all(scores[j, i] == score for (i, j), score in scores.items() if (j, i) in scores)
     # RelatedState parts its lists of terms by these marks: no term holds one
-    assert not any(mark in phrase for text in texts for phrase in phrases(text) for mark in (similarity.LINE, similarity.PART))
+    assert not any(mark in phrase for text in texts for phrase in phrases(text) for mark in (LINE, PART))
 
 
 def test_same_texts_same_answer():
@@ -162,7 +166,7 @@ def test_shared_terms_are_in_both_texts_and_written_as_the_texts_write_them():
             for term in n.shared_terms:
                 assert set(words(term)) <= set(words(CORPUS[i])) & set(words(CORPUS[n.index])), term
                 assert term.lower() in everything, f"{term!r} is a spelling the catalogue uses, not a stem"
-                assert not any(word in similarity.STOPWORDS for word in words(term))
+                assert not any(word in STOPWORDS for word in words(term))
 
 
 def test_shared_terms_put_the_most_telling_first_and_prefer_a_phrase_to_its_words():
@@ -274,7 +278,8 @@ def test_map_places_similar_papers_nearer_than_dissimilar_ones():
 
 
 def test_map_of_many_papers_groups_them_and_still_keeps_kinds_apart(monkeypatch):
-    monkeypatch.setattr(similarity, "MAP_CLUSTERS", 12)  # 90 papers > 12: k-means groups, t-SNE on their centres
+    # 90 papers > 12: k-means groups, t-SNE on their centres
+    monkeypatch.setattr("catalogue.discovery.map.MAP_CLUSTERS", 12)
     rng = random.Random(0)
     kinds = [DIFFUSION, GRAPHS, OTHERS]
     labels = [k % 3 for k in range(90)]
@@ -405,7 +410,7 @@ def test_a_catalogue_is_small_up_to_the_papers_t_sne_lays_out(tmp_path):
 
 def test_the_similarity_process_answers_as_the_functions_do():
     texts = synthetic(40)
-    done = subprocess.run([sys.executable, "-m", "catalogue.discovery.similarity"],
+    done = subprocess.run([sys.executable, "-m", "catalogue.discovery.similarity_process"],
                           input=pickle.dumps((texts, None, None)), capture_output=True, check=True, cwd=PROJECT)
     answers = io.BytesIO(done.stdout)
     related, positions = pickle.load(answers), pickle.load(answers)  # related papers first, then the map
@@ -418,7 +423,8 @@ def test_the_similarity_process_answers_as_the_functions_do():
 
 def test_finding_related_papers_imports_no_scikit_learn():
     """Its import takes seconds; only a map laid out anew needs it."""
-    code = ("import sys; from catalogue.discovery.similarity import found_related, updated_map; "
+    code = ("import sys; from catalogue.discovery.kept_related import found_related; "
+            "from catalogue.discovery.map import updated_map; "
             "found_related(['Diffusion models denoise images.', 'Denoising diffusion for images.'], None); "
             "print(sorted(name for name in sys.modules if name.split('.')[0] == 'sklearn'))")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=PROJECT)
@@ -427,10 +433,10 @@ def test_finding_related_papers_imports_no_scikit_learn():
 
 def test_tfidf_is_scikit_learns_to_the_bit():
     from sklearn.feature_extraction.text import TfidfTransformer
-    vectors = similarity._vectorise(tuple(synthetic(200) + CORPUS))
+    vectors = vectorise(tuple(synthetic(200) + CORPUS))
     counts = vectors.weights.copy()
     counts.data = np.rint(np.random.default_rng(0).uniform(1, 4, counts.nnz)).astype(np.float32)
-    ours, idf = similarity._tfidf(counts)
+    ours, idf = tfidf(counts)
     theirs = TfidfTransformer(sublinear_tf=True).fit(counts)
     assert np.array_equal(idf.view(np.uint32), theirs.idf_.astype(np.float32).view(np.uint32))
     assert np.array_equal(ours.data.view(np.uint32), theirs.transform(counts).tocsr().data.view(np.uint32))
@@ -442,7 +448,7 @@ def test_tfidf_is_scikit_learns_to_the_bit():
 @pytest.fixture
 def small_clusters(monkeypatch):
     """A grouped layout from 20 papers on, so that a catalogue of a few hundred texts is one to keep."""
-    monkeypatch.setattr(similarity, "MAP_CLUSTERS", 20)
+    monkeypatch.setattr("catalogue.discovery.map.MAP_CLUSTERS", 20)
 
 
 def edited(texts: list[str], *indices: int) -> list[str]:
@@ -518,14 +524,14 @@ def test_answers_are_kept_until_a_text_changes(monkeypatch):
 @pytest.fixture
 def kept_from_fewer(monkeypatch):
     """Related papers kept from 20 papers on, so that a catalogue of a few hundred texts is one to keep."""
-    monkeypatch.setattr(similarity, "RELATED_FOUND_ANEW_UP_TO", 20)
+    monkeypatch.setattr("catalogue.discovery.kept_related.RELATED_FOUND_ANEW_UP_TO", 20)
 
 
 def exact_under(state: RelatedState, texts: list[str]) -> list[tuple[Neighbour, ...]]:
-    """Every paper's neighbours found from scratch (_nearest, _shared_terms) over the vectors a state keeps."""
-    vectors = similarity._kept_vectors(state)
-    rows, columns, scores = similarity._nearest(vectors.weights, 5)
-    terms = similarity._shared_terms(vectors, rows, columns, texts)
+    """Every paper's neighbours found from scratch (_nearest, shared_terms) over the vectors a state keeps."""
+    vectors = _kept_vectors(state)
+    rows, columns, scores = _nearest(vectors.weights, 5)
+    terms = shared_terms(vectors, rows, columns, texts)
     found = [[] for _ in texts]
     for row, column, score, shared in zip(rows.tolist(), columns.tolist(), scores.tolist(), terms):
         found[row].append(Neighbour(column, score, shared))

@@ -1,12 +1,12 @@
 """Related papers and the map for a render: from the cache, or from the similarity process.
 
-`python -m catalogue.discovery.similarity` runs beside the build, so scikit-learn (large) and the
+`python -m catalogue.discovery.similarity_process` runs beside the build, so scikit-learn (large) and the
 matrices never enter the build process, nor the page writers forked from it. It starts
 before the seeds are ingested (or the catalogue loaded), so that its start-up (importing scikit-learn)
 overlaps that work; it answers related papers first and the map (positions, then groups) after, so that
 paper pages are written while the map is still being drawn. The last build's map goes along, and the
 process reads and stores the related papers' state (their vectors: tens of megabytes) in the cache
-itself, so that an edit of a few papers keeps them (similarity.updated_map and updated_related say
+itself, so that an edit of a few papers keeps them (map.updated_map and kept_related.updated_related say
 when) while the build neither reads nor holds that state.
 
 Each build's process is forked from one server process per build process (multiprocessing's
@@ -40,8 +40,8 @@ RELATED_KIND = "related"  # the one entry, by the code's version: the last build
 ANSWERS = 4  # related papers, map positions, map groups, the map's state
 ENDING_SECONDS = 5  # how long a process whose answer broke off may take to end by itself
 STORING_SECONDS = 60  # how long a process that answered may take to store the related papers' state
-ANSWERING = "catalogue.discovery.similarity:main"  # the function (module:name) that answers a build
-# (Here rather than in similarity.py: the build reads them, and must not import numpy to do so.)
+ANSWERING = "catalogue.discovery.similarity_process:main"  # the function (module:name) that answers a build
+# (Here rather than in map.py: the build reads them, and must not import numpy to do so.)
 MAP_CLUSTERS = 500  # t-SNE lays out at most this many points: papers, or groups of similar papers
 MAP_TOOLS = ("sklearn.cluster", "sklearn.decomposition", "sklearn.exceptions", "sklearn.manifold", "sklearn.preprocessing")
 FORKING = multiprocessing.get_context("forkserver")

@@ -1,0 +1,236 @@
+"""Related papers kept across an edit: the state a build leaves for the next one (`RelatedState`,
+packed for the cache's JSON), and the rule by which a few changed texts are weighed with the kept
+vocabulary and compared with every paper, instead of all papers being compared anew
+(`found_related`, `updated_related`).
+"""
+
+from __future__ import annotations
+
+import base64
+from collections import Counter
+from dataclasses import replace
+from typing import NamedTuple
+
+import numpy as np
+from scipy import sparse
+
+from catalogue.discovery.changes import previous_places, text_digests, within_share
+from catalogue.discovery.neighbours import (PARTNER_LIMIT, SCORE_DECIMALS, Neighbour, best_of_rows, related_papers,
+                                            shared_terms)
+from catalogue.discovery.terms import phrases_with, term_key
+from catalogue.discovery.vectors import Spellings, Terms, Vectors, tfidf, vectorise
+
+RELATED_KEPT_SHARE = 0.01  # the last vocabulary and weights are kept while at most this share of texts differs
+RELATED_FOUND_ANEW_UP_TO = 500  # a catalogue this small has its related papers found anew, in a moment
+LINE, PART = "|", "/"  # never in a term (letters, digits, hyphens, spaces), unlike a line break
+
+
+class RelatedState(NamedTuple):
+    """Related papers and what they were found from, for the next build (updated_related): the
+    digest of each paper's text and of the texts the last full computation read; that
+    computation's vocabulary (its terms, their idf, their spellings and how often each is
+    written); each paper's TF-IDF vector and neighbours (their papers, scores and shared terms).
+    Arrays are packed as (dtype, base64), lists of words as text parted by LINE and PART: the
+    cache keeps JSON, and these need no escapes there."""
+
+    digests: tuple[str, ...]
+    computed: tuple[str, ...]
+    terms: str  # a term a LINE, its words parted by spaces
+    idf: tuple[str, str]
+    spellings: str  # a spelling a LINE
+    spelling_counts: tuple[str, str]
+    spelling_terms: tuple[str, str]
+    weights: tuple[tuple[str, str], tuple[str, str], tuple[str, str]]  # CSR: data, indices, indptr
+    neighbours: tuple[tuple[str, str], tuple[str, str], tuple[str, str]]  # each paper's first, columns, scores
+    shared_terms: str  # a neighbour a LINE, its terms parted by PART
+
+
+def found_related(texts: list[str], last: RelatedState | None,
+                  count: int = 5) -> tuple[list[tuple[Neighbour, ...]], RelatedState]:
+    """Related papers (as related_papers finds them, or by updated_related's rule from `last`),
+    and the state to keep for the next build."""
+    kept = updated_related(texts, last, count)
+    if kept is not None:
+        return kept
+    found = related_papers(texts, count)
+    digests = text_digests(texts)
+    if len(texts) < 2:  # no vectors: nothing to keep
+        return found, _related_state(digests, digests, ("", _packed(np.zeros(0, np.float32)), "",
+                                                        _packed(np.zeros(0, np.float32)), _packed(np.zeros(0, np.int64))),
+                                     sparse.csr_matrix((len(texts), 0), dtype=np.float32), found)
+    vectors = vectorise(tuple(texts))
+    vocabulary = (LINE.join(" ".join(term) for term in vectors.terms), _packed(vectors.idf), LINE.join(vectors.spellings),
+                  _packed(vectors.spelling_counts), _packed(vectors.spelling_terms))
+    return found, _related_state(digests, digests, vocabulary, vectors.weights, found)
+
+
+def updated_related(texts: list[str], last: RelatedState | None,
+                    count: int = 5) -> tuple[list[tuple[Neighbour, ...]], RelatedState] | None:
+    """The last build's related papers, brought up to date with the vocabulary and weights of the
+    last full computation; None when they must be found anew (related_papers).
+
+    The rule, so that related papers never drift far from a clean build's: the last vocabulary
+    and term weights (idf) are kept only while the last full computation was of more than
+    RELATED_FOUND_ANEW_UP_TO papers and the texts differ from those it read by at most
+    RELATED_KEPT_SHARE of the papers (as multisets, as updated_map counts them), and the papers
+    whose text is unchanged keep their order. A changed text is weighed with the kept vocabulary
+    (a term it alone brings counts for nothing, a spelling keeps the written form it had) and
+    compared with every paper; every other paper keeps its vector, so a pair of unchanged
+    papers keeps its score and shared terms. Each paper then has exactly its `count` best
+    neighbours under the kept weights: a paper whose last neighbours include a changed one is
+    compared with every paper again, the others with the changed papers alone."""
+    if last is None or len(last.computed) <= RELATED_FOUND_ANEW_UP_TO or count <= 0:
+        return None
+    digests = text_digests(texts)
+    if not within_share(digests, last.computed, RELATED_KEPT_SHARE):
+        return None
+    was = previous_places(digests, last.digests)
+    unchanged = [old for old in was if old is not None]
+    if unchanged != sorted(unchanged):  # ties go to the lower index: a new order could break them otherwise
+        return None
+    kept = _kept_vectors(last)
+    changed = [index for index, old in enumerate(was) if old is None]
+    rows = sparse.vstack([kept.weights, _weigh(kept, last.terms, [texts[index] for index in changed])]).tocsr()
+    added = iter(range(kept.weights.shape[0], rows.shape[0]))
+    weights = rows[[old if old is not None else next(added) for old in was]]
+    weights.sort_indices()
+    vectors = replace(kept, weights=weights)
+    first, columns, scores = (_unpacked(packed) for packed in last.neighbours)
+    shared = [tuple(line.split(PART)) if line else () for line in last.shared_terms.split(LINE)]
+    new_index = np.full(len(last.digests), -1, dtype=np.int64)  # old paper -> new (-1: its text is gone)
+    new_index[unchanged] = [index for index, old in enumerate(was) if old is not None]
+    best, known = _kept_neighbours(was, first, new_index[columns], scores, shared, count)
+    _add_changed(best, weights, changed)
+    found = _from_keys(best, vectors, texts, known)
+    return found, _related_state(digests, last.computed, last[2:7], weights, found)
+
+
+def _kept_neighbours(was: list[int | None], first: np.ndarray, columns: np.ndarray, scores: np.ndarray,
+                     shared: list[tuple[str, ...]], count: int) -> tuple[np.ndarray, dict[tuple[int, int], tuple]]:
+    """Each paper's best keys so far (as neighbours._keep_best orders them): the last neighbours of a paper
+    whose text and neighbours are all kept (`columns`: the neighbours' new indices, -1 for a text
+    gone), -1 for the others, found anew; and the shared terms of each kept pair, by (paper, neighbour)."""
+    best = np.full((len(was), count), -1, dtype=np.int64)
+    old = np.array([-1 if index is None else index for index in was], dtype=np.int64)
+    owner = np.repeat(np.arange(len(first) - 1), np.diff(first))  # the old paper each last neighbour is of
+    lost = np.zeros(len(first), dtype=bool)
+    lost[owner[columns < 0]] = True
+    new_of_old = np.full(len(first), -1, dtype=np.int64)
+    new_of_old[old[old >= 0]] = np.flatnonzero(old >= 0)
+    keep = ~lost[owner] & (new_of_old[owner] >= 0)
+    rows, place = new_of_old[owner[keep]], (np.arange(len(owner)) - first[owner])[keep]
+    best[rows, place] = (scores[keep] << 32) | (PARTNER_LIMIT - columns[keep])
+    known = dict(zip(zip(rows.tolist(), columns[keep].tolist()), (shared[at] for at in np.flatnonzero(keep).tolist())))
+    return best, known
+
+
+def _add_changed(best: np.ndarray, weights: sparse.csr_matrix, changed: list[int]) -> None:
+    """Each paper's best neighbours with the changed papers among the candidates; a paper
+    without kept neighbours (changed, or one of its neighbours changed) compared with all.
+    Products of float32 weights summed in float64, as neighbours._nearest sums them."""
+    k = best.shape[1]
+    weights = weights.astype(np.float64)
+    lost = np.flatnonzero(best[:, 0] < 0)  # found anew: compared with every paper
+    anew = set(lost.tolist())
+    for start in range(0, len(lost), 256):  # a few rows at a time: each is a row of the whole catalogue
+        taken = lost[start:start + 256]
+        block = (weights[taken] @ weights.T).toarray()
+        block[np.arange(len(taken)), taken] = -1.0  # never itself
+        rows, found, scores = best_of_rows(block, k)
+        _merge_keys(best, taken[rows], found, scores)
+    if not changed:
+        return
+    block = (weights[changed] @ weights.T).toarray().T  # papers x changed
+    block[changed, np.arange(len(changed))] = -1.0
+    scale = 10 ** SCORE_DECIMALS
+    rows, found = np.nonzero(block > 0)
+    keep = np.isin(rows, list(anew), invert=True)  # those were compared with everything already
+    rows, found = rows[keep], found[keep]
+    scores = np.rint(np.minimum(block[rows, found], 1.0) * scale).astype(np.int64)
+    _merge_keys(best, rows, np.asarray(changed, dtype=np.int64)[found], scores)
+
+
+def _merge_keys(best: np.ndarray, rows: np.ndarray, columns: np.ndarray, scores: np.ndarray) -> None:
+    """Candidates (paper, neighbour, rounded score; no pair already among the best) merged into
+    each paper's best keys."""
+    keep = scores > 0
+    rows, columns, scores = rows[keep], columns[keep], scores[keep]
+    if not len(rows):
+        return
+    order = np.argsort(rows, kind="stable")
+    rows, columns, scores = rows[order], columns[order], scores[order]
+    k = best.shape[1]
+    present, starts = np.unique(rows, return_index=True)
+    in_row = np.arange(len(rows)) - starts[np.searchsorted(present, rows)]
+    tile = np.full((len(present), int(in_row.max()) + 1), -1, dtype=np.int64)
+    tile[np.searchsorted(present, rows), in_row] = (scores << 32) | (PARTNER_LIMIT - columns)
+    both = np.concatenate([best[present], tile], axis=1)
+    best[present] = np.sort(both, axis=1)[:, -k:]
+
+
+def _from_keys(best: np.ndarray, vectors: Vectors, texts: list[str],
+               known: dict[tuple[int, int], tuple[str, ...]]) -> list[tuple[Neighbour, ...]]:
+    """Each paper's neighbours from its best keys, their shared terms kept where the pair was
+    kept, found (shared_terms) for the others."""
+    best = np.sort(best, axis=1)[:, ::-1]
+    scores, columns = best >> 32, PARTNER_LIMIT - (best & PARTNER_LIMIT)
+    found = scores > 0
+    rows = np.broadcast_to(np.arange(len(best))[:, None], best.shape)[found]
+    columns, scores = columns[found], scores[found]
+    pairs = list(zip(rows.tolist(), columns.tolist()))
+    missing = [p for p, pair in enumerate(pairs) if pair not in known]
+    terms = shared_terms(vectors, rows[missing], columns[missing], texts) if missing else []
+    made = dict(zip((pairs[p] for p in missing), terms))
+    bounds = np.searchsorted(rows, np.arange(len(texts) + 1)).tolist()
+    values = (scores / 10 ** SCORE_DECIMALS).tolist()
+    return [tuple(Neighbour(pairs[p][1], values[p], known[pairs[p]] if pairs[p] in known else made[pairs[p]])
+                  for p in range(bounds[i], bounds[i + 1])) for i in range(len(texts))]
+
+
+def _weigh(vectors: Vectors, terms: str, texts: list[str]) -> sparse.csr_matrix:
+    """The texts' TF-IDF vectors in the vocabulary of `vectors` (`terms`: as RelatedState keeps
+    them), with its idf; terms it lacks left out."""
+    term_ids = dict(zip(terms.split(LINE), range(len(vectors.terms)))) if terms else {}
+    indices: list[int] = []
+    indptr = [0]
+    for text in texts:
+        counted = Counter(term_ids.get(" ".join(term_key(phrase))) for phrase in phrases_with(text, {}))
+        counted.pop(None, None)
+        indices += sorted(counted.elements())
+        indptr.append(len(indices))
+    ones = np.ones(len(indices), dtype=np.float32)
+    counts = sparse.csr_matrix((ones, np.array(indices, dtype=np.int64), np.array(indptr, dtype=np.int64)),
+                               shape=(len(texts), len(vectors.terms)))
+    counts.sum_duplicates()
+    return tfidf(counts, vectors.idf)[0]
+
+
+def _related_state(digests: tuple[str, ...], computed: tuple[str, ...], vocabulary: tuple,
+                   weights: sparse.csr_matrix, found: list[tuple[Neighbour, ...]]) -> RelatedState:
+    first = np.cumsum([0] + [len(neighbours) for neighbours in found])
+    flat = [n for neighbours in found for n in neighbours]
+    return RelatedState(digests, computed, *vocabulary,
+                        (_packed(weights.data), _packed(weights.indices), _packed(weights.indptr)),
+                        (_packed(first), _packed(np.array([n.index for n in flat], dtype=np.int64)),
+                         _packed(np.array([round(n.score * 10 ** SCORE_DECIMALS) for n in flat], dtype=np.int64))),
+                        LINE.join(PART.join(n.shared_terms) for n in flat))
+
+
+def _kept_vectors(state: RelatedState) -> Vectors:
+    """The vectors and vocabulary a RelatedState keeps, as vectorise made them."""
+    terms = Terms(state.terms.split(LINE) if state.terms else [])
+    spelling_terms = _unpacked(state.spelling_terms)
+    data, indices, indptr = (_unpacked(packed) for packed in state.weights)
+    weights = sparse.csr_matrix((data, indices, indptr), shape=(len(state.digests), len(terms)))
+    return Vectors(weights, terms, state.spellings.split(LINE) if state.spellings else [],
+                    _unpacked(state.spelling_counts), Spellings.of_terms(spelling_terms, len(terms)),
+                    _unpacked(state.idf), spelling_terms)
+
+
+def _packed(array: np.ndarray) -> tuple[str, str]:
+    return array.dtype.str, base64.b64encode(np.ascontiguousarray(array).tobytes()).decode("ascii")
+
+
+def _unpacked(packed: tuple[str, str]) -> np.ndarray:
+    dtype, data = packed
+    return np.frombuffer(base64.b64decode(data), dtype=np.dtype(dtype)).copy()
