@@ -93,3 +93,10 @@ def test_an_edit_to_the_markup_code_is_new_code_for_every_stage_that_converts(pa
         source.write("\n# an edit\n")
     after = versions()
     assert all(after[stage] != before[stage] for stage in before)
+
+
+def test_the_code_that_finds_related_papers_is_versioned_though_run_by_name():
+    from catalogue.discovery.related import SIMILARITY_CODE
+    assert {"catalogue.discovery.map", "catalogue.discovery.neighbours"} <= modules_reached(SIMILARITY_CODE)
+    with pytest.raises(ValueError, match="not a module"):
+        code_version("catalogue.no_such_module")

@@ -28,7 +28,7 @@ from catalogue.discovery.neighbours import (COMMON_SHARE, SHARED_TERMS, Neighbou
                                             related_papers, shared_terms)
 from catalogue.discovery.terms import STOPWORDS, phrases, term_key
 from catalogue.discovery.vectors import tfidf, vectorise
-from catalogue.system.cache import Cache, code_version
+from catalogue.system.cache import Cache
 from catalogue.errors import CatalogueError
 from catalogue.discovery.related import SimilarityProcess, is_small_catalogue
 from catalogue.text import words
@@ -501,7 +501,7 @@ def test_the_map_and_its_texts_are_kept_for_the_next_build_of_this_code():
     with SimilarityProcess() as process:
         process.ask(texts, cache)
         positions, groups = process.positions(), process.groups()
-    assert cache.get(related.MAP_KIND, code_version()) == (text_digests(texts), text_digests(texts), positions, groups)
+    assert cache.get(related.MAP_KIND, related.similarity_version()) == (text_digests(texts), text_digests(texts), positions, groups)
 
 
 def test_answers_are_kept_until_a_text_changes(monkeypatch):
@@ -602,10 +602,10 @@ def test_the_process_keeps_related_papers_and_their_vectors_for_the_next_build_o
         process.ask(texts, cache)
         process.related(), process.groups()
     # the process stored the state itself (the build waits for it at the end): the build never holds it
-    assert cache.get(related.RELATED_KIND, code_version()) == tuple(found_related(texts, None)[1])
+    assert cache.get(related.RELATED_KIND, related.similarity_version()) == tuple(found_related(texts, None)[1])
     changed = edited(texts, 3)
     with SimilarityProcess(cache.path) as process:  # named at the start: the process reads the state at once
         process.ask(changed, cache)
         assert process.related() == [tuple((n.index, n.shared_terms) for n in found) for found in related_papers(changed)]
         process.groups()
-    assert RelatedState(*cache.get(related.RELATED_KIND, code_version())).digests == text_digests(changed)
+    assert RelatedState(*cache.get(related.RELATED_KIND, related.similarity_version())).digests == text_digests(changed)

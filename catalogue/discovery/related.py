@@ -40,11 +40,17 @@ RELATED_KIND = "related"  # the one entry, by the code's version: the last build
 ANSWERS = 4  # related papers, map positions, map groups, the map's state
 ENDING_SECONDS = 5  # how long a process whose answer broke off may take to end by itself
 STORING_SECONDS = 60  # how long a process that answered may take to store the related papers' state
-ANSWERING = "catalogue.discovery.similarity_process:main"  # the function (module:name) that answers a build
+SIMILARITY_CODE = "catalogue.discovery.similarity_process"  # the module the process runs, by name: not imported here
+ANSWERING = f"{SIMILARITY_CODE}:main"  # the function (module:name) that answers a build
 # (Here rather than in map.py: the build reads them, and must not import numpy to do so.)
 MAP_CLUSTERS = 500  # t-SNE lays out at most this many points: papers, or groups of similar papers
 MAP_TOOLS = ("sklearn.cluster", "sklearn.decomposition", "sklearn.exceptions", "sklearn.manifold", "sklearn.preprocessing")
 FORKING = multiprocessing.get_context("forkserver")
+
+
+def similarity_version() -> str:
+    """The code version of what finds related papers and the map: the process's, run by name."""
+    return code_version(SIMILARITY_CODE)
 
 
 def is_small_catalogue(papers: Path) -> bool:
@@ -71,7 +77,7 @@ class SimilarityProcess:
         answers_read, answers_write = os.pipe()
         self.requests, self.answers = open(requests_write, "wb"), open(answers_read, "rb")
         ends = (Connection(requests_read), Connection(answers_write), Connection(os.dup(self.errors.fileno())))
-        stored = (str(cache_file), RELATED_KIND, code_version()) if cache_file else None
+        stored = (str(cache_file), RELATED_KIND, similarity_version()) if cache_file else None
         answering = ANSWERING.partition(":")[0]
         FORKING.set_forkserver_preload([answering, *MAP_TOOLS] if small else [answering])  # (once it runs, kept)
         jobs = os.environ.get(JOBS_VARIABLE)  # this build's, not the forkserver's environment's
@@ -109,7 +115,7 @@ class SimilarityProcess:
     def ask(self, texts: list[str], cache: Cache) -> None:
         """Each paper's text (title and abstract); the answers are kept in `cache` until a text changes."""
         self.cache = cache
-        hashed = blake2b(code_version().encode(), digest_size=16)
+        hashed = blake2b(similarity_version().encode(), digest_size=16)
         for text in texts:  # one text at a time: a digest of the list would copy the whole catalogue's text
             hashed.update(text.encode("utf-8") + b"\0")
         self.key = hashed.hexdigest()
@@ -120,7 +126,7 @@ class SimilarityProcess:
             self._stop(0)
             return
         self.found = []
-        version = code_version()  # new code: a map laid out anew, related papers found anew
+        version = similarity_version()  # new code: a map laid out anew, related papers found anew
         stored = (str(cache.path), RELATED_KIND, version) if cache.path else None  # (an in-memory cache keeps no state)
         request = pickle.dumps((texts, cache.get(MAP_KIND, version), stored))
         # A thread writes: the pipe holds 64 KB and the process reads only once its imports are done.
@@ -176,8 +182,8 @@ class SimilarityProcess:
             if len(self.found) == ANSWERS:
                 self.cache.put(KIND, self.key, tuple(self.found[:3]))
                 self.cache.keep_only(KIND, [self.key])
-                self.cache.put(MAP_KIND, code_version(), self.found[3])
-                self.cache.keep_only(MAP_KIND, [code_version()])
+                self.cache.put(MAP_KIND, similarity_version(), self.found[3])
+                self.cache.keep_only(MAP_KIND, [similarity_version()])
         return self.found[which]
 
 

@@ -68,7 +68,7 @@ def _stored_related(where: tuple[str, str, str] | None) -> tuple[Cache | None, t
     """The cache of (file, kind, key) and the RelatedState kept there as a tuple (or None); (None, None) for no place."""
     if where is None:
         return None, None
-    cache = Cache(Path(where[0]), plain=True)
+    cache = Cache(Path(where[0]))
     return cache, cache.get(where[1], where[2])
 
 
