@@ -30,6 +30,7 @@ AUTHORS_INDEX = "authors/index.html"
 NOT_FOUND = "404.html"
 
 PAPERS_FOLDER = "papers/"
+CONTENT_PAPERS = "papers"  # the folder of content/ that holds the paper files
 LIST_FOLDERS = ("venues/", "topics/", "authors/")  # the folders of the pages listing a venue's, topic's, author's papers
 
 # The addresses the browser scripts build, as patterns with {slug} (or {number}) to fill in.
@@ -62,11 +63,6 @@ def paper_bibtex(slug: str) -> str:
 def paper_preview(slug: str) -> str:
     """The paper's social-preview image."""
     return f"{paper_folder(slug)}preview.png"
-
-
-def content_file(slug: str) -> str:
-    """The paper's file in content/: papers/<slug>.md."""
-    return f"papers/{slug}.md"
 
 
 def absolute(base_url: str | None, path: str) -> str | None:
@@ -107,7 +103,8 @@ class PaperAddresses:
 
     @property
     def content_file(self) -> str:
-        return content_file(self.slug)
+        """The paper's file, from content/: papers/<slug>.md."""
+        return f"{CONTENT_PAPERS}/{self.slug}.md"
 
     @property
     def url(self) -> str | None:

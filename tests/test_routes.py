@@ -1,5 +1,6 @@
 """Every address of the site comes from catalogue/routes.py: the scripts read its patterns from the page."""
 
+import posixpath
 import re
 from pathlib import Path
 
@@ -25,6 +26,28 @@ def test_functions_and_the_scripts_patterns_give_the_same_addresses(slug):
     assert routes.venue_page(slug) == patterns["venue"].format(slug=slug)
     assert routes.slug_of_paper_page(routes.paper_page(slug)) == slug
     assert routes.author_folder_of(routes.author_page(slug)) == slug
+
+
+@pytest.mark.parametrize("base_url", [None, "https://example.org/REPO/"])
+def test_a_papers_addresses_are_one_object(base_url):
+    addresses = routes.PaperAddresses("new-slug", ("old", "older"), base_url)
+    assert addresses.page == routes.paper_page("new-slug") and addresses.shared == routes.paper_folder("new-slug")
+    assert posixpath.normpath(posixpath.join(posixpath.dirname(addresses.page), addresses.bibtex_link)) == addresses.bibtex
+    assert addresses.bibtex.startswith(addresses.shared) and addresses.preview.startswith(addresses.shared)
+    assert addresses.content_file == "papers/new-slug.md"
+    assert addresses.old_pages == (routes.paper_page("old"), routes.paper_page("older"))
+    assert addresses.moves == ((routes.paper_folder("old"), addresses.shared), (routes.paper_folder("older"), addresses.shared))
+    if base_url:
+        assert addresses.url == base_url + addresses.shared and addresses.preview_url == base_url + addresses.preview
+    else:
+        assert addresses.url is None and addresses.preview_url is None
+
+
+def test_no_paper_address_is_composed_outside_routes():
+    """The templates and the render read a paper's addresses from its PaperAddresses (view.addresses)."""
+    composed = re.compile(r"routes\.paper_(?:page|folder|bibtex|preview)\(|paper\.slug \}\}\.bib")
+    sources = [*(PROJECT / "catalogue" / "site").glob("*.py"), *(PROJECT / "templates").glob("*.html")]
+    assert [path.name for path in sources if composed.search(path.read_text(encoding="utf-8"))] == []
 
 
 @pytest.mark.parametrize("folder", ["", "topics/x/"])

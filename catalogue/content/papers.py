@@ -12,8 +12,9 @@ from catalogue.system.cache import Cache, code_version, digest, record_digest
 from catalogue.errors import CatalogueError
 from catalogue.model import Paper
 from catalogue.content.paper_file import read_paper
+from catalogue.routes import CONTENT_PAPERS
 
-PAPERS_DIR = "papers"
+PAPERS_DIR = CONTENT_PAPERS
 CONTENT = "content"  # cache entries: a content file's Paper, by content_key
 
 

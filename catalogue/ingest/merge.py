@@ -17,6 +17,7 @@ from catalogue.markup.convert import TextConverter
 from catalogue.model import Paper
 from catalogue.ingest.identity import choose_slug
 from catalogue.ingest.state import value_hash
+from catalogue.routes import PaperAddresses
 
 SETTLED = "settled"  # the cache's kind: content files found to need no merge, by settled_key
 
@@ -68,7 +69,7 @@ def write_papers(content_dir: Path, derived: dict[str, Paper], existing: dict[st
         else:
             paper = replace(fresh, slug=choose_slug(fresh, pid, taken, markup))
             taken.add(paper.slug)
-            path = papers_dir / f"{paper.slug}.md"
+            path = content_dir / PaperAddresses(paper.slug).content_file
             added += 1
         text = render_paper_markdown(paper)
         if not path.exists() or path.read_text(encoding="utf-8") != text:
