@@ -143,7 +143,7 @@ window.catalogueLink = function (href, text, className) {
   return made;
 };
 
-// A paper of list-data.js (a row of window.CATALOGUE_LIST: see catalogue/site/render.py's
+// A paper of list-data.js (a row of window.CATALOGUE_LIST: see catalogue/site/data_files.py's
 // render_list_data) as a list shows it: the same elements as templates/_macros.html's paper_card
 // and paper_line, for the home page's filters (filter.js) and the reading list (reader.js).
 // window.catalogueEntries(list, root) -> {card: row -> <li>, line: row -> <li>}.

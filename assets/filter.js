@@ -13,7 +13,7 @@
   var pageOf = document.getElementById("page-of");
   var pagerBox = document.getElementById("list-pager");
   if (!list || !tools || !count || !pageOf || !pagerBox) return;
-  var REACH = 2;  // page numbers on each side of the current one, as render.py's PAGER_REACH
+  var REACH = 2;  // page numbers on each side of the current one, as site/pagination.py's PAGER_REACH
   var root = document.documentElement.getAttribute("data-root") || "";
   var route = window.catalogueRoute;
   var view = list.getAttribute("data-view");

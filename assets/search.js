@@ -12,7 +12,7 @@
   var QUICK_LIMIT = 6;
   var PAGE_SIZE = 30;  // results the search page shows at first, and adds with each "Show more"
   var EXCERPT_WORDS = 30;  // as Pagefind's excerpts
-  var SHOWN_AUTHORS = 3;  // as the cards (catalogue/render.py's CARD_AUTHORS), then "et al."
+  var SHOWN_AUTHORS = 3;  // as the cards (catalogue/site/pagination.py's CARD_AUTHORS), then "et al."
   var text = window.catalogueText;
 
   // --- Engines: search(query, {topic, venue, year, author, sort}) -> Promise<found> ------------

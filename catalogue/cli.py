@@ -23,7 +23,7 @@ from catalogue import pipeline
 from catalogue.config import CONFIG_FILE
 from catalogue.errors import CatalogueError
 from catalogue.ingest.seed_files import check_seeds_folder
-from catalogue.i18n import available_languages
+from catalogue.i18n.strings import available_languages
 from catalogue.system.faults import fault_message
 from catalogue.publish.guard import Holds
 from catalogue.publish.site_folder import SiteFolder

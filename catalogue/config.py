@@ -10,7 +10,7 @@ from urllib.parse import urlsplit
 
 from catalogue.errors import CatalogueError, shown
 from catalogue.routes import absolute
-from catalogue.i18n import load_strings
+from catalogue.i18n.strings import load_strings
 
 CONFIG_FILE = "site.toml"
 # The settings site.toml may hold (each a text), with an example of each for messages.
@@ -40,7 +40,7 @@ class SiteConfig:
 def read_config(path: Path, **overrides) -> SiteConfig:
     """Settings from a TOML file (optional), then non-empty overrides (command-line flags); a title
     or description neither gives is the interface language's own (`site.title`, `site.description`
-    in catalogue/locales/): a Chinese site gets a Chinese title."""
+    in catalogue/i18n/locales/): a Chinese site gets a Chinese title."""
     if path.exists() and not path.is_file():  # a FIFO would never end, a folder is no settings file
         raise CatalogueError(f"{path.as_posix()}: not a regular file; the settings file must be a TOML text file")
     values = parse_config_file(path.read_text(encoding="utf-8"), path.as_posix()) if path.exists() else {}

@@ -125,7 +125,7 @@ class Catalogue:
     papers: tuple[Paper, ...]
     topics: tuple[Topic, ...]
     notes: tuple[Problem, ...] = ()  # what loading the content set right, for the maintainer
-    digests: tuple[str, ...] = ()  # each paper's record_digest (cache.py), in order; () when not known
+    digests: tuple[str, ...] = ()  # each paper's paper_digest (content/papers.py), in order; () when not known
 
 
 RECORDS = (Paper, Source, Link, Topic, Problem)  # what the stages pass on and keep in the build cache

@@ -4,7 +4,7 @@
     render(content, out, config, templates, assets, search, ...) -> SiteReport
                                                                        content/ -> site/ (search index included),
                                                                        in phases: load, plan, write (and index)
-    index(site, previous) -> summary                                   site/ -> site/pagefind/ and the offline index
+    index(site) -> summary                                             site/ -> site/pagefind/
     check(site, validate_html) -> problems                             site/ -> what is wrong with it
     build(seeds, content, out, config, ...) -> SiteReport | None       ingest, then render (None: up to date)
 
@@ -29,12 +29,12 @@ from typing import TYPE_CHECKING
 from catalogue.config import SiteConfig, host_base_url, read_config
 from catalogue.errors import CatalogueError, shown
 from catalogue.model import Catalogue
-from catalogue.i18n import load_strings
+from catalogue.i18n.strings import load_strings
 from catalogue.publish.files import copy_assets, refuse_strange_assets
 from catalogue.publish.site_folder import SiteFolder
 from catalogue.publish.staging import Staging
 from catalogue.publish.writer import Batch, SiteWriter, WriteReport
-from catalogue.system.cache import CACHE_DIR, Cache, KnownFiles, code_version, digest, tree_state
+from catalogue.system.cache import CACHE_DIR, Cache, KnownFiles, digest, package_version, tree_state
 from catalogue.system.lock import LOCK_FILE, exclusive
 from catalogue.system.removal import remove_tree
 from catalogue.system.terminal import counted, display, say, stage
@@ -88,12 +88,12 @@ def ingest(seeds: Path, content: Path, prune: bool = False, allow_removals: bool
     """seeds/ -> content/papers/*.md, keeping every hand edit; returns the IngestReport (also said).
     Notes about seeds unread since they were said are counted, not listed again, unless `repeat_notes`."""
     from catalogue.content.taxonomy import write_default_taxonomy
-    from catalogue.ingest.run import ingest as ingest_seeds
+    from catalogue.ingest.run import KEPT_TYPES, ingest as ingest_seeds
     from catalogue.system.notes import note_lines
     if taxonomy := write_default_taxonomy(content):  # a new catalogue: it builds at once
         say(f"{display(taxonomy)}: no topic taxonomy; wrote the default one (edit it to change topics)")
     folder = f"{display(seeds)}{'/' if seeds.is_dir() else ''}"
-    with stage(f"Ingesting {folder} into {display(content)}/"), closing(Cache.beside(content, kept_types())) as cache:
+    with stage(f"Ingesting {folder} into {display(content)}/"), closing(Cache.beside(content, KEPT_TYPES)) as cache:
         report = ingest_seeds(seeds, content, prune, cache, allow_removals)
     listed = repeat_notes or not report.notes_said_before
     if listed:
@@ -115,7 +115,8 @@ def render(content: Path, out: Path, config: SiteConfig, templates: Path, assets
     a process started earlier, else one is started now."""
     from catalogue.content.papers import PAPERS_DIR
     from catalogue.discovery.related import SimilarityProcess, is_small_catalogue
-    with closing(Cache.beside(content, kept_types())) as cache, nullcontext(similarity) if similarity else \
+    from catalogue.site.render import KEPT_TYPES
+    with closing(Cache.beside(content, KEPT_TYPES)) as cache, nullcontext(similarity) if similarity else \
             SimilarityProcess(cache.path, is_small_catalogue(content / PAPERS_DIR)) as similarity, cycles_left_alone():
         catalogue = load(content, cache)
         batches = plan(catalogue, config, templates, cache, similarity)
@@ -192,14 +193,6 @@ def start_indexing(beside: ThreadPoolExecutor, writer: SiteWriter, staging: Path
         with closing(Cache.beside(content)) as cache:
             return index_site(staging, previous=out, cache=cache)
     return beside.submit(run)
-
-
-def kept_types() -> tuple[type, ...]:
-    """The records the stages keep in the build cache, each stage's declared beside its own types,
-    joined into the cache's codec (imported here, where the stages run, as they are)."""
-    from catalogue.ingest.run import KEPT_TYPES as ingested
-    from catalogue.site.render import KEPT_TYPES as rendered
-    return tuple(dict.fromkeys((*ingested, *rendered)))
 
 
 def index(site: Path) -> str:
@@ -293,7 +286,7 @@ def build_fingerprint(seeds: Path | None, content: Path, templates: Path, assets
                       search: bool) -> str:
     """Everything a build reads (file names and bytes, settings, this code): equal fingerprints, equal sites."""
     with known_files(content) as known:
-        return digest(code_version(__name__), seeds_state(seeds, content.parent, known("seeds")) if seeds else None,
+        return digest(package_version(), seeds_state(seeds, content.parent, known("seeds")) if seeds else None,
                       tree_state(content, (LOCK_FILE, CACHE_DIR, TRASH_DIR), known("content")),
                       tree_state(templates), tree_state(assets), config, search)
 

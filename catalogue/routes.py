@@ -1,5 +1,5 @@
-"""Every address of the site, in one place. Paths are from the site's root; a page links with its
-`root` ('../../') in front. The render, the feeds, the checks and the search index use these
+"""Every address of the site, in one place (and the paper files' in content/). Paths are from
+the site's root; a page links with its `root` ('../../') in front. The render, the feeds, the checks and the search index use these
 functions; the templates get them as `routes`; the browser scripts read PATTERNS from the page
 (`<script id="site-routes">`, see assets/common.js's catalogueRoute) instead of typing them again.
 
@@ -12,7 +12,7 @@ from __future__ import annotations
 import posixpath
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from urllib.parse import quote
 
 from slugify import slugify
@@ -79,14 +79,14 @@ class PaperAddresses:
     slug: str
     old_slugs: tuple[str, ...] = ()
     base_url: str | None = None
+    page: str = field(init=False, compare=False)  # papers/<slug>/index.html
+    shared: str = field(init=False, compare=False)  # papers/<slug>/, the form meant for sharing
+    url: str | None = field(init=False, compare=False)  # the shared form's absolute address
 
-    @property
-    def page(self) -> str:
-        return paper_page(self.slug)
-
-    @property
-    def shared(self) -> str:
-        return paper_folder(self.slug)
+    def __post_init__(self):  # made once: every page that shows the paper reads them
+        object.__setattr__(self, "page", paper_page(self.slug))
+        object.__setattr__(self, "shared", paper_folder(self.slug))
+        object.__setattr__(self, "url", absolute(self.base_url, self.shared))
 
     @property
     def bibtex(self) -> str:
@@ -105,11 +105,6 @@ class PaperAddresses:
     def content_file(self) -> str:
         """The paper's file, from content/: papers/<slug>.md."""
         return f"{CONTENT_PAPERS}/{self.slug}.md"
-
-    @property
-    def url(self) -> str | None:
-        """The page's address for sharing: https://site/papers/x/."""
-        return absolute(self.base_url, self.shared)
 
     @property
     def preview_url(self) -> str | None:

@@ -27,7 +27,7 @@ from catalogue.discovery.related import SimilarityProcess
 from catalogue.site.pagination import PageSizes
 from catalogue.site.render import plan_site
 from catalogue.site.templating import make_environment
-from catalogue.pipeline import kept_types
+from catalogue.site.render import KEPT_TYPES
 from authored import BASE, hashed, write_content
 from conftest import PROJECT, serve_folder
 
@@ -184,7 +184,7 @@ def test_the_authors_index_lists_everyone_alphabetically_with_counts(site):
 
 def test_the_authors_index_is_paginated_with_a_letter_bar_to_each_page(tmp_path):
     content = write_content(tmp_path)
-    with closing(Cache.beside(content, kept_types())) as cache, SimilarityProcess() as similarity:
+    with closing(Cache.beside(content, KEPT_TYPES)) as cache, SimilarityProcess() as similarity:
         batches = plan_site(load_catalogue(content, cache), SiteConfig(), make_environment(PROJECT / "templates"),
                             cache, similarity, sizes=PageSizes(authors=2))
         outputs = {output.path: output for output in batches[0].plan()}

@@ -27,7 +27,7 @@ from catalogue.cli import main
 from catalogue.content.papers import PAPERS_DIR, content_key, read_papers
 from catalogue.markup.convert import CONVERTED, Converted, conversion_key
 from catalogue.model import Link, Paper, Problem, Source, Topic
-from catalogue.pipeline import kept_types
+from catalogue.site.render import KEPT_TYPES
 from conftest import PROJECT, make_project, run_cli
 
 HANG_GUARD = 300  # seconds: only so that a hang fails the test instead of stalling CI
@@ -57,9 +57,11 @@ def fresh_versions():
     """code_version() computed anew in the test, and again after it (the fakes must not outlive it)."""
     cache_module.library_versions.cache_clear()
     code_version.cache_clear()
+    cache_module.package_version.cache_clear()
     yield
     cache_module.library_versions.cache_clear()
     code_version.cache_clear()
+    cache_module.package_version.cache_clear()
 
 
 # --- Versions of Python and of the libraries that shape the output --------------------------
@@ -77,6 +79,7 @@ def test_a_new_version_of_python_or_of_a_shaping_library_changes_every_key(chang
         monkeypatch.setattr(metadata, "version", faked)
     cache_module.library_versions.cache_clear()
     code_version.cache_clear()
+    cache_module.package_version.cache_clear()
     assert code_version("catalogue.pipeline") != before
     assert conversion_key("a text", True) != cache_module.digest(before, "a text", True)
 
@@ -86,13 +89,14 @@ def test_an_upgraded_library_misses_the_cache_and_is_not_up_to_date(tmp_path, mo
     run_cli(*render_args(root))
     assert "Up to date" in run_cli(*render_args(root))
     titles = [paper.title for paper in read_papers(root / "content").values()]
-    with closing(Cache.beside(root / "content", kept_types())) as stored:
+    with closing(Cache.beside(root / "content", KEPT_TYPES)) as stored:
         assert len(stored.get_many(CONVERTED, [conversion_key(t, False) for t in titles])) == len(set(titles))
     real = metadata.version
     monkeypatch.setattr(metadata, "version", lambda name: "4.0.0" if name == "latex2mathml" else real(name))
     cache_module.library_versions.cache_clear()
     code_version.cache_clear()
-    with closing(Cache.beside(root / "content", kept_types())) as stored:
+    cache_module.package_version.cache_clear()
+    with closing(Cache.beside(root / "content", KEPT_TYPES)) as stored:
         assert stored.get_many(CONVERTED, [conversion_key(t, False) for t in titles]) == {}
     output = run_cli(*render_args(root))
     assert "Up to date" not in output and re.search(r"\b0 unchanged since the last build", output), output
@@ -124,16 +128,16 @@ VALUES = [
 
 @pytest.mark.parametrize("value", VALUES, ids=[type(v).__name__ for v in VALUES])
 def test_values_come_back_equal_and_of_the_same_types(value, tmp_path):
-    store = Cache(tmp_path / CACHE_FILE, kept_types())
+    store = Cache(tmp_path / CACHE_FILE, KEPT_TYPES)
     store.put("kind", "k", value)
     store.close()
-    again = Cache(tmp_path / CACHE_FILE, kept_types()).get("kind", "k")
+    again = Cache(tmp_path / CACHE_FILE, KEPT_TYPES).get("kind", "k")
     assert again == value and repr(again) == repr(value)  # repr tells tuples from lists
 
 
 def test_a_value_the_codec_does_not_know_is_refused_when_stored(tmp_path):
     with pytest.raises(TypeError, match="cannot keep a CreatesAFile"):
-        Cache(None, kept_types()).put("kind", "k", CreatesAFile(tmp_path / "x"))
+        Cache(None, KEPT_TYPES).put("kind", "k", CreatesAFile(tmp_path / "x"))
 
 
 def forged_seal(*_) -> bytes:

@@ -11,7 +11,7 @@ import pytest
 from markupsafe import Markup
 
 from catalogue.errors import CatalogueError
-from catalogue.i18n import LOCALES_DIR, Strings, available_languages, load_strings, localise_topic, read_table
+from catalogue.i18n.strings import LOCALES_DIR, Strings, available_languages, load_strings, localise_topic, read_table
 from catalogue.model import Topic
 from conftest import PROJECT, make_project, run_cli
 
@@ -43,7 +43,7 @@ def test_a_catalogue_missing_a_key_or_placeholder_is_refused(tmp_path, monkeypat
     broken = english.replace("  papers: Papers\n", "").replace("Add {paper} to my list", "Add to my list")
     (tmp_path / "en.yaml").write_text(english, encoding="utf-8")
     (tmp_path / "xx.yaml").write_text(broken, encoding="utf-8")
-    monkeypatch.setattr("catalogue.i18n.LOCALES_DIR", tmp_path)
+    monkeypatch.setattr("catalogue.i18n.strings.LOCALES_DIR", tmp_path)
     read_table.cache_clear()
     try:
         with pytest.raises(CatalogueError, match=r"xx.yaml: missing 'nav.papers'.*'star.add' uses \{\}, English uses \{paper\}"):
@@ -75,7 +75,7 @@ def used_keys() -> set[str]:
         keys |= {f"script.{k}" for k in re.findall(r"""\btext\(\s*["']([a-z_]+)["']""", source)}
         keys |= {f"script.{k}" for k in re.findall(r"""catalogueText\(\s*["']([a-z_]+)["']""", source)}
         keys |= {f"script.{k}" for k in re.findall(r"""catalogueData\(\s*["']ui-strings["']\)\.([a-z_]+)""", source)}
-    i18n = (PROJECT / "catalogue" / "i18n.py").read_text(encoding="utf-8")
+    i18n = (PROJECT / "catalogue" / "i18n" / "strings.py").read_text(encoding="utf-8")
     keys |= {f"script.{k}" for k in re.findall(r'SCRIPT_GROUP \+ "([a-z_]+)"', i18n)}
     return keys
 

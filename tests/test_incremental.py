@@ -19,7 +19,7 @@ from catalogue.system.cache import Cache
 from catalogue.publish import staging
 from catalogue.publish.files import link_tree, mirror_tree
 from catalogue.publish.staging import CHANGES
-from catalogue.pipeline import kept_types
+from catalogue.site.render import KEPT_TYPES
 from conftest import PROJECT, build_project, make_project, run_cli
 
 # Pagefind writes its filter files in a varying order (see test_build); they are compared by name.
@@ -324,7 +324,7 @@ def test_views_are_made_again_only_for_what_changed(tmp_path, seeds_builds, monk
     paper is viewed again alone, another base URL or other code views every paper again, and a
     view from the cache equals one made from nothing."""
     content = seeds_builds.copy(tmp_path / "p", "--no-search").content
-    cache, asked = Cache(tmp_path / "cache.sqlite", kept_types()), []
+    cache, asked = Cache(tmp_path / "cache.sqlite", KEPT_TYPES), []
     converted = paper_views.converted_texts
 
     def recording(papers, cache):
@@ -342,7 +342,7 @@ def test_views_are_made_again_only_for_what_changed(tmp_path, seeds_builds, monk
     edit_title(content, "flashsinkhorn", "FlashSinkhorn, retitled by hand")
     made = views()
     assert asked == [{"flashsinkhorn"}]
-    assert made == paper_views.view_papers(load_catalogue(content, Cache(None, kept_types())), SiteConfig(), Cache(None, kept_types()))
+    assert made == paper_views.view_papers(load_catalogue(content, Cache(None, KEPT_TYPES)), SiteConfig(), Cache(None, KEPT_TYPES))
     hosted = SiteConfig(base_url="https://example.org/")
     assert "https://example.org/papers/flashsinkhorn/" in next(v.bibtex for v in views(hosted) if v.paper.slug == "flashsinkhorn")
     assert asked == [everyone]

@@ -14,7 +14,7 @@ from catalogue.content.paper_file import parse_paper_markdown, render_paper_mark
 from catalogue.errors import CatalogueError
 from catalogue.ingest.state import STATE_FILE
 from catalogue.system.cache import Cache
-from catalogue.pipeline import kept_types
+from catalogue.ingest.run import KEPT_TYPES
 from conftest import PROJECT, build_project, run_cli
 
 HEADER = "ICLR 2025 Accepted Papers"
@@ -57,7 +57,7 @@ def write_seed(root: Path, name: str, abstracts: list[str]) -> None:
 
 def ingest(root: Path, **flags) -> run.IngestReport:
     """As a build ingests: with the cache beside content/."""
-    with closing(Cache.beside(root / "content", kept_types())) as cache:
+    with closing(Cache.beside(root / "content", KEPT_TYPES)) as cache:
         return run.ingest(root / "seeds", root / "content", cache=cache, **flags)
 
 

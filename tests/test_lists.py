@@ -34,7 +34,7 @@ from catalogue.discovery.related import SimilarityProcess
 from catalogue.site.pagination import ListPage, PageSizes, list_pages
 from catalogue.site.render import plan_site
 from catalogue.site.templating import make_environment
-from catalogue.pipeline import kept_types
+from catalogue.site.render import KEPT_TYPES
 from conftest import PROJECT
 from test_accessibility import describe, run_axe
 
@@ -141,7 +141,7 @@ def ten_thousand():
         patch.setattr(paper_views, "converted_texts", unconverted)
         started = time.perf_counter()
         outputs = {o.path: o for o in plan_site(large_catalogue(10_000), SiteConfig(), make_environment(
-            PROJECT / "templates"), Cache(None, kept_types()), NoSimilarity())[0].plan()}
+            PROJECT / "templates"), Cache(None, KEPT_TYPES), NoSimilarity())[0].plan()}
         return outputs, time.perf_counter() - started
 
 
@@ -218,7 +218,7 @@ def small_site(tmp_path_factory) -> Path:
     root = tmp_path_factory.mktemp("lists")
     content = write_content(root, small_papers())
     site = root / "site"
-    with closing(Cache(None, kept_types())) as cache, SimilarityProcess() as similarity:
+    with closing(Cache(None, KEPT_TYPES)) as cache, SimilarityProcess() as similarity:
         for batch in plan_site(load_catalogue(content, cache), SiteConfig(), make_environment(PROJECT / "templates"),
                                cache, similarity, sizes=SMALL):
             for output in batch.plan():

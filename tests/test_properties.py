@@ -34,7 +34,7 @@ from catalogue.markup.segments import split_math
 from catalogue.model import Source, Topic
 from catalogue.ingest.structured_lists import parse_record_file
 from catalogue.ingest.text_lists import parse_seed_document
-from catalogue.pipeline import kept_types
+from catalogue.ingest.run import KEPT_TYPES
 
 from conftest import PROJECT
 
@@ -465,7 +465,7 @@ def test_ingest_makes_one_paper_per_paragraph_with_a_valid_slug_and_is_repeatabl
         (seeds / "000_list.txt").write_text("ICML 2026 论文列表\n\n" + "\n\n".join(paragraphs) + "\n",
                                             encoding="utf-8")
 
-        cache = Cache(None, kept_types())
+        cache = Cache(None, KEPT_TYPES)
         report = ingest(seeds, content, cache=cache)
         skipped = [problem for problem in report.problems if SKIPPED.search(problem.message)]
         if any(problem.message.startswith("not a text file") for problem in skipped):  # NUL: the whole file

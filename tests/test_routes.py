@@ -45,7 +45,7 @@ def test_a_papers_addresses_are_one_object(base_url):
 
 def test_no_paper_address_is_composed_outside_routes():
     """The templates and the render read a paper's addresses from its PaperAddresses (view.addresses)."""
-    composed = re.compile(r"routes\.paper_(?:page|folder|bibtex|preview)\(|paper\.slug \}\}\.bib")
+    composed = re.compile(r"\bpaper_(?:page|folder|bibtex|preview)\(|paper\.slug \}\}\.bib")
     sources = [*(PROJECT / "catalogue" / "site").glob("*.py"), *(PROJECT / "templates").glob("*.html")]
     assert [path.name for path in sources if composed.search(path.read_text(encoding="utf-8"))] == []
 

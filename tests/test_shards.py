@@ -23,7 +23,7 @@ from catalogue.search import index as search
 from catalogue.search import offline
 from catalogue.site.check import check_site
 from catalogue.errors import CatalogueError
-from catalogue.pipeline import kept_types
+from catalogue.site.render import KEPT_TYPES
 from catalogue.system.cache import Codec
 from catalogue.search.index import PAGES_FILE, IndexedPage, read_pages_file, render_pages_file, shard_name
 from conftest import BuiltSite, build_project, copy_built, make_project, run_cli, serve_under_subpath
@@ -209,7 +209,7 @@ def test_the_offline_index_is_the_same_from_the_abstracts_terms_kept(monkeypatch
                    ("强化学习 for robots", "我们提出强化学习的方法 and robots learn 强化学习 policies."),
                    ("Graph networks", "Graph networks pass messages; messages carry the graph's structure.")])]
     expected = offline.render_fallback_index(entries, [])
-    kept = {entry.abstract: Codec(kept_types()).decode(Codec(kept_types()).encode(offline.abstract_terms(entry.abstract)))  # as the cache gives them
+    kept = {entry.abstract: Codec(KEPT_TYPES).decode(Codec(KEPT_TYPES).encode(offline.abstract_terms(entry.abstract)))  # as the cache gives them
             for entry in entries}
     assert kept == {entry.abstract: offline.abstract_terms(entry.abstract) for entry in entries}
     with monkeypatch.context() as patched:

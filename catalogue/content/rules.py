@@ -12,11 +12,11 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Callable, TypeVar
 
-from catalogue.system.cache import Cache, record_digest
+from catalogue.system.cache import Cache
 from catalogue.text import without_invisible
 from catalogue.errors import CatalogueError, shown
 from catalogue.model import Catalogue, Paper, Problem, Source
-from catalogue.content.papers import PAPERS_DIR, read_papers_and_digests
+from catalogue.content.papers import PAPERS_DIR, paper_digest, read_papers_and_digests
 from catalogue.content.taxonomy import TOPICS_FILE, read_taxonomy
 
 Key = TypeVar("Key")
@@ -38,7 +38,7 @@ def load_catalogue(content_dir: Path, cache: Cache | None = None) -> Catalogue:
     papers, venue_notes = one_spelling_per_venue(papers, lambda path, _: Source(path.as_posix()))
     ordered = sorted(papers.items(), key=lambda item: display_order(item[1]))
     return Catalogue(tuple(paper for _, paper in ordered), topics, notes + venue_notes,
-                     tuple(digests[path] if paper is read[path] else record_digest(paper) for path, paper in ordered))
+                     tuple(digests[path] if paper is read[path] else paper_digest(paper) for path, paper in ordered))
 
 
 def display_order(paper: Paper) -> tuple:

@@ -17,7 +17,7 @@ from catalogue.content.paper_file import write_text_atomic
 from catalogue.content.strict_yaml import LOADER, NodeChecker
 
 TOPICS_FILE = "topics.yaml"
-DEFAULT_TAXONOMY = Path(__file__).parent.parent / "defaults" / TOPICS_FILE  # what a new catalogue starts with
+DEFAULT_TAXONOMY = Path(__file__).parent / "defaults" / TOPICS_FILE  # what a new catalogue starts with
 TOPIC_KEYS = ("slug", "label", "keywords", "labels")
 
 

@@ -11,7 +11,7 @@ from dataclasses import replace
 from catalogue.system.cache import Cache, code_version, digest
 from catalogue.content.rules import one_spelling_per_venue
 from catalogue.markup.convert import CONVERTED, Converted, TextConverter, conversion_key
-from catalogue.model import Link, Paper, Problem, Record, Topic
+from catalogue.model import RECORDS, Link, Paper, Problem, Record, Topic
 from catalogue.system.progress import Progress
 from catalogue.system.workers import cores, run_in_workers
 
@@ -19,6 +19,7 @@ CONVERSIONS_AT_ONCE = 2000  # papers derived (and their converted abstracts held
 PARALLEL_FROM = 200  # fewer abstracts are read faster in one process than in workers
 DERIVE_CHUNK = 25  # abstracts a worker reads between two requests
 DERIVATIONS = "ingest"  # the cache's kind: a record's paper and notes, by the record and what extraction reads
+KEPT_TYPES = RECORDS  # what DERIVATIONS hold
 
 
 def derive_arrivals(arrivals: dict[str, Record], continued: dict[str, str], taxonomy: tuple[Topic, ...],

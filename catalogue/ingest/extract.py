@@ -1,5 +1,5 @@
 """What the lists do not carry, derived from the abstract alone: name, title, topics, links,
-benchmarks and headline results. Each has its own module (names, titles, topics, benchmarks);
+benchmarks and headline results. Each has its own module (names, titles, topics, benchmarks, results);
 this one reads the abstract's sentences once and hands them on.
 """
 

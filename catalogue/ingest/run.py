@@ -1,7 +1,7 @@
 """seeds/ -> content/papers/: every paragraph becomes a paper or a reported problem.
 
 A seed file may be a text list or a structured list (JSON, CSV, BibTeX); either gives records
-(seedlists.py), and a record's given title, authors and links are used as they are: only what
+(formats.py), and a record's given title, authors and links are used as they are: only what
 it does not carry is derived from the abstract (derive.py). Which paper a record is comes from
 identity.py: an id is a name, not a checksum, and a slug belongs to its file. Fields a person
 edited are kept (merge.py, state.py); papers gone from the seeds are refused, pruned or marked
@@ -16,11 +16,13 @@ from pathlib import Path
 
 from catalogue.system.cache import Cache, code_version
 from catalogue.content.paper_file import read_paper, render_paper_markdown, write_text_atomic
+from catalogue.content.papers import KEPT_TYPES as CONTENT_TYPES
 from catalogue.content.papers import PAPERS_DIR, read_papers, remember_as_read
 from catalogue.content.taxonomy import read_taxonomy
 from catalogue.errors import CatalogueError
 from catalogue.markup.convert import KEPT_TYPES as CONVERTED_TYPES
-from catalogue.model import RECORDS, Paper, Problem, Record, Source, Topic
+from catalogue.model import Paper, Problem, Record, Source, Topic
+from catalogue.ingest.derive import KEPT_TYPES as DERIVED_TYPES
 from catalogue.ingest.derive import derive_arrivals
 from catalogue.ingest.identity import continue_identities, plan_papers
 from catalogue.ingest.merge import merge, remember_renamed_slug, write_papers
@@ -31,7 +33,8 @@ from catalogue.ingest.snapshot import (DERIVED, SNAPSHOT, ContentFile, IngestSna
                                        content_stats, derived_key, file_stat, snapshot_key)
 from catalogue.ingest.state import STATE_FILE, read_state, write_state
 
-KEPT_TYPES = (*RECORDS, *SNAPSHOT_TYPES, *CONVERTED_TYPES)  # what ingest keeps: papers, its snapshot, converted abstracts
+# What ingest keeps in the build cache, each part declared beside its types: content files' papers, derived papers, its snapshot, converted abstracts.
+KEPT_TYPES = tuple(dict.fromkeys((*CONTENT_TYPES, *DERIVED_TYPES, *SNAPSHOT_TYPES, *CONVERTED_TYPES)))
 
 
 @dataclass(frozen=True)

@@ -43,7 +43,7 @@ class IngestSnapshot:
     problems: tuple[Problem, ...]  # what an ingest of the same inputs reports again
 
 
-KEPT_TYPES = (ContentFile, IngestSnapshot)  # the records ingest keeps in the build cache (pipeline.kept_types joins them)
+KEPT_TYPES = (ContentFile, IngestSnapshot)  # the records ingest keeps in the build cache (its stage joins them: ingest/run.py, site/render.py)
 
 
 def snapshot_key(code: str, seeds_dir: Path, content_dir: Path, taxonomy: tuple[Topic, ...], fallback: str,

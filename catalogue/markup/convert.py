@@ -36,7 +36,7 @@ class Converted:
     problems: tuple[str, ...]
 
 
-KEPT_TYPES = (Converted,)  # the records this stage keeps in the build cache (pipeline.kept_types joins them)
+KEPT_TYPES = (Converted,)  # the records this stage keeps in the build cache (its stage joins them: ingest/run.py, site/render.py)
 CONVERTED = "converted"  # the cache's kind for Converted texts, by conversion_key
 
 

@@ -8,6 +8,7 @@ from collections.abc import Iterator, Mapping
 from contextlib import AbstractContextManager
 from pathlib import Path
 
+from catalogue.publish.files import link_file, link_tree
 from catalogue.publish.guard import Holds, check_site_folder, read_folder
 from catalogue.publish.manifest import built_from, content_seen_from, read_fingerprint
 from catalogue.publish.staging import Staging, our_spare, site_lock, staged_site, staging_folders
@@ -17,8 +18,8 @@ from catalogue.system.removal import remove_tree
 class SiteFolder:
     """site/ (or --out): `shown` names it as the user gave it, in every message."""
 
-    def __init__(self, path: Path, shown: str):
-        self.path, self.shown = path, shown
+    def __init__(self, path: Path, shown: str | None = None):
+        self.path, self.shown = path, shown or path.as_posix()
 
     def check(self, inputs: Mapping[str, Path], project: Path, **wording: str) -> Holds:
         """Refuse, in one line, unless a site may be written here (guard.check_site_folder); what it holds."""
@@ -54,6 +55,16 @@ class SiteFolder:
             yield from staging_folders(resolved)
             if spare := our_spare(resolved):
                 yield spare
+
+    def link(self, relative: str, target: Path) -> None:
+        """This site's file or folder at `relative`, hard-linked at `target` (copied where the file
+        system cannot link): a later stage or build reuses it without copying."""
+        source = self.path / relative
+        if source.is_dir():
+            link_tree(source, target)
+        else:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            link_file(source, target)
 
     def remove_spare(self) -> None:
         if spare := our_spare(self.path.resolve()):

@@ -1,5 +1,5 @@
-"""Search: Pagefind indexes the built pages (site/pagefind/) for the hosted site, and a small
-offline index (site/search-index.js) serves pages opened from disk, where Pagefind cannot load.
+"""Search: Pagefind indexes the built pages (site/pagefind/) for the hosted site; pages opened from
+disk, where Pagefind cannot load, search the offline index the render writes (offline.py).
 
 What to index is what the render recorded (PAGES_FILE): each paper page with its venue, year and
 a key of what its indexed part is made from. No page is read back to learn it.
@@ -34,7 +34,7 @@ from pathlib import Path
 
 from catalogue.errors import CatalogueError
 from catalogue.portable import is_portable, portable_slug
-from catalogue.publish.files import link_file, link_tree
+from catalogue.publish.site_folder import SiteFolder
 from catalogue.system.cache import Cache, code_version, digest
 from catalogue.system.removal import remove_tree
 from catalogue.system.terminal import counted
@@ -157,7 +157,7 @@ def index_site(site_dir: Path, previous: Path | None = None, jobs: int = 1, cach
     bundle_root.mkdir(exist_ok=True)
     for name in sorted(reusable):
         if not (bundle_root / name).exists():
-            link_tree(previous / BUNDLE_DIR / name, bundle_root / name)
+            SiteFolder(previous).link(f"{BUNDLE_DIR}/{name}", bundle_root / name)
     stale = [shard for shard in shards if shard.name not in reusable]
     with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
         list(pool.map(lambda shard: index_shard(site_dir, shard), stale))
@@ -165,7 +165,7 @@ def index_site(site_dir: Path, previous: Path | None = None, jobs: int = 1, cach
     wanted[VOCABULARY] = fingerprint(code_version(__name__), *(f"{shard.name} {words[shard.name][0]}" for shard in shards))
     if recorded.get(VOCABULARY) == wanted[VOCABULARY] and (previous / BUNDLE_DIR / VOCABULARY / ENTRY_FILE).is_file():
         if not (bundle_root / VOCABULARY).exists():  # the same words as the last build's: its vocabulary holds
-            link_tree(previous / BUNDLE_DIR / VOCABULARY, bundle_root / VOCABULARY)
+            SiteFolder(previous).link(f"{BUNDLE_DIR}/{VOCABULARY}", bundle_root / VOCABULARY)
     else:
         index_vocabulary(site_dir, shards, words)
     (bundle_root / SHARDS_FILE).write_text(render_shards_file(shards, wanted[VOCABULARY]), encoding="utf-8")
@@ -179,10 +179,9 @@ def index_shard(site_dir: Path, shard: Shard) -> None:
     """Run Pagefind over the shard's pages alone (hard links at their paths in a scratch folder,
     so that the URLs in the index are the site's) into site/pagefind/<name>/."""
     def place(pages: Path) -> None:
+        site = SiteFolder(site_dir)
         for relative in shard.pages:
-            target = pages / relative
-            target.parent.mkdir(parents=True, exist_ok=True)
-            link_file(site_dir / relative, target)
+            site.link(relative, pages / relative)
 
     result = build_bundle(site_dir / BUNDLE_DIR, shard.name, place)
     found = re.search(r"Indexed (\d+) page", result)

@@ -1,1 +1,1 @@
-"""content/ -> site/: every page and data file rendered, then written (output is the only writer of site/)."""
+"""content/ -> site/: every page and data file rendered, then written (catalogue/publish is the only writer of site/)."""

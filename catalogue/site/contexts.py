@@ -10,7 +10,7 @@ from dataclasses import dataclass, fields
 
 from markupsafe import Markup as SafeHtml
 
-from catalogue.i18n import Strings
+from catalogue.i18n.strings import Strings
 from catalogue.model import Paper, Topic
 from catalogue.site.pagination import Crumb, Entry, ListPage, Letter
 from catalogue.site.views import PaperView

@@ -21,7 +21,8 @@ from catalogue.site.feeds import paper_record, render_atom, render_papers_json, 
 from catalogue.site.groups import venue_groups
 from catalogue.site.json_text import plain_script_json
 from catalogue.site.share_image import render_preview_png
-from catalogue.site.views import CARD_AUTHORS, AuthorRef, PaperView
+from catalogue.site.pagination import CARD_AUTHORS
+from catalogue.site.views import AuthorRef, PaperView
 from catalogue.system.cache import digest
 
 

@@ -1,6 +1,6 @@
 """The site's HTML pages as Outputs (PagePlanner): the lists, overviews and statistics, the paper
 pages with their related papers, the map. A page's inputs are its template, its path and its
-values, each family's values typed (the dataclasses below)."""
+values, each family's values typed (contexts.py)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from markupsafe import Markup as SafeHtml
 
 from catalogue import routes
 from catalogue.config import SiteConfig
-from catalogue.i18n import Strings
+from catalogue.i18n.strings import Strings
 from catalogue.model import Catalogue, Topic
 from catalogue.publish.writer import Output
 from catalogue.site.contexts import (AuthorsIndexValues, ListValues, MapGroup, MapValues, OverviewValues, PaperValues,
@@ -22,10 +22,10 @@ from catalogue.site.charts import MapPoint, render_bar_chart, render_map, render
 from catalogue.site.cite import venue_label
 from catalogue.site.groups import author_groups, venue_groups
 from catalogue.site.json_text import script_json
-from catalogue.site.pagination import VIEWS, Crumb, Entry, PageSizes, letter_jumps, list_pages, paginate_authors
+from catalogue.site.pagination import CARD_AUTHORS, VIEWS, Crumb, Entry, PageSizes, letter_jumps, list_pages, paginate_authors
 from catalogue.site.paper_extras import PaperExtras, paper_extras
 from catalogue.site.templating import EntryMaker, PartReuser, render_page
-from catalogue.site.views import CARD_AUTHORS, PaperView, shorten
+from catalogue.site.views import PaperView, shorten
 from catalogue.system.cache import digest
 
 

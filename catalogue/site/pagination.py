@@ -13,6 +13,7 @@ from catalogue.site.groups import AuthorGroup
 
 
 VIEWS = ("cards", "compact")  # the two views of a list of papers
+CARD_AUTHORS = 3  # names a card or a compact line shows before "et al." (assets/search.js, filter.js as many)
 PAGER_REACH = 2  # page numbers a pager shows on each side of the current page, besides the first and the last
 
 

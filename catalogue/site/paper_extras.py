@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from markupsafe import Markup as SafeHtml
 
 from catalogue.config import SiteConfig
-from catalogue.i18n import Strings
+from catalogue.i18n.strings import Strings
 from catalogue.markup.cleanup import COLLAPSED_WHITESPACE, REMOVED_REPEAT, RESTORED_COMMANDS, read_note
 from catalogue.routes import absolute, shared_form
 from catalogue.site.cite import render_markdown_citation, render_plain_citation, venue_label

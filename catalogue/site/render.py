@@ -13,9 +13,10 @@ from jinja2 import Environment
 from catalogue import routes
 from catalogue.config import SiteConfig
 from catalogue.discovery.related import SimilarityProcess
-from catalogue.i18n import load_strings, localise_topic
+from catalogue.i18n.strings import load_strings, localise_topic
 from catalogue.markup.convert import KEPT_TYPES as CONVERTED_TYPES
-from catalogue.model import RECORDS, Catalogue
+from catalogue.content.papers import KEPT_TYPES as CONTENT_TYPES
+from catalogue.model import Catalogue
 from catalogue.publish.writer import Batch
 from catalogue.site.cite import venue_label
 from catalogue.site.data_files import plan_data_files, plan_index_record, plan_paper_files
@@ -26,7 +27,8 @@ from catalogue.site.views import KEPT_TYPES as VIEW_TYPES, view_papers
 from catalogue.system.cache import Cache, code_version, digest
 from catalogue.system.terminal import counted
 
-KEPT_TYPES = (*RECORDS, *CONVERTED_TYPES, *VIEW_TYPES)  # what the render keeps: papers as read, converted texts, views
+# What the render keeps in the build cache, each part declared beside its types: content files' papers, converted texts, views.
+KEPT_TYPES = tuple(dict.fromkeys((*CONTENT_TYPES, *CONVERTED_TYPES, *VIEW_TYPES)))
 
 
 def plan_site(catalogue: Catalogue, config: SiteConfig, env: Environment, cache: Cache,

@@ -20,7 +20,8 @@ from catalogue.search.offline import AbstractTerms, abstract_terms
 from catalogue.site.authors import author_key, author_path, shown_names
 from catalogue.site.cite import render_bibtex, venue_label
 from catalogue.site.json_text import plain_script_json
-from catalogue.system.cache import Cache, code_version, digest, record_digest
+from catalogue.content.papers import paper_digest
+from catalogue.system.cache import Cache, code_version, digest
 from catalogue.system.progress import Progress
 from catalogue.system.workers import cores, run_in_workers
 
@@ -46,7 +47,7 @@ class ViewParts:
     conversions: tuple[str, ...]  # the cache keys of its converted texts, kept as long as the view
 
 
-KEPT_TYPES = (ViewParts, AbstractTerms)  # the records the views keep in the build cache (pipeline.kept_types joins them)
+KEPT_TYPES = (ViewParts, AbstractTerms)  # the records the views keep in the build cache (its stage joins them: ingest/run.py, site/render.py)
 
 
 EXCERPT_LENGTH = 260
@@ -54,7 +55,6 @@ DESCRIPTION_LENGTH = 160
 PARALLEL_CONVERSION_FROM = 500  # fewer texts convert faster in one process
 CONVERSION_CHUNK = 100  # texts a worker converts between two requests
 NOTHING = Converted("", "", ())  # the abstract of a paper its list gives none for
-CARD_AUTHORS = 3  # names a card or a compact line shows before "et al." (assets/search.js, filter.js as many)
 
 
 @dataclass(frozen=True)
@@ -141,20 +141,20 @@ def view_papers(catalogue: Catalogue, config: SiteConfig, cache: Cache,
     shown = [(paper, tuple(topics[slug] for slug in paper.topics),
               tuple(AuthorRef(author, *authors[author_key(author)]) for author in paper.authors))
              for paper in catalogue.papers]
-    keys = [digest(settings, paper_digest, [topic_keys[slug] for slug in paper.topics],
+    keys = [digest(settings, digest_of_paper, [topic_keys[slug] for slug in paper.topics],
                    [(ref.name, ref.shown, ref.path) for ref in refs], venue(paper))
-            for (paper, _, refs), paper_digest in zip(shown, catalogue.digests or map(record_digest, catalogue.papers))]
+            for (paper, _, refs), digest_of_paper in zip(shown, catalogue.digests or map(paper_digest, catalogue.papers))]
     parts = cache.get_many(VIEW_PARTS, keys)
     missing = [paper for (paper, _, _), key in zip(shown, keys) if key not in parts]
     if missing:
         converted = converted_texts(missing, cache)
-        made = {key: view_parts(paper, addresses_of(paper, config), converted, venue)
+        made = {key: view_parts(paper, paper_addresses(paper, config), converted, venue)
                 for (paper, _, _), key in zip(shown, keys) if key not in parts}
         cache.put_many(VIEW_PARTS, made)
         parts |= made
     cache.keep_only(VIEW_PARTS, keys)
     cache.keep_only(CONVERTED, [conversion for key in keys for conversion in parts[key].conversions])
-    return tuple(view_paper(paper, paper_topics, refs, addresses_of(paper, config), parts[key], key)
+    return tuple(view_paper(paper, paper_topics, refs, paper_addresses(paper, config), parts[key], key)
                  for (paper, paper_topics, refs), key in zip(shown, keys))
 
 
@@ -177,7 +177,7 @@ def _convert(texts: list[tuple[str, bool]], labels: list[str], index: int, marku
         raise CatalogueError(f"{labels[index]}: could not be converted ({type(error).__name__}: {error})") from error
 
 
-def addresses_of(paper: Paper, config: SiteConfig) -> PaperAddresses:
+def paper_addresses(paper: Paper, config: SiteConfig) -> PaperAddresses:
     return PaperAddresses(paper.slug, paper.old_slugs, config.base_url)
 
 

@@ -1,1 +1,1 @@
-"""What every stage runs on: worker processes, locks, caches, safe places to write, the terminal."""
+"""What every stage runs on: worker processes, locks, the build cache, removal, the terminal."""

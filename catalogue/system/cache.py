@@ -1,10 +1,11 @@
 """Results worth keeping between builds, and the fingerprints that say when they still hold.
 
 The cache is a SQLite file beside the catalogue (content/.cache/build.sqlite, git-ignored).
-Every key is a hash of everything the value was computed from, including this package's own
-source and the versions of Python and of the libraries that shape the output, so a stale
-entry is never found: a changed input or a new version of the code simply asks for a
-different key. Deleting the folder is always safe; the next build refills it.
+Every key is a hash of everything the value was computed from, including the source of the code
+that computes it (code_version: the module and all it imports) and the versions of Python and of
+the libraries that shape the output, so a stale entry is never found: a changed input or a new
+version of the code simply asks for a different key, and an edit to one stage's code leaves the
+others' entries found. Deleting the folder is always safe; the next build refills it.
 
 Values are stored as JSON (never pickles, which run code when read), each sealed with a
 keyed hash whose key is made at random for this cache and kept beside it, readable by its
@@ -32,8 +33,6 @@ from importlib import metadata
 from pathlib import Path
 from typing import TypeVar
 
-from catalogue.model import RECORDS
-
 T = TypeVar("T")  # what a cached value is made from (Cache.kept)
 
 CACHE_DIR = ".cache"
@@ -56,15 +55,40 @@ def digest(*parts: object) -> str:
 @cache
 def code_version(module: str) -> str:
     """A hash of the code `module` (a module of this package by name: its caller's __name__) runs:
-    its source and the source of every module of this package it imports, directly or not, the
-    package's data (interface strings, the title model, the default topics), and the versions of
-    Python and of the libraries that shape the output. New code or an upgraded library, new keys;
-    an edit to code a module never imports leaves its keys, and so what it keeps, as they were."""
+    its source, the source of every module of this package it imports, directly or not, the data
+    beside them (a module's folder's data files: interface strings, the title model, the default
+    topics), and the versions of Python and of the libraries that shape the output. New code or
+    an upgraded library, new keys; an edit to code a module never imports leaves its keys, and so
+    what it keeps, as they were."""
+    return files_version(module_file(name) for name in modules_reached(module))
+
+
+@cache
+def package_version() -> str:
+    """code_version of the whole package: what a build's fingerprint covers (a process the build
+    runs by name, discovery's, is code no import reaches)."""
+    return files_version(PACKAGE.rglob("*.py"))
+
+
+def files_version(sources: Iterable[Path]) -> str:
+    """A hash of these source files, the data files beside them and the shaping libraries' versions."""
+    files = set()
+    for source in sources:
+        files |= {source, *folder_data(source.parent)}
     hashed = hashlib.blake2b(repr(library_versions()).encode("utf-8"), digest_size=16)
-    data = [path for pattern in ("*.yaml", "*.json") for path in PACKAGE.rglob(pattern)]
-    for path in sorted([*data, *(module_file(name) for name in modules_reached(module))]):
+    for path in sorted(files):
         hashed.update(path.relative_to(PACKAGE).as_posix().encode() + b"\0" + path.read_bytes())
     return hashed.hexdigest()
+
+
+@cache
+def folder_data(folder: Path) -> tuple[Path, ...]:
+    """The data files (*.json, *.yaml) of a package's folder, in it or in its folders that are no package."""
+    found = [path for pattern in ("*.json", "*.yaml") for path in folder.glob(pattern)]
+    for inner in folder.iterdir():
+        if inner.is_dir() and not (inner / "__init__.py").exists() and inner.name != "__pycache__":
+            found += [path for pattern in ("*.json", "*.yaml") for path in inner.rglob(pattern)]
+    return tuple(sorted(found))
 
 
 def modules_reached(module: str) -> set[str]:
@@ -246,17 +270,6 @@ class Codec:
 _NESTED = {list, dict}  # what JSON gives that _restore must turn back into a value (the rest is as it was)
 
 
-def record_digest(value: object) -> str:
-    """A digest of one of the catalogue's records (a Paper), by its encoded bytes as a cache keeps them: the same
-    in every cache (unlike a seal) and cheaper than digest() of a large record."""
-    return bytes_digest(records_codec().encode(value))
-
-
-@cache
-def records_codec() -> Codec:
-    return Codec(RECORDS)
-
-
 def bytes_digest(data: bytes) -> str:
     return hashlib.blake2b(data, digest_size=16).hexdigest()
 
@@ -290,7 +303,8 @@ class Cache:
 
     def __init__(self, path: Path | None, kept: Iterable[type] = ()):
         """path None keeps nothing between builds (an in-memory store). `kept`: the record classes
-        its values may be (the stages declare theirs; the pipeline joins them), besides plain values."""
+        its values may be, besides plain values (each stage declares its KEPT_TYPES): an entry
+        holding another is missing when read, and refused when stored."""
         if path is not None:
             path.parent.mkdir(parents=True, exist_ok=True)
         self.path = path
@@ -315,7 +329,7 @@ class Cache:
 
     def get_many(self, kind: str, keys: Iterable[str], digests: dict[str, str] | None = None) -> dict[str, object]:
         """The values stored under these keys; an entry without this cache's seal, or that does
-        not decode, is missing. `digests`, when given, receives each value's record_digest by key
+        not decode, is missing. `digests`, when given, receives each value's digest by key (bytes_digest of its stored bytes)
         (from the stored bytes: no value is encoded again)."""
         wanted = list(dict.fromkeys(keys))
         found: dict[str, object] = {}

@@ -1,4 +1,4 @@
-"""Interface strings: one catalogue per language in catalogue/locales/<language>.yaml.
+"""Interface strings: one catalogue per language in catalogue/i18n/locales/<language>.yaml.
 
 English is the reference: every other catalogue must have exactly its keys, with the same
 {placeholders}, so a missing translation stops the build instead of showing a blank.
@@ -91,7 +91,7 @@ def find_language(language: str) -> str:
     found = match_language(language, available)
     if found is None:
         raise CatalogueError(f"no interface strings for language {shown(language)}; available: {', '.join(available)} "
-                             f"(add catalogue/locales/{language}.yaml, translated from en.yaml)")
+                             f"(add catalogue/i18n/locales/{language}.yaml, translated from en.yaml)")
     return found
 
 
@@ -152,7 +152,7 @@ def check_complete(language: str, table: dict, reference: dict) -> None:
         if expected != found:
             problems.append(f"'{key}' uses {{{', '.join(sorted(found))}}}, English uses {{{', '.join(sorted(expected))}}}")
     if problems:
-        raise CatalogueError(f"catalogue/locales/{language}.yaml: " + "; ".join(problems))
+        raise CatalogueError(f"catalogue/i18n/locales/{language}.yaml: " + "; ".join(problems))
 
 
 def placeholders(entry: str | dict[str, str]) -> set[str]:
