@@ -78,13 +78,19 @@ def math_counts(abstracts: list[str]) -> tuple[int, list[str]]:
     return total, unconverted
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+def corpus_arguments(description: str, examples: str) -> argparse.Namespace:
+    """--every N, --project (whose catalogue/ is imported from then on) and --examples (of what)."""
+    parser = argparse.ArgumentParser(description=description, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--every", type=int, default=1, help="measure every Nth abstract")
     parser.add_argument("--project", type=Path, default=PROJECT, help="the checkout whose catalogue/ is measured")
-    parser.add_argument("--examples", type=int, default=0, help="print this many unconverted formulas")
+    parser.add_argument("--examples", type=int, default=0, help=f"print this many {examples}")
     args = parser.parse_args()
     sys.path.insert(0, str(args.project.resolve()))
+    return args
+
+
+def main() -> None:
+    args = corpus_arguments(__doc__, "unconverted formulas")
     from catalogue.markup.convert import TextConverter
     abstracts = read_abstracts(args.every)
     markup = TextConverter()

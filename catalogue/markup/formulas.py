@@ -3,7 +3,7 @@
 What copy-pasting did to a formula is repaired first, and macros a paper defined for itself become
 what such shorthands stand for. latex2mathml makes the MathML at build time, kept only when it holds
 the tags and attributes MathML may (else None: the caller shows the formula as written); pylatexenc
-makes the plain text.
+makes the plain text, writing a superscript or subscript as it was grouped (κ^(3/2), never κ³/2).
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from latex2mathml import commands as latex_commands
 from latex2mathml.converter import convert as latex_to_mathml
 from latex2mathml.symbols_parser import SYMBOLS as latex_symbols
 from pylatexenc.latex2text import LatexNodes2Text
-from pylatexenc.latexwalker import get_default_latex_context_db
+from pylatexenc.latexwalker import LatexCharsNode, LatexGroupNode, LatexMacroNode, get_default_latex_context_db
 from pylatexenc.macrospec import LatexContextDb
 
 from catalogue.markup.inline_html import ATTRIBUTE, TAG
@@ -25,7 +25,12 @@ from catalogue.markup.inline_html import ATTRIBUTE, TAG
 # the paper it came from; the conversion's own notes name the file and line instead.
 logging.getLogger("pylatexenc").addHandler(logging.NullHandler())
 
-_SUPERSCRIPTS = str.maketrans("0123456789+-=()n", "⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁼⁽⁾ⁿ")
+# The superscripts plain text writes as Unicode characters: digits, signs and ⁿ (ℝⁿ); other letters'
+# superscripts are missing from many fonts (and q has none). Subscripts stay written with _ (x_i, x_(ij)),
+# as Unicode has subscripts for digits but for few letters.
+_SUPERSCRIPT_FORMS = "0123456789+-=()n"
+_SUPERSCRIPTS = str.maketrans(_SUPERSCRIPT_FORMS, "⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁼⁽⁾ⁿ")
+_ONE_SUPERSCRIPT = re.compile(rf"\^([{re.escape(_SUPERSCRIPT_FORMS)}])(?![0-9])")  # x^2; x^12 unbraced stays
 
 # What latex2mathml may emit; anything else (an href, say) sends the span back to text.
 _MATHML_TAGS = {
@@ -158,10 +163,66 @@ def _is_plain_mathml(mathml: str) -> bool:
     return True
 
 
+class _MathText(LatexNodes2Text):
+    """pylatexenc's text of a formula, its scripts as grouped. pylatexenc drops a group's braces
+    (κ^{3/2} -> κ^3/2); here a script's group, or a macro with arguments (^\\frac{1}{2}), becomes
+    superscript characters only when every character of its text has one (x^{10} -> x¹⁰, x^{-1} -> x⁻¹),
+    else it stays after its ^ or _, in parentheses when longer than one character (κ^(3/2), x_(ij))."""
+
+    def chars_node_to_text(self, node, textcol=0):
+        return _ONE_SUPERSCRIPT.sub(lambda m: m[1].translate(_SUPERSCRIPTS), super().chars_node_to_text(node, textcol))
+
+    def nodelist_to_text(self, nodelist):
+        text, start = "", 0
+        for index in range(1, len(nodelist)):
+            mark = _script_mark(nodelist[index - 1])
+            if mark and _is_script_argument(nodelist[index]):
+                before = super().nodelist_to_text(nodelist[start:index]).rstrip()
+                text += before.removesuffix(mark) + _script(mark, self.node_to_text(nodelist[index]).strip())
+                start = index + 1
+        return text + super().nodelist_to_text(nodelist[start:])
+
+
+def _script_mark(node) -> str | None:
+    """^ or _ when node is text that ends with one, its script to come."""
+    if node.isNodeType(LatexCharsNode) and node.chars.rstrip().endswith(("^", "_")):
+        return node.chars.rstrip()[-1]
+    return None
+
+
+def _is_script_argument(node) -> bool:
+    """A group, or a macro with arguments: a script that may be longer than one character. A bare
+    macro (^\\top, ^\\alpha) is one symbol, which pylatexenc writes as it should."""
+    if node.isNodeType(LatexMacroNode):
+        return bool(node.nodeargd and node.nodeargd.argnlist)
+    return node.isNodeType(LatexGroupNode)
+
+
+def _script(mark: str, text: str) -> str:
+    """A script's text after its base: in superscript characters if all of it has them, else after its mark."""
+    if mark == "^" and text and all(char in _SUPERSCRIPT_FORMS for char in text):
+        return text.translate(_SUPERSCRIPTS)
+    if len(text) > 1 and not _parenthesized(text):
+        return f"{mark}({text})"
+    return mark + text if text else ""  # x^{}: TeX prints nothing
+
+
+def _parenthesized(text: str) -> bool:
+    """(t) but not (a)(b): x^{(t)} reads x^(t), without a second pair."""
+    if not text.startswith("("):
+        return False
+    depth = 0
+    for char in text[:-1]:
+        depth += {"(": 1, ")": -1}.get(char, 0)
+        if depth == 0:
+            return False
+    return text.endswith(")") and depth == 1
+
+
 @functools.lru_cache(maxsize=1)
 def latex2text() -> LatexNodes2Text:
     """One converter for the process: building it costs more than converting a formula."""
-    return LatexNodes2Text(math_mode="text")
+    return _MathText(math_mode="text")
 
 
 @functools.lru_cache(maxsize=1)
@@ -175,7 +236,7 @@ _TEMPLATE = re.compile(r"%(?:\(\w+\))?s")  # pylatexenc's placeholder for a macr
 
 @functools.lru_cache(maxsize=4096)
 def math_to_text(latex: str) -> str:
-    """A readable plain-text form of a formula: O(κ^3/2/Nϵ^3), LS²MC."""
+    """A readable plain-text form of a formula: O(κ^(3/2)/Nϵ³), LS²MC."""
     markdown_text = text_only_math(latex)
     if markdown_text is not None:
         return markdown_text.strip("*")
@@ -187,4 +248,4 @@ def math_to_text(latex: str) -> str:
         return latex
     if _TEMPLATE.search(text) and not _TEMPLATE.search(latex):  # a macro's text it could not fill in: '%s/%s'
         return latex
-    return re.sub(r"\^([0-9n+\-=()])(?![0-9])", lambda m: m[1].translate(_SUPERSCRIPTS), text).strip()
+    return text.strip()
