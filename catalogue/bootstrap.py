@@ -77,14 +77,16 @@ def prepare_environment(requirements: Path) -> Path:
     if run([python, "-m", "pip", "install", "--disable-pip-version-check", "-r", str(requirements)], log) != 0:
         stop_with_log(f"installing {requirements.name} into {ENVIRONMENT.name}/ failed", log)
     _install_record(requirements).write_text(_digest(requirements), encoding="utf-8")
-    say(f"  done: {installed_count(log.read_text(encoding='utf-8', errors='replace'))} "
+    say(f"  done: {what_was_installed(log.read_text(encoding='utf-8', errors='replace'))} "
         f"in {time.perf_counter() - started:.0f} s")
     return python
 
 
-def installed_count(pip_log: str) -> str:
-    """What pip's log says it installed ("Successfully installed click-8.3.1 jinja2-3.1.6 ...")."""
-    names = [name for line in pip_log.splitlines() if line.startswith("Successfully installed ")
+def what_was_installed(pip_log: str) -> str:
+    """What the log's last command says it installed ("Successfully installed click-8.3.1 jinja2-3.1.6 ...");
+    the pip that install_pip gave the environment before is not counted."""
+    last = pip_log.rsplit("\n$ ", 1)[-1]
+    names = [name for line in last.splitlines() if line.startswith("Successfully installed ")
              for name in line.split()[2:]]
     return f"{len(names)} package{'s' if len(names) != 1 else ''} installed" if names else "nothing new to install"
 

@@ -65,6 +65,7 @@ if sys.argv[1:3] == ["-m", "pip"] and sys.argv[3] == "--version":
     sys.exit(0 if (here / "pip").exists() else 1)
 if sys.argv[1].endswith("/pip"):
     print("Processing ./pip-wheel")
+    print("Successfully installed pip-26.3")
     (here / "pip").write_text("")
     sys.exit(0)
 for number in range(300):
@@ -91,6 +92,17 @@ def fake_environment(monkeypatch, tmp_path):
     monkeypatch.setattr(bootstrap, "ENVIRONMENT", environment)
     monkeypatch.setattr(bootstrap, "PROJECT", tmp_path)  # messages name paths from the project, as a person types them
     return environment, requirements
+
+
+@pytest.mark.parametrize("log, said", [
+    ("$ pip install -r r.txt\nCollecting a\nSuccessfully installed a-1.0 b-2.0\n", "2 packages installed"),
+    ("$ pip install -r r.txt\nSuccessfully installed a-1.0\n", "1 package installed"),
+    ("$ pip install -r r.txt\nRequirement already satisfied: a in ./.venv\n", "nothing new to install"),
+    ("$ python pip install pip.whl\nSuccessfully installed pip-26.3\n$ pip install -r r.txt\nSuccessfully installed "
+     "a-1.0\n", "1 package installed"),
+])
+def test_the_summary_counts_what_pip_installed_from_the_requirements(log, said):
+    assert bootstrap.what_was_installed(log) == said
 
 
 def test_a_setup_says_one_line_a_step_and_keeps_pips_log(fake_environment, capfd):
