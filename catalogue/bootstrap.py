@@ -4,7 +4,8 @@ Debian and Ubuntu refuse `pip install` into the system Python (PEP 668) and ofte
 `python3-venv` (whose ensurepip gives a new environment its pip). So, when a library the
 build needs cannot be imported, this makes `.venv/` beside build.py, gives it pip (from
 ensurepip, or else a pinned pip wheel from PyPI, checked against its SHA-256), installs
-requirements.txt into it and runs the same command again with `.venv/bin/python`.
+requirements.txt into it and runs the same command again with `.venv/bin/python`. It says one line
+per step; pip's own output goes to a log in .venv/, shown (its end) only when pip fails.
 
 Standard library only: it runs before anything in requirements.txt can be imported.
 """
@@ -19,6 +20,7 @@ import re
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 from urllib.parse import urljoin
 
@@ -32,6 +34,7 @@ NEEDED_MODULES = ("click", "jinja2", "markdown_it", "yaml", "latex2mathml", "pag
 PIP_VERSION = "26.3"
 PIP_WHEEL = f"pip-{PIP_VERSION}-py3-none-any.whl"
 PIP_SHA256 = "f3b60b20ffaadd4415ed7957212a38ac63fa4c5fa375bd0f4a797777940fad13"
+LOG_TAIL = 20  # lines of pip's log shown when it fails: its error, and what it was doing
 
 
 def missing_modules() -> list[str]:
@@ -61,14 +64,31 @@ def prepare_environment(requirements: Path) -> Path:
     python = ENVIRONMENT / "bin" / "python"
     if installed(requirements):
         return python
+    started = time.perf_counter()
     if not python.exists():
+        say(f"  making {ENVIRONMENT.name}/")
         create_environment()
-    if run([python, "-m", "pip", "--version"], quiet=True) != 0:  # also a .venv/ left by an interrupted setup
-        install_pip(python)
-    if run([python, "-m", "pip", "install", "--disable-pip-version-check", "-r", str(requirements)]) != 0:
-        stop(f"installing {requirements.name} into {ENVIRONMENT.name}/ failed (pip's message is above)")
+    log = ENVIRONMENT / f"pip-{requirements.name}.log"
+    log.write_text("", encoding="utf-8")  # this setup's log alone
+    if run([python, "-m", "pip", "--version"]) != 0:  # also a .venv/ left by an interrupted setup
+        say(f"  giving {ENVIRONMENT.name}/ pip {PIP_VERSION}")
+        install_pip(python, log)
+    say(f"  installing {requirements.name} with pip (its log: {shown_path(log)})")
+    if run([python, "-m", "pip", "install", "--disable-pip-version-check", "-r", str(requirements)], log) != 0:
+        stop_with_log(f"installing {requirements.name} into {ENVIRONMENT.name}/ failed", log)
     _install_record(requirements).write_text(_digest(requirements), encoding="utf-8")
+    say(f"  done: {what_was_installed(log.read_text(encoding='utf-8', errors='replace'))} "
+        f"in {time.perf_counter() - started:.0f} s")
     return python
+
+
+def what_was_installed(pip_log: str) -> str:
+    """What the log's last command says it installed ("Successfully installed click-8.3.1 jinja2-3.1.6 ...");
+    the pip that install_pip gave the environment before is not counted."""
+    last = pip_log.rsplit("\n$ ", 1)[-1]
+    names = [name for line in last.splitlines() if line.startswith("Successfully installed ")
+             for name in line.split()[2:]]
+    return f"{len(names)} package{'s' if len(names) != 1 else ''} installed" if names else "nothing new to install"
 
 
 def installed(requirements: Path) -> bool:
@@ -96,13 +116,13 @@ def create_environment() -> None:
         venv.EnvBuilder(with_pip=False, clear=True).create(ENVIRONMENT)
 
 
-def install_pip(python: Path) -> None:
+def install_pip(python: Path, log: Path) -> None:
     with tempfile.TemporaryDirectory() as folder:
         wheel = Path(folder) / PIP_WHEEL
         wheel.write_bytes(download_pip())
         # A pip wheel runs from the wheel file itself, which installs pip into the environment.
-        if run([python, str(wheel / "pip"), "install", "--quiet", "--no-index", str(wheel)]) != 0:
-            stop(f"could not install pip into {ENVIRONMENT}")
+        if run([python, str(wheel / "pip"), "install", "--no-index", str(wheel)], log) != 0:
+            stop_with_log(f"could not install pip into {ENVIRONMENT}", log)
 
 
 def download_pip() -> bytes:
@@ -125,9 +145,29 @@ def download_pip() -> bytes:
     return data
 
 
-def run(command: list, quiet: bool = False) -> int:
-    output = subprocess.DEVNULL if quiet else None
-    return subprocess.run([str(part) for part in command], stdout=output, stderr=output).returncode
+def run(command: list, log: Path | None = None) -> int:
+    """The command's exit status; what it prints is added to `log` (after the command itself), or dropped."""
+    command = [str(part) for part in command]
+    if log is None:
+        return subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode
+    with log.open("a", encoding="utf-8") as output:
+        output.write(f"$ {' '.join(command)}\n")
+        output.flush()
+        return subprocess.run(command, stdout=output, stderr=subprocess.STDOUT).returncode
+
+
+def stop_with_log(message: str, log: Path) -> None:
+    """Stop with the end of pip's log (where its error is), naming the whole log."""
+    lines = log.read_text(encoding="utf-8", errors="replace").splitlines()[-LOG_TAIL:]
+    say(f"The end of {shown_path(log)}:")
+    for line in lines:
+        say(f"  {line}")
+    stop(f"{message}; pip's whole log is {shown_path(log)}")
+
+
+def shown_path(path: Path) -> str:
+    """The path as a person at the project would type it (relative when it is inside the project)."""
+    return str(path.relative_to(PROJECT)) if path.is_relative_to(PROJECT) else str(path)
 
 
 def say(message: str) -> None:

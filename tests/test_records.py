@@ -12,7 +12,7 @@ import pytest
 from catalogue.text import UNSAFE
 from catalogue.model import Record, Source
 from catalogue.ingest.formats import parse_seed_records
-from catalogue.ingest.structured_lists import STRUCTURED_EXTENSIONS, parse_record_file, venue_year_from_filename
+from catalogue.ingest.structured_lists import STRUCTURED_EXTENSIONS, parse_record_file, shown, venue_year_from_filename
 
 from seed_writers import sample_records, write_bibtex, write_csv, write_jsonl
 
@@ -205,8 +205,9 @@ BAD = [
                                   "project": "https://ok.org/", "year": "2019b"},
                                  {"title": 7, "abstract": ["x"]}, {"title": "B", "authors": ["Ada", 3, None]},
                                  {"title": "C", "authors": [{"authorId": "1", "name": "Alan Turing"}, {"name": 2}]}]),
-     ["seeds/x.json:record 1: pdf 'paper.pdf' is not an http(s) address; left out",
-      "seeds/x.json:record 1: url 'javascript:alert(1)' is not an http(s) address; left out",
+     ["seeds/x.json:record 1: pdf 'paper.pdf' is not a web address: no http:// or https://, nor a host and path "
+      "like github.com/a/b; left out",
+      "seeds/x.json:record 1: url 'javascript:alert(1)' starts with 'javascript:', not http:// or https://; left out",
       "seeds/x.json:record 1: year '2019b' is not a year between 1900 and 2100; left out",
       "seeds/x.json:record 2: title is a number, not text; left out",
       "seeds/x.json:record 2: abstract is a list, not text; left out",
@@ -318,15 +319,47 @@ def test_texts_are_stripped_folded_and_freed_of_control_characters(title, abstra
     ("github.com/a/b", "https://github.com/a/b", None),
     ("www.example.org", "https://www.example.org", None),
     ("https://github.com/a/b; https://github.com/a/c", "https://github.com/a/b", "several addresses; the first"),
-    ("arXiv:1308.2218", None, "not an http(s) address; left out"),
-    ("paper.pdf", None, "not an http(s) address; left out"),
-    ("javascript:alert(1)", None, "not an http(s) address; left out"),
-    ("github.com/a/b c", None, "not an http(s) address; left out"),
 ])
 def test_links_are_http_addresses(github, code, note):
     parsed = parse_record_file(json.dumps({"title": TITLE, "github": github}), "seeds/x.jsonl")
     assert [record.code for record in parsed.records] == [code]
     assert [note in problem.message for problem in parsed.problems] == ([True] if note else [])
+
+
+# Each reason an address is refused has its own words, true of the value refused.
+@pytest.mark.parametrize("github, reason", [
+    ("https://github.com/laura-wang/video repres mas", "holds spaces, which no web address has"),
+    ("https://github.com/a/b c", "holds a space, which no web address has"),
+    ("github.com/a/b c", "holds a space, which no web address has"),
+    ("https://github.com/a/b\nc", "holds a line break, which no web address has"),
+    ("https://github.com/a/b\u00a0c", "holds white space (U+00A0), which no web address has"),
+    ("https://github.com/a/\x07b", "holds a control character (U+0007), which no web address has"),
+    ('https://github.com/a/"b', "holds '\"', which no web address has"),
+    ("https://github.com/<b>", "holds '<', which no web address has"),
+    ("arXiv:1308.2218", "starts with 'arXiv:', not http:// or https://"),
+    ("javascript:alert(1)", "starts with 'javascript:', not http:// or https://"),
+    ("ftp://example.org/paper.pdf", "starts with 'ftp:', not http:// or https://"),
+    ("https:github.com/a/b", "has no '//' after 'https:'"),
+    ("https://", "names no host after 'https://'"),
+    ("https:///a/b", "names no host after 'https://'"),
+    ("http://[::1/x", "names no host after 'http://'"),
+    ("paper.pdf", "is not a web address: no http:// or https://, nor a host and path like github.com/a/b"),
+    ("C:\\papers\\a.pdf", "is not a web address: no http:// or https://, nor a host and path like github.com/a/b"),
+    ("   ", "is blank"),
+])
+def test_a_refused_address_says_what_is_wrong_with_it(github, reason):
+    parsed = parse_record_file(json.dumps({"title": TITLE, "github": github}), "seeds/x.jsonl")
+    assert [record.code for record in parsed.records] == [None]
+    assert [str(problem) for problem in parsed.problems] == [
+        f"seeds/x.jsonl:record 1: github {shown(github)} {reason}; left out"]
+
+
+def test_an_address_longer_than_any_says_so():
+    github = "https://github.com/" + "a" * 3000 + " b"
+    parsed = parse_record_file(json.dumps({"title": TITLE, "github": "  " * 2000 + github}), "seeds/x.jsonl")
+    assert [record.code for record in parsed.records] == [None]
+    assert [str(problem) for problem in parsed.problems] == [
+        "seeds/x.jsonl:record 1: github is longer than any address (2,000 characters); left out"]
 
 
 def test_a_field_given_twice_keeps_the_first_and_says_so():

@@ -5,17 +5,20 @@ from __future__ import annotations
 
 import functools
 import http.server
+import queue
 import re
 import shutil
 import signal
 import subprocess
 import sys
 import threading
+import time
 import urllib.request
 
 import pytest
 
-from catalogue.serve.watch import GENERATION, RELOAD_SCRIPT, Generation, is_input_change, reloading_handler
+from catalogue.serve.watch import (GENERATION, RELOAD_SCRIPT, Generation, is_input_change, rebuild_on_change,
+                                   reloading_handler)
 
 from conftest import PROJECT
 
@@ -26,9 +29,50 @@ SERVING = re.compile(r"Serving .* on (http://127\.0\.0\.1:\d+/)")
     ("content/papers/x.md", True), ("seeds/icml.jsonl", True), ("templates/paper.html", True),
     ("content/.cache/abc", False), ("content/.lock", False), ("content/.derived.json", False),
     ("content/papers/.x.md.tmp", False), ("templates/paper.html.swp", False), ("content/.trash/1/papers/x.md", False),
+    # editors' and tools' scratch files beside the file they edit
+    ("content/papers/sedfesyJi", False), ("content/papers/.x.md.swx", False), ("content/papers/.x.md.swo", False),
+    ("content/papers/4913", False), ("content/papers/5036", False), ("content/papers/.#x.md", False),
+    ("content/papers/#x.md#", False), ("content/papers/x.md~", False), ("seeds/.goutputstream-AB12CD", False),
+    ("templates/paper.html.kate-swp", False), ("seeds/icml.jsonl___jb_tmp___", False),
+    # ... and inputs whose names only look a little like them
+    ("seeds/sed2024.txt", True), ("assets/4914", True), ("seeds/2024", True), ("content/papers/sedative-net.md", True),
+    ("seeds/#1 list.txt", True),
 ])
 def test_only_what_a_person_changes_starts_a_build(path, change):
     assert is_input_change(None, f"/p/{path}") is change
+
+
+def test_an_editors_scratch_files_are_not_among_the_changes(tmp_path):
+    """Real sed -i and vim (when installed) write their own files beside the one they edit, and
+    others are made by hand: one build runs, and it names the edited file alone."""
+    paper = tmp_path / "x.md"
+    paper.write_text("title: a\n", encoding="utf-8")
+    said, stop = queue.Queue(), threading.Event()
+    watcher = threading.Thread(target=rebuild_on_change, args=([tmp_path], [sys.executable, "-c", ""], Generation(),
+                                                               stop, said.put))
+    watcher.start()
+    try:
+        probe = tmp_path / "probe.md"
+        for attempt in range(50):  # until the watcher is up: it reports a change to probe.md
+            probe.write_text(str(attempt), encoding="utf-8")
+            try:
+                assert said.get(timeout=0.2) == "Changed: probe.md; building"
+                break
+            except queue.Empty:
+                continue
+        for name in ("4913", ".#x.md", "#x.md#", "x.md~", "x.md.tmp", ".x.md.swp", ".goutputstream-AB12CD"):
+            (tmp_path / name).write_text("scratch", encoding="utf-8")
+            (tmp_path / name).unlink()
+        if shutil.which("vim"):
+            subprocess.run(["vim", "-es", "-u", "NONE", "-i", "NONE", "-c", "s/a/b/", "-c", "wq", str(paper)], check=True)
+        subprocess.run(["sed", "-i", "s/: ./: c/", str(paper)], check=True)
+        assert said.get(timeout=10) == "Changed: x.md; building"
+        assert paper.read_text(encoding="utf-8") == "title: c\n"
+        time.sleep(0.5)  # no more reports: the scratch files made no batch of their own
+        assert said.empty()
+    finally:
+        stop.set()
+        watcher.join(timeout=10)
 
 
 @pytest.fixture

@@ -12,6 +12,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
+from urllib.parse import urlsplit
 
 from catalogue.ingest.bibtex_rows import parse_bibtex_rows
 from catalogue.ingest.csv_rows import parse_csv_rows, parse_tsv_rows
@@ -163,7 +164,7 @@ def checked_value(field: str, key: str, value: Any, note: Note) -> Any:
         note(f"{key} is a {json_type(value)}, not text; left out")
         return None
     if field in LINK_FIELDS:
-        address = address_of(key, value[:MAX_ADDRESS_LENGTH + 1], note)
+        address = address_of(key, value, note)
         if address and len(address) > MAX_ADDRESS_LENGTH:
             note(f"{key} is longer than any address ({MAX_ADDRESS_LENGTH:,} characters); left out")
             return None
@@ -262,20 +263,58 @@ def year_of(key: str, value: Any, note: Note) -> int | None:
 
 def address_of(key: str, value: str, note: Note) -> str | None:
     """An http(s) address; a Markdown link gives the address it points to, an address written
-    without its scheme (github.com/a/b) is https, and of several addresses the first is taken."""
-    text = value.strip()
+    without its scheme (github.com/a/b) is https, and of several addresses the first is taken. Only
+    one character more than MAX_ADDRESS_LENGTH is read, so that a hostile value costs no more."""
+    text, address = value.strip()[:MAX_ADDRESS_LENGTH + 1], None
     if ADDRESS.fullmatch(text):
-        return text
-    if linked := MARKDOWN_LINK.search(text):
-        return linked[1]
-    if BARE_HOST.fullmatch(text):
-        return "https://" + text
-    first = ADDRESS.match(text)
-    if first and re.fullmatch(rf"(?:\s*[;,]?\s*{ADDRESS.pattern})+\s*", text, re.IGNORECASE):
+        address = text
+    elif linked := MARKDOWN_LINK.search(text):
+        address = linked[1]
+    elif BARE_HOST.fullmatch(text):
+        address = "https://" + text
+    elif (first := ADDRESS.match(text)) and re.fullmatch(rf"(?:\s*[;,]?\s*{ADDRESS.pattern})+\s*", text,
+                                                         re.IGNORECASE):
         note(f"{key} gives several addresses; the first is used")
-        return first[0].rstrip(";,")
-    note(f"{key} {shown(value)} is not an http(s) address; left out")
+        address = first[0].rstrip(";,")
+    if (fault := address_fault(address or text)) is None:
+        return address
+    note(f"{key} {shown(value)} {fault}; left out")
     return None
+
+
+def address_fault(text: str) -> str | None:
+    """Why `text` is no http(s) address a page can link to, in words that are true of it; None when it is one.
+    (Whatever ADDRESS does not match fails one of these checks: the scheme, its '//', a character no
+    address holds unencoded, the host.)"""
+    if not text:
+        return "is blank"
+    scheme = re.match(r"[a-z][a-z0-9+.-]+:", text, re.IGNORECASE)  # (one letter is a drive: C:\paper.pdf)
+    if scheme and scheme[0].lower() not in ("http:", "https:"):
+        return f"starts with {scheme[0]!r}, not http:// or https://"
+    if scheme and not text[scheme.end():].startswith("//"):
+        return f"has no '//' after {scheme[0]!r}"
+    unwritten = re.search(r"[\s<>\"\x00-\x1f\x7f-\x9f]", text)
+    if not scheme and not (unwritten and BARE_HOST.match(text)):  # (github.com/a/b c: an address but for the space)
+        return "is not a web address: no http:// or https://, nor a host and path like github.com/a/b"
+    if unwritten:
+        return f"holds {character_named(unwritten[0], text)}, which no web address has"
+    try:
+        host = urlsplit(text).hostname
+    except ValueError:  # an unclosed '[' (an IPv6 host written wrongly)
+        host = None
+    return None if host else f"names no host after '{scheme[0]}//'"
+
+
+def character_named(character: str, text: str) -> str:
+    """How a message names a character that no web address holds as it is (they are percent-encoded)."""
+    if character == " ":
+        return "spaces" if text.count(" ") > 1 else "a space"
+    if character in "\r\n":
+        return "a line break"
+    if character in '<>"':
+        return repr(character)
+    kind = "white space" if character.isspace() else "a control character"
+    return f"{kind} (U+{ord(character):04X})"
 
 
 def clean_text(text: str) -> tuple[str, int]:

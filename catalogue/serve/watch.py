@@ -5,11 +5,12 @@ own (a failed build prints its message and keeps the previous site, as always). 
 by the preview get one script more, /.catalogue-reload.js, added as they are sent (the files
 on disk stay as built); it asks /.catalogue-generation every second and reloads the page when
 a build has finished since. The build's own writes in content/ (its cache, its lock, the
-record of what it derived) are not changes.
+record of what it derived) are not changes, nor are an editor's scratch files (EDITOR_SCRATCH).
 """
 
 from __future__ import annotations
 
+import re
 import subprocess
 import threading
 from collections.abc import Callable
@@ -36,6 +37,16 @@ RELOADER = b"""(function () {
 """
 # Names the build writes in the folders it reads (the cache, locks, temporary files, .trash, ...).
 BUILD_OWN = (".cache", ".lock", ".trash", ".derived.json")
+# Files editors and tools write beside the file being edited, for a moment or for the session:
+# they are no change of an input, so they neither start a build nor appear among the changes.
+EDITOR_SCRATCH = re.compile(
+    r"sed[A-Za-z0-9]{6}"  # sed -i: its output, renamed over the file when done (sedfesyJi)
+    r"|.+\.sw[a-px]"  # vim: swap files (.paper.md.swp, then .swo, ...) and .swx, its test of the folder
+    r"|\.#.+|#.+#"  # emacs: a lock (.#paper.md) and an auto-save (#paper.md#)
+    r"|.+~|.+\.tmp"  # backups (paper.md~: emacs, vim, gedit) and temporary files (the build's too)
+    r"|\.goutputstream-.+|.+\.kate-swp|.+___jb_(?:tmp|old)___")  # gedit, Kate, JetBrains' safe write
+# vim's test that it may write in a folder: a file named 4913 (or 4913 + 123k when that exists).
+VIM_PROBE_FIRST, VIM_PROBE_STEP = 4913, 123
 DEBOUNCE_MS = 300
 
 
@@ -52,10 +63,16 @@ class Generation:
 
 
 def is_input_change(_change, path: str) -> bool:
-    """A change a person made (not one of the build's own files, not an editor's swap file)."""
-    parts = Path(path).parts
-    return not any(part in BUILD_OWN or part.endswith((".tmp", ".swp", "~")) or part.startswith(".#")
-                   for part in parts)
+    """A change a person made (not one of the build's own files, not an editor's scratch file)."""
+    path = Path(path)
+    return not (any(part in BUILD_OWN for part in path.parts) or is_editor_scratch(path.name))
+
+
+def is_editor_scratch(name: str) -> bool:
+    """Whether a file of this name is an editor's or a tool's, written beside the file it edits (EDITOR_SCRATCH)."""
+    if re.fullmatch(r"[0-9]+", name) and int(name) >= VIM_PROBE_FIRST:
+        return (int(name) - VIM_PROBE_FIRST) % VIM_PROBE_STEP == 0
+    return EDITOR_SCRATCH.fullmatch(name) is not None
 
 
 def rebuild_on_change(watched: list[Path], command: list[str], generation: Generation, stop: threading.Event,
