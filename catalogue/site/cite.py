@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import unicodedata
 from urllib.parse import quote
 
 from catalogue.text import replace_unsafe
@@ -20,6 +21,9 @@ _NOT_KEY = re.compile(r"[^a-z0-9]")
 # Authors a BibTeX entry names before "and others" (BibTeX's et al.): bibtex holds a field in a
 # buffer of limited size, and a longer list is cut mid-name.
 MAX_BIBTEX_AUTHORS = 100
+# Words of a title that name an entry with no authors (its `key`): a formula counts as one word.
+KEY_WORDS = 4
+_WORD = re.compile(r"(?:\$[^$]*\$|\S)+")
 # What could end the field or, typeset, start a command (`^^5c` is TeX's backslash): percent-encoded.
 _URL_ESCAPES = str.maketrans({"{": "%7B", "}": "%7D", "\\": "%5C", "^": "%5E"})
 
@@ -33,7 +37,7 @@ def bibtex_field(text: str, math: bool = False) -> str:
     """A field value for BibTeX, braced: the text as TeX prints it (tex.py), with its safe formulas
     kept as math when `math` is set. Braces come only in matched pairs, so the value cannot end
     its entry; control characters go."""
-    text = _printable(text)
+    text = unicodedata.normalize("NFC", _printable(text))  # a name's é may come as e and U+0301
     return "{" + (tex_with_math(text) if math else tex_text(text)) + "}"
 
 
@@ -58,15 +62,22 @@ def protect_capitals(title: str) -> str:
 
 
 def render_bibtex(paper: Paper, url: str | None) -> str:
-    """An @inproceedings entry with what is known of the paper (no note: a derived title is marked on
-    the site, and a citation manager would carry the note into every bibliography)."""
-    title = tex_with_math(_printable(without_inline_html(paper.title)), protect_capitals)  # LaTeX has no HTML
-    fields = [("title", "{" + title + "}")]
+    """An entry with what is known of the paper (no note: a derived title is marked on the site, and a
+    citation manager would carry the note into every bibliography). @inproceedings needs authors, a
+    venue and a year (plain.bst warns of each one missing, biblatex wants all but the year); else it
+    is @misc, which needs only a title, with the venue as `howpublished` and, without authors, a `key`
+    of the title's first words, which bibtex sorts by and natbib shows in their place."""
+    plain_title = unicodedata.normalize("NFC", _printable(without_inline_html(paper.title)))  # LaTeX has no HTML
+    fields = [("title", "{" + tex_with_math(plain_title, protect_capitals) + "}")]
+    in_proceedings = bool(paper.authors and paper.venue and paper.year)
     if paper.authors:
         listed = paper.authors[:MAX_BIBTEX_AUTHORS] + (("others",) if len(paper.authors) > MAX_BIBTEX_AUTHORS else ())
         fields.append(("author", bibtex_field(" and ".join(listed))))
+    else:
+        fields.append(("key", bibtex_field(" ".join(_WORD.findall(plain_title)[:KEY_WORDS]), math=True)))
     if paper.venue:
-        fields.append(("booktitle", bibtex_field(f"{paper.venue} {paper.year or ''}".strip())))
+        venue = bibtex_field(f"{paper.venue} {paper.year or ''}".strip())
+        fields.append(("booktitle" if in_proceedings else "howpublished", venue))
     if paper.year:
         fields.append(("year", str(paper.year)))
     if url:
@@ -74,7 +85,7 @@ def render_bibtex(paper: Paper, url: str | None) -> str:
     if paper.pdf:
         fields.append(("pdf", bibtex_url(paper.pdf)))
     body = ",\n".join(f"  {name} = {value}" for name, value in fields)
-    return f"@inproceedings{{{citation_key(paper)},\n{body}\n}}\n"
+    return f"@{'inproceedings' if in_proceedings else 'misc'}{{{citation_key(paper)},\n{body}\n}}\n"
 
 
 def venue_label(paper: Paper, unknown: str = "Unknown venue") -> str:
