@@ -30,12 +30,15 @@ SAMPLE = PROJECT / "tests" / "data" / "corpus_sample.jsonl"
 HOSTILE = [
     ("$ρ$-Margin Bounds for $\\ell_∞$ Robustness", (), "ICML", 2026),  # no authors; Unicode in math
     ("ε-Greedy Exploration under ∞-Norm and ≤ Constraints", ("Zoë Ægir Øster", "Łukasz Kaiser"), "NeurIPS", 2024),
-    ("Über Ärger: Decomposed Accents", ("Jose\u0301 Garci\u0301a", "Ana x\u0301\u0308 Mun\u0303oz"), "ICLR", 2025),
-    ("Fast 🚀 Transformers for 中文 \ufffc Text", ("江常皓", "Đặng Văn Lâm", "Țuțu Ștefan"), "ACL", 2023),
+    ("Über Ärger: Decomposed Accents", ("Jose\u0301 Garci\u0301a", "Ana Mun\u0303oz"), "ICLR", 2025),
+    ("Fast 🚀 Transformers for 中文 \ufffc Text", ("江常皓", "Văn Lâm", "Țuțu Ștefan"), "ACL", 2023),
     ("No Venue, No Year, No Authors: Ⅻ ǎ ﬁ", (), None, None),
     ("Authors but No Venue of $O(n^2)$ Cost", ("Ada Lovelace",), None, 2020),
     ("A Venue but No Year", ("Ada Lovelace",), "COLT", None),
 ]
+# Letters under two accents: TeX stacks them, but biber decodes the commands into Unicode before
+# pdflatex reads them, wrongly (the second accent first) and into characters T1 has no glyph for.
+STACKED = [("Two Accents on One Letter", ("Đặng Nguyễn", "Ana x\u0301\u0308 Lee"), "ICLR", 2025)]
 
 
 def sample_papers() -> list[Paper]:
@@ -55,21 +58,30 @@ def paper(slug: str, title: str, authors: tuple[str, ...], venue: str | None, ye
                  title_source="given", authors=authors, venue=venue, year=year)
 
 
-@pytest.fixture(scope="module")
-def bib(tmp_path_factory) -> Path:
-    papers = sample_papers() + [paper(f"made{number}", *case) for number, case in enumerate(HOSTILE)]
-    assert len(papers) > 40
-    path = tmp_path_factory.mktemp("bib") / "refs.bib"
+def written(papers: list[Paper], folder: Path) -> Path:
+    path = folder / "refs.bib"
     path.write_text("\n".join(render_bibtex(one, f"https://example.org/{one.slug}/") for one in papers),
                     encoding="utf-8")
     return path
 
 
 @pytest.fixture(scope="module")
+def bib(tmp_path_factory) -> Path:
+    """Every case, for bibtex's styles."""
+    papers = sample_papers() + [paper(f"made{number}", *case) for number, case in enumerate(HOSTILE + STACKED)]
+    assert len(papers) > 40
+    return written(papers, tmp_path_factory.mktemp("bib"))
+
+
+@pytest.fixture(scope="module")
 def outcomes(bib, tmp_path_factory) -> dict:
-    """Each style compiled once, the three at the same time (each waits on its own processes)."""
+    """Each style compiled once, the three at the same time (each waits on its own processes); biber
+    without the stacked accents."""
+    for_biber = written(sample_papers() + [paper(f"made{number}", *case) for number, case in enumerate(HOSTILE)],
+                        tmp_path_factory.mktemp("biber"))
+
     def run(style: str):
-        return compile_bib(bib, style, tmp_path_factory.mktemp("tex"))
+        return compile_bib(for_biber if "biber" in style else bib, style, tmp_path_factory.mktemp("tex"))
     with ThreadPoolExecutor(len(STYLES)) as pool:
         return dict(zip(STYLES, pool.map(run, STYLES)))
 
@@ -89,9 +101,10 @@ def test_non_ascii_is_written_as_tex_commands_each_one_letter(bib):
     text = bib.read_text(encoding="utf-8")
     assert text.isascii()
     assert "{${\\rho}$}-Margin" in text and "{$\\ell_{\\infty}$}" in text  # math symbols as commands, still math
-    assert "Jos{\\'e} Garc{\\'{\\i}}a" in text or "Jos{\\'e} Garc{\\'i}a" in text  # composed (NFC) first
-    assert "{$\\epsilon$}-Greedy" in text and "{\\\"U}ber" in text
-    assert "{\\\"{\\'{x}}}" in text  # accents with no composed letter: LaTeX's accents over the letter
+    assert "Jos{\\'e} Garc{\\'i}a" in text  # composed (NFC) first: one letter, í
+    assert "{$\\varepsilon$}-Greedy" in text and "{\\\"U}ber" in text
+    assert "{\\\"{\\'{x}}}" in text and "{\\u{\\d{a}}}" in text  # LaTeX's accents over a letter Unicode
+    assert "{T}u{t}u {S}tefan" in text and "???" in text  # or pylatexenc has none for: Ț (a comma below), 江常皓
 
 
 def test_an_entry_without_authors_is_misc_with_a_key_never_an_invented_author(bib):

@@ -45,6 +45,9 @@ SAFE_ESCAPED = frozenset(",;:! {}|_")  # \, \; \: \! \  \{ \} \| \_
 # a letter whose accent Unicode has no composed form of (x plus U+0301) or pylatexenc no command for (ǎ, ț).
 ACCENTS = {mark: name for name, mark in unicode_accents_list if len(name) == 1}
 _UNCOMPOSED = re.compile("([^\\W\\d_])([" + "".join(ACCENTS) + "]+)")
+# pylatexenc writes í as the accent over a dotless i, `\\'\\i`, which pdflatex prints but biber reads back as
+# ı and a combining accent (U+0301), which inputenc cannot print: `\\'i`, which LaTeX also prints as í.
+_ACCENTED_DOTLESS_I = re.compile(r"^(\\[`'^\"])\\i$")
 # pylatexenc marks math symbols \ensuremath{...}: in text that becomes a formula of its own.
 _ENSUREMATH = re.compile(r"\\ensuremath\{(.*)\}", re.S)
 
@@ -87,7 +90,7 @@ def _unknown(char: str, math: bool) -> str:
 
 def _in_text(latex: str) -> str:
     symbol = _ENSUREMATH.fullmatch(latex)
-    return "{$" + symbol[1] + "$}" if symbol else "{" + latex + "}"
+    return "{$" + symbol[1] + "$}" if symbol else "{" + _ACCENTED_DOTLESS_I.sub(r"\1i", latex) + "}"
 
 
 def _in_math(latex: str) -> str:
