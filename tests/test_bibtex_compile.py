@@ -30,7 +30,7 @@ SAMPLE = PROJECT / "tests" / "data" / "corpus_sample.jsonl"
 HOSTILE = [
     ("$ρ$-Margin Bounds for $\\ell_∞$ Robustness", (), "ICML", 2026),  # no authors; Unicode in math
     ("ε-Greedy Exploration under ∞-Norm and ≤ Constraints", ("Zoë Ægir Øster", "Łukasz Kaiser"), "NeurIPS", 2024),
-    ("Über Ärger: Decomposed Accents", ("Jose\u0301 Garci\u0301a", "Ana Mun\u0303oz"), "ICLR", 2025),
+    ("Über Ärger: Decomposed Accents in GÖDEL-Net", ("Jose\u0301 Garci\u0301a", "Ana Mun\u0303oz"), "ICLR", 2025),
     ("Fast 🚀 Transformers for 中文 \ufffc Text", ("江常皓", "Văn Lâm", "Țuțu Ștefan"), "ACL", 2023),
     ("No Venue, No Year, No Authors: Ⅻ ǎ ﬁ", (), None, None),
     ("Authors but No Venue of $O(n^2)$ Cost", ("Ada Lovelace",), None, 2020),
@@ -103,6 +103,7 @@ def test_non_ascii_is_written_as_tex_commands_each_one_letter(bib):
     assert "{${\\rho}$}-Margin" in text and "{$\\ell_{\\infty}$}" in text  # math symbols as commands, still math
     assert "Jos{\\'e} Garc{\\'i}a" in text  # composed (NFC) first: one letter, í
     assert "{$\\varepsilon$}-Greedy" in text and "{\\\"U}ber" in text
+    assert "{G{\\\"O}DEL-Net}" in text  # inner capitals kept from a style's lower-casing, accented or not
     assert "{\\\"{\\'{x}}}" in text and "{\\u{\\d{a}}}" in text  # LaTeX's accents over a letter Unicode
     assert "{T}u{t}u {S}tefan" in text and "???" in text  # or pylatexenc has none for: Ț (a comma below), 江常皓
 

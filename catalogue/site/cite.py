@@ -16,7 +16,9 @@ from catalogue.site.tex import tex_text, tex_with_math
 _MARKDOWN_PUNCTUATION = re.compile(r"[\\`*_\[\]<]")
 _MATH = re.compile(r"\$[^$]*\$")
 _LINE_BREAKS = re.compile(r"[\t\n\r\x0c\u2028\u2029]")
-_INNER_CAPITAL = re.compile(r"[^\s\-{][A-Z]")
+_INNER_CAPITAL = re.compile(r"[^\s\-][A-Z]")
+# What a word's letters are read through: `G{\"O}DEL` is GODEL to a style that changes case.
+_COMMAND_OR_BRACE = re.compile(r"\\(?:[A-Za-z]+|.)|[{}]")
 _NOT_KEY = re.compile(r"[^a-z0-9]")
 # Authors a BibTeX entry names before "and others" (BibTeX's et al.): bibtex holds a field in a
 # buffer of limited size, and a longer list is cut mid-name.
@@ -53,11 +55,11 @@ def _printable(text: str) -> str:
 
 
 def protect_capitals(title: str) -> str:
-    """Braces around words with inner capitals (WZ-LLM, EgoTSR, LS$^2$MC), which styles would
-    lower-case; 'Neuro-Symbolic' only starts its parts with capitals and is left alone."""
+    """Braces around words with inner capitals (WZ-LLM, EgoTSR, LS$^2$MC, G{\\"O}DEL), which styles would
+    lower-case; 'Neuro-Symbolic' and `{\\"U}ber` only start their parts with capitals and are left alone."""
     def protect(word: str) -> str:
-        inner_capital = _INNER_CAPITAL.search(_MATH.sub("", word) if "$" in word else word)
-        return "{" + word + "}" if inner_capital and "{" not in word else word
+        letters = _COMMAND_OR_BRACE.sub("", _MATH.sub("", word) if "$" in word else word)
+        return "{" + word + "}" if _INNER_CAPITAL.search(letters) else word
     return " ".join(protect(word) for word in title.split(" "))
 
 
