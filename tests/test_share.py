@@ -7,6 +7,7 @@ import zipfile
 from html.parser import HTMLParser
 
 import bibtexparser
+import feedparser
 import pytest
 from click.testing import CliRunner
 
@@ -161,10 +162,16 @@ def test_without_a_base_url_no_absolute_url_is_invented(seeds_builds):
     assert "https://" not in (built.out / "feed.xml").read_text(encoding="utf-8").split("<entry>")[0]
 
 
-def test_feed_date_honours_source_date_epoch(tmp_path, monkeypatch):
-    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1767225600")  # 2026-01-01
+def test_ingest_dates_new_papers_by_source_date_epoch_and_the_feed_reads_clean(tmp_path, monkeypatch):
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1767225600")  # 2026-01-01: what ingest records instead of the clock
     built = build_project(make_project(tmp_path), "--no-search")
-    assert "<updated>2026-01-01T00:00:00Z</updated>" in (built.out / "feed.xml").read_text(encoding="utf-8")
+    files = list((built.content / "papers").glob("*.md"))
+    assert files and all("\nadded: 2026-01-01\n" in path.read_text(encoding="utf-8") for path in files)
+    text = (built.out / "feed.xml").read_text(encoding="utf-8")
+    feed = feedparser.parse(text)
+    assert not feed.bozo, feed.get("bozo_exception")
+    assert len(feed.entries) == len(files) and all(entry.published_parsed for entry in feed.entries)
+    assert feed.feed.updated == "2026-01-01T00:00:00Z" and "Unknown" not in text
 
 
 def test_the_bundle_is_deterministic_and_leaves_pagefind_out(built_site, tmp_path):

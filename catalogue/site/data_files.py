@@ -27,9 +27,9 @@ from catalogue.system.cache import digest
 
 
 def plan_data_files(catalogue: Catalogue, views: tuple[PaperView, ...], config: SiteConfig, html_paths: list[str],
-                    everything: str, venue: Callable[[Paper], str], unknown_author: str) -> list[Output]:
-    """The whole catalogue's citations, feeds, offline search index and redirects; `venue` and
-    `unknown_author` name a paper's venue and a paper without authors in the site's language."""
+                    everything: str, venue: Callable[[Paper], str]) -> list[Output]:
+    """The whole catalogue's citations, feeds, offline search index and redirects; `venue` names a
+    paper's venue in the site's language."""
     labels = {t.slug: t.label for t in catalogue.topics}
     terms = {v.plain_abstract: v.terms for v in views}  # kept with the views: an edit finds only its own again
     topic_index = {t.slug: n for n, t in enumerate(catalogue.topics)}
@@ -41,7 +41,7 @@ def plan_data_files(catalogue: Catalogue, views: tuple[PaperView, ...], config: 
         Output("feed.xml", all_views, lambda: render_atom(catalogue, {v.paper.id: v.title_text for v in views},
                                                           {v.paper.id: v.description for v in views},
                                                           {v.paper.id: v.addresses for v in views}, config,
-                                                          venue, unknown_author)),
+                                                          venue)),
         Output("papers.json", all_views, lambda: render_papers_json(
             (paper_record(v.paper, v.addresses, labels, v.title_text, v.plain_abstract) for v in views), config)),
         Output("list-data.js", all_views, lambda: render_list_data(views, catalogue.topics, venue)),
