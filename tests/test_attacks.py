@@ -583,7 +583,8 @@ def test_a_markdown_citation_links_its_whole_title_to_its_address(title, url):
 
 def test_a_script_end_tag_in_a_title_stays_in_the_json_ld(tmp_path):
     title = "Ends </script><script>alert(1)</script> and <!x"
-    site = rendered(tmp_path, [paper_fields(1, title=title, authors=["</SCRIPT >"])], "--base-url", BASE_URL)
+    site = rendered(tmp_path, [paper_fields(1, title=title, title_source="given", authors=["</SCRIPT >"])],
+                    "--base-url", BASE_URL)
     html = (site / "papers/paper-1/index.html").read_text(encoding="utf-8")
     start = html.index('<script type="application/ld+json">') + len('<script type="application/ld+json">')
     end = html.index("</script>", start)
