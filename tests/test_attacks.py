@@ -462,10 +462,11 @@ def redirecting_site(tmp_path_factory) -> Path:
 def test_check_finds_redirect_loops_chains_and_stray_lines(redirecting_site, tmp_path, line, problem):
     site = Path(shutil.copytree(redirecting_site, tmp_path / "site"))
     assert check_redirects(site) == []
+    added = (site / "_redirects").read_text(encoding="utf-8").count("\n") + 1  # the line number of the line added
     with (site / "_redirects").open("a", encoding="utf-8") as redirects:
         redirects.write(line + "\n")
     problems = check_redirects(site)
-    assert len(problems) == 1 and problem in problems[0] and problems[0].startswith("_redirects:4: "), problems
+    assert len(problems) == 1 and problem in problems[0] and problems[0].startswith(f"_redirects:{added}: "), problems
 
 
 # --- Venue pages: one address, one venue --------------------------------------------------------
