@@ -26,7 +26,6 @@ class SiteConfig:
                         "topics and code links.")
     language: str = "en"
     base_url: str | None = None  # e.g. https://user.github.io/REPO/; None: no absolute URLs
-    source_date_epoch: int | None = None  # from $SOURCE_DATE_EPOCH: the date feeds carry
 
     @property
     def base_path(self) -> str:

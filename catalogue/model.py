@@ -116,6 +116,7 @@ class Paper:
     url: str | None = None  # its page in the proceedings or at the venue ("Proceedings")
     in_seeds: bool = True  # False: gone from the seed lists, kept until `ingest --prune`
     old_slugs: tuple[str, ...] = ()  # earlier addresses, each kept as a redirect
+    added: str | None = None  # when the catalogue first had it, an ISO date (2026-12-04); None until ingest dates it
 
 
 @dataclass(frozen=True)

@@ -88,13 +88,14 @@ def ingest(seeds: Path, content: Path, prune: bool = False, allow_removals: bool
     """seeds/ -> content/papers/*.md, keeping every hand edit; returns the IngestReport (also said).
     Notes about seeds unread since they were said are counted, not listed again, unless `repeat_notes`."""
     from catalogue.content.taxonomy import write_default_taxonomy
-    from catalogue.ingest.run import KEPT_TYPES, ingest as ingest_seeds
+    from catalogue.ingest.run import KEPT_TYPES, ingest as ingest_seeds, ingest_date
     from catalogue.system.notes import note_lines
     if taxonomy := write_default_taxonomy(content):  # a new catalogue: it builds at once
         say(f"{display(taxonomy)}: no topic taxonomy; wrote the default one (edit it to change topics)")
     folder = f"{display(seeds)}{'/' if seeds.is_dir() else ''}"
     with stage(f"Ingesting {folder} into {display(content)}/"), closing(Cache.beside(content, KEPT_TYPES)) as cache:
-        report = ingest_seeds(seeds, content, prune, cache, allow_removals)
+        today = ingest_date(source_date_epoch(os.environ.get("SOURCE_DATE_EPOCH")))
+        report = ingest_seeds(seeds, content, prune, cache, allow_removals, today)
     listed = repeat_notes or not report.notes_said_before
     if listed:
         for line in note_lines(at_their_places(report.problems, seeds, content.parent)):
@@ -251,14 +252,13 @@ def refuse_new_content_over_another_site(content: Path, site: SiteFolder) -> Non
 
 def site_config(config_path: Path, base_url: str | None, language: str | None) -> SiteConfig:
     """site.toml, overridden by the host's address and by the flags; an unknown language stops here."""
-    config = read_config(config_path, base_url=base_url or host_base_url(dict(os.environ)), language=language,
-                         source_date_epoch=source_date_epoch(os.environ.get("SOURCE_DATE_EPOCH")))
+    config = read_config(config_path, base_url=base_url or host_base_url(dict(os.environ)), language=language)
     load_strings(config.language)  # an unknown or incomplete language stops the build before any work
     return config
 
 
 def source_date_epoch(value: str | None) -> int | None:
-    """$SOURCE_DATE_EPOCH (reproducible-builds.org): the date the feed carries instead of a guess."""
+    """$SOURCE_DATE_EPOCH (reproducible-builds.org): the date ingest gives a new paper instead of the clock's."""
     if not value:
         return None
     if not value.isdigit():

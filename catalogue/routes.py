@@ -120,6 +120,13 @@ class PaperAddresses:
         """(earlier folder, folder) for each earlier slug, as a host's redirects name them."""
         return tuple((paper_folder(slug), self.shared) for slug in self.old_slugs)
 
+    @property
+    def old_bibtex(self) -> tuple[str, ...]:
+        """The BibTeX files at the paper's earlier addresses, one for each earlier slug: a shared
+        .bib link must still give the citation, not the page (Netlify: a 301 to `bibtex`; a host
+        without redirects: a copy of it)."""
+        return tuple(paper_bibtex(slug) for slug in self.old_slugs)
+
 
 def slug_of_paper_page(path: str) -> str | None:
     """'papers/x/index.html' -> 'x'; None for any other page."""

@@ -15,6 +15,10 @@ import pytest
 from click.testing import CliRunner
 
 from catalogue.cli import main
+from catalogue.model import Paper, Source
+from catalogue.routes import PaperAddresses
+from catalogue.site.check import check_redirects
+from catalogue.site.data_files import render_netlify_redirects
 from conftest import PROJECT, build_project, make_project
 
 
@@ -231,10 +235,45 @@ def test_a_renamed_slug_keeps_the_old_address_working(tmp_path, seeds_builds):
     assert '<meta http-equiv="refresh" content="0; url=../../papers/ego-tsr/index.html">' in old
     assert '<link rel="canonical" href="https://example.org/cat/papers/ego-tsr/">' in old
     assert (rebuilt.out / "papers" / "ego-tsr" / "index.html").exists()
-    assert "/papers/egotsr/*  /papers/ego-tsr/  301!" in (rebuilt.out / "_redirects").read_text(encoding="utf-8")
+    redirects = (rebuilt.out / "_redirects").read_text(encoding="utf-8")
+    assert "/papers/egotsr/*  /papers/ego-tsr/  301!" in redirects
+    # The old .bib gives the citation: on Netlify a 301 that wins over its folder's, on GitHub Pages (no
+    # redirects) the file itself.
+    assert netlify_destination(redirects, "/papers/egotsr/egotsr.bib") == "/papers/ego-tsr/ego-tsr.bib"
+    assert netlify_destination(redirects, "/papers/egotsr/index.html") == "/papers/ego-tsr/"
+    bibtex = (rebuilt.out / "papers" / "ego-tsr" / "ego-tsr.bib").read_bytes()
+    assert (rebuilt.out / "papers" / "egotsr" / "egotsr.bib").read_bytes() == bibtex and b"EgoTSR" in bibtex
+    assert check_redirects(rebuilt.out) == []
     again = build_project(project, "--no-search")  # the mark stays once, the redirect stays
     assert path.read_text(encoding="utf-8").count("- egotsr") == 1
     assert (again.out / "papers" / "egotsr" / "index.html").exists()
+    assert (again.out / "papers" / "egotsr" / "egotsr.bib").read_bytes() == \
+        (again.out / "papers" / "ego-tsr" / "ego-tsr.bib").read_bytes()  # remade with it (no url now)
+
+
+def netlify_destination(redirects: str, path: str) -> str | None:
+    """Where Netlify sends `path` by a _redirects file: the first rule that matches, read top to
+    bottom (Netlify's redirect docs: processing stops at the first match); a `from` that ends in `*`
+    matches every path that starts with the rest, any other the path itself, with or without its slash."""
+    for line in redirects.splitlines():
+        if line.strip() and not line.startswith("#"):
+            source, target, _ = line.split()
+            if path.startswith(source[:-1]) if source.endswith("*") else path.rstrip("/") == source.rstrip("/"):
+                return target
+    return None
+
+
+def test_each_old_bibtex_address_is_sent_to_its_papers_bibtex_before_its_folder_is():
+    papers = [Paper(id="0123456789ab", slug="new", title="T", abstract="A", source=Source("s.txt", 1),
+                    old_slugs=("first", "second")),
+              Paper(id="0123456789ac", slug="other", title="T", abstract="A", source=Source("s.txt", 3),
+                    old_slugs=("firsts",))]
+    redirects = render_netlify_redirects((paper, PaperAddresses(paper.slug, paper.old_slugs)) for paper in papers)
+    for old, new in (("first", "new"), ("second", "new"), ("firsts", "other")):
+        assert netlify_destination(redirects, f"/papers/{old}/{old}.bib") == f"/papers/{new}/{new}.bib"
+        assert netlify_destination(redirects, f"/papers/{old}/") == netlify_destination(redirects, f"/papers/{old}") \
+            == netlify_destination(redirects, f"/papers/{old}/preview.png") == f"/papers/{new}/"
+    assert netlify_destination(redirects, "/papers/new/new.bib") is None  # the paper's own files are served as they are
 
 
 def test_related_papers_and_the_map_are_computed_outside_the_build_process(tmp_path):

@@ -66,8 +66,9 @@ def letters(text: str) -> str:
     return re.sub(r"[\W_]+", "", unicodedata.normalize("NFKC", text)).casefold()
 
 
-def meta(page: str, name: str) -> list[str]:
-    return [html.unescape(value) for value in re.findall(rf'<meta name="{name}" content="([^"]*)">', page)]
+def structured_data(page: str) -> dict:
+    """The page's JSON-LD: its abstract as plain text and its authors (its Scholar tags only when its title is known)."""
+    return json.loads(re.search(r'<script type="application/ld\+json">(.*?)</script>', page, re.S)[1])
 
 
 @pytest.mark.parametrize("which", ["built_site", "authored_site"])
@@ -80,8 +81,10 @@ def test_pagefind_indexes_name_title_authors_and_abstract_and_no_interface_text(
         page = (site / url.strip("/") / "index.html").read_text(encoding="utf-8")
         name = re.search(r'data-name="([^"]*)"', page)
         also = re.search(r'<h2 id="also-heading"[^>]*>.*?</h2>\s*<p>(.*?)</p>', page, re.S)
-        indexed = [html.unescape(name[1]) if name else "", *meta(page, "citation_title"), *meta(page, "citation_author"),
-                   *meta(page, "citation_abstract"), html.unescape(also[1]) if also else ""]
+        title = html.unescape(re.search(r'<h1 [^>]*data-title="([^"]*)"', page)[1])
+        data_ld = structured_data(page)
+        indexed = [html.unescape(name[1]) if name else "", title, *(author["name"] for author in data_ld.get("author", ())),
+                   data_ld.get("abstract", ""), html.unescape(also[1]) if also else ""]
         assert letters(data["content"]) == letters(" ".join(indexed)), url  # no heading, button, label or topic
         assert data["filters"]["topic"] and data["filters"]["venue"], url  # topics and venue: filters only
         assert data["meta"]["id"] == re.search(r"id <code>([0-9a-f]+)</code>", page)[1]
@@ -157,8 +160,7 @@ def test_show_more_loads_30_more_up_to_all_matches(engine, built_site, page):
 
 
 def test_hosted_excerpts_come_from_the_abstract(built_site, page):
-    abstract = meta((built_site.out / "papers" / "egotsr" / "index.html").read_text(encoding="utf-8"),
-                    "citation_abstract")[0]
+    abstract = structured_data((built_site.out / "papers" / "egotsr" / "index.html").read_text(encoding="utf-8"))["abstract"]
     with serve_folder(built_site.out) as address:
         page.goto(address + "search.html?q=EgoTSR")  # the name and the title's first word: weighted most
         wait_for_results(page, "pagefind")

@@ -7,10 +7,13 @@ import zipfile
 from html.parser import HTMLParser
 
 import bibtexparser
+import feedparser
 import pytest
 from click.testing import CliRunner
 
+from catalogue.search.offline import TERMS_PER_PAPER
 from catalogue.site.cite import bibtex_field, protect_capitals, render_bibtex
+from catalogue.site.paper_extras import known_for_scholar
 from catalogue.cli import main
 from catalogue.model import Paper, Source
 from conftest import build_project, make_project
@@ -18,14 +21,21 @@ from conftest import build_project, make_project
 BASE = "https://example.org/catalogue/"
 
 
+KNOWN_TITLE = "FlashSinkhorn: IO-Aware Entropic Optimal Transport"
+
+
 @pytest.fixture(scope="module")
 def shared_site(tmp_path_factory, seeds_builds):
-    """The seeds built with a base URL and an edited paper that has authors and a PDF."""
+    """The seeds built with a base URL, an edited paper that has authors and a PDF (its title still
+    derived), and one whose title and author were written by hand: the one whose title and authors are known."""
     built = seeds_builds.copy(tmp_path_factory.mktemp("shared"), "--no-search")
     project = built.root
     path = built.content / "papers" / "egotsr.md"
     text = path.read_text(encoding="utf-8").replace(
         "venue: ICML", "authors:\n- Ada Lovelace\n- Alan Turing\npdf: https://example.org/egotsr.pdf\nvenue: ICML")
+    path.write_text(text, encoding="utf-8")
+    path = built.content / "papers" / "flashsinkhorn.md"
+    text = re.sub(r"\ntitle: .*\n", f"\ntitle: '{KNOWN_TITLE}'\nauthors:\n- Grace Hopper\npdf: https://example.org/fs.pdf\n", path.read_text(encoding="utf-8"))
     path.write_text(text, encoding="utf-8")
     return build_project(project, "--base-url", BASE, "--no-search")
 
@@ -65,7 +75,7 @@ def paper_pages(site):
     return sorted((site / "papers").glob("*/index.html"))
 
 
-def test_every_paper_page_has_preview_citation_and_canonical_tags(shared_site):
+def test_every_paper_page_has_preview_and_canonical_tags(shared_site):
     pages = paper_pages(shared_site.out)
     assert len(pages) == 38
     for page in pages:
@@ -75,20 +85,54 @@ def test_every_paper_page_has_preview_citation_and_canonical_tags(shared_site):
         assert head.links["canonical"] == url and head.meta["og:url"] == [url]
         assert head.meta["og:image"] == [f"{url}preview.png"] and head.meta["twitter:image"] == [f"{url}preview.png"]
         assert head.meta["twitter:card"] == ["summary_large_image"] and head.meta["og:type"] == ["article"]
-        for key in ("og:title", "og:description", "og:site_name", "citation_title", "citation_abstract"):
+        for key in ("og:title", "og:description", "og:site_name"):
             value = head.meta[key][0]
             assert value.strip(), (page, key)
             assert not re.search(r"\$|\\[a-z]+\{|\*\*", value), (page, key, value)  # no LaTeX or Markdown
-        assert head.meta["citation_publication_date"] == ["2026"]
-        assert head.meta["citation_conference_title"] == ["ICML 2026"]
         data = json.loads("".join(head.json_ld))
-        assert data["@type"] == "ScholarlyArticle" and data["url"] == url and data["name"] == head.meta["og:title"][0]
+        assert data["@type"] == "ScholarlyArticle" and data["url"] == url and data["abstract"] and data["keywords"]
 
 
-def test_authors_and_pdf_added_by_hand_reach_the_tags(shared_site):
+def scholar_tags(head) -> dict[str, list[str]]:
+    return {key: values for key, values in head.meta.items() if key.startswith("citation_")}
+
+
+def test_only_a_paper_whose_title_and_authors_are_known_carries_scholar_tags(shared_site):
+    """Google Scholar needs a title, an author and a date; a derived title or no author is no fact to claim."""
+    head = head_of(shared_site.out / "papers" / "flashsinkhorn" / "index.html")
+    tags = scholar_tags(head)
+    assert tags.pop("citation_abstract")[0].strip()
+    assert tags == {"citation_title": [KNOWN_TITLE], "citation_author": ["Grace Hopper"],
+                    "citation_publication_date": ["2026"], "citation_conference_title": ["ICML 2026"],
+                    "citation_pdf_url": ["https://example.org/fs.pdf"], "citation_public_url": [f"{BASE}papers/flashsinkhorn/"]}
+    data = json.loads("".join(head.json_ld))
+    assert data["name"] == data["headline"] == KNOWN_TITLE
+    unknown = [page for page in paper_pages(shared_site.out) if page.parent.name != "flashsinkhorn"]
+    assert len(unknown) == 37  # derived titles, and all but egotsr without authors
+    for page in unknown:
+        head = head_of(page)
+        assert scholar_tags(head) == {}, page
+        data = json.loads("".join(head.json_ld))
+        assert "name" not in data and "headline" not in data, page
+        assert data["abstract"] and data["keywords"] and data["url"].endswith(f"/{page.parent.name}/")
+
+
+@pytest.mark.parametrize("authors, title_source, known", [
+    ((), "given", False),  # a paper of no one
+    (("Ada Lovelace",), "derived", False),  # a title made up from the abstract
+    (("Ada Lovelace",), "given", True),
+    (("Ada Lovelace",), "edited", True),
+    (("Ada Lovelace",), "lookup", True),  # a title found elsewhere counts as known
+])
+def test_scholar_tags_need_a_known_title_and_an_author(authors, title_source, known):
+    paper = Paper(id="0123456789ab", slug="x", title="A Title", abstract="Text.", source=Source("s.txt", 1),
+                  authors=authors, title_source=title_source)
+    assert known_for_scholar(paper) is known
+
+
+def test_authors_added_by_hand_reach_the_structured_data(shared_site):
     head = head_of(shared_site.out / "papers" / "egotsr" / "index.html")
-    assert head.meta["citation_author"] == ["Ada Lovelace", "Alan Turing"]
-    assert head.meta["citation_pdf_url"] == ["https://example.org/egotsr.pdf"]
+    assert "citation_author" not in head.meta  # its title is still derived: no citation_* tags
     data = json.loads("".join(head.json_ld))
     assert [author["name"] for author in data["author"]] == ["Ada Lovelace", "Alan Turing"]
 
@@ -157,14 +201,20 @@ def test_without_a_base_url_no_absolute_url_is_invented(seeds_builds):
     assert not (built.out / "sitemap.xml").exists()
     head = head_of(built.out / "papers" / "egotsr" / "index.html")
     assert "canonical" not in head.links and "og:image" not in head.meta and "og:url" not in head.meta
-    assert "og:title" in head.meta and "citation_title" in head.meta
+    assert "og:title" in head.meta and "citation_public_url" not in head.meta
     assert "https://" not in (built.out / "feed.xml").read_text(encoding="utf-8").split("<entry>")[0]
 
 
-def test_feed_date_honours_source_date_epoch(tmp_path, monkeypatch):
-    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1767225600")  # 2026-01-01
+def test_ingest_dates_new_papers_by_source_date_epoch_and_the_feed_reads_clean(tmp_path, monkeypatch):
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1767225600")  # 2026-01-01: what ingest records instead of the clock
     built = build_project(make_project(tmp_path), "--no-search")
-    assert "<updated>2026-01-01T00:00:00Z</updated>" in (built.out / "feed.xml").read_text(encoding="utf-8")
+    files = list((built.content / "papers").glob("*.md"))
+    assert files and all("\nadded: 2026-01-01\n" in path.read_text(encoding="utf-8") for path in files)
+    text = (built.out / "feed.xml").read_text(encoding="utf-8")
+    feed = feedparser.parse(text)
+    assert not feed.bozo, feed.get("bozo_exception")
+    assert len(feed.entries) == len(files) and all(entry.published_parsed for entry in feed.entries)
+    assert feed.feed.updated == "2026-01-01T00:00:00Z" and "Unknown" not in text
 
 
 def test_the_bundle_is_deterministic_and_leaves_pagefind_out(built_site, tmp_path):
@@ -176,6 +226,21 @@ def test_the_bundle_is_deterministic_and_leaves_pagefind_out(built_site, tmp_pat
     names = zipfile.ZipFile(first).namelist()
     assert "paper-catalogue/index.html" in names and "paper-catalogue/search-index.js" in names
     assert not any(name.startswith("paper-catalogue/pagefind/") for name in names)
+
+
+def test_the_bundles_readme_tells_what_search_from_disk_misses(built_site, tmp_path):
+    archive = tmp_path / "catalogue.zip"
+    CliRunner().invoke(main, ["bundle", "--out", str(built_site.out), "--zip", str(archive)])
+    readme = zipfile.ZipFile(archive).read("paper-catalogue/README.txt").decode("utf-8")
+    offline = json.loads((built_site.out / "search-index.js").read_text(encoding="utf-8")
+                         .removeprefix("window.CATALOGUE_SEARCH = ").rstrip(";\n"))
+    known = {row[0]: set(re.findall(r"\w+", " ".join(map(str, row[1:6])).casefold())) for row in offline["papers"]}
+    papers = json.loads((built_site.out / "papers.json").read_text(encoding="utf-8"))["papers"]
+    missed = {paper["slug"]: set(re.findall(r"[a-z]{6,}", paper["abstract_text"].casefold())) - known[paper["slug"]]
+              for paper in papers}
+    assert all(missed.values())  # every paper has abstract words search from disk cannot find
+    assert "not the full text" in readme and "search included" not in readme
+    assert f"the {TERMS_PER_PAPER} words that most set its abstract apart" in readme
 
 
 def test_the_unzipped_bundle_searches_from_disk(built_site, browser, tmp_path):

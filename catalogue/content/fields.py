@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from datetime import date, datetime
 from typing import Callable
 
 from catalogue.text import UNSAFE
@@ -23,6 +24,7 @@ PORTABLE_SLUG = (f"lower-case letters, digits and single hyphens, at most {MAX_N
                  "keeps for a device (con, nul, com1, ...)")
 PAPER_ID = re.compile(r"\A[0-9a-f]{12}\Z")
 WEB_ADDRESS = re.compile(r"\Ahttps?://[^\s<>\"/?#]+[^\s<>\"]*\Z", re.IGNORECASE)
+ISO_DATE = re.compile(r"\A\d{4}-\d{2}-\d{2}\Z")
 SOURCE = re.compile(r"\A(\S(?:.*\S)?):(?:record (\d+)|(\d+))\Z")  # a seed file and its line or record; '.' stops at line breaks
 # Characters no front-matter text may hold (HTML and XML forbid them, or they end a line), and
 # those the abstract may not (it may span lines).
@@ -37,7 +39,9 @@ class Field:
     name: str  # the key, and the Paper field it holds
     read: Callable[[str, str, object], object]  # (file, key, YAML value) -> the field; ContentFileError if wrong
     write: Callable[[object], object] | None = None  # the field -> its YAML value; None: as it is
-    derived: bool = False  # ingest writes it (given by the seed record or derived from it); else a person's alone
+    # ingest writes it (given by the seed record or derived from it) on every ingest; else a person's (ingest
+    # may write it once, as `added`, or add to it, as `old_slugs`, but never replaces what the file holds)
+    derived: bool = False
     required: bool = False
     absent: object = None  # what a key the file leaves out reads as
     omitted: tuple = ()  # YAML values not written (each reads back as `absent`)
@@ -116,6 +120,25 @@ def _parse_source(path: str, key: str, value) -> Source:
     return Source(match[1], int(match[3] or 0), int(match[2] or 0))
 
 
+def _date(path: str, key: str, value) -> str | None:
+    """An ISO date, kept as its text ('2026-12-04'): YAML reads it unquoted as a date, quoted as text."""
+    if value is None:
+        return None
+    if isinstance(value, date) and not isinstance(value, datetime):  # (a datetime is a date too)
+        return value.isoformat()
+    if isinstance(value, str) and ISO_DATE.fullmatch(value):
+        try:
+            return date.fromisoformat(value).isoformat()
+        except ValueError:
+            pass  # a day no month has ("2026-02-30"): said below
+    raise ContentFileError(path, f"front-matter key '{key}' must be a date like 2026-12-04, not {shown(value)}")
+
+
+def _date_value(text: str | None) -> date | None:
+    """The date as YAML writes it unquoted (2026-12-04), as a person would."""
+    return date.fromisoformat(text) if text else None
+
+
 def _checked(kind: type, test: Callable | None, expected: str, optional: bool = False
              ) -> Callable[[str, str, object], object]:
     """A reader of one value of `kind` that passes `test` (or of none, when optional)."""
@@ -153,6 +176,8 @@ FIELDS = (
     Field("pdf", _ADDRESS, derived=True, omitted=EMPTY),
     Field("url", _ADDRESS, derived=True, omitted=EMPTY),
     Field("source", _parse_source, str, derived=True, required=True),
+    # set once, when the paper first arrives (or, for a file from before this field, at its next ingest)
+    Field("added", _date, _date_value, omitted=EMPTY),
     Field("cleaned", _texts, list, derived=True, omitted=EMPTY),
     Field("in_seeds", _checked(bool, None, "true or false"), absent=True,
           omitted=(True,)),  # written only to mark a paper gone from the seeds

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import re
+from datetime import date
 
 import yaml
 
@@ -21,6 +22,8 @@ MAX_DEPTH = 8  # the front matter needs 3: the mapping, 'links', a link
 # A line of the front matter that starts with a key, plain or quoted ("title":, as YAML allows);
 # values are one line: a key is never inside one.
 TOP_LEVEL_KEY = re.compile(r"^[\"']?([A-Za-z_]\w*)[\"']?[ \t]*:", re.M)
+# A value YAML reads as a date (unquoted, on a key's line or a list's), to find one that is no day.
+DATE_VALUE = re.compile(r"^[ \t]*(?:-[ \t]+|[^#\n]*?:[ \t]+)(\d{4})-(\d\d?)-(\d\d?)\b", re.MULTILINE)
 LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # the C loader is much faster
 DUMPER = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
 
@@ -42,6 +45,19 @@ def load_front_matter(front: str, path: str, first_line: int):
         lines = front.split("\n")
         hint = _quoting_hint(lines[mark.line]) if mark and mark.line < len(lines) and "mapping values" in problem else ""
         raise ContentFileError(where, f"front matter is not valid YAML ({problem}){hint}")
+    except ValueError as error:  # an unquoted date that is no day (2026-02-30): the library raises no YAMLError
+        raise ContentFileError(_line_of_impossible_date(front, path, first_line),
+                               f"front matter holds a date that does not exist ({error}); write a real one")
+
+
+def _line_of_impossible_date(front: str, path: str, first_line: int) -> str:
+    """The file and line of the first date in the front matter that no calendar has (the file alone if not found)."""
+    for match in DATE_VALUE.finditer(front):
+        try:
+            date(*map(int, match.groups()))
+        except ValueError:
+            return f"{path}:{first_line + front.count(chr(10), 0, match.start())}"
+    return path
 
 
 def _may_repeat_a_key(front: str) -> bool:

@@ -35,9 +35,10 @@ class Written:
 
 
 def write_papers(content_dir: Path, derived: dict[str, Paper], existing: dict[str, tuple[Path, Paper]], state: dict,
-                 cache: Cache) -> Written:
-    """Each derived paper merged with its content file (a new one given a slug and a file), and
-    written where that changed; `state` is content/.derived.json as the last ingest left it."""
+                 cache: Cache, today: str) -> Written:
+    """Each derived paper merged with its content file (a new one given a slug, a file and `today` as
+    the date it was added), and written where that changed; `state` is content/.derived.json as the
+    last ingest left it."""
     markup = TextConverter()
     papers_dir = content_dir / PAPERS_DIR
     papers_dir.mkdir(parents=True, exist_ok=True)
@@ -64,10 +65,10 @@ def write_papers(content_dir: Path, derived: dict[str, Paper], existing: dict[st
         if pid in existing:
             path, current = existing[pid]
             paper, edited = merge(replace(current, in_seeds=True), state.get(pid), fresh)
-            paper = remember_renamed_slug(paper, state.get(pid, {}).get("slug"))
+            paper = dated(remember_renamed_slug(paper, state.get(pid, {}).get("slug")), today)
             kept_edits += bool(edited)
         else:
-            paper = replace(fresh, slug=choose_slug(fresh, pid, taken, markup))
+            paper = replace(fresh, slug=choose_slug(fresh, pid, taken, markup), added=today)
             taken.add(paper.slug)
             path = content_dir / PaperAddresses(paper.slug).content_file
             added += 1
@@ -114,6 +115,12 @@ def merge(current: Paper, recorded: dict | None, fresh: Paper) -> tuple[Paper, l
             edited.append(name)
     title_source = "edited" if "title" in edited else fresh.title_source
     return replace(current, title_source=title_source, **values), edited
+
+
+def dated(paper: Paper, today: str) -> Paper:
+    """A paper whose file has no `added` date (written before ingest recorded one, or the line deleted)
+    is dated `today`; a date the file holds stays, whoever wrote it."""
+    return paper if paper.added else replace(paper, added=today)
 
 
 def remember_renamed_slug(paper: Paper, last_slug: str | None) -> Paper:

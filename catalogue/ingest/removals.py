@@ -15,6 +15,7 @@ from catalogue.errors import CatalogueError
 from catalogue.model import Paper, Problem, Record, Source
 from catalogue.system.notes import note_lines
 from catalogue.system.terminal import counted
+from catalogue.ingest.merge import dated
 from catalogue.ingest.trash import move_to_trash
 
 LISTED_REMOVALS = 10  # papers named when ingest refuses to remove more
@@ -57,9 +58,10 @@ def refuse_removals(leaving: list[tuple[Path, Paper]], catalogue_size: int, prun
 
 
 def set_aside(content_dir: Path, leaving: list[tuple[Path, Paper]], prune: bool, written: dict[Path, Paper],
-              left: dict[Path, tuple[Paper, bool]]) -> list[Problem]:
-    """The papers leaving moved to .trash/ (prune), else marked as gone (a file that changes goes
-    into `written`, and each into `left`, as write_papers keeps them); a note on each."""
+              left: dict[Path, tuple[Paper, bool]], today: str) -> list[Problem]:
+    """The papers leaving moved to .trash/ (prune), else marked as gone and dated `today` if undated, as
+    write_papers dates a paper (a file that changes goes into `written`, and each into `left`, as
+    write_papers keeps them); a note on each."""
     papers_dir = content_dir / PAPERS_DIR
     problems = []
     if prune and leaving:
@@ -70,8 +72,8 @@ def set_aside(content_dir: Path, leaving: list[tuple[Path, Paper]], prune: bool,
         problems.append(Problem(Source(trash.as_posix()), f"{len(leaving)} pruned paper(s) kept here; to restore "
                                                           f"one, move it back into {papers_dir.as_posix()}/"))
     for path, paper in [] if prune else leaving:
-        if paper.in_seeds:
-            paper = written[path] = replace(paper, in_seeds=False)
+        if (marked := dated(replace(paper, in_seeds=False), today)) != paper:
+            paper = written[path] = marked
             write_text_atomic(path, render_paper_markdown(paper))
         left[path] = paper, False
         problems.append(Problem(Source(path.as_posix()), "not in any seed file any more; kept and marked "

@@ -12,6 +12,7 @@ again (snapshot.py).
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from datetime import datetime, timezone
 from pathlib import Path
 
 from catalogue.system.cache import Cache, code_version
@@ -25,7 +26,7 @@ from catalogue.model import Paper, Problem, Record, Source, Topic
 from catalogue.ingest.derive import KEPT_TYPES as DERIVED_TYPES
 from catalogue.ingest.derive import derive_arrivals
 from catalogue.ingest.identity import continue_identities, plan_papers
-from catalogue.ingest.merge import merge, remember_renamed_slug, write_papers
+from catalogue.ingest.merge import dated, merge, remember_renamed_slug, write_papers
 from catalogue.ingest.removals import papers_leaving, refuse_removals, set_aside
 from catalogue.ingest.seed_files import SeedFile, Unreadable, at_their_places, find_seed_files, read_seed_bytes
 from catalogue.ingest.snapshot import KEPT_TYPES as SNAPSHOT_TYPES
@@ -53,7 +54,7 @@ class IngestReport:
 
 
 def ingest(seeds_dir: Path, content_dir: Path, prune: bool = False, cache: Cache | None = None,
-           allow_removals: bool = False) -> IngestReport:
+           allow_removals: bool = False, today: str | None = None) -> IngestReport:
     """Parse every seed file, merge with content/, write what changed.
 
     Papers gone from the seeds are kept and marked, or moved to content/.trash/ when prune is
@@ -62,19 +63,30 @@ def ingest(seeds_dir: Path, content_dir: Path, prune: bool = False, cache: Cache
     that. With a cache, a paragraph met before (same text, place, venue, taxonomy and code) is
     not extracted again, and when nothing but content files changed since the last ingest
     (snapshot.py), only those are merged again: the same files and report as a whole ingest.
+    A paper new to the catalogue, or a content file without its `added` date, is dated `today`
+    (an ISO date; None: today's in UTC, see ingest_date).
     """
     cache = cache or Cache(None, KEPT_TYPES)
+    today = today or ingest_date(None)
     taxonomy, fallback = read_taxonomy(content_dir)
     key = snapshot_key(code_version(__name__), seeds_dir, content_dir, taxonomy, fallback, prune, allow_removals)
     stats = content_stats(content_dir / PAPERS_DIR)  # before any is read: one edited meanwhile differs next time
     snapshot = cache.get(SNAPSHOT, key) if stats is not None else None
-    if snapshot and (report := ingest_hand_edits(content_dir, key, snapshot, stats, cache)):
+    if snapshot and (report := ingest_hand_edits(content_dir, key, snapshot, stats, cache, today)):
         return report
-    return ingest_all(seeds_dir, content_dir, prune, cache, allow_removals, (taxonomy, fallback), key, stats)
+    return ingest_all(seeds_dir, content_dir, prune, cache, allow_removals, (taxonomy, fallback), key, stats, today)
+
+
+def ingest_date(source_date_epoch: int | None) -> str:
+    """The date a paper first ingested now records: $SOURCE_DATE_EPOCH's when set (reproducible
+    builds), else today's in UTC."""
+    moment = datetime.now(timezone.utc) if source_date_epoch is None else \
+        datetime.fromtimestamp(source_date_epoch, timezone.utc)
+    return moment.date().isoformat()
 
 
 def ingest_hand_edits(content_dir: Path, key: str, snapshot: IngestSnapshot, stats: dict[str, tuple[int, int]],
-                      cache: Cache) -> IngestReport | None:
+                      cache: Cache, today: str) -> IngestReport | None:
     """The whole ingest's work when only content files changed since `snapshot` (same seeds, taxonomy,
     flags and code): each changed file merged with its paper as derived then. None, for the whole
     ingest, when that is not all: a file came or went, a changed one is unreadable or changed its
@@ -99,7 +111,8 @@ def ingest_hand_edits(content_dir: Path, key: str, snapshot: IngestSnapshot, sta
         if (current.id, addresses_of(current)) != (row.id, row.addresses) or fresh is None:
             return None
         paper, edited = merge(replace(current, in_seeds=True), state.get(row.id), fresh)
-        merged.append((row, path, remember_renamed_slug(paper, state.get(row.id, {}).get("slug")), bool(edited)))
+        merged.append((row, path, dated(remember_renamed_slug(paper, state.get(row.id, {}).get("slug")), today),
+                       bool(edited)))
     written: dict[Path, Paper] = {}
     rows = {row.name: row for row in snapshot.files}
     for row, path, paper, edited in merged:
@@ -122,10 +135,10 @@ def edits_kept(snapshot: IngestSnapshot) -> int:
 
 def ingest_all(seeds_dir: Path, content_dir: Path, prune: bool, cache: Cache, allow_removals: bool,
                topics: tuple[tuple[Topic, ...], str], key: str,
-               stats: dict[str, tuple[int, int]] | None) -> IngestReport:
+               stats: dict[str, tuple[int, int]] | None, today: str) -> IngestReport:
     """Every seed file read and every paper merged with its content file; the outcome kept
     under `key` (snapshot_key) with the files' `stats` taken before any was read. `topics`: the
-    taxonomy and its fallback topic."""
+    taxonomy and its fallback topic; `today`, the date a paper without one is given."""
     seed_files, problems = find_seed_files(seeds_dir, content_dir.parent)
     taxonomy, fallback = topics
     existing = {paper.id: (path, paper) for path, paper in read_papers(content_dir, cache).items()}
@@ -142,8 +155,8 @@ def ingest_all(seeds_dir: Path, content_dir: Path, prune: bool, cache: Cache, al
     derived, notes = derive_arrivals(arrivals, continued, taxonomy, fallback, cache)
     # each seed file's notes together, by line
     problems = sorted(problems + notes + reported_once, key=lambda problem: problem.source)
-    outcome = write_papers(content_dir, derived, existing, state, cache)
-    problems += set_aside(content_dir, leaving, prune, outcome.written, outcome.left)
+    outcome = write_papers(content_dir, derived, existing, state, cache, today)
+    problems += set_aside(content_dir, leaving, prune, outcome.written, outcome.left, today)
     remember_as_read(outcome.written, cache)
     write_state(state_path, outcome.state)
     pruned = len(leaving) if prune else 0

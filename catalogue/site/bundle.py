@@ -13,13 +13,20 @@ from pathlib import Path
 
 from catalogue.errors import CatalogueError
 from catalogue.search.index import BUNDLE_DIR
+from catalogue.search.offline import CJK_PIECES_PER_PAPER, TERMS_PER_PAPER
 from catalogue.publish.files import NEW_FILE
 from catalogue.system.terminal import display
 
 FOLDER = "paper-catalogue"
 FIXED_DATE = (1980, 1, 1, 0, 0, 0)
-README = ("Paper catalogue, offline copy\n\nOpen index.html in a web browser (double-click it).\n"
-          "Everything works from disk, search included.\n")
+# What works from disk, as it is: search there has the offline index alone (search/offline.py).
+README = ("Paper catalogue, offline copy\n\nOpen index.html in a web browser (double-click it). Every page, and every\n"
+          "link between them, works from disk.\n\n"
+          "Search from disk uses a compact index, not the full text: each paper's name, title and\n"
+          f"authors, and the {TERMS_PER_PAPER} words that most set its abstract apart (for Chinese, Japanese and\n"
+          f"Korean, up to {CJK_PIECES_PER_PAPER} two-character pieces). A word found only in an abstract may find nothing\n"
+          "here. Full-text search needs the catalogue served over http, as its hosted site is (or run\n"
+          "'python3 build.py serve' in the project).\n")
 
 
 def write_bundle(site_dir: Path, zip_path: Path) -> int:

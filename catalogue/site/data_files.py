@@ -27,9 +27,9 @@ from catalogue.system.cache import digest
 
 
 def plan_data_files(catalogue: Catalogue, views: tuple[PaperView, ...], config: SiteConfig, html_paths: list[str],
-                    everything: str, venue: Callable[[Paper], str], unknown_author: str) -> list[Output]:
-    """The whole catalogue's citations, feeds, offline search index and redirects; `venue` and
-    `unknown_author` name a paper's venue and a paper without authors in the site's language."""
+                    everything: str, venue: Callable[[Paper], str]) -> list[Output]:
+    """The whole catalogue's citations, feeds, offline search index and redirects; `venue` names a
+    paper's venue in the site's language."""
     labels = {t.slug: t.label for t in catalogue.topics}
     terms = {v.plain_abstract: v.terms for v in views}  # kept with the views: an edit finds only its own again
     topic_index = {t.slug: n for n, t in enumerate(catalogue.topics)}
@@ -41,7 +41,7 @@ def plan_data_files(catalogue: Catalogue, views: tuple[PaperView, ...], config: 
         Output("feed.xml", all_views, lambda: render_atom(catalogue, {v.paper.id: v.title_text for v in views},
                                                           {v.paper.id: v.description for v in views},
                                                           {v.paper.id: v.addresses for v in views}, config,
-                                                          venue, unknown_author)),
+                                                          venue)),
         Output("papers.json", all_views, lambda: render_papers_json(
             (paper_record(v.paper, v.addresses, labels, v.title_text, v.plain_abstract) for v in views), config)),
         Output("list-data.js", all_views, lambda: render_list_data(views, catalogue.topics, venue)),
@@ -71,11 +71,13 @@ def plan_index_record(views: tuple[PaperView, ...], everything: str, unknown_ven
 
 def plan_paper_files(views: tuple[PaperView, ...], config: SiteConfig, everything: str,
                      venue: Callable[[Paper], str]) -> list[Output]:
-    """Each paper's citation file and (with a base URL) its preview image, which names the venue as `venue` does."""
+    """Each paper's citation file (again at each earlier address, where a host without redirects,
+    GitHub Pages, serves it as the new file) and (with a base URL) its preview image, which names
+    the venue as `venue` does."""
     files = []
     for view in views:
-        files.append(Output(view.addresses.bibtex, digest(everything, view.key),
-                            functools.partial(str, view.bibtex)))
+        bibtex = functools.partial(str, view.bibtex)
+        files += [Output(path, digest(everything, view.key), bibtex) for path in (view.addresses.bibtex, *view.addresses.old_bibtex)]
         if config.base_url:  # only a shared link shows a preview, and only an absolute URL can name it
             preview = functools.partial(render_preview_png, name=view.name_text or None, title=view.title_text,
                                         venue=venue(view.paper), site_title=config.title)
@@ -116,12 +118,15 @@ def render_list_bibtex(views: tuple[PaperView, ...]) -> str:
 
 
 def render_netlify_redirects(papers: Iterable[tuple[Paper, PaperAddresses]]) -> str:
-    """Netlify's _redirects: real 301s from every old paper address (the pages there are the fallback)."""
+    """Netlify's _redirects: real 301s from every old paper address (the pages there are the fallback):
+    the old BibTeX file to the new one, then anything else in the old folder to the new page. Netlify
+    applies the first rule that matches, top to bottom, so the file's rule comes before its folder's."""
     lines = ["# Old paper addresses, kept when a slug is renamed in content/ (see old_slugs)."]
     for paper, addresses in papers:
-        for old_slug, (old, new) in zip(paper.old_slugs, addresses.moves):
+        for old_slug, (old, new), old_bibtex in zip(paper.old_slugs, addresses.moves, addresses.old_bibtex):
             if not (SLUG.fullmatch(paper.slug) and SLUG.fullmatch(old_slug)) or old_slug == paper.slug:
                 raise CatalogueError(f"{paper.source}: cannot redirect {shown(old_slug)} to {shown(paper.slug)}: "
                                      "both must be distinct slugs")  # load_catalogue lets no such paper through
-            lines += [f"/{old}*  /{new}  301!", f"/{old.rstrip('/')}  /{new}  301!"]
+            lines += [f"/{old_bibtex}  /{addresses.bibtex}  301!", f"/{old}*  /{new}  301!",
+                      f"/{old.rstrip('/')}  /{new}  301!"]
     return "\n".join(lines) + "\n"

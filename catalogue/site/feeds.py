@@ -6,7 +6,6 @@ import json
 import re
 import uuid
 from collections.abc import Callable, Iterable
-from datetime import datetime, timezone
 from xml.sax import saxutils
 
 from catalogue import routes
@@ -18,6 +17,7 @@ from catalogue.model import Catalogue, Paper
 # What XML 1.0 forbids in a document: most C0 controls, surrogates, U+FFFE and U+FFFF. Removed,
 # whatever the text: a single one makes the whole feed unreadable.
 NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+EPOCH = "1970-01-01T00:00:00Z"  # the date of an empty feed
 
 
 def escape(text: str) -> str:
@@ -39,16 +39,19 @@ def feed_id(catalogue: Catalogue, config: SiteConfig) -> str:
     return uuid.uuid5(uuid.NAMESPACE_URL, name).urn
 
 
-def feed_date(catalogue: Catalogue, config: SiteConfig) -> str:
-    """The feed's date: SOURCE_DATE_EPOCH when set, else 1 January of the newest paper's year.
+def entry_date(paper: Paper) -> str:
+    """When the catalogue first had the paper (its `added` date), as Atom writes a moment; for a paper
+    ingest has not dated yet (its content file written by an older version, rendered without an
+    ingest), 1 January of its year, as the feed said before papers had dates, else the epoch."""
+    if paper.added:
+        return f"{paper.added}T00:00:00Z"
+    return f"{paper.year:04d}-01-01T00:00:00Z" if paper.year else EPOCH
 
-    Never the clock, so that the same input gives the same bytes.
-    """
-    if config.source_date_epoch is not None:
-        moment = datetime.fromtimestamp(config.source_date_epoch, timezone.utc)
-    else:
-        moment = datetime(max((p.year for p in catalogue.papers if p.year), default=1970), 1, 1, tzinfo=timezone.utc)
-    return moment.strftime("%Y-%m-%dT%H:%M:%SZ")
+
+def newest_first(papers: Iterable[Paper]) -> list[tuple[str, Paper]]:
+    """Each paper with its entry_date, newest first; papers of the same day in catalogue order."""
+    dated = [(entry_date(paper), paper) for paper in papers]
+    return sorted(dated, key=lambda pair: pair[0], reverse=True)  # stable: ties keep their order
 
 
 def render_sitemap(paths: list[str], config: SiteConfig) -> str | None:
@@ -67,28 +70,30 @@ def render_robots(config: SiteConfig) -> str:
 
 
 def render_atom(catalogue: Catalogue, titles: dict[str, str], summaries: dict[str, str],
-                addresses: dict[str, PaperAddresses], config: SiteConfig, venue: Callable[[Paper], str] = venue_label,
-                unknown_author: str = "Unknown") -> str:
-    """One entry per paper (its title, summary and addresses by its id); links are absolute with a
-    base URL, else relative to the feed. `venue` names a paper's venue, `unknown_author` the author
-    of a paper without authors (Atom wants one)."""
-    updated = feed_date(catalogue, config)
+                addresses: dict[str, PaperAddresses], config: SiteConfig, venue: Callable[[Paper], str] = venue_label) -> str:
+    """One entry per paper (its title, summary and addresses by its id), newest first by the date the
+    catalogue added it, which is its `published` and `updated` (no edit time is kept); links are
+    absolute with a base URL, else relative to the feed. `venue` names a paper's venue. An entry
+    names the paper's authors, if any: the feed's own author (the site's title) stands for the rest,
+    as Atom allows, rather than an invented name."""
+    papers = newest_first(catalogue.papers)
+    updated = papers[0][0] if papers else EPOCH
     base = config.base_url or ""
     entries = []
-    for paper in catalogue.papers:
+    for date, paper in papers:
         link = addresses[paper.id].url or addresses[paper.id].page
-        authors = "".join(f"<author><name>{escape(name)}</name></author>" for name in paper.authors) \
-            or f"<author><name>{escape(unknown_author)}</name></author>"
+        authors = "".join(f"\n    <author><name>{escape(name)}</name></author>" for name in paper.authors)
         entries.append(
             f"  <entry>\n    <id>urn:paper-catalogue:{paper.id}</id>\n"
             f"    <title>{escape(titles[paper.id])}</title>\n    <link href={quoteattr(link)}/>\n"
-            f"    <updated>{updated}</updated>\n    {authors}\n"
+            f"    <published>{date}</published>\n    <updated>{date}</updated>{authors}\n"
             f"    <category term={quoteattr(venue(paper))}/>\n"
             f"    <summary>{escape(summaries[paper.id])}</summary>\n  </entry>\n")
     self_link = f'  <link rel="self" href={quoteattr(base + "feed.xml")}/>\n' if base else ""
     return ('<?xml version="1.0" encoding="utf-8"?>\n<feed xmlns="http://www.w3.org/2005/Atom">\n'
             f"  <title>{escape(config.title)}</title>\n  <subtitle>{escape(config.description)}</subtitle>\n"
             f"  <id>{escape(feed_id(catalogue, config))}</id>\n  <updated>{updated}</updated>\n"
+            f"  <author><name>{escape(config.title)}</name></author>\n"
             f"  <link href={quoteattr(base or routes.HOME)}/>\n{self_link}{''.join(entries)}</feed>\n")
 
 
@@ -103,7 +108,7 @@ def paper_record(paper: Paper, addresses: PaperAddresses, topic_labels: dict[str
         "links": [{"url": link.url, "label": link.label} for link in paper.links],
         "benchmarks": list(paper.benchmarks), "results": list(paper.results), "authors": list(paper.authors),
         "keywords": list(paper.keywords), "pdf": paper.pdf, "proceedings_url": paper.url, "abstract": paper.abstract, "abstract_text": abstract_text,
-        "source": str(paper.source), "in_seeds": paper.in_seeds, "old_slugs": list(paper.old_slugs),
+        "source": str(paper.source), "added": paper.added, "in_seeds": paper.in_seeds, "old_slugs": list(paper.old_slugs),
     }
 
 

@@ -11,6 +11,7 @@ from markupsafe import Markup as SafeHtml
 
 from catalogue.config import SiteConfig
 from catalogue.i18n.strings import Strings
+from catalogue.model import Paper
 from catalogue.markup.cleanup import COLLAPSED_WHITESPACE, REMOVED_REPEAT, RESTORED_COMMANDS, read_note
 from catalogue.routes import absolute, shared_form
 from catalogue.site.cite import render_markdown_citation, render_plain_citation, venue_label
@@ -22,6 +23,7 @@ from catalogue.site.views import AuthorRef, PaperView
 @dataclass(frozen=True)
 class PaperExtras:
     citation: dict[str, str]  # bibtex, plain, markdown
+    scholar_tags: bool  # whether the page carries citation_* tags (see known_for_scholar)
     structured_data: SafeHtml
     find_links: tuple[FindLink, ...]  # none when the list links its PDF or its proceedings
     tidied: str
@@ -32,7 +34,17 @@ def paper_extras(view: PaperView, config: SiteConfig, strings: Strings) -> Paper
     when its list links neither its PDF nor its proceedings, and what ingest tidied in its abstract."""
     paper = view.paper
     find = () if paper.pdf or paper.url else find_links(view.title_text, paper.title_source == "derived")
-    return PaperExtras(citations(view), structured_data(view, config), find, tidy_notes(paper.cleaned, strings.text))
+    return PaperExtras(citations(view), known_for_scholar(paper), structured_data(view, config), find,
+                       tidy_notes(paper.cleaned, strings.text))
+
+
+def known_for_scholar(paper: Paper) -> bool:
+    """Whether the paper's title and authors are known, so that its page may carry Highwire
+    `citation_*` tags: Google Scholar's inclusion guidelines require a title, at least one author
+    and a date, and a reference manager (Zotero) saves what the tags say. A derived title, or none
+    of the authors, would be claimed as fact; a title the list gave, a person edited or (any other
+    source) was looked up is known."""
+    return bool(paper.authors) and paper.title_source != "derived"
 
 
 def tidy_notes(notes: tuple[str, ...], t: Callable[..., str]) -> str:
@@ -53,11 +65,14 @@ def citations(view: PaperView) -> dict[str, str]:
 
 
 def structured_data(view: PaperView, config: SiteConfig) -> SafeHtml:
-    """JSON-LD ScholarlyArticle for search engines; '<' escaped so it cannot close the script."""
+    """JSON-LD ScholarlyArticle for search engines; '<' escaped so it cannot close the script. A
+    derived title is not the paper's: schema.org requires neither `headline` nor `name`, so such a
+    paper has neither (its abstract, topics and address say what it is)."""
     paper = view.paper
+    title = view.title_text if paper.title_source != "derived" else None
     data = {
         "@context": "https://schema.org", "@type": "ScholarlyArticle", "identifier": paper.id,
-        "headline": view.title_text[:110], "name": view.title_text, "abstract": view.plain_abstract,
+        "headline": title[:110] if title else None, "name": title, "abstract": view.plain_abstract,
         "inLanguage": config.language, "keywords": [t.label for t in view.topics],
         "datePublished": str(paper.year) if paper.year else None,
         "publication": {"@type": "PublicationEvent", "name": venue_label(paper)} if paper.venue else None,

@@ -47,8 +47,7 @@ def plan_site(catalogue: Catalogue, config: SiteConfig, env: Environment, cache:
     pages = PagePlanner(catalogue, views, config, env, strings, everything, sizes)
     lists = pages.plan_lists()
     paper_paths = [view.path for view in views] + [routes.MAP]
-    data = plan_data_files(catalogue, views, config, sorted([o.path for o in lists] + paper_paths), everything, venue,
-                           t("feed.unknown_author"))
+    data = plan_data_files(catalogue, views, config, sorted([o.path for o in lists] + paper_paths), everything, venue)
     data.append(plan_index_record(views, everything, t("paper.unknown_venue")))
     # The few big files first (data, then lists), the many small ones after: no worker is left with a big one at the end.
     first = data + lists + plan_paper_files(views, config, everything, venue)
