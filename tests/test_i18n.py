@@ -304,7 +304,7 @@ def test_a_chinese_site_without_settings_has_a_chinese_title_and_description(chi
 
 ATOM = "{http://www.w3.org/2005/Atom}"
 BIBTEX_FIELD = re.compile(r"^\s*(\w+) = \{(.*)\},?$", re.MULTILINE)
-PAPERS_OWN_FIELDS = {"title", "author", "url", "pdf", "doi"}  # what the paper says, and addresses
+PAPERS_OWN_FIELDS = {"title", "key", "author", "url", "pdf", "doi"}  # what the paper says (a key is its title's first words), and addresses
 # Files no reader is shown: the catalogue's data (papers.json gives each paper's fields as its content
 # file holds them, in every language), addresses, the build's own records; and assets/, copied as
 # they are (the text their scripts show comes from each page's script strings, scanned above).
