@@ -67,6 +67,7 @@ class Record:
     keywords: tuple[str, ...] = ()
     venue: str | None = None
     year: int | None = None
+    published: str | None = None  # the day the venue published it, an ISO date (2026-07-12)
     pdf: str | None = None  # the paper itself
     url: str | None = None  # its page in the proceedings or at the venue
     code: str | None = None
@@ -105,6 +106,7 @@ class Paper:
     title_source: Literal["derived", "given", "edited"] = "derived"  # from the abstract, the list, a person
     venue: str | None = None
     year: int | None = None
+    published: str | None = None  # the day the venue published it (an ISO date), when the list gives it
     topics: tuple[str, ...] = ()
     links: tuple[Link, ...] = ()
     benchmarks: tuple[str, ...] = ()  # named benchmarks and datasets it evaluates on

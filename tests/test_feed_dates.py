@@ -143,3 +143,24 @@ def test_an_empty_feed_is_valid():
     feed = feedparser.parse(feed_of([]))
     assert not feed.bozo and feed.entries == [] and feed.feed.updated_parsed is not None
 
+
+
+# --- The venue's own day, when a list gives it -----------------------------------------------
+
+def test_a_venue_date_the_list_gives_is_kept_and_published_by_the_feed(tmp_path):
+    from catalogue.ingest.formats import parse_seed_records
+    records, problems = parse_seed_records((
+        '{"title": "Dated", "abstract": "We study A.", "date": "2024-07-21"}\n'
+        '{"title": "Timed", "abstract": "We study B.", "published": "2024-07-22T09:30:00Z"}\n'
+        '{"title": "Impossible", "abstract": "We study C.", "date": "2024-02-30"}\n'
+        '{"title": "Undated", "abstract": "We study D."}\n').encode(), "seeds/icml-2024.jsonl")
+    assert [record.published for record in records] == ["2024-07-21", "2024-07-22", None, None]
+    assert [(problem.source.record, problem.message) for problem in problems] == [
+        (3, "date '2024-02-30' is not a date like 2026-07-12; left out")]
+    dated = replace(PAPER, published="2024-07-21", added="2026-12-04", year=2024)
+    text = render_paper_markdown(dated)
+    assert "\npublished: 2024-07-21\n" in text and parse_paper_markdown(text, "x.md") == dated
+    feed = feedparser.parse(feed_of([dated, replace(dated, id="00000000000e", slug="e", published=None)]))
+    assert not feed.bozo
+    assert [(entry.published, entry.updated) for entry in feed.entries] == [
+        ("2024-07-21T00:00:00Z", "2026-12-04T00:00:00Z"), ("2026-12-04T00:00:00Z", "2026-12-04T00:00:00Z")]

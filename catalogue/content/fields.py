@@ -167,6 +167,7 @@ FIELDS = (
                                    "'derived', 'given' or 'edited'"), absent="derived"),
     Field("venue", _optional_text, derived=True),
     Field("year", _checked(int, lambda v: 0 < v < 10000, "a year like 2026", optional=True), derived=True),
+    Field("published", _date, _date_value, derived=True, omitted=EMPTY),  # the venue's day, when the list gives it
     Field("topics", _each(_checked(str, SLUG.fullmatch, "a list of topic slugs")), list, derived=True),
     Field("links", _links, _link_mappings, derived=True, omitted=EMPTY),
     Field("benchmarks", _texts, list, derived=True, omitted=EMPTY),

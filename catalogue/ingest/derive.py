@@ -97,7 +97,7 @@ def derive_paper(pid: str, record: Record, taxonomy: tuple[Topic, ...], fallback
     links = tuple(given_links + [link for link in found.links if link.url not in {l.url for l in given_links}])
     paper = Paper(id=pid, slug="", title=found.title, abstract=abstract, source=record.source, name=name,
                   other_names=other_names, title_source="given" if record.title else "derived",
-                  venue=record.venue, year=record.year, topics=found.topics, links=links,
+                  venue=record.venue, year=record.year, published=record.published, topics=found.topics, links=links,
                   benchmarks=found.benchmarks, results=found.results, cleaned=cleaned, authors=record.authors,
                   keywords=record.keywords, pdf=record.pdf, url=record.url)
     return paper, tuple(notes), converted

@@ -20,6 +20,7 @@ FIELD_NAMES = {
     "keywords": "keywords", "keyword": "keywords",
     "venue": "venue", "conference": "venue", "booktitle": "venue", "journal": "venue",
     "year": "year",
+    "date": "published", "published": "published", "publication date": "published",
     "pdf": "pdf", "pdf url": "pdf",
     "github": "code", "code": "code", "code url": "code",
     "project": "project", "project page": "project",

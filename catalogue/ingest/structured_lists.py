@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from datetime import date
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -41,6 +42,7 @@ MARKDOWN_LINK = re.compile(r"\]\((https?://[^\s()<>\"\x00-\x1f\x7f-\x9f]+)\)", r
 BARE_HOST = re.compile(r"www\.[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,}(?:/[^\s<>\"\x00-\x1f\x7f-\x9f]*)?"
                        r"|[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,}/[^\s<>\"\x00-\x1f\x7f-\x9f]*", re.IGNORECASE)
 YEAR_TEXT = re.compile(r"\d{4}")
+ISO_DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
 
 # icml2019, ICML_2019, neurips-2018, ACL 2022, ACM MM 2022: a venue's name, then a year.
 FILE_NAME = re.compile(r"(?P<venue>[A-Za-z][A-Za-z&+]*(?:[ _.\-][A-Za-z][A-Za-z&+]*)*)?[ _.\-']*"
@@ -160,6 +162,8 @@ def checked_value(field: str, key: str, value: Any, note: Note) -> Any:
         return names_of(field, key, value, note)
     if field == "year":
         return year_of(key, value, note)
+    if field == "published":
+        return date_of(key, value, note)
     if not isinstance(value, str):
         note(f"{key} is a {json_type(value)}, not text; left out")
         return None
@@ -258,6 +262,18 @@ def year_of(key: str, value: Any, note: Note) -> int | None:
     if isinstance(value, int) and not isinstance(value, bool) and FIRST_YEAR <= value <= LAST_YEAR:
         return value
     note(f"{key} {shown(value)} is not a year between {FIRST_YEAR} and {LAST_YEAR}; left out")
+    return None
+
+
+def date_of(key: str, value: Any, note: Note) -> str | None:
+    """A day as an ISO date ('2026-07-12'), from that text (a time after it is dropped: the day is what a feed names)."""
+    text = value.strip()[:10] if isinstance(value, str) else ""
+    try:
+        if ISO_DAY.fullmatch(text) and value.strip()[10:11] in ("", "T", " "):
+            return date.fromisoformat(text).isoformat()
+    except ValueError:  # a day that does not exist (2026-02-30)
+        pass
+    note(f"{key} {shown(value)} is not a date like 2026-07-12; left out")
     return None
 
 

@@ -48,6 +48,11 @@ def entry_date(paper: Paper) -> str:
     return f"{paper.year:04d}-01-01T00:00:00Z" if paper.year else EPOCH
 
 
+def published_date(paper: Paper) -> str | None:
+    """The day the venue published the paper, as Atom writes a moment, when its list gave it."""
+    return f"{paper.published}T00:00:00Z" if paper.published else None
+
+
 def newest_first(papers: Iterable[Paper]) -> list[tuple[str, Paper]]:
     """Each paper with its entry_date, newest first; papers of the same day in catalogue order."""
     dated = [(entry_date(paper), paper) for paper in papers]
@@ -72,21 +77,24 @@ def render_robots(config: SiteConfig) -> str:
 def render_atom(catalogue: Catalogue, titles: dict[str, str], summaries: dict[str, str],
                 addresses: dict[str, PaperAddresses], config: SiteConfig, venue: Callable[[Paper], str] = venue_label) -> str:
     """One entry per paper (its title, summary and addresses by its id), newest first by the date the
-    catalogue added it, which is its `published` and `updated` (no edit time is kept); links are
-    absolute with a base URL, else relative to the feed. `venue` names a paper's venue. An entry
-    names the paper's authors, if any: the feed's own author (the site's title) stands for the rest,
-    as Atom allows, rather than an invented name."""
+    catalogue added it. An entry is `published` on the day its venue published it when the list gave
+    that day, else on the day it was added, and `updated` on the later of the two (no edit time is
+    kept); links are absolute with a base URL, else relative to the feed. `venue` names a paper's
+    venue. An entry names the paper's authors, if any: the feed's own author (the site's title)
+    stands for the rest, as Atom allows, rather than an invented name."""
     papers = newest_first(catalogue.papers)
-    updated = papers[0][0] if papers else EPOCH
+    updated = EPOCH
     base = config.base_url or ""
     entries = []
     for date, paper in papers:
         link = addresses[paper.id].url or addresses[paper.id].page
+        published = published_date(paper) or date
+        updated = max(updated, published, date)
         authors = "".join(f"\n    <author><name>{escape(name)}</name></author>" for name in paper.authors)
         entries.append(
             f"  <entry>\n    <id>urn:paper-catalogue:{paper.id}</id>\n"
             f"    <title>{escape(titles[paper.id])}</title>\n    <link href={quoteattr(link)}/>\n"
-            f"    <published>{date}</published>\n    <updated>{date}</updated>{authors}\n"
+            f"    <published>{published}</published>\n    <updated>{max(published, date)}</updated>{authors}\n"
             f"    <category term={quoteattr(venue(paper))}/>\n"
             f"    <summary>{escape(summaries[paper.id])}</summary>\n  </entry>\n")
     self_link = f'  <link rel="self" href={quoteattr(base + "feed.xml")}/>\n' if base else ""

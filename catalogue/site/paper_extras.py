@@ -74,7 +74,7 @@ def structured_data(view: PaperView, config: SiteConfig) -> SafeHtml:
         "@context": "https://schema.org", "@type": "ScholarlyArticle", "identifier": paper.id,
         "headline": title[:110] if title else None, "name": title, "abstract": view.plain_abstract,
         "inLanguage": config.language, "keywords": [t.label for t in view.topics],
-        "datePublished": str(paper.year) if paper.year else None,
+        "datePublished": paper.published or (str(paper.year) if paper.year else None),
         "publication": {"@type": "PublicationEvent", "name": venue_label(paper)} if paper.venue else None,
         "author": [person(author, config) for author in view.authors] or None,
         "url": view.url, "image": view.addresses.preview_url,
