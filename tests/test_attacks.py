@@ -403,7 +403,8 @@ def test_deep_nesting_in_front_matter_is_refused_before_the_yaml_library_recurse
 def test_a_huge_value_makes_a_short_message(tmp_path, paper):
     output = refused(tmp_path, [paper])
     assert "file-0.md: " in output and "..." in output
-    assert len(output) < 600, len(output)
+    shown = output.replace(str(tmp_path), "")  # the scratch folder's name is pytest's, of any length
+    assert len(shown) < 600, len(shown)
 
 
 # --- _redirects: no page redirects to itself ----------------------------------------------------
