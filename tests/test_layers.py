@@ -61,44 +61,51 @@ def test_the_floor_rule_can_fail():
 
 
 @pytest.fixture
-def package_copy(tmp_path, monkeypatch):
-    """The package copied, and the code versions read from the copy."""
+def versions_around_an_edit(tmp_path, monkeypatch):
+    """(versions before, versions after) an edit that adds a comment to one file of a copy of the
+    package: each stage's code version, and the build's fingerprint."""
     copy = tmp_path / "catalogue"
     shutil.copytree(PACKAGE, copy, ignore=shutil.ignore_patterns("__pycache__"))
     monkeypatch.setattr(cache_module, "PACKAGE", copy)
+    cached = (code_version, package_imports, folder_data, package_version)
 
     def versions() -> dict[str, str]:
-        code_version.cache_clear()
-        package_imports.cache_clear()
-        folder_data.cache_clear()
-        package_version.cache_clear()
+        for function in cached:
+            function.cache_clear()
         return {stage: code_version(stage) for stage in ("catalogue.ingest.run", "catalogue.site.render",
                                                          "catalogue.markup.convert", "catalogue.pipeline")
                 } | {"the build's fingerprint": package_version()}
-    yield copy, versions
-    for cached in (code_version, package_imports, folder_data, package_version):
-        cached.cache_clear()
+
+    def around(edited: str) -> tuple[dict[str, str], dict[str, str]]:
+        before = versions()
+        with open(copy / edited, "a", encoding="utf-8") as source:
+            source.write("\n# an edit\n")
+        return before, versions()
+    yield around
+    for function in cached:
+        function.cache_clear()
 
 
-def test_an_edit_to_the_site_code_keeps_what_ingest_derived(package_copy):
-    copy, versions = package_copy
-    before = versions()
-    with open(copy / "site" / "pages.py", "a", encoding="utf-8") as source:
-        source.write("\n# an edit\n")
-    after = versions()
+def test_an_edit_to_the_site_code_keeps_what_ingest_derived(versions_around_an_edit):
+    before, after = versions_around_an_edit("site/pages.py")
     assert after["catalogue.ingest.run"] == before["catalogue.ingest.run"]
     assert after["catalogue.markup.convert"] == before["catalogue.markup.convert"]
     assert after["catalogue.site.render"] != before["catalogue.site.render"]
     assert after["catalogue.pipeline"] != before["catalogue.pipeline"]
 
 
-def test_an_edit_to_the_markup_code_is_new_code_for_every_stage_that_converts(package_copy):
-    copy, versions = package_copy
-    before = versions()
-    with open(copy / "markup" / "formulas.py", "a", encoding="utf-8") as source:
-        source.write("\n# an edit\n")
-    after = versions()
+def test_an_edit_to_the_markup_code_is_new_code_for_every_stage_that_converts(versions_around_an_edit):
+    before, after = versions_around_an_edit("markup/formulas.py")
     assert all(after[stage] != before[stage] for stage in before)
+
+
+@pytest.mark.parametrize("edited", ["discovery/map.py", "i18n/locales/en.yaml"])
+def test_an_edit_to_what_the_site_alone_runs_keeps_ingest_and_changes_the_fingerprint(versions_around_an_edit, edited):
+    """The similarity process runs by name (no import reaches it) and the interface strings are
+    data of i18n/: neither is ingest's code, and both are the build's."""
+    before, after = versions_around_an_edit(edited)
+    assert after["catalogue.ingest.run"] == before["catalogue.ingest.run"]
+    assert after["the build's fingerprint"] != before["the build's fingerprint"]
 
 
 def test_the_code_that_finds_related_papers_is_versioned_though_run_by_name():
@@ -106,19 +113,6 @@ def test_the_code_that_finds_related_papers_is_versioned_though_run_by_name():
     assert {"catalogue.discovery.map", "catalogue.discovery.neighbours"} <= modules_reached(SIMILARITY_CODE)
     with pytest.raises(ValueError, match="not a module"):
         code_version("catalogue.no_such_module")
-
-
-@pytest.mark.parametrize("edited", ["discovery/map.py", "i18n/locales/en.yaml"])
-def test_an_edit_to_what_the_site_alone_runs_keeps_ingest_and_changes_the_fingerprint(package_copy, edited):
-    """The similarity process runs by name (no import reaches it) and the interface strings are
-    data of i18n/: neither is ingest's code, and both are the build's."""
-    copy, versions = package_copy
-    before = versions()
-    with open(copy / edited, "a", encoding="utf-8") as source:
-        source.write("\n# an edit\n")
-    after = versions()
-    assert after["catalogue.ingest.run"] == before["catalogue.ingest.run"]
-    assert after["the build's fingerprint"] != before["the build's fingerprint"]
 
 
 def test_the_typed_contexts_never_name_one_value_twice():
