@@ -22,6 +22,7 @@ from catalogue.ingest.rows import FIELD_NAMES, MAX_NAMES, Row, normalize_name
 from catalogue.text import printable, replace_unsafe, without_invisible
 from catalogue.errors import shown as shown_error
 from catalogue.model import Problem, Record, Source
+from catalogue.content.fields import ISO_DATE
 
 STRUCTURED_EXTENSIONS = (".jsonl", ".json", ".csv", ".tsv", ".bib")
 
@@ -42,7 +43,6 @@ MARKDOWN_LINK = re.compile(r"\]\((https?://[^\s()<>\"\x00-\x1f\x7f-\x9f]+)\)", r
 BARE_HOST = re.compile(r"www\.[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,}(?:/[^\s<>\"\x00-\x1f\x7f-\x9f]*)?"
                        r"|[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,}/[^\s<>\"\x00-\x1f\x7f-\x9f]*", re.IGNORECASE)
 YEAR_TEXT = re.compile(r"\d{4}")
-ISO_DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
 
 # icml2019, ICML_2019, neurips-2018, ACL 2022, ACM MM 2022: a venue's name, then a year.
 FILE_NAME = re.compile(r"(?P<venue>[A-Za-z][A-Za-z&+]*(?:[ _.\-][A-Za-z][A-Za-z&+]*)*)?[ _.\-']*"
@@ -269,7 +269,7 @@ def date_of(key: str, value: Any, note: Note) -> str | None:
     """A day as an ISO date ('2026-07-12'), from that text (a time after it is dropped: the day is what a feed names)."""
     text = value.strip()[:10] if isinstance(value, str) else ""
     try:
-        if ISO_DAY.fullmatch(text) and value.strip()[10:11] in ("", "T", " "):
+        if ISO_DATE.fullmatch(text) and value.strip()[10:11] in ("", "T", " "):
             return date.fromisoformat(text).isoformat()
     except ValueError:  # a day that does not exist (2026-02-30)
         pass

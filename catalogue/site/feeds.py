@@ -44,13 +44,18 @@ def entry_date(paper: Paper) -> str:
     ingest has not dated yet (its content file written by an older version, rendered without an
     ingest), 1 January of its year, as the feed said before papers had dates, else the epoch."""
     if paper.added:
-        return f"{paper.added}T00:00:00Z"
-    return f"{paper.year:04d}-01-01T00:00:00Z" if paper.year else EPOCH
+        return atom_moment(paper.added)
+    return atom_moment(f"{paper.year:04d}-01-01") if paper.year else EPOCH
 
 
 def published_date(paper: Paper) -> str | None:
     """The day the venue published the paper, as Atom writes a moment, when its list gave it."""
-    return f"{paper.published}T00:00:00Z" if paper.published else None
+    return atom_moment(paper.published) if paper.published else None
+
+
+def atom_moment(day: str) -> str:
+    """An ISO day as the moment Atom dates need: its start, in UTC."""
+    return f"{day}T00:00:00Z"
 
 
 def newest_first(papers: Iterable[Paper]) -> list[tuple[str, Paper]]:

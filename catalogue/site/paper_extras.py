@@ -13,7 +13,7 @@ from catalogue.config import SiteConfig
 from catalogue.i18n.strings import Strings
 from catalogue.model import Paper
 from catalogue.markup.cleanup import COLLAPSED_WHITESPACE, REMOVED_REPEAT, RESTORED_COMMANDS, read_note
-from catalogue.routes import absolute, shared_form
+from catalogue.routes import shared_form
 from catalogue.site.cite import render_markdown_citation, render_plain_citation, venue_label
 from catalogue.site.json_text import script_json
 from catalogue.site.lookup import FindLink, find_links
@@ -84,5 +84,5 @@ def structured_data(view: PaperView, config: SiteConfig) -> SafeHtml:
 
 def person(author: AuthorRef, config: SiteConfig) -> dict:
     """A schema.org Person: the name as the paper gives it, and their page here when the base URL is known."""
-    url = absolute(config.base_url, shared_form(author.path))
+    url = config.absolute_url(shared_form(author.path))
     return {"@type": "Person", "name": author.name, **({"url": url} if url else {})}

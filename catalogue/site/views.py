@@ -139,23 +139,24 @@ def view_papers(catalogue: Catalogue, config: SiteConfig, cache: Cache,
     settings = digest(code_version(__name__), config)
     topic_keys = {slug: digest(topic) for slug, topic in topics.items()}
     shown = [(paper, tuple(topics[slug] for slug in paper.topics),
-              tuple(AuthorRef(author, *authors[author_key(author)]) for author in paper.authors))
+              tuple(AuthorRef(author, *authors[author_key(author)]) for author in paper.authors),
+              PaperAddresses(paper.slug, paper.old_slugs, config.base_url))
              for paper in catalogue.papers]
     keys = [digest(settings, digest_of_paper, [topic_keys[slug] for slug in paper.topics],
                    [(ref.name, ref.shown, ref.path) for ref in refs], venue(paper))
-            for (paper, _, refs), digest_of_paper in zip(shown, catalogue.digests or map(paper_digest, catalogue.papers))]
+            for (paper, _, refs, _), digest_of_paper in zip(shown, catalogue.digests or map(paper_digest, catalogue.papers))]
     parts = cache.get_many(VIEW_PARTS, keys)
-    missing = [paper for (paper, _, _), key in zip(shown, keys) if key not in parts]
+    missing = [paper for (paper, *_), key in zip(shown, keys) if key not in parts]
     if missing:
         converted = converted_texts(missing, cache)
-        made = {key: view_parts(paper, paper_addresses(paper, config), converted, venue)
-                for (paper, _, _), key in zip(shown, keys) if key not in parts}
+        made = {key: view_parts(paper, addresses, converted, venue)
+                for (paper, _, _, addresses), key in zip(shown, keys) if key not in parts}
         cache.put_many(VIEW_PARTS, made)
         parts |= made
     cache.keep_only(VIEW_PARTS, keys)
     cache.keep_only(CONVERTED, [conversion for key in keys for conversion in parts[key].conversions])
-    return tuple(view_paper(paper, paper_topics, refs, paper_addresses(paper, config), parts[key], key)
-                 for (paper, paper_topics, refs), key in zip(shown, keys))
+    return tuple(view_paper(paper, paper_topics, refs, addresses, parts[key], key)
+                 for (paper, paper_topics, refs, addresses), key in zip(shown, keys))
 
 
 def convert_texts(texts: list[tuple[str, bool]], labels: list[str]) -> list[Converted]:
@@ -175,10 +176,6 @@ def _convert(texts: list[tuple[str, bool]], labels: list[str], index: int, marku
         return markup.convert(*texts[index])
     except Exception as error:  # noqa: BLE001 - reported with the text's name
         raise CatalogueError(f"{labels[index]}: could not be converted ({type(error).__name__}: {error})") from error
-
-
-def paper_addresses(paper: Paper, config: SiteConfig) -> PaperAddresses:
-    return PaperAddresses(paper.slug, paper.old_slugs, config.base_url)
 
 
 def view_parts(paper: Paper, addresses: PaperAddresses, converted: Callable[[str, bool], Converted],
