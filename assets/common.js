@@ -65,7 +65,25 @@ window.catalogueDerivedMark = function () {
   return spaced;
 };
 
-// A site address from the site's root: catalogueRoute("paper", {slug: "x"}) -> "papers/x/index.html".
+// The bucket folder of a paper's or author's page, as catalogue/routes.py's bucket() computes it: the
+// low byte of the CRC-32 of the slug's UTF-8, as two hex digits.
+window.catalogueBucket = (function () {
+  "use strict";
+  var table = [];
+  for (var n = 0; n < 256; n++) {
+    var c = n;
+    for (var k = 0; k < 8; k++) c = c & 1 ? 0xEDB88320 ^ (c >>> 1) : c >>> 1;
+    table.push(c >>> 0);
+  }
+  return function (slug) {
+    var bytes = new TextEncoder().encode(slug);
+    var crc = 0xFFFFFFFF;
+    for (var i = 0; i < bytes.length; i++) crc = table[(crc ^ bytes[i]) & 0xFF] ^ (crc >>> 8);
+    return (((crc ^ 0xFFFFFFFF) >>> 0) & 0xFF).toString(16).padStart(2, "0");
+  };
+})();
+
+// A site address from the site's root: catalogueRoute("paper", {slug: "x"}) -> "papers/b/x/index.html".
 // The patterns come from the page (<script type="application/json" id="site-routes">), written by the
 // build from catalogue/routes.py: no script types an address of its own.
 window.catalogueRoute = (function () {
@@ -73,7 +91,9 @@ window.catalogueRoute = (function () {
   var patterns = window.catalogueData("site-routes");
   return function (name, values) {
     if (!Object.prototype.hasOwnProperty.call(patterns, name)) throw new Error("no site address named " + name);
-    return window.catalogueFill(patterns[name], values || {});
+    values = values || {};
+    if (patterns[name].indexOf("{bucket}") >= 0) values = Object.assign({bucket: window.catalogueBucket(values.slug)}, values);
+    return window.catalogueFill(patterns[name], values);
   };
 })();
 

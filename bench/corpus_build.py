@@ -136,8 +136,8 @@ def main(argv: list[str] | None = None) -> int:
             say(f"  {label} ... {seconds:.2f} s")
         say(f"  {run.summary}")
 
-        papers = sum(1 for _ in site.glob("papers/*/index.html"))
-        authors = sum(1 for _ in site.glob("authors/*/index.html"))
+        papers = sum(1 for _ in site.glob("papers/*/*/index.html"))
+        authors = sum(1 for _ in site.glob("authors/*/*/index.html"))
         files, size = site_size(site)
         pagefind_mb = max((mb for name, mb in run.programs.items() if "pagefind" in name), default=0.0)
         rows = [("records", f"{len(records):,} ({source.name})"),

@@ -23,6 +23,7 @@ from bench.corpus_build import write_jsonl_seed_lists  # noqa: E402
 from bench.realtext import CORPUS, read_records  # noqa: E402
 from conftest import serve_folder  # noqa: E402
 from test_lighthouse import CATEGORIES, netlify_policy, run_lighthouse  # noqa: E402
+from catalogue.routes import bucket
 
 PROJECT = Path(__file__).resolve().parent.parent
 
@@ -41,8 +42,8 @@ def main() -> None:
         subprocess.run([sys.executable, str(PROJECT / "build.py"), "--seeds", str(work / "seeds"), "--content",
                         str(work / "content"), "--out", str(site), "--base-url", address], check=True)
         topic = sorted((site / "topics").glob("*/index.html"))[0].parent.name
-        paper = sorted((site / "papers").glob("*/index.html"))[0].parent.name
-        pages = {"home": "", "topic": f"topics/{topic}/index.html", "paper": f"papers/{paper}/index.html"}
+        paper = sorted((site / "papers").glob("*/*/index.html"))[0].parent.name
+        pages = {"home": "", "topic": f"topics/{topic}/index.html", "paper": f"papers/{bucket(paper)}/{paper}/index.html"}
         print(f"| page ({args.papers:,} papers) | " + " | ".join(CATEGORIES) + " |")
         print("|---|" + "---:|" * len(CATEGORIES))
         for name, path in pages.items():

@@ -72,7 +72,7 @@ def main() -> None:
     args = parser.parse_args()
     sizes = page_sizes(args.site)
     largest = max(sizes, key=sizes.get)
-    papers = len(list((args.site / "papers").glob("*/index.html")))
+    papers = len(list((args.site / "papers").glob("*/*/index.html")))
     print(f"{papers} paper pages, {len(sizes)} list pages")
     print(f"home page: {sizes['index.html'] / 1000:.1f} KB; largest list page: {largest} {sizes[largest] / 1000:.1f} KB; "
           f"list-data.js: {(args.site / 'list-data.js').stat().st_size / 1000:.0f} KB")

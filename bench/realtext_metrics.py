@@ -44,6 +44,7 @@ from catalogue.ingest.topics import keyword_key
 from catalogue.markup.convert import TextConverter
 from catalogue.ingest.derive import across_venue_years
 from catalogue.model import Paper, Source, Topic
+from catalogue.routes import bucket
 
 Pair = tuple[dict, object]
 EXAMPLES = 5  # worst examples kept per figure
@@ -552,7 +553,7 @@ def slug_leaks(papers: Iterable[object]) -> list[Leak]:
         expected = set(slugify(HTML_TAG.sub("", _markup().plain(written))).split("-"))
         strays = [part for part in paper.slug.split("-") if part in ALLOWED_TAGS + ("a",) and part not in expected]
         if strays:
-            leaks.append(Leak(f"papers/{paper.slug}/", f"slug part(s) {', '.join(strays)} of {written!r}"))
+            leaks.append(Leak(f"papers/{bucket(paper.slug)}/{paper.slug}/", f"slug part(s) {', '.join(strays)} of {written!r}"))
     return leaks
 
 
@@ -624,10 +625,10 @@ def math_scores(site: Path, slugs: Iterable[str]) -> MathScores:
     segments = unconverted = 0
     examples = []
     for slug in slugs:
-        converted, written = abstract_math((site / "papers" / slug / "index.html").read_text(encoding="utf-8"))
+        converted, written = abstract_math((site / "papers" / bucket(slug) / slug / "index.html").read_text(encoding="utf-8"))
         segments += converted + len(written)
         unconverted += len(written)
-        examples += [Example(f"papers/{slug}/", math) for math in written]
+        examples += [Example(f"papers/{bucket(slug)}/{slug}/", math) for math in written]
     return MathScores(segments, unconverted, tuple(examples))
 
 

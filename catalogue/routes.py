@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import posixpath
 import re
+import zlib
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from urllib.parse import quote
@@ -30,30 +31,47 @@ AUTHORS_INDEX = "authors/index.html"
 NOT_FOUND = "404.html"
 
 PAPERS_FOLDER = "papers/"
+BUCKETED = ("papers/", "authors/")  # the folders whose pages sit in buckets (see `bucket`)
 CONTENT_PAPERS = "papers"  # the folder of content/ that holds the paper files
 LIST_FOLDERS = ("venues/", "topics/", "authors/")  # the folders of the pages listing a venue's, topic's, author's papers
 
-# The addresses the browser scripts build, as patterns with {slug} (or {number}) to fill in.
+# The addresses the browser scripts build, as patterns with {slug} (or {number}) to fill in; {bucket}
+# is the slug's bucket, which assets/common.js computes as `bucket` does.
 PATTERNS = {
-    "paper": "papers/{slug}/index.html",
-    "paper_shared": "papers/{slug}/",
+    "paper": "papers/{bucket}/{slug}/index.html",
+    "paper_shared": "papers/{bucket}/{slug}/",
     "topic": "topics/{slug}/index.html",
-    "author": "authors/{slug}/index.html",
+    "author": "authors/{bucket}/{slug}/index.html",
+    "author_shared": "authors/{bucket}/{slug}/",
     "venue": "venues/{slug}/index.html",
     "search": SEARCH,
     "list_page": "page/{number}/index.html",  # from a list's folder; the first page is index.html
     "compact": "compact/",  # a list's compact view, a folder of the list's folder
 }
-PAPER_PAGE = re.compile(r"papers/([^/]+)/index\.html")
+# Addresses of an earlier layout, each with the pattern of its page's address now: 404.html forwards
+# a reader who follows an old link there (assets/forward.js), on every host, since no redirect rule
+# of a host can compute a bucket.
+EARLIER_PAPER, EARLIER_AUTHOR = "papers/{slug}/", "authors/{slug}/"
+FORWARDS = ((EARLIER_PAPER, "paper_shared"), (EARLIER_AUTHOR, "author_shared"))
+PAPER_PAGE = re.compile(r"papers/[0-9a-f]{2}/([^/]+)/index\.html")
+AUTHOR_PAGE = re.compile(r"authors/[0-9a-f]{2}/([^/]+)/index\.html")
+
+
+def bucket(slug: str) -> str:
+    """The folder a paper's or author's page sits in, inside papers/ or authors/: the low byte of the
+    CRC-32 of the slug's UTF-8, as two hex digits. Hosts refuse or slow down on a folder of tens of
+    thousands of entries; 256 buckets keep each one small at any catalogue size a host holds, the
+    same slug always lands in the same bucket, and a script can compute it (assets/common.js)."""
+    return f"{zlib.crc32(slug.encode('utf-8')) & 0xFF:02x}"
 
 
 def paper_page(slug: str) -> str:
-    return PATTERNS["paper"].format(slug=slug)
+    return PATTERNS["paper"].format(bucket=bucket(slug), slug=slug)
 
 
 def paper_folder(slug: str) -> str:
-    """The form of a paper's address meant for sharing: papers/x/ rather than papers/x/index.html."""
-    return PATTERNS["paper_shared"].format(slug=slug)
+    """The form of a paper's address meant for sharing: papers/b/x/ rather than papers/b/x/index.html."""
+    return PATTERNS["paper_shared"].format(bucket=bucket(slug), slug=slug)
 
 
 def paper_bibtex(slug: str) -> str:
@@ -79,8 +97,8 @@ class PaperAddresses:
     slug: str
     old_slugs: tuple[str, ...] = ()
     base_url: str | None = None
-    page: str = field(init=False, compare=False)  # papers/<slug>/index.html
-    shared: str = field(init=False, compare=False)  # papers/<slug>/, the form meant for sharing
+    page: str = field(init=False, compare=False)  # papers/<bucket>/<slug>/index.html
+    shared: str = field(init=False, compare=False)  # papers/<bucket>/<slug>/, the form meant for sharing
     url: str | None = field(init=False, compare=False)  # the shared form's absolute address
 
     def __post_init__(self):  # made once: every page that shows the paper reads them
@@ -117,8 +135,10 @@ class PaperAddresses:
 
     @property
     def moves(self) -> tuple[tuple[str, str], ...]:
-        """(earlier folder, folder) for each earlier slug, as a host's redirects name them."""
-        return tuple((paper_folder(slug), self.shared) for slug in self.old_slugs)
+        """(earlier folder, folder) for each earlier slug, in this layout and in the one before buckets
+        (EARLIER_PAPER), as a host's redirects name them."""
+        return tuple((folder, self.shared) for slug in self.old_slugs
+                     for folder in (paper_folder(slug), EARLIER_PAPER.format(slug=slug)))
 
     @property
     def old_bibtex(self) -> tuple[str, ...]:
@@ -129,7 +149,7 @@ class PaperAddresses:
 
 
 def slug_of_paper_page(path: str) -> str | None:
-    """'papers/x/index.html' -> 'x'; None for any other page."""
+    """'papers/b/x/index.html' -> 'x'; None for any other page."""
     match = PAPER_PAGE.fullmatch(path)
     return match[1] if match else None
 
@@ -176,12 +196,12 @@ def venue_page(slug: str) -> str:
 
 
 def author_page(slug: str) -> str:
-    return PATTERNS["author"].format(slug=slug)
+    return PATTERNS["author"].format(bucket=bucket(slug), slug=slug)
 
 
 def author_folder_of(path: str) -> str:
-    """'authors/x/index.html' -> 'x'."""
-    return path.removeprefix("authors/").removesuffix("/index.html")
+    """'authors/b/x/index.html' -> 'x'."""
+    return AUTHOR_PAGE.fullmatch(path)[1]
 
 
 def authors_index_page(number: int) -> str:

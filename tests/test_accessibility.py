@@ -23,6 +23,7 @@ from dataclasses import dataclass
 import pytest
 
 from conftest import PROJECT, SUBPATH, BuiltSite, serve_under_subpath
+from catalogue.routes import bucket
 
 AXE = PROJECT / "node_modules" / "axe-core" / "axe.min.js"
 AXE_OPTIONS = {"runOnly": {"type": "tag", "values": ["wcag2a", "wcag2aa"]}, "resultTypes": ["violations"]}
@@ -123,10 +124,10 @@ CASES: dict[str, Case] = {
     "venue": Case(lambda s: s.file + f"venues/{VENUE}/index.html"),
     "map": Case(lambda s: s.file + "map/index.html"),
     "stats": Case(lambda s: s.file + "stats/index.html"),
-    "paper, all open": Case(lambda s: s.file + f"papers/{PAPER}/index.html?highlight=proof", paper_with_everything_open),
-    "paper with math, phone": Case(lambda s: s.file + f"papers/{MATH_PAPER}/index.html?highlight=federated",
+    "paper, all open": Case(lambda s: s.file + f"papers/{bucket(PAPER)}/{PAPER}/index.html?highlight=proof", paper_with_everything_open),
+    "paper with math, phone": Case(lambda s: s.file + f"papers/{bucket(MATH_PAPER)}/{MATH_PAPER}/index.html?highlight=federated",
                                    paper_with_everything_open, width=PHONE),
-    "paper, --base-url build": Case(lambda s: s.based + f"papers/{PAPER}/index.html?highlight=proof",
+    "paper, --base-url build": Case(lambda s: s.based + f"papers/{bucket(PAPER)}/{PAPER}/index.html?highlight=proof",
                                     paper_with_everything_open, 200),
     "404 at a missing address": Case(lambda s: s.based + "papers/does-not-exist/index.html", status=404),
     "reading list": Case(lambda s: s.file + "list.html", list_with_papers, needs="list.html"),

@@ -38,7 +38,7 @@ from catalogue.publish.manifest import write_manifest
 from catalogue.site.authors import author_path
 from catalogue.site.data_files import render_netlify_redirects
 from catalogue import routes
-from catalogue.routes import PaperAddresses
+from catalogue.routes import bucket, PaperAddresses
 from catalogue.search.index import PAGES_FILE, VOCABULARY, IndexedPage, read_shards, render_pages_file
 
 from conftest import PROJECT
@@ -174,7 +174,7 @@ def test_a_bibtex_field_cannot_close_its_entry(bibtex_site, number):
 @pytest.mark.parametrize("number", range(len(PDF_CASES)), ids=PDF_CASES)
 def test_a_pdf_address_cannot_close_its_entry_and_stays_the_same_address(bibtex_site, number):
     slug = f"paper-{len(BIBTEX_CASES) + number}"
-    [entry] = parse_bibtex((bibtex_site / f"papers/{slug}/{slug}.bib").read_text(encoding="utf-8")).entries
+    [entry] = parse_bibtex((bibtex_site / f"papers/{bucket(slug)}/{slug}/{slug}.bib").read_text(encoding="utf-8")).entries
     assert unquote(entry["pdf"]) == PDF_CASES[number]
 
 
@@ -190,7 +190,7 @@ def test_a_bibtex_injection_in_a_seed_abstract_stays_in_its_field(tmp_path):
     assert result.exit_code == 0, result.output
     site = tmp_path / "site"
     assert render(tmp_path).exit_code == 0
-    bib_files = sorted(site.glob("papers/*/*.bib"))
+    bib_files = sorted(site.glob("papers/*/*/*.bib"))
     assert len(bib_files) == 2
     for path in bib_files:
         assert len(parse_bibtex(path.read_text(encoding="utf-8")).entries) == 1
@@ -430,7 +430,7 @@ def test_a_slug_renamed_and_back_leaves_no_self_redirect(tmp_path):
     assert render(tmp_path).exit_code == 0
     redirects = (tmp_path / "site" / "_redirects").read_text(encoding="utf-8")
     assert f"/papers/renamed/*  /papers/{slug}/  301!" in redirects
-    assert f"/papers/{slug}/*" not in redirects
+    assert f"/papers/{bucket(slug)}/{slug}/*" not in redirects
     assert check_redirects(tmp_path / "site") == []
 
 

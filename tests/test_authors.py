@@ -29,7 +29,8 @@ from catalogue.site.render import plan_site
 from catalogue.site.templating import make_environment
 from catalogue.site.render import KEPT_TYPES
 from authored import BASE, hashed, write_content
-from conftest import PROJECT, serve_folder
+from conftest import PROJECT, SUBPATH, run_cli, serve_folder, serve_under_subpath
+from catalogue.routes import bucket
 
 SHOTS = Path("/tmp/site-shots")
 
@@ -109,6 +110,9 @@ def test_the_index_is_alphabetical_by_letters_with_other_initials_last():
 # --- a site with authors (tests/authored.py) ----------------------------------------------
 
 
+ACCENTED = f"jose-garcia-{hashed('josé garcía')}"  # a name with accents: its words and a hash
+
+
 @pytest.fixture
 def site(authored_site) -> Path:
     return authored_site
@@ -123,25 +127,25 @@ def main_of(html: str) -> str:
 
 
 def test_spellings_of_one_author_share_one_page_listing_all_their_papers_newest_first(site):
-    assert sorted(p.name for p in (site / "authors").iterdir() if "lovelace" in p.name) == ["ada-lovelace"]
-    page = main_of(read(site, "authors/ada-lovelace/index.html"))
+    assert sorted(p.name for p in (site / "authors").glob("*/*") if "lovelace" in p.name) == ["ada-lovelace"]
+    page = main_of(read(site, f"authors/{bucket('ada-lovelace')}/ada-lovelace/index.html"))
     assert "<h1 dir=\"auto\">Ada Lovelace</h1>" in page  # a tie between the two spellings: the smaller string
-    assert 0 < page.index("../../papers/engines/index.html") < page.index("../../papers/notes/index.html")
+    assert 0 < page.index(f"../../../papers/{bucket('engines')}/engines/index.html") < page.index(f"../../../papers/{bucket('notes')}/notes/index.html")
     assert 'class="card' in page and "2 papers" in page
 
 
 def test_a_name_with_an_accent_has_a_hashed_address(site):
     slug = f"jose-garcia-{hashed('josé garcía')}"
-    assert "<h1 dir=\"auto\">José García</h1>" in read(site, f"authors/{slug}/index.html")
-    assert f'href="../../authors/{slug}/index.html"' in read(site, "papers/notes/index.html")
+    assert "<h1 dir=\"auto\">José García</h1>" in read(site, f"authors/{bucket(slug)}/{slug}/index.html")
+    assert f'href="../../../authors/{bucket(slug)}/{slug}/index.html"' in read(site, f"papers/{bucket('notes')}/notes/index.html")
 
 
 def test_the_paper_page_links_its_authors_and_leads_with_its_links(site):
-    article = read(site, "papers/engines/index.html")
+    article = read(site, f"papers/{bucket('engines')}/engines/index.html")
     article = article[article.index("<article"):article.index("</article>")]
     authors = re.search(r'<p class="authors"[^>]*>(.*?)</p>', article, re.S)
-    assert re.findall(r'href="([^"]+)"', authors[1]) == ["../../authors/ada-lovelace/index.html",
-                                                        "../../authors/alan-turing/index.html"]
+    assert re.findall(r'href="([^"]+)"', authors[1]) == [f"../../../authors/{bucket('ada-lovelace')}/ada-lovelace/index.html",
+                                                        f"../../../authors/{bucket('alan-turing')}/alan-turing/index.html"]
     assert 'data-pagefind-filter="author">Ada Lovelace</a>' in authors[1]
     links = re.search(r'<ul class="paper-links".*?</ul>', article, re.S)[0]
     assert re.findall(r'<a class="button" href="([^"]+)">([^<]+)</a>', links) == [
@@ -149,24 +153,24 @@ def test_the_paper_page_links_its_authors_and_leads_with_its_links(site):
         ("https://github.com/a/engines", "Code"), ("https://engines.example.org/", "Project page")]
     assert article.index("</h1>") < authors.start() < article.index("paper-links") < article.index('class="abstract"')
     assert article.count("https://github.com/a/engines") == 1  # not again below the abstract
-    notes = read(site, "papers/notes/index.html")  # 'ada  LOVELACE': shown as the author's page shows the name
-    assert '<a dir="auto" href="../../authors/ada-lovelace/index.html" data-pagefind-filter="author">Ada Lovelace</a>' in notes
+    notes = read(site, f"papers/{bucket('notes')}/notes/index.html")  # 'ada  LOVELACE': shown as the author's page shows the name
+    assert f'<a dir="auto" href="../../../authors/{bucket("ada-lovelace")}/ada-lovelace/index.html" data-pagefind-filter="author">Ada Lovelace</a>' in notes
     assert '<meta name="citation_author" content="ada  LOVELACE">' in notes  # citations: as the paper gives it
 
 
 def card(html: str, slug: str) -> str:
-    return next(c for c in re.findall(r'<li class="card".*?</li>\n', html, re.S) if f"papers/{slug}/index.html" in c)
+    return next(c for c in re.findall(r'<li class="card".*?</li>\n', html, re.S) if f"papers/{bucket(slug)}/{slug}/index.html" in c)
 
 
 @pytest.mark.parametrize("page, root", [("index.html", ""), ("topics/optimization/index.html", "../../"),
                                         ("venues/iclr-2025/index.html", "../../"),
-                                        ("authors/grace-hopper/index.html", "../../")])
+                                        (f"authors/{bucket('grace-hopper')}/grace-hopper/index.html", "../../../")])
 def test_cards_show_the_first_authors_then_et_al(site, page, root):
     notes = re.search(r'<p class="card-authors">(.*?)</p>', card(read(site, page), "notes"), re.S)[1]
     assert re.findall(r'<a href="([^"]+)">([^<]+)</a>', notes) == [
-        (f"{root}authors/ada-lovelace/index.html", "Ada Lovelace"),
-        (f"{root}authors/jose-garcia-{hashed('josé garcía')}/index.html", "José García"),
-        (f"{root}authors/grace-hopper/index.html", "Grace Hopper")]
+        (f"{root}authors/{bucket('ada-lovelace')}/ada-lovelace/index.html", "Ada Lovelace"),
+        (f"{root}authors/{bucket(ACCENTED)}/{ACCENTED}/index.html", "José García"),
+        (f"{root}authors/{bucket('grace-hopper')}/grace-hopper/index.html", "Grace Hopper")]
     assert notes.endswith(" et al.") and "Dijkstra" not in notes
     if page == "index.html":
         assert "card-authors" not in card(read(site, page), "anonymous")
@@ -212,11 +216,11 @@ def fragments(site: Path) -> dict[str, dict]:
 
 def test_pagefind_indexes_authors_as_text_and_as_the_author_filter(site):
     pages = fragments(site)
-    engines, notes = pages["/papers/engines/"], pages["/papers/notes/"]
+    engines, notes = pages[f"/papers/{bucket('engines')}/engines/"], pages[f"/papers/{bucket('notes')}/notes/"]
     assert engines["filters"]["author"] == ["Ada Lovelace", "Alan Turing"]
     assert notes["filters"]["author"][0] == "Ada Lovelace"  # the author's spelling, whatever the paper's
     assert "Ada Lovelace, Alan Turing" in engines["content"]
-    assert "author" not in pages["/papers/anonymous/"]["filters"]
+    assert "author" not in pages[f"/papers/{bucket('anonymous')}/anonymous/"]["filters"]
 
 
 def test_the_offline_index_carries_each_papers_authors(site):
@@ -227,12 +231,12 @@ def test_the_offline_index_carries_each_papers_authors(site):
 
 
 def test_citations_structured_data_and_papers_json_name_the_authors(site):
-    page = read(site, "papers/engines/index.html")
+    page = read(site, f"papers/{bucket('engines')}/engines/index.html")
     assert re.findall(r'<meta name="citation_author" content="([^"]+)">', page) == ["Ada Lovelace", "Alan Turing"]
-    assert "author = {Ada Lovelace and Alan Turing}" in read(site, "papers/engines/engines.bib")
+    assert "author = {Ada Lovelace and Alan Turing}" in read(site, f"papers/{bucket('engines')}/engines/engines.bib")
     data = json.loads(re.search(r'<script type="application/ld\+json">(.*?)</script>', page)[1])
-    assert data["author"] == [{"@type": "Person", "name": "Ada Lovelace", "url": f"{BASE}authors/ada-lovelace/"},
-                              {"@type": "Person", "name": "Alan Turing", "url": f"{BASE}authors/alan-turing/"}]
+    assert data["author"] == [{"@type": "Person", "name": "Ada Lovelace", "url": f"{BASE}authors/{bucket('ada-lovelace')}/ada-lovelace/"},
+                              {"@type": "Person", "name": "Alan Turing", "url": f"{BASE}authors/{bucket('alan-turing')}/alan-turing/"}]
     record = next(r for r in json.loads(read(site, "papers.json"))["papers"] if r["slug"] == "engines")
     assert record["authors"] == ["Ada Lovelace", "Alan Turing"]
     assert record["proceedings_url"] == "https://proceedings.example.org/engines"
@@ -240,16 +244,16 @@ def test_citations_structured_data_and_papers_json_name_the_authors(site):
 
 def test_the_sitemap_lists_the_author_pages(site):
     sitemap = read(site, "sitemap.xml")
-    for path in ("authors/", "authors/ada-lovelace/", f"authors/jose-garcia-{hashed('josé garcía')}/"):
+    for path in ("authors/", f"authors/{bucket('ada-lovelace')}/ada-lovelace/", f"authors/{bucket(ACCENTED)}/{ACCENTED}/"):
         assert f"<loc>{BASE}{path}</loc>" in sitemap
 
 
 def test_check_passes_and_notices_a_missing_author_page(site, tmp_path):
     assert check_site(site, validate_html=False) == []
     damaged = Path(shutil.copytree(site, tmp_path / "site"))
-    (damaged / "authors" / "grace-hopper" / "index.html").unlink()
+    (damaged / "authors" / bucket("grace-hopper") / "grace-hopper" / "index.html").unlink()
     problems = check_site(damaged, validate_html=False)
-    assert "authors/grace-hopper/index.html: missing; the page of 'Grace Hopper' in papers.json" in problems
+    assert f"authors/{bucket('grace-hopper')}/grace-hopper/index.html: missing; the page of 'Grace Hopper' in papers.json" in problems
 
 
 def test_the_seeds_have_no_author_pages(built_site):
@@ -285,12 +289,12 @@ def test_both_search_engines_find_a_paper_by_its_authors_and_show_them(site, bro
 
 def test_an_authors_page_leads_to_a_search_filtered_to_their_papers_in_both_engines(site, browser):
     listed = sorted(re.findall(r'class="card-title"><a href="[^"]*">([^<]+)</a>',
-                               main_of(read(site, "authors/ada-lovelace/index.html"))))
+                               main_of(read(site, f"authors/{bucket('ada-lovelace')}/ada-lovelace/index.html"))))
     assert len(listed) == 2
     page = browser.new_page()
-    addresses = [(site / "authors" / "ada-lovelace" / "index.html").as_uri()]
+    addresses = [(site / "authors" / bucket("ada-lovelace") / "ada-lovelace" / "index.html").as_uri()]
     with serve_folder(site) as address:
-        addresses.append(f"{address}authors/ada-lovelace/index.html")
+        addresses.append(f"{address}authors/{bucket('ada-lovelace')}/ada-lovelace/index.html")
         for engine, start in zip(("fallback", "pagefind"), addresses):
             page.goto(start)
             page.get_by_role("link", name="Search their papers").click()
@@ -310,7 +314,7 @@ def test_an_authors_page_leads_to_a_search_filtered_to_their_papers_in_both_engi
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 def test_a_paper_page_with_authors_and_links_looks_right(site, browser, device, viewport, scheme):
     page = browser.new_page(viewport=viewport, color_scheme=scheme)
-    page.goto((site / "papers" / "engines" / "index.html").as_uri())
+    page.goto((site / "papers" / bucket("engines") / "engines" / "index.html").as_uri())
     SHOTS.mkdir(exist_ok=True)
     page.screenshot(path=str(SHOTS / f"paper-with-authors-{device}-{scheme}.png"))
     box = {selector: page.locator(selector).bounding_box()
@@ -331,6 +335,29 @@ def test_two_authors_at_one_address_stop_the_build_naming_both(tmp_path, monkeyp
     content = write_content(tmp_path)
     result = CliRunner().invoke(main, ["render", "--content", str(content), "--out", str(tmp_path / "site")])
     assert result.exit_code == 1
-    assert ("authors/someone/index.html: would be the page of two authors, 'ada  LOVELACE' (seeds/list.json:record "
+    assert (f"authors/{bucket('someone')}/someone/index.html: would be the page of two authors, 'ada  LOVELACE' (seeds/list.json:record "
             "2025) and 'José García' (seeds/list.json:record 2025)") in result.output
     assert not (tmp_path / "site").exists()
+
+
+def test_author_and_paper_addresses_before_buckets_reach_their_pages_under_a_subpath(browser, tmp_path):
+    """authors/<slug>/ and papers/<slug>/ as the layout before buckets published them: served under a
+    subpath with 404.html for missing paths, as GitHub Pages and Netlify serve it, they forward."""
+    content = write_content(tmp_path)
+    run_cli("render", "--content", str(content), "--out", str(tmp_path / "site"), "--base-url",
+            f"https://example.org/{SUBPATH}/")
+    accented = next(p.name for p in (tmp_path / "site" / "authors").glob("*/*") if p.name.startswith("jose-garcia"))
+    old_to_new = {f"authors/{slug}/{rest}": f"authors/{bucket(slug)}/{slug}/{rest}"
+                  for slug, rest in (("ada-lovelace", ""), ("grace-hopper", "index.html"), (accented, ""))}
+    old_to_new["papers/notes/#abstract"] = f"papers/{bucket('notes')}/notes/#abstract"
+    context = browser.new_context()
+    page = context.new_page()
+    errors = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    with serve_under_subpath(tmp_path / "site", tmp_path / "served", not_found=True) as base:
+        for old, new in old_to_new.items():
+            page.goto(base + old)
+            page.wait_for_url(base + new)
+            assert page.locator("h1").count() == 1 and "not found" not in page.title().lower(), old
+    context.close()
+    assert errors == []

@@ -16,7 +16,7 @@ from click.testing import CliRunner
 
 from catalogue.cli import main
 from catalogue.model import Paper, Source
-from catalogue.routes import PaperAddresses
+from catalogue.routes import bucket, PaperAddresses, paper_folder, paper_page
 from catalogue.site.check import check_redirects
 from catalogue.site.data_files import render_netlify_redirects
 from conftest import PROJECT, build_project, make_project
@@ -44,10 +44,10 @@ def pages(site: Path) -> list[Path]:
 
 
 def test_one_page_per_paper_and_one_content_file_each(built_site):
-    papers = sorted((built_site.out / "papers").glob("*/index.html"))
+    papers = sorted((built_site.out / "papers").glob("*/*/index.html"))
     assert len(papers) == 38
     assert len(list((built_site.content / "papers").glob("*.md"))) == 38
-    assert (built_site.out / "papers" / "egotsr" / "index.html").exists()
+    assert (built_site.out / "papers" / bucket("egotsr") / "egotsr" / "index.html").exists()
     for page in ("index.html", "search.html", "404.html", "topics/index.html"):
         assert (built_site.out / page).exists(), page
 
@@ -102,13 +102,13 @@ def test_each_page_frame_fits_the_page_though_it_is_rendered_once_per_depth(buil
 
 
 def test_paper_pages_render_math_and_no_raw_latex(built_site):
-    for page in sorted((built_site.out / "papers").glob("*/index.html")):
+    for page in sorted((built_site.out / "papers").glob("*/*/index.html")):
         html = page.read_text(encoding="utf-8")
         abstract = html[html.index('<section class="abstract"'):html.index("</section>")]
         text = re.sub(r"<[^>]+>", "", re.sub(r"<math.*?</math>", "", abstract, flags=re.S))
         for raw in ("$", "\\textbf", "\\\\%", "\\emph", "**"):
             assert raw not in text, f"{page}: {raw!r} in the abstract"
-    ls2 = (built_site.out / "papers" / "ls2mc-gda" / "index.html").read_text(encoding="utf-8")
+    ls2 = (built_site.out / "papers" / bucket("ls2mc-gda") / "ls2mc-gda" / "index.html").read_text(encoding="utf-8")
     assert "<math" in ls2 and "<msup>" in ls2
 
 
@@ -116,7 +116,7 @@ def test_the_percent_sign_of_a_doubly_escaped_percent_survives(built_site):
     # A seed writes $69\\%$; the page must show 69%.
     seeds = "".join(p.read_text(encoding="utf-8") for p in built_site.seeds.glob("*.txt"))
     assert "$69\\\\%$" in seeds
-    hits = [p for p in (built_site.out / "papers").glob("*/index.html")
+    hits = [p for p in (built_site.out / "papers").glob("*/*/index.html")
             if "<mn>69</mn><mi>&#x00025;</mi>" in p.read_text(encoding="utf-8")]
     assert len(hits) == 1
 
@@ -132,7 +132,7 @@ def test_pagefind_indexed_every_paper(built_site):
 
 
 def test_paper_page_marks_its_search_metadata(built_site):
-    html = (built_site.out / "papers" / "flashsinkhorn" / "index.html").read_text(encoding="utf-8")
+    html = (built_site.out / "papers" / bucket("flashsinkhorn") / "flashsinkhorn" / "index.html").read_text(encoding="utf-8")
     assert "data-pagefind-body" in html
     assert 'data-name="FlashSinkhorn"' in html and 'data-pagefind-meta="title[data-title]"' in html
     assert 'data-pagefind-filter="topic"' in html and 'data-pagefind-filter="venue">ICML<' in html
@@ -141,7 +141,7 @@ def test_paper_page_marks_its_search_metadata(built_site):
 
 
 def test_links_in_abstracts_are_clickable(built_site):
-    html = (built_site.out / "papers" / "causalgame" / "index.html").read_text(encoding="utf-8")
+    html = (built_site.out / "papers" / bucket("causalgame") / "causalgame" / "index.html").read_text(encoding="utf-8")
     assert '<a href="https://causalgame.github.io">causalgame.github.io</a>' in html
 
 
@@ -182,7 +182,7 @@ def test_abstracts_cannot_inject_markup(tmp_path):
                "<img src=x onerror=alert(2)> and [x](javascript:alert(3)) and {{ 7*7 }}. It is bad.")
     (project / "seeds" / "002_evil.txt").write_text(f"ICML 2026\n\n{payload}\n", encoding="utf-8")
     built = build_project(project, "--no-search")
-    html = (built.out / "papers" / "evilnet" / "index.html").read_text(encoding="utf-8")
+    html = (built.out / "papers" / bucket("evilnet") / "evilnet" / "index.html").read_text(encoding="utf-8")
     assert "<script>alert" not in html and "<img src=x" not in html and 'href="javascript' not in html
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html and "{{ 7*7 }}" in html
 
@@ -220,8 +220,8 @@ def test_build_py_entry_point_defaults_to_build(tmp_path):
 def test_404_links_from_the_site_root(seeds_builds, base_url, expected):
     built = seeds_builds.built("--no-search", *(["--base-url", base_url] if base_url else []))
     assert expected in (built.out / "404.html").read_text(encoding="utf-8")
-    canonical = '<link rel="canonical" href="https://example.org/REPO/papers/egotsr/">'
-    assert (canonical in (built.out / "papers/egotsr/index.html").read_text(encoding="utf-8")) == bool(base_url)
+    canonical = f'<link rel="canonical" href="https://example.org/REPO/{paper_folder("egotsr")}">'
+    assert (canonical in (built.out / paper_page("egotsr")).read_text(encoding="utf-8")) == bool(base_url)
 
 
 def test_a_renamed_slug_keeps_the_old_address_working(tmp_path, seeds_builds):
@@ -231,24 +231,25 @@ def test_a_renamed_slug_keeps_the_old_address_working(tmp_path, seeds_builds):
     path.write_text(path.read_text(encoding="utf-8").replace("slug: egotsr", "slug: ego-tsr"), "utf-8")
     rebuilt = build_project(project, "--base-url", "https://example.org/cat/")
     assert "old_slugs:\n- egotsr" in path.read_text(encoding="utf-8")
-    old = (rebuilt.out / "papers" / "egotsr" / "index.html").read_text(encoding="utf-8")
-    assert '<meta http-equiv="refresh" content="0; url=../../papers/ego-tsr/index.html">' in old
-    assert '<link rel="canonical" href="https://example.org/cat/papers/ego-tsr/">' in old
-    assert (rebuilt.out / "papers" / "ego-tsr" / "index.html").exists()
+    old = (rebuilt.out / "papers" / bucket("egotsr") / "egotsr" / "index.html").read_text(encoding="utf-8")
+    assert f'<meta http-equiv="refresh" content="0; url=../../../{paper_page("ego-tsr")}">' in old
+    assert f'<link rel="canonical" href="https://example.org/cat/{paper_folder("ego-tsr")}">' in old
+    assert (rebuilt.out / "papers" / bucket("ego-tsr") / "ego-tsr" / "index.html").exists()
     redirects = (rebuilt.out / "_redirects").read_text(encoding="utf-8")
-    assert "/papers/egotsr/*  /papers/ego-tsr/  301!" in redirects
+    assert f"/{paper_folder('egotsr')}*  /{paper_folder('ego-tsr')}  301!" in redirects
     # The old .bib gives the citation: on Netlify a 301 that wins over its folder's, on GitHub Pages (no
     # redirects) the file itself.
-    assert netlify_destination(redirects, "/papers/egotsr/egotsr.bib") == "/papers/ego-tsr/ego-tsr.bib"
-    assert netlify_destination(redirects, "/papers/egotsr/index.html") == "/papers/ego-tsr/"
-    bibtex = (rebuilt.out / "papers" / "ego-tsr" / "ego-tsr.bib").read_bytes()
-    assert (rebuilt.out / "papers" / "egotsr" / "egotsr.bib").read_bytes() == bibtex and b"EgoTSR" in bibtex
+    for old in (paper_folder("egotsr"), "papers/egotsr/"):  # in this layout and in the one before buckets
+        assert netlify_destination(redirects, f"/{old}egotsr.bib") == f"/{paper_folder('ego-tsr')}ego-tsr.bib"
+        assert netlify_destination(redirects, f"/{old}index.html") == f"/{paper_folder('ego-tsr')}"
+    bibtex = (rebuilt.out / "papers" / bucket("ego-tsr") / "ego-tsr" / "ego-tsr.bib").read_bytes()
+    assert (rebuilt.out / "papers" / bucket("egotsr") / "egotsr" / "egotsr.bib").read_bytes() == bibtex and b"EgoTSR" in bibtex
     assert check_redirects(rebuilt.out) == []
     again = build_project(project, "--no-search")  # the mark stays once, the redirect stays
     assert path.read_text(encoding="utf-8").count("- egotsr") == 1
-    assert (again.out / "papers" / "egotsr" / "index.html").exists()
-    assert (again.out / "papers" / "egotsr" / "egotsr.bib").read_bytes() == \
-        (again.out / "papers" / "ego-tsr" / "ego-tsr.bib").read_bytes()  # remade with it (no url now)
+    assert (again.out / "papers" / bucket("egotsr") / "egotsr" / "index.html").exists()
+    assert (again.out / "papers" / bucket("egotsr") / "egotsr" / "egotsr.bib").read_bytes() == \
+        (again.out / "papers" / bucket("ego-tsr") / "ego-tsr" / "ego-tsr.bib").read_bytes()  # remade with it (no url now)
 
 
 def netlify_destination(redirects: str, path: str) -> str | None:
@@ -270,10 +271,10 @@ def test_each_old_bibtex_address_is_sent_to_its_papers_bibtex_before_its_folder_
                     old_slugs=("firsts",))]
     redirects = render_netlify_redirects((paper, PaperAddresses(paper.slug, paper.old_slugs)) for paper in papers)
     for old, new in (("first", "new"), ("second", "new"), ("firsts", "other")):
-        assert netlify_destination(redirects, f"/papers/{old}/{old}.bib") == f"/papers/{new}/{new}.bib"
-        assert netlify_destination(redirects, f"/papers/{old}/") == netlify_destination(redirects, f"/papers/{old}") \
-            == netlify_destination(redirects, f"/papers/{old}/preview.png") == f"/papers/{new}/"
-    assert netlify_destination(redirects, "/papers/new/new.bib") is None  # the paper's own files are served as they are
+        assert netlify_destination(redirects, f"/papers/{bucket(old)}/{old}/{old}.bib") == f"/papers/{bucket(new)}/{new}/{new}.bib"
+        assert netlify_destination(redirects, f"/papers/{bucket(old)}/{old}/") == netlify_destination(redirects, f"/papers/{old}") \
+            == netlify_destination(redirects, f"/papers/{bucket(old)}/{old}/preview.png") == f"/papers/{bucket(new)}/{new}/"
+    assert netlify_destination(redirects, f"/{paper_folder('new')}new.bib") is None  # the paper's own files are served as they are
 
 
 def test_related_papers_and_the_map_are_computed_outside_the_build_process(tmp_path):
@@ -286,5 +287,5 @@ def test_related_papers_and_the_map_are_computed_outside_the_build_process(tmp_p
               " standalone_mode=False)\n"
               "assert 'sklearn' not in sys.modules, 'scikit-learn was imported by the build process'\n")
     subprocess.run([sys.executable, "-c", script], cwd=PROJECT, check=True, capture_output=True)
-    paper = next((project / "site" / "papers").glob("*/index.html")).read_text(encoding="utf-8")
+    paper = next((project / "site" / "papers").glob("*/*/index.html")).read_text(encoding="utf-8")
     assert '<section class="related"' in paper

@@ -29,6 +29,7 @@ from catalogue.markup.convert import CONVERTED, Converted, conversion_key
 from catalogue.model import Link, Paper, Problem, Source, Topic
 from catalogue.site.render import KEPT_TYPES
 from conftest import PROJECT, make_project, run_cli
+from catalogue.routes import bucket
 
 HANG_GUARD = 300  # seconds: only so that a hang fails the test instead of stalling CI
 
@@ -184,7 +185,7 @@ def test_a_build_ignores_pickles_planted_at_the_keys_it_reads(tmp_path):
     assert f"Rendered {len(papers)} papers" in output
     assert not marker.exists()
     some = next(iter(papers.values()))
-    assert some.title.split()[0] in (root / "site" / "papers" / some.slug / "index.html").read_text(encoding="utf-8")
+    assert some.title.split()[0] in (root / "site" / "papers" / bucket(some.slug) / some.slug / "index.html").read_text(encoding="utf-8")
 
 
 def test_a_key_file_others_can_read_is_replaced_and_old_entries_are_ignored(tmp_path):

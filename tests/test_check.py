@@ -11,6 +11,7 @@ from click.testing import CliRunner
 from catalogue.cli import main
 from catalogue.site.check import check_reference, check_site
 from conftest import PROJECT
+from catalogue.routes import bucket
 
 FILES = {"index.html", "search.html", "assets/style.css", "papers/egotsr/index.html", "papers/a b/index.html"}
 
@@ -210,7 +211,7 @@ def test_check_command_exit_status(site):
 
     ok = CliRunner().invoke(main, ["check", "--out", str(site), "--no-html"])
     assert ok.exit_code == 0 and "no problems" in ok.output
-    (site / "papers" / "egotsr" / "index.html").unlink()
+    (site / "papers" / bucket("egotsr") / "egotsr" / "index.html").unlink()
     broken = CliRunner().invoke(main, ["check", "--out", str(site), "--no-html"])
     assert broken.exit_code == 1
     assert "papers/egotsr/index.html" in broken.output and "problem" in broken.output

@@ -25,6 +25,7 @@ import pytest
 import yaml
 
 from conftest import BuiltSite, build_project, make_project
+from catalogue.routes import bucket
 
 PROJECT = Path(__file__).resolve().parent.parent
 SUBPATH = "REPO"
@@ -452,8 +453,8 @@ def test_the_local_server_behaves_like_github_pages(served: ServedSite):
 
     assert fetch(root + f"/{SUBPATH}").location == f"/{SUBPATH}/"
     response = fetch(served.base + f"papers/{slug}")
-    assert (response.status, response.location) == (301, f"/{SUBPATH}/papers/{slug}/")
-    assert fetch(served.base + f"papers/{slug}/").body == (served.out / "papers" / slug / "index.html").read_bytes()
+    assert (response.status, response.location) == (301, f"/{SUBPATH}/papers/{bucket(slug)}/{slug}/")
+    assert fetch(served.base + f"papers/{bucket(slug)}/{slug}/").body == (served.out / "papers" / bucket(slug) / slug / "index.html").read_bytes()
     assert fetch(served.base).body == (served.out / "index.html").read_bytes()
     assert fetch(served.base + "search").body == (served.out / "search.html").read_bytes()
     for missing in ("nope", "papers/nope/", "papers/nope/deeper/x.html", "../etc/passwd"):

@@ -14,6 +14,7 @@ from catalogue.errors import CatalogueError
 from catalogue.i18n.strings import LOCALES_DIR, Strings, available_languages, load_strings, localise_topic, read_table
 from catalogue.model import Topic
 from conftest import PROJECT, make_project, run_cli
+from catalogue.routes import bucket
 
 
 def test_english_and_chinese_are_available():
@@ -128,7 +129,7 @@ def test_chinese_build_has_no_english_interface_text(chinese_site: Path):
                and text != read_table("zh-CN")[key]]
     pages = [chinese_site / "index.html", chinese_site / "search.html", chinese_site / "list.html",
              chinese_site / "stats" / "index.html", chinese_site / "404.html",
-             *sorted((chinese_site / "papers").glob("*/index.html"))[:5]]
+             *sorted((chinese_site / "papers").glob("*/*/index.html"))[:5]]
     for page in pages:
         html = page.read_text(encoding="utf-8")
         assert '<html lang="zh-CN"' in html
@@ -373,7 +374,7 @@ def test_the_seeds_built_in_chinese_write_no_english_in_feeds_data_or_citations(
 
 
 def test_the_notes_of_a_tidied_abstract_are_in_the_site_language(chinese_seed_site: Path):
-    page = (chinese_seed_site / "papers" / "vortex" / "index.html").read_text(encoding="utf-8")
+    page = (chinese_seed_site / "papers" / bucket("vortex") / "vortex" / "index.html").read_text(encoding="utf-8")
     strings = read_table("zh-CN")
     note = strings["paper.tidy_removed_repeat"].format(sentence=3, first=1)
     assert strings["paper.tidied"].format(notes=note) in page

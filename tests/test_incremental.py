@@ -21,6 +21,7 @@ from catalogue.publish.files import link_tree, mirror_tree
 from catalogue.publish.staging import CHANGES
 from catalogue.site.render import KEPT_TYPES
 from conftest import PROJECT, build_project, make_project, run_cli
+from catalogue.routes import bucket
 
 # Pagefind writes its filter files in a varying order (see test_build); they are compared by name.
 VARYING = re.compile(r"pagefind/[^/]+/(filter/.*\.pf_filter|pagefind\..*\.pf_meta|pagefind-entry\.json)$")
@@ -81,7 +82,7 @@ def test_after_an_edit_ingest_merged_with_or_without_writing_the_next_build_is_u
     path.write_text(path.read_text(encoding="utf-8").replace("retitled by hand", "retitled again"), encoding="utf-8")
     merged = build_project(project)
     assert "0 updated, 1 with hand edits kept" in merged.output and "retitled again" in \
-        (project / "site" / "papers" / "flashsinkhorn" / "index.html").read_text(encoding="utf-8")
+        (project / "site" / "papers" / bucket("flashsinkhorn") / "flashsinkhorn" / "index.html").read_text(encoding="utf-8")
     assert "Up to date" in build_project(project).output
 
 
@@ -91,12 +92,12 @@ def test_an_edit_remakes_only_what_shows_it_and_equals_a_clean_build(tmp_path, s
     snapshot = tmp_path / "snapshot"  # hard links to the first site's files: an in-place write would show
     shutil.copytree(site, snapshot, copy_function=os.link)
     before = files(snapshot)
-    untouched = site / "papers" / "causalgame" / "index.html"
+    untouched = site / "papers" / bucket("causalgame") / "causalgame" / "index.html"
     inode = untouched.stat().st_ino
 
     edit_title(project / "content", "flashsinkhorn", "FlashSinkhorn, retitled by hand")
     second = build_project(project)
-    assert "retitled by hand" in (site / "papers" / "flashsinkhorn" / "index.html").read_text(encoding="utf-8")
+    assert "retitled by hand" in (site / "papers" / bucket("flashsinkhorn") / "flashsinkhorn" / "index.html").read_text(encoding="utf-8")
     assert 0 < written(second.output) < len(before) / 3  # its page, neighbours, lists, data files
     assert untouched.stat().st_ino == inode  # a page that does not show the paper was kept, not remade
     assert "Indexing for search" in second.output
@@ -109,11 +110,11 @@ def test_the_next_edit_starts_from_the_replaced_site_and_equals_a_clean_build(tm
     edit_title(project / "content", "flashsinkhorn", "FlashSinkhorn, retitled once")
     build_project(project)
     spare = project / ".site-spare"
-    assert (spare / "papers" / "flashsinkhorn" / "index.html").is_file()  # the first site, kept
+    assert (spare / "papers" / bucket("flashsinkhorn") / "flashsinkhorn" / "index.html").is_file()  # the first site, kept
     edit_title(project / "content", "causalgame", "CausalGame, retitled too")
     build_project(project)  # its staging is the spare, brought in line with the site it replaces
-    assert "retitled too" in (project / "site" / "papers" / "causalgame" / "index.html").read_text(encoding="utf-8")
-    assert "retitled too" not in (spare / "papers" / "causalgame" / "index.html").read_text(encoding="utf-8")  # the second
+    assert "retitled too" in (project / "site" / "papers" / bucket("causalgame") / "causalgame" / "index.html").read_text(encoding="utf-8")
+    assert "retitled too" not in (spare / "papers" / bucket("causalgame") / "causalgame" / "index.html").read_text(encoding="utf-8")  # the second
     assert files(project / "site") == clean_build(project, tmp_path)
 
 
@@ -166,13 +167,13 @@ def test_a_file_put_into_the_site_is_not_carried_into_the_next_site(tmp_path, se
         edit_title(project / "content", "flashsinkhorn", title)
         build_project(project)
         assert (project / ".site-spare").is_dir()
-        (project / "site" / "papers" / "flashsinkhorn" / "notes.txt").write_text("by hand")
-        (project / "site" / "papers" / "flashsinkhorn" / "index.html").unlink()  # written by that build, gone by hand
+        (project / "site" / "papers" / bucket("flashsinkhorn") / "flashsinkhorn" / "notes.txt").write_text("by hand")
+        (project / "site" / "papers" / bucket("flashsinkhorn") / "flashsinkhorn" / "index.html").unlink()  # written by that build, gone by hand
         if attempt:  # the record is of another site: compared whole
             (project / ".site-spare" / CHANGES).write_text('{"format": 1, "manifest": [0], "changed": []}')
         edit_title(project / "content", "causalgame", f"CausalGame, retitled {attempt}")
         build_project(project)
-        assert not (project / "site" / "papers" / "flashsinkhorn" / "notes.txt").exists()
+        assert not (project / "site" / "papers" / bucket("flashsinkhorn") / "flashsinkhorn" / "notes.txt").exists()
         assert files(project / "site") == clean_build(project, tmp_path / str(attempt))
 
 
@@ -262,7 +263,7 @@ def test_template_edits_and_pruned_papers_reach_the_site(tmp_path):
     rebuilt = build_project(project, "--templates", str(templates), "--no-search")
     pages = list(rebuilt.out.rglob("*.html"))
     assert all("Hosted by us" in page.read_text(encoding="utf-8") for page in pages)
-    assert len(list((rebuilt.out / "papers").glob("*/index.html"))) == 37
+    assert len(list((rebuilt.out / "papers").glob("*/*/index.html"))) == 37
     assert "1 removed" in rebuilt.output or re.search(r"[1-9]\d* removed", rebuilt.output)
     assert files(rebuilt.out) == clean_build(project, tmp_path, "--templates", str(templates), "--no-search")
 
@@ -281,7 +282,7 @@ def test_author_pages_show_exactly_their_papers_and_equal_a_clean_build(tmp_path
     edit_paper(content, "egotsr", authors=("Ada Lovelace", "Alan Turing"))
     edit_paper(content, "flashsinkhorn", authors=("ada  lovelace",))
     site = build_project(project, "--no-search").out
-    ada, alan = site / "authors" / "ada-lovelace" / "index.html", site / "authors" / "alan-turing" / "index.html"
+    ada, alan = site / "authors" / bucket("ada-lovelace") / "ada-lovelace" / "index.html", site / "authors" / bucket("alan-turing") / "alan-turing" / "index.html"
     assert "papers/flashsinkhorn/index.html" in ada.read_text(encoding="utf-8")
     inode = alan.stat().st_ino
 
@@ -312,10 +313,10 @@ def test_an_edit_on_many_lists_an_added_and_a_removed_paper_equal_a_clean_build(
                       + "\n", encoding="utf-8")  # another list gains a paper
     run_cli("ingest", "--seeds", str(project / "seeds"), "--content", str(content), "--prune", "--allow-removals")
     site = build_project(project, "--no-search").out
-    page = (site / "authors" / "grace-hopper" / "index.html").read_text(encoding="utf-8")
+    page = (site / "authors" / bucket("grace-hopper") / "grace-hopper" / "index.html").read_text(encoding="utf-8")
     assert "retitled by hand" in page and "retitled by hand" in (site / "papers.json").read_text(encoding="utf-8")
     assert "Estimating the expected output quality" in (site / "papers.json").read_text(encoding="utf-8")
-    assert len(list((site / "papers").glob("*/index.html"))) == 38  # one paper gone, one new
+    assert len(list((site / "papers").glob("*/*/index.html"))) == 38  # one paper gone, one new
     assert files(site) == clean_build(project, tmp_path, "--no-search")
 
 

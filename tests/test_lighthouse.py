@@ -29,12 +29,13 @@ from pathlib import Path
 import pytest
 
 from conftest import CHROMIUM, PROJECT, build_project, make_project, serve_folder
+from catalogue.routes import bucket
 
 LIGHTHOUSE = PROJECT / "node_modules" / ".bin" / "lighthouse"
 CATEGORIES = ("performance", "accessibility", "best-practices", "seo")
 THRESHOLD = 0.95
 PAPER = "wz-llm"  # highlights, links, related papers, the cite section
-PAGES = {"home": "", "paper": f"papers/{PAPER}/index.html"}
+PAGES = {"home": "", "paper": f"papers/{bucket(PAPER)}/{PAPER}/index.html"}
 CHROME_FLAGS = "--headless=new --no-sandbox --disable-gpu --disable-dev-shm-usage"
 TIMEOUT_S = 120  # per page; a run takes about 12 s
 RUNS_WHEN_SLOW = 3

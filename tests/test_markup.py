@@ -19,6 +19,7 @@ from tag_leaks import find_tag_leaks
 
 sys.path.insert(0, str(PROJECT))
 from bench.markup_corpus import CONSTRUCTS, math_counts  # noqa: E402
+from catalogue.routes import bucket
 
 SAMPLE = [json.loads(line) for line in (PROJECT / "tests" / "data" / "corpus_sample.jsonl").open(encoding="utf-8")]
 
@@ -398,10 +399,10 @@ def tagged_site(tmp_path_factory):
 
 def test_a_built_site_shows_no_tag_as_text(tagged_site):
     assert find_tag_leaks(tagged_site) == []
-    page = (tagged_site / "papers" / "nat" / "index.html").read_text(encoding="utf-8")
+    page = (tagged_site / "papers" / bucket("nat") / "nat" / "index.html").read_text(encoding="utf-8")
     assert "<b>N</b>euron" in page and "CO<sub>2</sub>" in page
     assert re.search(r"<title>NAT: [^<&]+</title>", page)  # the name is read through the tags, the title is text
-    assert "&lt;span&gt;" in (tagged_site / "papers" / "twa" / "index.html").read_text(encoding="utf-8")
+    assert "&lt;span&gt;" in (tagged_site / "papers" / bucket("twa") / "twa" / "index.html").read_text(encoding="utf-8")
 
 
 def test_search_indexes_words_split_by_tags_as_one(tagged_site):

@@ -83,7 +83,7 @@ def test_bad_input_still_builds_a_site(bad_build):
     # c:2 d:1 e:1 f:1 g:1 h:MANY i:7 j:2 k:7
     assert len(papers) == MANY + 22
     assert (bad_build.out / "index.html").exists()
-    assert len(list((bad_build.out / "papers").glob("*/index.html"))) == MANY + 22
+    assert len(list((bad_build.out / "papers").glob("*/*/index.html"))) == MANY + 22
 
 
 @pytest.mark.parametrize("where, message", [
@@ -103,7 +103,7 @@ def test_each_problem_is_reported_with_file_and_line(bad_build, where, message):
 
 
 def test_math_and_prices_in_bad_input_render_sensibly(bad_build):
-    pages = {p.read_text(encoding="utf-8") for p in (bad_build.out / "papers").glob("*/index.html")}
+    pages = {p.read_text(encoding="utf-8") for p in (bad_build.out / "papers").glob("*/*/index.html")}
     text = "\n".join(pages)
     assert "It costs $5 per run and $10 per day." in text
     assert text.count('display="block"') >= 2  # the equation environment and $$...$$
@@ -153,7 +153,7 @@ def test_a_build_killed_midway_leaves_the_previous_site_whole(tmp_path, seeds_bu
     built = seeds_builds.copy(tmp_path, "--no-search")
     project = built.root
     before = digest(built.out)
-    seeded = len(list((built.out / "papers").glob("*/index.html")))
+    seeded = len(list((built.out / "papers").glob("*/*/index.html")))
     write_seed_files(KILLED_BUILD_PAPERS, project / "seeds", seeds_dir=PROJECT / "seeds")
     command = [sys.executable, str(PROJECT / "build.py"), "--seeds", str(built.seeds), "--content",
                str(built.content), "--out", str(built.out)]
@@ -162,7 +162,7 @@ def test_a_build_killed_midway_leaves_the_previous_site_whole(tmp_path, seeds_bu
     deadline = time.monotonic() + 120
     while process.poll() is None and time.monotonic() < deadline:
         staging = [p for p in tmp_path.iterdir() if p.name.startswith(".site-staging-site-")]
-        if staging and any(staging[0].glob("papers/*/index.html")):
+        if staging and any(staging[0].glob("papers/*/*/index.html")):
             break
         time.sleep(0.02)
     process.send_signal(signal.SIGKILL)
@@ -172,5 +172,5 @@ def test_a_build_killed_midway_leaves_the_previous_site_whole(tmp_path, seeds_bu
     read_papers(built.content)  # content/ is readable: every file whole
 
     rebuilt = build_project(project, "--no-search")
-    assert len(list((rebuilt.out / "papers").glob("*/index.html"))) == seeded + KILLED_BUILD_PAPERS
+    assert len(list((rebuilt.out / "papers").glob("*/*/index.html"))) == seeded + KILLED_BUILD_PAPERS
     assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".site-staging")] == []

@@ -1,7 +1,10 @@
 """Every address of the site comes from catalogue/routes.py: the scripts read its patterns from the page."""
 
+import json
 import posixpath
+import random
 import re
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -17,15 +20,46 @@ TYPED_PAGE = re.compile(r"""["'`](?:search|list)\.html\b""")
 
 @pytest.mark.parametrize("slug", ["x", "flashoptim-4ed4dd", "a-b"])
 def test_functions_and_the_scripts_patterns_give_the_same_addresses(slug):
-    patterns = routes.PATTERNS
-    assert routes.paper_page(slug) == patterns["paper"].format(slug=slug)
-    assert routes.paper_folder(slug) == patterns["paper_shared"].format(slug=slug)
+    patterns, bucket = routes.PATTERNS, routes.bucket(slug)
+    assert routes.paper_page(slug) == patterns["paper"].format(slug=slug, bucket=bucket)
+    assert routes.paper_folder(slug) == patterns["paper_shared"].format(slug=slug, bucket=bucket)
     assert routes.shared_form(routes.paper_page(slug)) == routes.paper_folder(slug)
     assert routes.topic_page(slug) == patterns["topic"].format(slug=slug)
-    assert routes.author_page(slug) == patterns["author"].format(slug=slug)
+    assert routes.author_page(slug) == patterns["author"].format(slug=slug, bucket=bucket)
+    assert routes.shared_form(routes.author_page(slug)) == patterns["author_shared"].format(slug=slug, bucket=bucket)
     assert routes.venue_page(slug) == patterns["venue"].format(slug=slug)
     assert routes.slug_of_paper_page(routes.paper_page(slug)) == slug
     assert routes.author_folder_of(routes.author_page(slug)) == slug
+
+
+# common.js in Node (no page): each slug's bucket as the browser computes it.
+BUCKETS_IN_NODE = """
+const fs = require("fs"), vm = require("vm");
+globalThis.window = globalThis;
+globalThis.document = { getElementById: () => null };
+vm.runInThisContext(fs.readFileSync(process.argv[1], "utf8"));
+process.stdout.write(JSON.stringify(JSON.parse(fs.readFileSync(0, "utf8")).map((s) => window.catalogueBucket(s))));
+"""
+
+
+def test_the_browser_puts_a_slug_in_the_bucket_the_build_does():
+    seed = random.randrange(2**32)
+    print(f"random slugs drawn with seed {seed}")
+    draw = random.Random(seed)
+    letters = "abcdefghijklmnopqrstuvwxyz0123456789-éüßø中文"
+    slugs = ["x", "a-b", "3d", "josé-garcía", "名前"] + [
+        "".join(draw.choice(letters) for _ in range(draw.randint(1, 40))) for _ in range(500)]
+    done = subprocess.run(["node", "-e", BUCKETS_IN_NODE, str(PROJECT / "assets" / "common.js")],
+                          input=json.dumps(slugs), capture_output=True, text=True, check=True, timeout=120)
+    assert json.loads(done.stdout) == [routes.bucket(slug) for slug in slugs]
+
+
+def test_buckets_spread_slugs_evenly_so_no_folder_fills():
+    slugs = [f"paper-{n}" for n in range(25_600)]
+    counts = {}
+    for slug in slugs:
+        counts[routes.bucket(slug)] = counts.get(routes.bucket(slug), 0) + 1
+    assert len(counts) == 256 and max(counts.values()) < 2 * len(slugs) / 256
 
 
 @pytest.mark.parametrize("base_url", [None, "https://example.org/REPO/"])
@@ -36,7 +70,8 @@ def test_a_papers_addresses_are_one_object(base_url):
     assert addresses.bibtex.startswith(addresses.shared) and addresses.preview.startswith(addresses.shared)
     assert addresses.content_file == "papers/new-slug.md"
     assert addresses.old_pages == (routes.paper_page("old"), routes.paper_page("older"))
-    assert addresses.moves == ((routes.paper_folder("old"), addresses.shared), (routes.paper_folder("older"), addresses.shared))
+    assert addresses.moves == tuple((folder, addresses.shared) for slug in ("old", "older")
+                                    for folder in (routes.paper_folder(slug), f"papers/{slug}/"))
     if base_url:
         assert addresses.url == base_url + addresses.shared and addresses.preview_url == base_url + addresses.preview
     else:

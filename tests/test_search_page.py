@@ -18,6 +18,7 @@ import pytest
 
 from catalogue.site.lookup import find_links
 from conftest import BuiltSite, serve_folder
+from catalogue.routes import bucket
 
 TIMEOUT_MS = 10_000
 
@@ -76,7 +77,7 @@ def test_pagefind_indexes_name_title_authors_and_abstract_and_no_interface_text(
     site = request.getfixturevalue(which)
     site = site.out if isinstance(site, BuiltSite) else site
     pages = fragments(site)
-    assert len(pages) == len(list((site / "papers").glob("*/index.html")))
+    assert len(pages) == len(list((site / "papers").glob("*/*/index.html")))
     for url, data in pages.items():
         page = (site / url.strip("/") / "index.html").read_text(encoding="utf-8")
         name = re.search(r'data-name="([^"]*)"', page)
@@ -93,15 +94,15 @@ def test_pagefind_indexes_name_title_authors_and_abstract_and_no_interface_text(
 
 
 def test_find_this_paper_only_without_pdf_or_proceedings_and_provenance_last(authored_site, built_site):
-    given = (authored_site / "papers" / "engines" / "index.html").read_text(encoding="utf-8")
+    given = (authored_site / "papers" / bucket("engines") / "engines" / "index.html").read_text(encoding="utf-8")
     assert 'class="paper-links"' in given and "find-links" not in given  # PDF and proceedings given
-    bare = (authored_site / "papers" / "notes" / "index.html").read_text(encoding="utf-8")
+    bare = (authored_site / "papers" / bucket("notes") / "notes" / "index.html").read_text(encoding="utf-8")
     block = re.search(r'<div class="find-links".*?</div>', bare, re.S)[0]
     assert "Find this paper:" in block
     assert re.findall(r'href="([^"]+)"', block)[0] == \
         "https://arxiv.org/search/?query=The%20notes%20paper&amp;searchtype=title"
     assert bare.index("find-links") < bare.index('class="abstract"')
-    seed = (built_site.out / "papers" / "egotsr" / "index.html").read_text(encoding="utf-8")
+    seed = (built_site.out / "papers" / bucket("egotsr") / "egotsr" / "index.html").read_text(encoding="utf-8")
     assert "searchtype=all" in seed  # a derived title
     main = seed[seed.index("<main"):seed.index("</main>")].rstrip()
     assert re.search(r'<p class="provenance">[^\n]*</p>$', main), "provenance ends the page"
@@ -112,7 +113,7 @@ def test_derived_titles_are_marked_on_cards_related_papers_and_the_pager(built_s
     cards = re.findall(r'<h2 class="card-title">.*?</h2>', home, re.S)
     assert cards and all('class="derived-mark"' in card for card in cards)  # the seeds give no titles
     assert 'title="Title derived from the abstract; the list gave none."' in cards[0]
-    paper = (built_site.out / "papers" / "egotsr" / "index.html").read_text(encoding="utf-8")
+    paper = (built_site.out / "papers" / bucket("egotsr") / "egotsr" / "index.html").read_text(encoding="utf-8")
     for part in (r'<ol class="related-list">.*?</ol>', r'<nav class="pager".*?</nav>'):
         assert 'class="derived-mark"' in re.search(part, paper, re.S)[0]
     assert "derived-mark" not in (authored_site / "index.html").read_text(encoding="utf-8")  # titles given
@@ -142,7 +143,7 @@ def wait_for_results(page, engine: str, count: int | None = None):
 
 @pytest.mark.parametrize("engine", ["pagefind", "fallback"])
 def test_show_more_loads_30_more_up_to_all_matches(engine, built_site, page):
-    total = len(list((built_site.out / "papers").glob("*/index.html")))
+    total = len(list((built_site.out / "papers").glob("*/*/index.html")))
     assert total > 30
     with serve_folder(built_site.out) as address:
         base = address if engine == "pagefind" else built_site.out.as_uri() + "/"
@@ -160,7 +161,7 @@ def test_show_more_loads_30_more_up_to_all_matches(engine, built_site, page):
 
 
 def test_hosted_excerpts_come_from_the_abstract(built_site, page):
-    abstract = structured_data((built_site.out / "papers" / "egotsr" / "index.html").read_text(encoding="utf-8"))["abstract"]
+    abstract = structured_data((built_site.out / "papers" / bucket("egotsr") / "egotsr" / "index.html").read_text(encoding="utf-8"))["abstract"]
     with serve_folder(built_site.out) as address:
         page.goto(address + "search.html?q=EgoTSR")  # the name and the title's first word: weighted most
         wait_for_results(page, "pagefind")

@@ -81,7 +81,7 @@ def test_query_file_is_well_formed(built_site: BuiltSite):
     assert isinstance(entries, list), "the file is a list of entries"
     assert len(entries) >= MIN_QUERIES, f"only {len(entries)} queries"
 
-    slugs = {path.parent.name for path in (built_site.out / "papers").glob("*/index.html")}
+    slugs = {path.parent.name for path in (built_site.out / "papers").glob("*/*/index.html")}
     assert slugs, "the build has no paper pages"
     problems, seen = [], set()
     for number, entry in enumerate(entries, 1):

@@ -27,6 +27,7 @@ from catalogue.site.render import KEPT_TYPES
 from catalogue.system.cache import Codec
 from catalogue.search.index import PAGES_FILE, IndexedPage, read_pages_file, render_pages_file, shard_name
 from conftest import BuiltSite, build_project, copy_built, make_project, run_cli, serve_under_subpath
+from catalogue.routes import bucket
 
 SHARDS = {"icml-2026": 19, "neurips-2025": 13, "iclr-2024": 6}
 QUERIES_FILE = Path(__file__).parent / "data" / "search_queries.yaml"
@@ -124,7 +125,7 @@ def test_one_bundle_per_venue_and_year(sharded: BuiltSite):
 
 def test_the_render_records_every_paper_page_with_the_filters_it_writes(sharded: BuiltSite):
     recorded = {page.path: (page.venue, page.year) for page in read_pages_file(sharded.out)}
-    pages = sorted(path.relative_to(sharded.out).as_posix() for path in (sharded.out / "papers").glob("*/index.html"))
+    pages = sorted(path.relative_to(sharded.out).as_posix() for path in (sharded.out / "papers").glob("*/*/index.html"))
     assert sorted(recorded) == pages and len(pages) == 38
     for path in pages:
         html = (sharded.out / path).read_text(encoding="utf-8")
@@ -151,10 +152,10 @@ def test_a_rebuild_indexes_only_the_shard_whose_pages_changed(sharded: BuiltSite
     assert bundle_files(again.out) == before
 
     # Edit the title of the NeurIPS paper whose title other papers' pages show most (as related)
-    pages = {path: path.read_text(encoding="utf-8") for path in again.out.glob("papers/*/index.html")}
+    pages = {path: path.read_text(encoding="utf-8") for path in again.out.glob("papers/*/*/index.html")}
     by_venue = venues(again.out)
     neurips = [slug for slug, venue in by_venue.items() if venue == "NeurIPS 2025"]
-    titles = {slug: re.search(r'data-title="([^"]+)"', pages[again.out / "papers" / slug / "index.html"]).group(1)
+    titles = {slug: re.search(r'data-title="([^"]+)"', pages[again.out / "papers" / bucket(slug) / slug / "index.html"]).group(1)
               for slug in neurips}
     slug = max(neurips, key=lambda s: sum(titles[s] in text for text in pages.values()))
     source = project / "content" / "papers" / f"{slug}.md"

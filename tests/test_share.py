@@ -17,6 +17,7 @@ from catalogue.site.paper_extras import known_for_scholar
 from catalogue.cli import main
 from catalogue.model import Paper, Source
 from conftest import build_project, make_project
+from catalogue.routes import bucket
 
 BASE = "https://example.org/catalogue/"
 
@@ -72,7 +73,7 @@ def head_of(path) -> Head:
 
 
 def paper_pages(site):
-    return sorted((site / "papers").glob("*/index.html"))
+    return sorted((site / "papers").glob("*/*/index.html"))
 
 
 def test_every_paper_page_has_preview_and_canonical_tags(shared_site):
@@ -99,7 +100,7 @@ def scholar_tags(head) -> dict[str, list[str]]:
 
 def test_only_a_paper_whose_title_and_authors_are_known_carries_scholar_tags(shared_site):
     """Google Scholar needs a title, an author and a date; a derived title or no author is no fact to claim."""
-    head = head_of(shared_site.out / "papers" / "flashsinkhorn" / "index.html")
+    head = head_of(shared_site.out / "papers" / bucket("flashsinkhorn") / "flashsinkhorn" / "index.html")
     tags = scholar_tags(head)
     assert tags.pop("citation_abstract")[0].strip()
     assert tags == {"citation_title": [KNOWN_TITLE], "citation_author": ["Grace Hopper"],
@@ -131,7 +132,7 @@ def test_scholar_tags_need_a_known_title_and_an_author(authors, title_source, kn
 
 
 def test_authors_added_by_hand_reach_the_structured_data(shared_site):
-    head = head_of(shared_site.out / "papers" / "egotsr" / "index.html")
+    head = head_of(shared_site.out / "papers" / bucket("egotsr") / "egotsr" / "index.html")
     assert "citation_author" not in head.meta  # its title is still derived: no citation_* tags
     data = json.loads("".join(head.json_ld))
     assert [author["name"] for author in data["author"]] == ["Ada Lovelace", "Alan Turing"]
@@ -199,7 +200,7 @@ def test_without_a_base_url_no_absolute_url_is_invented(seeds_builds):
     built = seeds_builds.built("--no-search")
     assert "no base URL" in built.output and built.output.count("no base URL") == 1
     assert not (built.out / "sitemap.xml").exists()
-    head = head_of(built.out / "papers" / "egotsr" / "index.html")
+    head = head_of(built.out / "papers" / bucket("egotsr") / "egotsr" / "index.html")
     assert "canonical" not in head.links and "og:image" not in head.meta and "og:url" not in head.meta
     assert "og:title" in head.meta and "citation_public_url" not in head.meta
     assert "https://" not in (built.out / "feed.xml").read_text(encoding="utf-8").split("<entry>")[0]
@@ -265,7 +266,7 @@ def test_the_unzipped_bundle_searches_from_disk(built_site, browser, tmp_path):
 def test_copy_buttons_copy_the_link_and_the_citation(shared_site, browser):
     context = browser.new_context()
     page = context.new_page()
-    page.goto((shared_site.out / "papers" / "egotsr" / "index.html").as_uri())
+    page.goto((shared_site.out / "papers" / bucket("egotsr") / "egotsr" / "index.html").as_uri())
     # Record what would reach the clipboard, by either of the page's two ways of copying.
     page.evaluate("() => { document.execCommand = () => {"
                   " window.copied = document.querySelector('textarea').value; return true; };"
@@ -298,7 +299,7 @@ def test_following_an_old_link_after_a_rename_reaches_the_paper(tmp_path, browse
     path.write_text(path.read_text(encoding="utf-8").replace("slug: egotsr", "slug: ego-tsr"), "utf-8")
     rebuilt = build_project(project, "--no-search")
     page = browser.new_page()
-    page.goto((rebuilt.out / "papers" / "egotsr" / "index.html").as_uri())
+    page.goto((rebuilt.out / "papers" / bucket("egotsr") / "egotsr" / "index.html").as_uri())
     page.wait_for_url("**/papers/ego-tsr/index.html", timeout=10_000)
     assert page.locator("h1").inner_text().startswith("EgoTSR")
     page.close()

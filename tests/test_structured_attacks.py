@@ -202,7 +202,7 @@ def test_no_direction_override_or_invisible_character_is_published(attacked_site
 
 
 def test_an_author_with_an_invisible_character_has_one_page(attacked_site):
-    pages = [path.parent.name for path in attacked_site.glob("authors/*/index.html")]
+    pages = [path.parent.name for path in attacked_site.glob("authors/*/*/index.html")]
     assert len([page for page in pages if page.startswith("ada-lovelace")]) == 1
 
 

@@ -20,6 +20,7 @@ from catalogue.ingest.run import ingest
 
 from conftest import PROJECT
 from seed_writers import corpus_records, write_bibtex, write_csv, write_jsonl
+from catalogue.routes import bucket
 
 ABSTRACT = ("We propose SparseVLM, a training-free method that prunes visual tokens of $\\mathcal{V}$ by the "
             "text's attention. It keeps accuracy while cutting the cost of vision-language models by half.")
@@ -112,7 +113,7 @@ def test_a_record_without_an_abstract_is_a_paper_and_renders(project):
     assert paper.authors == ("Ashish Vaswani", "Noam Shazeer")
     result = CliRunner().invoke(main, ["render", "--content", str(project / "content"), "--out", str(project / "site")])
     assert result.exit_code == 0, result.output
-    page = (project / "site" / "papers" / paper.slug / "index.html").read_text(encoding="utf-8")
+    page = (project / "site" / "papers" / bucket(paper.slug) / paper.slug / "index.html").read_text(encoding="utf-8")
     assert "Attention Is All You Need" in page and "Ashish Vaswani" in page
     assert "gives no abstract" in page and "citation_abstract" not in page
 

@@ -21,6 +21,7 @@ from catalogue.search.index import run_pagefind
 from catalogue.search.joiners import is_joining_dash, mark_joiners
 from catalogue.text import words
 from conftest import BuiltSite, serve_folder
+from catalogue.routes import bucket
 
 DASHES = tuple(chr(code) for code in range(0x80, 0x110000) if unicodedata.category(chr(code)) == "Pd")
 # Other marks that join words in real abstracts (../shared/corpus): an ellipsis, a middle dot, an
@@ -87,7 +88,7 @@ def test_the_reader_sees_the_text_as_written(pieces):
 
 
 def test_a_paper_page_marks_its_abstract_and_keeps_it_as_written(built_site: BuiltSite):
-    page = (built_site.out / "papers" / "aforementioned-geometric-structures-high-word" / "index.html").read_text(
+    page = (built_site.out / "papers" / bucket("aforementioned-geometric-structures-high-word") / "aforementioned-geometric-structures-high-word" / "index.html").read_text(
         encoding="utf-8")
     abstract = re.search(r'<section class="abstract".*?</section>', page, re.DOTALL)[0]
     assert 'data-indexed="\u2014 "' in abstract

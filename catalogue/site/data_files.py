@@ -123,10 +123,12 @@ def render_netlify_redirects(papers: Iterable[tuple[Paper, PaperAddresses]]) -> 
     applies the first rule that matches, top to bottom, so the file's rule comes before its folder's."""
     lines = ["# Old paper addresses, kept when a slug is renamed in content/ (see old_slugs)."]
     for paper, addresses in papers:
-        for old_slug, (old, new), old_bibtex in zip(paper.old_slugs, addresses.moves, addresses.old_bibtex):
+        for old_slug in paper.old_slugs:
             if not (SLUG.fullmatch(paper.slug) and SLUG.fullmatch(old_slug)) or old_slug == paper.slug:
                 raise CatalogueError(f"{paper.source}: cannot redirect {shown(old_slug)} to {shown(paper.slug)}: "
                                      "both must be distinct slugs")  # load_catalogue lets no such paper through
-            lines += [f"/{old_bibtex}  /{addresses.bibtex}  301!", f"/{old}*  /{new}  301!",
+        for old, new in addresses.moves:
+            old_slug = old.rstrip("/").rsplit("/", 1)[1]
+            lines += [f"/{old}{old_slug}.bib  /{addresses.bibtex}  301!", f"/{old}*  /{new}  301!",
                       f"/{old.rstrip('/')}  /{new}  301!"]
     return "\n".join(lines) + "\n"
