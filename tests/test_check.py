@@ -11,9 +11,10 @@ from click.testing import CliRunner
 from catalogue.cli import main
 from catalogue.site.check import check_reference, check_site
 from conftest import PROJECT
-from catalogue.routes import bucket
+from catalogue.routes import bucket, paper_folder, paper_page
 
 FILES = {"index.html", "search.html", "assets/style.css", "papers/egotsr/index.html", "papers/a b/index.html"}
+EGOTSR = paper_page("egotsr")  # a paper page of the seeds' site
 
 
 @pytest.fixture
@@ -76,11 +77,11 @@ def test_the_built_seeds_have_no_problems(built_site):
 
 def test_invalid_html_is_reported_with_file_and_line(site):
     edit(site / "index.html", "</main>", "</div></main>")
-    edit(site / "papers/egotsr/index.html", "<main ", '<p id="main"></p><main ')
+    edit(site / f"{EGOTSR}", "<main ", '<p id="main"></p><main ')
     problems = check_site(site)  # runs vnu.jar
     assert any(p.startswith("index.html:") and "Stray end tag" in p for p in problems), problems
     duplicate = [p for p in problems if "Duplicate ID" in p]
-    assert len(duplicate) == 1 and duplicate[0].startswith("papers/egotsr/index.html:"), problems
+    assert len(duplicate) == 1 and duplicate[0].startswith(f"{EGOTSR}:"), problems
     assert not any("first occurrence" in p for p in problems), "vnu's warnings are not problems"
     assert len(problems) == 2, problems
 
@@ -100,15 +101,15 @@ def test_missing_asset_is_reported_on_every_page(site):
     (site / "assets" / "style.css").unlink()
     problems = check_site(site, validate_html=False)
     assert "index.html: 'assets/style.css' is broken: there is no file assets/style.css" in problems
-    assert "papers/egotsr/index.html: '../../assets/style.css' is broken: there is no file assets/style.css" in problems
+    assert f"{EGOTSR}: '../../../assets/style.css' is broken: there is no file assets/style.css" in problems
     assert "404.html: '/assets/style.css' is broken: there is no file assets/style.css" in problems
 
 
 def test_javascript_and_data_urls_are_problems(site):
-    edit(site / "papers/egotsr/index.html", 'href="../../index.html"', 'href="javascript:alert(1)"')
+    edit(site / f"{EGOTSR}", 'href="../../../index.html"', 'href="javascript:alert(1)"')
     edit(site / "search.html", "<main ", '<img alt="" src="data:image/gif;base64,R0lGODlhAQABAAAAACw="><main ')
     problems = check_site(site, validate_html=False)
-    assert "javascript: scheme" in " ".join(problems_about(problems, "papers/egotsr/index.html"))
+    assert "javascript: scheme" in " ".join(problems_about(problems, f"{EGOTSR}"))
     assert "data: scheme" in " ".join(problems_about(problems, "search.html"))
 
 
@@ -135,26 +136,26 @@ def test_the_404_page_under_a_subpath(site):
 
 
 def test_the_search_index_covers_exactly_the_paper_pages(site):
-    shutil.copytree(site / "papers" / "egotsr", site / "papers" / "never-indexed")
+    shutil.copytree(site / paper_folder("egotsr"), site / paper_folder("never-indexed"))
     fragments = site / "pagefind" / "icml-2026" / "fragment"  # the seeds are all ICML 2026
     for fragment in fragments.glob("*.pf_fragment"):
         data = gzip.decompress(fragment.read_bytes())
         assert data.startswith(b"pagefind_dcd{")
         url = json.loads(data.removeprefix(b"pagefind_dcd"))["url"]
-        if url == "/papers/flashsinkhorn/":
+        if url == f"/{paper_folder('flashsinkhorn')}":
             fragment.unlink()
-        elif url == "/papers/egotsr/":
+        elif url == f"/{paper_folder('egotsr')}":
             (site / "pagefind" / "vocabulary" / "fragment" / fragment.name).write_bytes(fragment.read_bytes())
             shutil.copy(fragment, fragments / "en_twice.pf_fragment")
     (fragments / "en_stale.pf_fragment").write_bytes(gzip.compress(b'pagefind_dcd{"url":"/papers/gone/","content":""}'))
     (fragments / "en_bad.pf_fragment").write_bytes(b"not gzip")
     problems = check_site(site, validate_html=False)
-    assert "papers/never-indexed/index.html: missing from the search index" in problems
-    assert "papers/flashsinkhorn/index.html: missing from the search index" in problems
+    assert f"{paper_page('never-indexed')}: missing from the search index" in problems
+    assert f"{paper_page('flashsinkhorn')}: missing from the search index" in problems
     assert "pagefind/icml-2026/fragment/en_stale.pf_fragment: indexes papers/gone/index.html, which is not a " \
            "paper page" in problems
     assert any(p.startswith("pagefind/icml-2026/fragment/en_bad.pf_fragment: unreadable") for p in problems)
-    assert any(p.startswith("pagefind/icml-2026/fragment/") and "indexes papers/egotsr/index.html again" in p
+    assert any(p.startswith("pagefind/icml-2026/fragment/") and f"indexes {EGOTSR} again" in p
                for p in problems), problems  # (the vocabulary bundle's fragments are not pages of the site)
     assert len(problems) == 5, problems
 
@@ -214,4 +215,4 @@ def test_check_command_exit_status(site):
     (site / "papers" / bucket("egotsr") / "egotsr" / "index.html").unlink()
     broken = CliRunner().invoke(main, ["check", "--out", str(site), "--no-html"])
     assert broken.exit_code == 1
-    assert "papers/egotsr/index.html" in broken.output and "problem" in broken.output
+    assert f"{EGOTSR}" in broken.output and "problem" in broken.output

@@ -5,6 +5,7 @@ from pathlib import Path
 
 import pytest
 
+from catalogue.routes import paper_page
 from conftest import build_project, make_project
 
 PAYLOADS = [
@@ -55,7 +56,7 @@ PAYLOADS = [
 # Our own scripts, and only these, may appear on a page.
 OWN_SCRIPTS = ("assets/filter.js", "assets/map.js", "assets/search.js", "assets/cite.js", "assets/reader.js", "assets/common.js",
                "list-data.js", "list-bibtex.js", "script head json-ld", "script ui-strings", "script site-routes",
-               "search-index.js")  # search.js adds it when the search page's box gets focus, from disk
+               "search-index.js", "assets/forward.js", "script site-forwards")  # search.js adds it when the search page's box gets focus, from disk
 
 FIND_INJECTED = """() => {
   const found = [];
@@ -74,7 +75,7 @@ FIND_INJECTED = """() => {
     if (!(ours(el) && ['svg', 'title', 'details'].includes(el.tagName.toLowerCase()))) found.push('element ' + el.tagName);
   for (const script of document.scripts) {
     const data = script.type === 'application/ld+json' && script.parentNode === document.head;
-    const own = script.type === 'application/json' && ['ui-strings', 'site-routes'].includes(script.id);
+    const own = script.type === 'application/json' && ['ui-strings', 'site-routes', 'site-forwards'].includes(script.id);
     found.push('script ' + (script.getAttribute('src') || (data ? 'head json-ld' : own ? script.id : 'inline')));
   }
   return found;
@@ -150,11 +151,11 @@ def test_payloads_are_shown_as_text(visits):
     seen, _ = visits
     shown = 0
     for n, payload in enumerate(PAYLOADS):
-        text = seen[f"papers/payload{n:02d}net/index.html"].texts[".abstract"]
+        text = seen[paper_page(f"payload{n:02d}net")].texts[".abstract"]
         if "alert(" in payload and not payload.startswith(("$", "\\(")):  # math shows it as formula letters
             assert "alert(" in text, (payload, text)
             shown += 1
-    edited = seen["papers/payload00net/index.html"].texts
+    edited = seen[paper_page("payload00net")].texts
     assert edited["h1"] == "<script>alert(99)</script>"
     assert "<img src=x onerror=alert(98)>" in edited[".authors"]
     assert shown >= 30

@@ -116,7 +116,7 @@ def test_one_bundle_per_venue_and_year(sharded: BuiltSite):
     for bundle in listed["bundles"]:
         urls = fragment_urls(site / "pagefind" / bundle["path"])
         assert len(urls) == bundle["pages"]
-        assert {by_venue[url.split("/")[2]] for url in urls} == {f"{bundle['venue']} {bundle['year']}"}
+        assert {by_venue[url.split("/")[3]] for url in urls} == {f"{bundle['venue']} {bundle['year']}"}
     assert sorted(p.name for p in (site / "pagefind").iterdir()) == [*sorted(SHARDS), "shards.json", "vocabulary"]
     assert not (site / "pagefind" / "pagefind.js").exists()  # no unsharded bundle
     assert "Indexed 38 pages in 3 shards: 0 unchanged, 3 indexed" in sharded.output
@@ -311,7 +311,7 @@ class SearchPage:
                                     " return r !== null && r.dataset.engine === 'pagefind' && r.dataset.query === q; }",
                                     arg=params.get("q", ""))
         hrefs = self.page.eval_on_selector_all("#search-results a.result-link", "links => links.map(a => a.href)")
-        return [urlsplit(href).path.split("/")[3] for href in hrefs], self.page.locator("#search-status").inner_text()
+        return [urlsplit(href).path.split("/")[4] for href in hrefs], self.page.locator("#search-status").inner_text()
 
 
 @pytest.fixture(scope="module")

@@ -82,7 +82,7 @@ def test_every_paper_page_has_preview_and_canonical_tags(shared_site):
     for page in pages:
         slug = page.parent.name
         head = head_of(page)
-        url = f"{BASE}papers/{slug}/"
+        url = f"{BASE}papers/{bucket(slug)}/{slug}/"
         assert head.links["canonical"] == url and head.meta["og:url"] == [url]
         assert head.meta["og:image"] == [f"{url}preview.png"] and head.meta["twitter:image"] == [f"{url}preview.png"]
         assert head.meta["twitter:card"] == ["summary_large_image"] and head.meta["og:type"] == ["article"]
@@ -105,7 +105,7 @@ def test_only_a_paper_whose_title_and_authors_are_known_carries_scholar_tags(sha
     assert tags.pop("citation_abstract")[0].strip()
     assert tags == {"citation_title": [KNOWN_TITLE], "citation_author": ["Grace Hopper"],
                     "citation_publication_date": ["2026"], "citation_conference_title": ["ICML 2026"],
-                    "citation_pdf_url": ["https://example.org/fs.pdf"], "citation_public_url": [f"{BASE}papers/flashsinkhorn/"]}
+                    "citation_pdf_url": ["https://example.org/fs.pdf"], "citation_public_url": [f"{BASE}papers/{bucket('flashsinkhorn')}/flashsinkhorn/"]}
     data = json.loads("".join(head.json_ld))
     assert data["name"] == data["headline"] == KNOWN_TITLE
     unknown = [page for page in paper_pages(shared_site.out) if page.parent.name != "flashsinkhorn"]
@@ -145,9 +145,9 @@ def test_bibtex_parses_with_its_fields_intact(shared_site):
     entry = next(e for e in library.entries if e.key == "icml2026egotsr")
     assert entry["author"] == "Ada Lovelace and Alan Turing"
     assert entry["booktitle"] == "ICML 2026" and entry["year"] == "2026"
-    assert entry["url"] == f"{BASE}papers/egotsr/" and "note" not in entry  # a derived title: no note
+    assert entry["url"] == f"{BASE}papers/{bucket('egotsr')}/egotsr/" and "note" not in entry  # a derived title: no note
     assert entry["title"].startswith("{EgoTSR:} A Curriculum-Based Framework")
-    single = bibtexparser.parse_string((shared_site.out / "papers/egotsr/egotsr.bib").read_text(encoding="utf-8"))
+    single = bibtexparser.parse_string((shared_site.out / f"papers/{bucket('egotsr')}/egotsr/egotsr.bib").read_text(encoding="utf-8"))
     assert [e.key for e in single.entries] == ["icml2026egotsr"]
 
 
@@ -180,7 +180,7 @@ def test_feeds_and_data(shared_site):
     site = shared_site.out
     sitemap = ElementTree.parse(site / "sitemap.xml").getroot()
     locations = [e.text for e in sitemap.iter("{http://www.sitemaps.org/schemas/sitemap/0.9}loc")]
-    assert f"{BASE}papers/egotsr/" in locations and all(loc.startswith(BASE) for loc in locations)
+    assert f"{BASE}papers/{bucket('egotsr')}/egotsr/" in locations and all(loc.startswith(BASE) for loc in locations)
     assert len(locations) == len(set(locations)) >= 38 + 3
     assert f"Sitemap: {BASE}sitemap.xml" in (site / "robots.txt").read_text()
     feed = ElementTree.parse(site / "feed.xml").getroot()
@@ -191,7 +191,7 @@ def test_feeds_and_data(shared_site):
     data = json.loads((site / "papers.json").read_text(encoding="utf-8"))
     assert len(data["papers"]) == 38 and data["base_url"] == BASE
     record = next(p for p in data["papers"] if p["slug"] == "egotsr")
-    assert record["url"] == f"{BASE}papers/egotsr/" and record["authors"] == ["Ada Lovelace", "Alan Turing"]
+    assert record["url"] == f"{BASE}papers/{bucket('egotsr')}/egotsr/" and record["authors"] == ["Ada Lovelace", "Alan Turing"]
     assert record["topics"] and {"slug", "label"} <= set(record["topics"][0])
     assert (site / ".nojekyll").exists()
 
@@ -256,7 +256,7 @@ def test_the_unzipped_bundle_searches_from_disk(built_site, browser, tmp_path):
     page.keyboard.type("sinkhorn")
     first = page.locator("#site-search-results a.result-link").first
     first.wait_for(timeout=10_000)
-    assert "papers/flashsinkhorn/index.html" in first.get_attribute("href")
+    assert f"papers/{bucket('flashsinkhorn')}/flashsinkhorn/index.html" in first.get_attribute("href")
     first.click()
     assert page.locator("h1").inner_text().startswith("FlashSinkhorn")
     page.close()
@@ -274,7 +274,7 @@ def test_copy_buttons_copy_the_link_and_the_citation(shared_site, browser):
                   " window.copied = text; return Promise.resolve(); }; }")
     page.click("[data-copy-link]")
     page.wait_for_function("() => window.copied")
-    assert page.evaluate("window.copied") == f"{BASE}papers/egotsr/"
+    assert page.evaluate("window.copied") == f"{BASE}papers/{bucket('egotsr')}/egotsr/"
     assert page.inner_text(".copy-status") == "Link copied"
     page.click('[data-copy="#cite-bibtex"]')
     page.wait_for_function("() => window.copied.startsWith('@')")
@@ -300,6 +300,6 @@ def test_following_an_old_link_after_a_rename_reaches_the_paper(tmp_path, browse
     rebuilt = build_project(project, "--no-search")
     page = browser.new_page()
     page.goto((rebuilt.out / "papers" / bucket("egotsr") / "egotsr" / "index.html").as_uri())
-    page.wait_for_url("**/papers/ego-tsr/index.html", timeout=10_000)
+    page.wait_for_url(f"**/papers/{bucket('ego-tsr')}/ego-tsr/index.html", timeout=10_000)
     assert page.locator("h1").inner_text().startswith("EgoTSR")
     page.close()
