@@ -88,7 +88,7 @@ def test_hugo_twin_has_our_pages(tmp_path):
     assert write_hugo_site(content, site) == 30
     subprocess.run([str(hugo_binary()), "--source", str(site), "--quiet"], check=True, capture_output=True)
     public = site / "public"
-    pages = sorted(public.glob("papers/*/*/index.html"))
+    pages = sorted(public.glob("papers/*/index.html"))
     assert len(pages) == 30 and len(list(public.glob("papers/*/paper.bib"))) == 30
     home = (public / "index.html").read_text()
     assert home.count('<li class="card"') == 30
