@@ -141,9 +141,9 @@ def main(argv: list[str] | None = None) -> int:
         files, size = site_size(site)
         pagefind_mb = max((mb for name, mb in run.programs.items() if "pagefind" in name), default=0.0)
         rows = [("records", f"{len(records):,} ({source.name})"),
-                ("papers (site/papers/*/index.html)", f"{papers:,}"),
+                ("papers (site/papers/*/*/index.html)", f"{papers:,}"),
                 ("venue-years (seed lists)", f"{lists}"),
-                ("author pages (site/authors/*/index.html)",
+                ("author pages (site/authors/*/*/index.html)",
                  f"{authors:,}" if authors else "0 (this build makes no author pages)"),
                 ("site size", f"{size / 1e6:,.0f} MB in {files:,} files"),
                 ("total time (cold full build, wall)", f"{run.seconds:.1f} s"),

@@ -37,7 +37,7 @@ ENGINE_NAMES = {"pagefind": "hosted (Pagefind, http, under /REPO/)", "fallback":
 
 MATH = re.compile(r"\$\$.*?\$\$|\$[^$]*\$|\\\(.*?\\\)|\\\[.*?\\\]", re.DOTALL)
 WORD = re.compile(r"[^\W_]+")
-SLUG_IN_HREF = re.compile(r"(?:^|/)papers/([^/?#]+)/")
+SLUG_IN_HREF = re.compile(r"(?:^|/)papers/[0-9a-f]{2}/([^/?#]+)/")
 
 
 @dataclass(frozen=True)

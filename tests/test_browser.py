@@ -104,7 +104,7 @@ def test_file_home_to_paper_renders_math_and_pages_on(built_site: BuiltSite, tab
     assert "$" not in text, f"raw TeX in the abstract: {text!r}"
 
     page.locator(".pager a.next").click()
-    page.wait_for_url(re.compile(r"/papers/[^/]+/index\.html$"))
+    page.wait_for_url(re.compile(r"/papers/[0-9a-f]{2}/[^/]+/index\.html$"))
     assert page.url.startswith((built_site.out / "papers").as_uri() + "/")
     assert page.url != target
     assert Path(urlsplit(page.url).path).parent.name != MATH_PAPER

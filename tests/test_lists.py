@@ -25,6 +25,7 @@ from authored import write_content
 from catalogue.site import views as paper_views
 from catalogue.system.cache import Cache
 from catalogue.site.check import check_site
+from catalogue.routes import author_page, list_folder
 from catalogue.config import SiteConfig
 from catalogue.content.rules import load_catalogue
 from catalogue.content.taxonomy import read_taxonomy
@@ -149,7 +150,7 @@ def first_pages(outputs) -> list[str]:
     """Page 1 (a full page, as large as any) of each view of the home page's, every topic's, every
     venue's and every long author list; every page of the authors index."""
     lists = [path.removesuffix("compact/index.html") for path in outputs
-             if re.fullmatch(r"((topics|venues|authors)/[^/]+/)?compact/index\.html", path)]
+             if re.fullmatch(r"((topics|venues)/[^/]+/|authors/[0-9a-f]{2}/[^/]+/)?compact/index\.html", path)]
     return [page for base in lists for page in (f"{base}index.html", f"{base}compact/index.html")] + [
         path for path in outputs if re.fullmatch(r"authors/page/\d+/index\.html", path)]
 
@@ -234,7 +235,7 @@ def read(site: Path, path: str) -> str:
 
 
 def papers_on(html: str) -> list[str]:
-    return re.findall(r'href="(?:\.\./)*papers/(paper-\d+)/index\.html"', html)
+    return re.findall(r'href="(?:\.\./)*papers/[0-9a-f]{2}/(paper-\d+)/index\.html"', html)
 
 
 def test_every_list_is_in_pages_that_together_list_each_paper_once(small_site):
@@ -246,13 +247,13 @@ def test_every_list_is_in_pages_that_together_list_each_paper_once(small_site):
     assert [slug for page in compact for slug in papers_on(page)] == [f"paper-{n:02d}" for n in range(22)]
     assert len(papers_on(read(small_site, "venues/aaai-2026/page/3/index.html"))) == 1  # 9 papers: 4, 4, 1
     assert (small_site / "topics/optimization/compact/page/3/index.html").exists()
-    author = "authors/ada-lovelace/"  # 22 papers: the only author long enough for a compact view
+    author = list_folder(author_page("ada-lovelace"))  # 22 papers: the only author long enough for a compact view
     assert (small_site / f"{author}page/6/index.html").exists() and (small_site / f"{author}compact/index.html").exists()
-    assert not (small_site / "authors/author-3/compact/index.html").exists()
+    assert not (small_site / list_folder(author_page("author-3")) / "compact/index.html").exists()
     problems = [p for p in check_site(small_site, validate_html=False) if not p.startswith("pagefind/")]
     assert problems == []  # every link resolves, every page has a title and a description, every list is complete
     indexed = [p.relative_to(small_site).as_posix() for p in small_site.rglob("*.html") if "data-pagefind-body" in p.read_text()]
-    assert indexed and all(re.fullmatch(r"papers/paper-\d+/index\.html", path) for path in indexed)  # no list in search
+    assert indexed and all(re.fullmatch(r"papers/[0-9a-f]{2}/paper-\d+/index\.html", path) for path in indexed)  # no list in search
 
 
 def test_a_page_has_a_pager_with_previous_next_and_numbers(small_site):

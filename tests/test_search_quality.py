@@ -14,7 +14,7 @@ The contract search.html follows for both engines:
 - results render into `#search-results`, which gets `data-query` set to the exact query string
   once the results for that query are rendered, and `data-engine` set to `pagefind` or `fallback`;
 - `#search-results` holds one `a.result-link` per result, in ranked order, whose href contains
-  `papers/<slug>/`.
+  `papers/<bucket>/<slug>/`.
 
 A query is a hit when its paper is among the first three results. The test prints a table per
 engine (top-1, top-3, per kind, and every miss with what came first instead) and requires the top-3
@@ -33,6 +33,7 @@ from pathlib import Path
 import pytest
 import yaml
 
+from catalogue.routes import bucket
 from conftest import BuiltSite, serve_under_subpath
 
 QUERIES_FILE = Path(__file__).resolve().parent / "data" / "search_queries.yaml"
@@ -43,7 +44,7 @@ TOP = 3
 MIN_TOP3 = {"pagefind": 1.0, "fallback": 0.85}
 GIVE_UP_AFTER = 3  # consecutive queries with no rendered results: the page does not follow the contract
 
-SLUG_IN_HREF = re.compile(r"(?:^|/)papers/([^/?#]+)/")
+SLUG_IN_HREF = re.compile(r"(?:^|/)papers/[0-9a-f]{2}/([^/?#]+)/")
 
 SUBMIT = """query => {
     delete document.querySelector('#search-results').dataset.query;
@@ -96,7 +97,7 @@ def test_query_file_is_well_formed(built_site: BuiltSite):
         else:
             seen.add(query.lower())
         if expect not in slugs:
-            problems.append(f"entry {number} ({query!r}): no page papers/{expect}/index.html")
+            problems.append(f"entry {number} ({query!r}): no page papers/{bucket(expect)}/{expect}/index.html")
         if kind not in KINDS:
             problems.append(f"entry {number} ({query!r}): kind {kind!r} is not one of {KINDS}")
     assert problems == [], "\n".join(problems)
