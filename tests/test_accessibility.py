@@ -23,7 +23,7 @@ from dataclasses import dataclass
 import pytest
 
 from conftest import PROJECT, SUBPATH, BuiltSite, serve_under_subpath
-from catalogue.routes import bucket
+from catalogue.routes import author_page, bucket, paper_page
 
 AXE = PROJECT / "node_modules" / "axe-core" / "axe.min.js"
 AXE_OPTIONS = {"runOnly": {"type": "tag", "values": ["wcag2a", "wcag2aa"]}, "resultTypes": ["violations"]}
@@ -132,9 +132,9 @@ CASES: dict[str, Case] = {
     "404 at a missing address": Case(lambda s: s.based + "papers/does-not-exist/index.html", status=404),
     "reading list": Case(lambda s: s.file + "list.html", list_with_papers, needs="list.html"),
     "authors index": Case(lambda s: s.authored + "authors/index.html"),
-    "author": Case(lambda s: s.authored + "authors/ada-lovelace/index.html"),
-    "paper with authors and links": Case(lambda s: s.authored + "papers/engines/index.html"),
-    "paper with authors and links, phone": Case(lambda s: s.authored + "papers/engines/index.html", width=PHONE),
+    "author": Case(lambda s: s.authored + author_page("ada-lovelace")),
+    "paper with authors and links": Case(lambda s: s.authored + paper_page("engines")),
+    "paper with authors and links, phone": Case(lambda s: s.authored + paper_page("engines"), width=PHONE),
     "search ?q=lovelace (file)": Case(lambda s: s.authored + "search.html?q=lovelace",
                                       lambda p: wait_for_search(p, "lovelace")),
 }

@@ -90,7 +90,7 @@ def test_file_home_to_paper_renders_math_and_pages_on(built_site: BuiltSite, tab
     page.goto((built_site.out / "index.html").as_uri())
     assert page.locator("#paper-list .card").count() == PAPER_COUNT
 
-    link = page.locator(f'#paper-list .card-title a[href$="papers/{MATH_PAPER}/index.html"]')
+    link = page.locator(f'#paper-list .card-title a[href$="papers/{bucket(MATH_PAPER)}/{MATH_PAPER}/index.html"]')
     assert link.count() == 1
     link.click()
     target = (built_site.out / "papers" / bucket(MATH_PAPER) / MATH_PAPER / "index.html").as_uri()
@@ -117,13 +117,13 @@ def test_file_search_works_offline_from_the_fallback_index(built_site: BuiltSite
     page.goto((built_site.out / "search.html").as_uri() + "?q=polytree")
     wait_for_results(page, "polytree", "fallback")
     assert page.locator("#search-offline").is_visible()
-    assert f"papers/{POLYTREE_PREFIX}" in result_paths(page)[0]
+    assert re.search(f"papers/[0-9a-f]{{2}}/{POLYTREE_PREFIX}", result_paths(page)[0])
     page.locator("#search-input").fill("Sinkhorn")
     wait_for_results(page, "Sinkhorn", "fallback")
     assert f"papers/{bucket(SINKHORN_PAPER)}/{SINKHORN_PAPER}/" in result_paths(page)[0]
     with page.expect_navigation():
         page.locator("#search-results a.result-link").first.click()
-    assert page.url.startswith((built_site.out / "papers" / SINKHORN_PAPER).as_uri())
+    assert page.url.startswith((built_site.out / "papers" / bucket(SINKHORN_PAPER) / SINKHORN_PAPER).as_uri())
     assert page.locator(".paper mark").count() > 0  # the query is highlighted on arrival
     assert tab.errors == []
 
@@ -211,7 +211,7 @@ def test_search_under_subpath_finds_papers_and_keeps_the_query_in_the_address(su
         page.locator("#search-results a.result-link").first.click()
     response = navigation.value
     assert response is not None and response.status == 200, response
-    assert urlsplit(page.url).path.startswith(f"/{SUBPATH}/papers/{POLYTREE_PREFIX}")
+    assert re.match(f"/{SUBPATH}/papers/[0-9a-f]{{2}}/{POLYTREE_PREFIX}", urlsplit(page.url).path)
     assert "Polytree" in page.locator("h1").inner_text()
     assert tab.errors == []
 
@@ -285,7 +285,8 @@ def test_addresses_of_the_layout_before_buckets_reach_their_pages_under_a_subpat
         page.goto(based_site + old)
         page.wait_for_url(based_site + new)
         assert page.locator("h1").count() == 1 and "not found" not in page.title().lower(), old
-    assert tab.errors == []
+    answered_404 = [f"({based_site}{old})" for old in old_to_new]  # the host's own answer, then forwarded
+    assert [error for error in tab.errors if not error.endswith(tuple(answered_404))] == []
 
 
 CONTENT_SECURITY_POLICY = ("default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; img-src 'self' data:; "

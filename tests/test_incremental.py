@@ -21,7 +21,7 @@ from catalogue.publish.files import link_tree, mirror_tree
 from catalogue.publish.staging import CHANGES
 from catalogue.site.render import KEPT_TYPES
 from conftest import PROJECT, build_project, make_project, run_cli
-from catalogue.routes import bucket
+from catalogue.routes import bucket, paper_folder, paper_page
 
 # Pagefind writes its filter files in a varying order (see test_build); they are compared by name.
 VARYING = re.compile(r"pagefind/[^/]+/(filter/.*\.pf_filter|pagefind\..*\.pf_meta|pagefind-entry\.json)$")
@@ -186,7 +186,7 @@ def test_the_spare_records_what_differs_from_the_site_and_the_next_staging_follo
     built = build_project(project)
     record = json.loads((project / ".site-spare" / CHANGES).read_text(encoding="utf-8"))
     assert written(built.output) < len(record["changed"]) < written(built.output) + 5  # the written, the records
-    assert "papers/causalgame/index.html" in record["changed"] and "papers/flashsinkhorn/index.html" not in record["changed"]
+    assert paper_page("causalgame") in record["changed"] and paper_page("flashsinkhorn") not in record["changed"]
     spare = project / ".site-spare"
     differing = {p.relative_to(spare).as_posix() for p in spare.rglob("*") if p.is_file() and not p.is_relative_to(
         spare / "pagefind") and not p.is_relative_to(spare / "assets") and p.name != CHANGES and not (
@@ -283,7 +283,7 @@ def test_author_pages_show_exactly_their_papers_and_equal_a_clean_build(tmp_path
     edit_paper(content, "flashsinkhorn", authors=("ada  lovelace",))
     site = build_project(project, "--no-search").out
     ada, alan = site / "authors" / bucket("ada-lovelace") / "ada-lovelace" / "index.html", site / "authors" / bucket("alan-turing") / "alan-turing" / "index.html"
-    assert "papers/flashsinkhorn/index.html" in ada.read_text(encoding="utf-8")
+    assert paper_page("flashsinkhorn") in ada.read_text(encoding="utf-8")
     inode = alan.stat().st_ino
 
     edit_title(content, "flashsinkhorn", "FlashSinkhorn, retitled by hand")
@@ -345,7 +345,7 @@ def test_views_are_made_again_only_for_what_changed(tmp_path, seeds_builds, monk
     assert asked == [{"flashsinkhorn"}]
     assert made == paper_views.view_papers(load_catalogue(content, Cache(None, KEPT_TYPES)), SiteConfig(), Cache(None, KEPT_TYPES))
     hosted = SiteConfig(base_url="https://example.org/")
-    assert "https://example.org/papers/flashsinkhorn/" in next(v.bibtex for v in views(hosted) if v.paper.slug == "flashsinkhorn")
+    assert "https://example.org/" + paper_folder("flashsinkhorn") in next(v.bibtex for v in views(hosted) if v.paper.slug == "flashsinkhorn")
     assert asked == [everyone]
     monkeypatch.setattr(paper_views, "code_version", lambda module: "other code")
     assert views(hosted) and asked == [everyone]
