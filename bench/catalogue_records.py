@@ -16,7 +16,6 @@ Each round's records are spread over the corpus like the real ones, until there 
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 

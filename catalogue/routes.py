@@ -31,7 +31,6 @@ AUTHORS_INDEX = "authors/index.html"
 NOT_FOUND = "404.html"
 
 PAPERS_FOLDER = "papers/"
-BUCKETED = ("papers/", "authors/")  # the folders whose pages sit in buckets (see `bucket`)
 CONTENT_PAPERS = "papers"  # the folder of content/ that holds the paper files
 LIST_FOLDERS = ("venues/", "topics/", "authors/")  # the folders of the pages listing a venue's, topic's, author's papers
 

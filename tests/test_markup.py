@@ -19,7 +19,7 @@ from tag_leaks import find_tag_leaks
 
 sys.path.insert(0, str(PROJECT))
 from bench.markup_corpus import CONSTRUCTS, math_counts  # noqa: E402
-from catalogue.routes import bucket
+from catalogue.routes import bucket, paper_page
 
 SAMPLE = [json.loads(line) for line in (PROJECT / "tests" / "data" / "corpus_sample.jsonl").open(encoding="utf-8")]
 
@@ -411,7 +411,7 @@ def test_search_indexes_words_split_by_tags_as_one(tagged_site):
 
 
 @pytest.mark.parametrize("relative, leak", [
-    ("papers/nat/index.html", "<p>&lt;b&gt;N&lt;/b&gt;euron</p>"),
+    (paper_page("nat"), "<p>&lt;b&gt;N&lt;/b&gt;euron</p>"),
     ("feed.xml", "<summary>&lt;i&gt;x&lt;/i&gt;</summary>"),
     ("catalogue.bib", "title = {<sub>2</sub>}"),
     ("search-index.js", '{"title":"\\u003cem\\u003ex"}'),

@@ -5,6 +5,7 @@ import re
 import bibtexparser
 import pytest
 
+from catalogue.routes import paper_page
 from conftest import BuiltSite
 
 
@@ -57,7 +58,7 @@ def test_exports_hold_the_listed_papers(built_site: BuiltSite, context):
     with page.expect_download() as download:
         page.click("#export-markdown")
     markdown = open(download.value.path(), encoding="utf-8").read()
-    assert markdown.startswith(f"- [{title}](") and re.search(r"papers/[a-z0-9-]+/\)", markdown)
+    assert markdown.startswith(f"- [{title}](") and re.search(r"papers/[0-9a-f]{2}/[a-z0-9-]+/\)", markdown)
 
 
 def test_keyboard_moves_stars_and_shows_help(built_site: BuiltSite, context):
@@ -105,7 +106,7 @@ def test_a_shared_list_is_titled_as_one(built_site: BuiltSite, context):
     assert page.title().startswith("My list · ")
 
 
-PAGES = ["index.html", "list.html", "search.html", "map/index.html", "stats/index.html", "papers/ls2mc-gda/index.html"]
+PAGES = ["index.html", "list.html", "search.html", "map/index.html", "stats/index.html", paper_page("ls2mc-gda")]
 
 
 @pytest.mark.parametrize("script", [True, False], ids=["with-script", "without-script"])
@@ -128,7 +129,7 @@ TARGETS = ("button:not(.visually-hidden), select, input:not([type=hidden]), summ
            ".topics a, .pager a, .paper-links a, .map-tools button, .letter-jump a")
 
 
-@pytest.mark.parametrize("path", ["index.html", "papers/ls2mc-gda/index.html", "map/index.html", "list.html"])
+@pytest.mark.parametrize("path", ["index.html", paper_page("ls2mc-gda"), "map/index.html", "list.html"])
 def test_every_tap_target_is_at_least_24_px_on_a_phone(built_site: BuiltSite, browser, path: str):
     context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
     page = context.new_page()

@@ -18,7 +18,7 @@ import pytest
 
 from catalogue.site.lookup import find_links
 from conftest import BuiltSite, serve_folder
-from catalogue.routes import bucket
+from catalogue.routes import bucket, paper_page
 
 TIMEOUT_MS = 10_000
 
@@ -183,7 +183,7 @@ def test_the_engine_loads_when_a_search_box_gets_focus(engine, built_site, page)
 
     with serve_folder(built_site.out) as address:
         base = address if engine == "pagefind" else built_site.out.as_uri() + "/"
-        page.goto(base + "papers/egotsr/index.html")
+        page.goto(base + paper_page("egotsr"))
         page.wait_for_timeout(200)
         assert not any(loaded())
         page.focus("#site-search")  # no key pressed
