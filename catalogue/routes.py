@@ -24,6 +24,7 @@ HOME = "index.html"
 SEARCH = "search.html"
 READING_LIST = "list.html"
 MAP = "map/index.html"
+MAP_DATA = "map/map-data.js"  # the map's dots and its groups' papers, as a script: the map page loads it
 STATS = "stats/index.html"
 TOPICS_INDEX = "topics/index.html"
 VENUES_INDEX = "venues/index.html"

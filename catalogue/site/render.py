@@ -54,4 +54,4 @@ def plan_site(catalogue: Catalogue, config: SiteConfig, env: Environment, cache:
     first = data + lists + plan_paper_files(views, everything) + plan_cards(pages.venues, config, strings)
     return [Batch("lists, feeds and search data (related papers are found meanwhile)", lambda: first),
             Batch(counted(len(views), "paper page"), lambda: pages.plan_papers(similarity.related())),
-            Batch("the map", lambda: [pages.plan_map(similarity.positions(), similarity.groups())], searched=False)]
+            Batch("the map", lambda: pages.plan_map(similarity.positions(), similarity.groups()), searched=False)]
