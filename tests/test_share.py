@@ -331,3 +331,23 @@ def test_following_an_old_link_after_a_rename_reaches_the_paper(tmp_path, browse
     page.wait_for_url(f"**/papers/{bucket('ego-tsr')}/ego-tsr/index.html", timeout=10_000)
     assert page.locator("h1").inner_text().startswith("EgoTSR")
     page.close()
+
+
+def test_a_card_is_made_again_only_when_its_text_changes(tmp_path, seeds_builds):
+    """An edit to a paper leaves the cards as they were; a new paper of the venue changes its count, so
+    its card and the site's are made again."""
+    built = seeds_builds.copy(tmp_path / "p", "--no-search")
+    project = built.root
+    built = build_project(project, "--base-url", BASE, "--no-search")
+    cards = [built.out / "preview.png", built.out / "venues" / "icml-2026" / "preview.png"]
+    stamps = [card.stat().st_mtime_ns for card in cards]
+    path = built.content / "papers" / "egotsr.md"
+    path.write_text(path.read_text(encoding="utf-8").replace("venue: ICML", "authors:\n- Ada Lovelace\nvenue: ICML"), "utf-8")
+    build_project(project, "--base-url", BASE, "--no-search")
+    assert "Ada Lovelace" in (built.out / "papers" / bucket("egotsr") / "egotsr" / "index.html").read_text(encoding="utf-8")
+    assert [card.stat().st_mtime_ns for card in cards] == stamps
+    before = [card.read_bytes() for card in cards]
+    (project / "seeds" / "003_more.txt").write_text(
+        "ICML 2026 论文列表\n\nWe propose GraphNet, a graph network for molecules, and show it beats the baselines.\n", "utf-8")
+    build_project(project, "--base-url", BASE, "--no-search")
+    assert all(card.read_bytes() != old for card, old in zip(cards, before))
