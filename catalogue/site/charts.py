@@ -248,21 +248,26 @@ def _map_label(label: MapLabel) -> str:
 def place_map_labels(places: dict[int, list[tuple[float, float]]], groups: list[tuple[str, ...]]) -> list[MapLabel]:
     """A label for each group that has dots and words, largest group first, centred on the middle of
     the densest part of its dots (a grid's 3 x 3 cells with most of them: the cluster a reader sees
-    as the group), inside the frame. A label that would overlap one placed before moves up or down
-    by steps, then sideways, to the nearest place clear of them all (or stays if none is)."""
-    placed: list[tuple[float, float, float, float]] = []
+    as the group), inside the frame. A label that would overlap one placed before, as a wide screen
+    shows them (all words) or as a phone does (the first, larger), moves by steps up or down, then
+    sideways, to the nearest place clear of them all (or stays if none is)."""
+    placed: list[tuple[tuple[float, float, float, float], ...]] = []
     labels = []
     for index in sorted(places, key=lambda i: (-len(places[i]), i)):
         words = groups[index] if index < len(groups) else ()
         if not words:
             continue
         x, y = _densest_middle(places[index])
-        width, height = _label_box(words[:MAP_LABEL_WORDS])
-        boxes = [_inside_frame(x + dx, y + dy, width, height) for dy, dx in _label_moves(width, height)]
-        best = next((box for box in boxes if not any(_overlaps(box, other) for other in placed)), boxes[0])
-        placed.append(best)
-        left, top, right, bottom = best
-        labels.append(MapLabel(index, words, round((left + right) / 2, 1), round(bottom - height * 0.28, 1)))
+        sizes = _label_boxes(words[:MAP_LABEL_WORDS])
+        width, height = max(w for w, _ in sizes), max(h for _, h in sizes)
+        centres = [_inside_frame(x + dx, y + dy, width, height) for dy, dx in _label_moves(sizes)]
+        options = [tuple((cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2) for w, h in sizes) for cx, cy in centres]
+        free = (n for n, boxes in enumerate(options)
+                if not any(_overlaps(box, other[k]) for other in placed for k, box in enumerate(boxes)))
+        best = next(free, 0)
+        placed.append(options[best])
+        cx, cy = centres[best]
+        labels.append(MapLabel(index, words, round(cx, 1), round(cy + height * 0.22, 1)))  # the baseline
     return labels
 
 
@@ -280,30 +285,29 @@ def _densest_middle(places: list[tuple[float, float]]) -> tuple[float, float]:
     return sum(x for x, _ in near) / len(near), sum(y for _, y in near) / len(near)
 
 
-def _label_box(words: tuple[str, ...]) -> tuple[float, float]:
-    """The room a label needs at the largest size CSS draws it: all its words, or its first on a
-    narrow screen at the larger MAP_LABEL_SIZE_NARROW."""
+def _label_boxes(words: tuple[str, ...]) -> tuple[tuple[float, float], tuple[float, float]]:
+    """(width, height) of a label as CSS draws it at its largest: all its words at MAP_LABEL_SIZE, and
+    its first alone at MAP_LABEL_SIZE_NARROW on a narrow screen."""
     full = "\u25cf " + " · ".join(words)
     short = "\u25cf " + words[0]
-    width = max(_text_width(full, MAP_LABEL_SIZE), _text_width(short, MAP_LABEL_SIZE_NARROW))
-    return width + MAP_LABEL_SIZE / 2, MAP_LABEL_SIZE_NARROW * 1.3
+    return ((_text_width(full, MAP_LABEL_SIZE) + MAP_LABEL_SIZE / 2, MAP_LABEL_SIZE * 1.3),
+            (_text_width(short, MAP_LABEL_SIZE_NARROW) + MAP_LABEL_SIZE_NARROW / 2, MAP_LABEL_SIZE_NARROW * 1.3))
 
 
-def _label_moves(width: float, height: float):
-    """Offsets to try for a label, nearest first: up and down, then sideways as well."""
-    steps = [0.0]
-    for n in range(1, 7):
-        steps += [-n * height * 0.6, n * height * 0.6]
-    for dx in (0.0, -width / 2, width / 2, -width, width):
-        for dy in steps:
-            yield dy, dx
+def _label_moves(sizes: tuple[tuple[float, float], ...]) -> list[tuple[float, float]]:
+    """Offsets (dy, dx) to try for a label of these sizes, nearest first: up and down by steps of
+    0.6 of its lower height across the whole map (so a crowded map still has a free place), and
+    sideways by half its width or all of it."""
+    width, step = max(w for w, _ in sizes), min(h for _, h in sizes) * 0.6
+    rows = [0.0] + [sign * n * step for n in range(1, math.ceil(MAP_HEIGHT / step) + 1) for sign in (-1, 1)]
+    moves = [(dy, dx) for dx in (0.0, -width / 2, width / 2, -width, width) for dy in rows]
+    return sorted(moves, key=lambda move: math.hypot(*move))  # stable: of equal distance, the earlier
 
 
-def _inside_frame(x: float, y: float, width: float, height: float) -> tuple[float, float, float, float]:
-    """The box of a label centred on (x, y), moved inside the frame."""
-    left = min(max(x - width / 2, MAP_MARGIN), MAP_WIDTH - MAP_MARGIN - width)
-    top = min(max(y - height / 2, MAP_MARGIN), MAP_HEIGHT - MAP_MARGIN - height)
-    return left, top, left + width, top + height
+def _inside_frame(x: float, y: float, width: float, height: float) -> tuple[float, float]:
+    """The centre of a label's box of this size centred on (x, y), moved inside the frame."""
+    return (min(max(x, MAP_MARGIN + width / 2), MAP_WIDTH - MAP_MARGIN - width / 2),
+            min(max(y, MAP_MARGIN + height / 2), MAP_HEIGHT - MAP_MARGIN - height / 2))
 
 
 def _overlaps(one: tuple[float, float, float, float], other: tuple[float, float, float, float]) -> bool:
