@@ -1,8 +1,34 @@
-// The map page: zoom and pan the map's SVG by its viewBox (buttons, wheel, pinch, drag, keys),
-// and pick the nearest dot under a pointer, so a tap or a click near a dot opens it even where
-// dots crowd. Without this script the map is a static SVG whose dots are links.
+// The map page: draw the dots and the groups' lists from the map's data (map/map-data.js, loaded
+// before this script, window.CATALOGUE_MAP: see catalogue/site/map_page.py), zoom and pan the map's
+// SVG by its viewBox (buttons, wheel, pinch, drag, keys), and pick the nearest dot under a pointer,
+// so a tap or a click near a dot opens it even where dots crowd.
 (function () {
   "use strict";
+  var SVG_NS = "http://www.w3.org/2000/svg";
+  var data = window.CATALOGUE_MAP || { points: [], groups: [] };
+  var root = document.documentElement.getAttribute("data-root") || "";
+  function paperAddress(point) { return root + window.catalogueRoute("paper", { slug: point[3] }); }
+  function label(point) { return point[4] || point[5]; }  // its name, else its title
+
+  // Each group's papers, most typical first, in the list below the map.
+  Array.prototype.forEach.call(document.querySelectorAll(".map-group ol[data-group]"), function (list) {
+    var items = document.createDocumentFragment();
+    (data.groups[Number(list.getAttribute("data-group"))] || []).forEach(function (index) {
+      var point = data.points[index];
+      var link = document.createElement("a");
+      link.href = paperAddress(point);
+      if (point[4]) {
+        var name = link.appendChild(document.createElement("span"));
+        name.className = "name";
+        name.textContent = point[4];
+        link.appendChild(document.createTextNode(" "));
+      }
+      link.appendChild(document.createTextNode(point[5]));
+      items.appendChild(document.createElement("li")).appendChild(link);
+    });
+    list.appendChild(items);
+  });
+
   var figure = document.getElementById("map");
   var svg = figure && figure.querySelector("svg.map");
   if (!svg) return;
@@ -13,19 +39,28 @@
   var tools = document.getElementById("map-tools");
   var tip = document.getElementById("map-tip");
 
-  // The dots: their links, places and labels. A dot's <title> becomes its link's aria-label, so
-  // that the browser's own tooltip (of the topmost dot) never contradicts the nearest one's.
-  var links = Array.prototype.slice.call(svg.querySelectorAll(".dots a"));
-  var xs = [], ys = [], names = [];
-  links.forEach(function (link) {
-    var circle = link.querySelector("circle");
-    var title = link.querySelector("title");
-    xs.push(Number(circle.getAttribute("cx")));
-    ys.push(Number(circle.getAttribute("cy")));
-    names.push(title ? title.textContent : "");
-    if (title) { link.setAttribute("aria-label", title.textContent); title.remove(); }
+  // The dots: a link each, in its colour's group, named by its aria-label (no <title>, so that the
+  // browser's own tooltip, of the topmost dot, never contradicts the nearest one's).
+  var groups = {};
+  Array.prototype.forEach.call(svg.querySelectorAll("g.dots[data-group]"), function (group) {
+    groups[group.getAttribute("data-group")] = group;
   });
-  var radius = links.length ? Number(links[0].querySelector("circle").getAttribute("r")) : 0;
+  var first = svg.querySelector("g.dots[data-r]");
+  var radius = first ? Number(first.getAttribute("data-r")) : 0;
+  var links = [], xs = [], ys = [], names = [];
+  data.points.forEach(function (point) {
+    var group = groups[point[2]];
+    if (!group) return;
+    var link = document.createElementNS(SVG_NS, "a");
+    link.setAttribute("href", paperAddress(point));
+    link.setAttribute("aria-label", label(point));
+    var circle = link.appendChild(document.createElementNS(SVG_NS, "circle"));
+    circle.setAttribute("cx", point[0]);
+    circle.setAttribute("cy", point[1]);
+    circle.setAttribute("r", radius);
+    group.appendChild(link);
+    links.push(link); xs.push(point[0]); ys.push(point[1]); names.push(label(point));
+  });
 
   svg.classList.add("is-interactive");
   svg.setAttribute("tabindex", "0");

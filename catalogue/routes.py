@@ -24,6 +24,7 @@ HOME = "index.html"
 SEARCH = "search.html"
 READING_LIST = "list.html"
 MAP = "map/index.html"
+MAP_DATA = "map/map-data.js"  # the map's dots and its groups' papers, as a script: the map page loads it
 STATS = "stats/index.html"
 TOPICS_INDEX = "topics/index.html"
 VENUES_INDEX = "venues/index.html"
@@ -77,9 +78,12 @@ def paper_bibtex(slug: str) -> str:
     return f"{paper_folder(slug)}{slug}.bib"
 
 
-def paper_preview(slug: str) -> str:
-    """The paper's social-preview image."""
-    return f"{paper_folder(slug)}preview.png"
+SITE_PREVIEW = "preview.png"  # the site's social-preview card, named by the home page
+
+
+def venue_preview(slug: str) -> str:
+    """The social-preview card of a venue and year (its folder's slug), named by its papers' pages."""
+    return f"venues/{slug}/preview.png"
 
 
 def absolute(base_url: str | None, path: str) -> str | None:
@@ -96,6 +100,7 @@ class PaperAddresses:
     slug: str
     old_slugs: tuple[str, ...] = ()
     base_url: str | None = None
+    venue: str | None = None  # the folder of its venue and year's page (venue_slugs), whose card is its preview
     page: str = field(init=False, compare=False)  # papers/<bucket>/<slug>/index.html
     shared: str = field(init=False, compare=False)  # papers/<bucket>/<slug>/, the form meant for sharing
     url: str | None = field(init=False, compare=False)  # the shared form's absolute address
@@ -111,7 +116,8 @@ class PaperAddresses:
 
     @property
     def preview(self) -> str:
-        return paper_preview(self.slug)
+        """Its social-preview image: its venue and year's card (the site's when the venue is not given)."""
+        return venue_preview(self.venue) if self.venue else SITE_PREVIEW
 
     @property
     def bibtex_link(self) -> str:

@@ -1,5 +1,6 @@
 """Discovery pages in the built site: related papers, the map, overviews and statistics."""
 
+import json
 import re
 import xml.etree.ElementTree as ElementTree
 
@@ -24,28 +25,43 @@ def test_each_paper_lists_five_related_papers_never_itself(built_site):
 SVG = "{http://www.w3.org/2000/svg}"
 
 
-def test_the_map_links_every_paper_once_and_is_valid_svg(built_site):
+def map_data(site) -> dict:
+    """map/map-data.js, the script the map page loads, read as the JSON it assigns."""
+    text = (site / "map" / "map-data.js").read_text(encoding="utf-8")
+    assert text.startswith("window.CATALOGUE_MAP = ") and text.endswith(";\n")
+    return json.loads(text.removeprefix("window.CATALOGUE_MAP = ").removesuffix(";\n"))
+
+
+def paper_slugs(site) -> list[str]:
+    return sorted(p.parent.name for p in (site / "papers").glob("*/*/index.html"))
+
+
+def test_the_map_data_places_every_paper_once_and_the_page_is_valid_svg(built_site):
     html = (built_site.out / "map" / "index.html").read_text(encoding="utf-8")
     (plot, *swatches) = svgs(html)
-    links = [a.get("href") for a in plot.iter(f"{SVG}a")]
-    slugs = sorted(re.fullmatch(r"\.\./papers/[0-9a-f]{2}/([^/]+)/index\.html", href)[1] for href in links)
-    assert slugs == sorted(p.parent.name for p in (built_site.out / "papers").glob("*/*/index.html"))
+    data = map_data(built_site.out)
+    assert sorted(point[3] for point in data["points"]) == paper_slugs(built_site.out)
+    drawn = {g.get("data-group") for g in plot.iter(f"{SVG}g") if "dots" in g.get("class", "")}
+    assert {str(point[2]) for point in data["points"]} == drawn  # each dot has its colour's group
+    assert all(0 <= point[0] <= 1000 and 0 <= point[1] <= 750 for point in data["points"])
     labels = [text for text in plot.iter(f"{SVG}text") if text.get("class") == "map-label"]
     assert 4 <= len(labels) == len(swatches) <= 12  # a label on the map and a swatch in the list per group
+    assert '<script src="../map/map-data.js"></script>' in html  # a file, so it loads from disk too
 
 
-def test_the_map_lists_each_group_s_papers_below_it(built_site):
+def test_the_map_names_each_group_and_its_data_lists_its_papers(built_site):
     html = (built_site.out / "map" / "index.html").read_text(encoding="utf-8")
     section = html[html.index('<section class="map-groups"'):]
     groups = re.findall(r'<details class="map-group">(.*?)</details>', section, re.S)
-    assert 4 <= len(groups) <= 12
-    listed = [slug for group in groups for slug in re.findall(r'href="\.\./papers/[0-9a-f]{2}/([^/]+)/index\.html"', group)]
-    assert sorted(listed) == sorted(p.parent.name for p in (built_site.out / "papers").glob("*/*/index.html"))
-    for group in groups:
+    data = map_data(built_site.out)
+    assert 4 <= len(groups) == len(data["groups"]) <= 12
+    assert sorted(i for members in data["groups"] for i in members) == list(range(len(data["points"])))
+    for number, group in enumerate(groups):
         words = re.search(r'<span class="group-words">([^<]+)</span>', group)[1]
         assert 1 <= len(words.split(" · ")) <= 3
         count = int(re.search(r"(\d+) papers?", group)[1])
-        assert count == group.count("<li>")
+        assert count == len(data["groups"][number]) and f'<ol data-group="{number}"></ol>' in group
+        assert {data["points"][i][2] for i in data["groups"][number]} == {number}  # its dots wear its colour
 
 
 def view_box(page) -> list[float]:
@@ -112,8 +128,8 @@ def test_the_map_zooms_at_the_wheel_and_reads_without_script(built_site, browser
     assert labels.count() >= 4 and all(labels.nth(i).is_visible() for i in range(labels.count()))
     for i in range(labels.count()):  # readable on the phone: 12 px or more
         assert labels.nth(i).bounding_box()["height"] >= 12
-    box = page.locator("svg.map .dots a").first.bounding_box()
-    assert box["width"] >= 24 and box["height"] >= 24
+    assert page.locator("svg.map .dots a").count() == 0  # the dots are the script's to draw, and it says so
+    assert "venue and topic pages" in page.locator("figure.map").inner_text()
     context.close()
 
 
@@ -151,3 +167,48 @@ def test_the_home_page_filters_by_venue_and_sorts(built_site, browser, width):
     page.select_option("#venue-filter", "ICML 2026")
     assert page.locator("#paper-list .card:visible").count() == 38
     page.close()
+
+
+def test_the_map_page_carries_no_paper_of_its_own(built_site):
+    """Its size does not grow with the catalogue: every paper is in the data script, none in the page."""
+    html = (built_site.out / "map" / "index.html").read_text(encoding="utf-8")
+    assert len(html.encode()) < 20_000
+    assert [slug for slug in paper_slugs(built_site.out) if slug in html] == []
+
+
+@pytest.mark.parametrize("served", [False, True], ids=["from disk", "from a server"])
+def test_the_map_draws_its_data_and_keys_and_pointers_reach_the_papers(built_site, browser, tmp_path, served):
+    from conftest import serve_under_subpath
+
+    policy = "default-src 'self'; script-src 'self'; style-src 'self'"
+    with serve_under_subpath(built_site.out, tmp_path, policy=policy) as address:
+        url = f"{address}map/index.html" if served else (built_site.out / "map" / "index.html").as_uri()
+        page = browser.new_page(viewport={"width": 1280, "height": 900})
+        errors = []
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        page.on("console", lambda message: message.type == "error" and errors.append(message.text))
+        page.goto(url)
+        data = map_data(built_site.out)
+        dots = page.locator("svg.map .dots a")
+        assert dots.count() == len(data["points"]) == 38
+        lists = page.locator(".map-group li a")
+        assert lists.count() == 38  # every group's papers, listed below the map
+        first = data["points"][data["groups"][0][0]]
+        page.locator(".map-group summary").first.click()
+        assert lists.first.inner_text() == f"{first[4]} {first[5]}".strip()
+        # The keyboard: Tab reaches a dot, named by its paper, and shows its name.
+        page.focus("svg.map")
+        page.keyboard.press("Tab")
+        focused = page.evaluate("[document.activeElement.getAttribute('aria-label'), document.activeElement.closest('svg') !== null]")
+        assert focused[1] and focused[0] in {point[4] or point[5] for point in data["points"]}
+        assert page.is_visible("#map-tip") and page.inner_text("#map-tip") == focused[0]
+        # The pointer: hovering a dot names it, a click opens its paper.
+        circle = dots.nth(5).locator("circle").bounding_box()
+        page.mouse.move(circle["x"] + circle["width"] / 2, circle["y"] + circle["height"] / 2)
+        assert page.is_visible("#map-tip")
+        name = page.inner_text("#map-tip")
+        page.mouse.click(circle["x"] + circle["width"] / 2, circle["y"] + circle["height"] / 2)
+        page.wait_for_url("**/papers/**/index.html")
+        assert page.url.rsplit("/", 2)[1] in {point[3] for point in data["points"] if (point[4] or point[5]) == name}
+        assert errors == []
+        page.close()

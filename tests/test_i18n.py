@@ -345,6 +345,10 @@ def shown_texts(site: Path, relative: str) -> list[str] | None:
         data = script_data(path)
         venues = [venue[0] if isinstance(venue, list) else venue for venue in data["venues"]]
         return venues + [topic[1] if isinstance(topic, list) else topic for topic in data["topics"]]
+    if relative == "map/map-data.js":  # places, colours, slugs, and the papers' own names and titles
+        data = script_data(path)
+        assert all(len(point) == 6 for point in data["points"])
+        return []
     if relative == "list-bibtex.js":
         return [text for bibtex in script_data(path).values() for text in bibtex_texts(bibtex)]
     if relative.endswith(".bib"):

@@ -55,7 +55,7 @@ PAYLOADS = [
 
 # Our own scripts, and only these, may appear on a page.
 OWN_SCRIPTS = ("assets/filter.js", "assets/map.js", "assets/search.js", "assets/cite.js", "assets/reader.js", "assets/common.js",
-               "list-data.js", "list-bibtex.js", "script head json-ld", "script ui-strings", "script site-routes",
+               "list-data.js", "list-bibtex.js", "map/map-data.js", "script head json-ld", "script ui-strings", "script site-routes",
                "search-index.js", "assets/forward.js", "script site-forwards")  # search.js adds it when the search page's box gets focus, from disk
 
 FIND_INJECTED = """() => {

@@ -67,20 +67,25 @@ def test_a_papers_addresses_are_one_object(base_url):
     addresses = routes.PaperAddresses("new-slug", ("old", "older"), base_url)
     assert addresses.page == routes.paper_page("new-slug") and addresses.shared == routes.paper_folder("new-slug")
     assert posixpath.normpath(posixpath.join(posixpath.dirname(addresses.page), addresses.bibtex_link)) == addresses.bibtex
-    assert addresses.bibtex.startswith(addresses.shared) and addresses.preview.startswith(addresses.shared)
+    assert addresses.bibtex.startswith(addresses.shared)
+    assert addresses.preview == routes.SITE_PREVIEW  # no venue given: the site's card
+    carded = routes.PaperAddresses("new-slug", (), base_url, "icml-2026")
+    assert carded.preview == routes.venue_preview("icml-2026") == "venues/icml-2026/preview.png"
+    assert posixpath.dirname(carded.preview) == posixpath.dirname(routes.venue_page("icml-2026"))  # beside its page
     assert addresses.content_file == "papers/new-slug.md"
     assert addresses.old_pages == (routes.paper_page("old"), routes.paper_page("older"))
     assert addresses.moves == tuple((folder, addresses.shared) for slug in ("old", "older")
                                     for folder in (routes.paper_folder(slug), f"papers/{slug}/"))
     if base_url:
         assert addresses.url == base_url + addresses.shared and addresses.preview_url == base_url + addresses.preview
+        assert carded.preview_url == base_url + "venues/icml-2026/preview.png"
     else:
         assert addresses.url is None and addresses.preview_url is None
 
 
 def test_no_paper_address_is_composed_outside_routes():
     """The templates and the render read a paper's addresses from its PaperAddresses (view.addresses)."""
-    composed = re.compile(r"\bpaper_(?:page|folder|bibtex|preview)\(|paper\.slug \}\}\.bib")
+    composed = re.compile(r"\bpaper_(?:page|folder|bibtex)\(|paper\.slug \}\}\.bib")
     sources = [*(PROJECT / "catalogue" / "site").glob("*.py"), *(PROJECT / "templates").glob("*.html")]
     assert [path.name for path in sources if composed.search(path.read_text(encoding="utf-8"))] == []
 

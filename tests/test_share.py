@@ -84,7 +84,10 @@ def test_every_paper_page_has_preview_and_canonical_tags(shared_site):
         head = head_of(page)
         url = f"{BASE}papers/{bucket(slug)}/{slug}/"
         assert head.links["canonical"] == url and head.meta["og:url"] == [url]
-        assert head.meta["og:image"] == [f"{url}preview.png"] and head.meta["twitter:image"] == [f"{url}preview.png"]
+        card = f"{BASE}venues/icml-2026/preview.png"  # the seeds are one venue and year
+        assert head.meta["og:image"] == [card] and head.meta["twitter:image"] == [card]
+        assert head.meta["og:image:width"] == ["1200"] and head.meta["og:image:height"] == ["630"]
+        assert head.meta["og:image:alt"] == ["ICML 2026: its papers in Paper Catalogue"]
         assert head.meta["twitter:card"] == ["summary_large_image"] and head.meta["og:type"] == ["article"]
         for key in ("og:title", "og:description", "og:site_name"):
             value = head.meta[key][0]
@@ -282,14 +285,39 @@ def test_copy_buttons_copy_the_link_and_the_citation(shared_site, browser):
     context.close()
 
 
-def test_every_paper_has_a_valid_preview_image(shared_site):
+def image_named(site, address: str):
+    """The file of the site that an absolute address of it names."""
+    assert address.startswith(BASE), address
+    return site / address.removeprefix(BASE)
+
+
+def test_every_shared_page_names_an_existing_card_of_the_open_graph_size(shared_site):
     from PIL import Image
 
-    for page in paper_pages(shared_site.out):
-        path = page.parent / "preview.png"
+    pages = [*paper_pages(shared_site.out), shared_site.out / "index.html"]
+    for page in pages:
+        head = head_of(page)
+        path = image_named(shared_site.out, head.meta["og:image"][0])
+        assert head.meta["twitter:image"] == head.meta["og:image"] and head.meta["twitter:card"] == ["summary_large_image"]
         with Image.open(path) as image:
             assert image.format == "PNG" and image.size == (1200, 630), path
             image.verify()
+    assert head.meta["og:image"] == [f"{BASE}preview.png"]  # the home page names the site's card
+
+
+def test_one_card_per_venue_and_year_and_one_for_the_site(tmp_path, built_site):
+    """No paper has an image of its own: each venue and year has its card, beside its page."""
+    project = make_project(tmp_path)
+    seeds = project / "seeds"
+    (seeds / "second.txt").write_text("NeurIPS 2025 论文列表\n\nWe propose GraphNet, a graph network for molecules, "
+                                      "and show it beats the baselines on three benchmarks.\n", encoding="utf-8")
+    built = build_project(project, "--base-url", BASE, "--no-search")
+    images = sorted(path.relative_to(built.out).as_posix() for path in built.out.rglob("*.png"))
+    assert images == ["preview.png", "venues/icml-2026/preview.png", "venues/neurips-2025/preview.png"]
+    for page in paper_pages(built.out):
+        venue = "neurips-2025" if "graphnet" in page.parent.name else "icml-2026"
+        assert head_of(page).meta["og:image"] == [f"{BASE}venues/{venue}/preview.png"]
+    assert not list(built_site.out.rglob("*.png"))  # no base URL: no card, since only an absolute URL can name it
 
 
 def test_following_an_old_link_after_a_rename_reaches_the_paper(tmp_path, browser):
@@ -303,3 +331,23 @@ def test_following_an_old_link_after_a_rename_reaches_the_paper(tmp_path, browse
     page.wait_for_url(f"**/papers/{bucket('ego-tsr')}/ego-tsr/index.html", timeout=10_000)
     assert page.locator("h1").inner_text().startswith("EgoTSR")
     page.close()
+
+
+def test_a_card_is_made_again_only_when_its_text_changes(tmp_path, seeds_builds):
+    """An edit to a paper leaves the cards as they were; a new paper of the venue changes its count, so
+    its card and the site's are made again."""
+    built = seeds_builds.copy(tmp_path / "p", "--no-search")
+    project = built.root
+    built = build_project(project, "--base-url", BASE, "--no-search")
+    cards = [built.out / "preview.png", built.out / "venues" / "icml-2026" / "preview.png"]
+    stamps = [card.stat().st_mtime_ns for card in cards]
+    path = built.content / "papers" / "egotsr.md"
+    path.write_text(path.read_text(encoding="utf-8").replace("venue: ICML", "authors:\n- Ada Lovelace\nvenue: ICML"), "utf-8")
+    build_project(project, "--base-url", BASE, "--no-search")
+    assert "Ada Lovelace" in (built.out / "papers" / bucket("egotsr") / "egotsr" / "index.html").read_text(encoding="utf-8")
+    assert [card.stat().st_mtime_ns for card in cards] == stamps
+    before = [card.read_bytes() for card in cards]
+    (project / "seeds" / "003_more.txt").write_text(
+        "ICML 2026 论文列表\n\nWe propose GraphNet, a graph network for molecules, and show it beats the baselines.\n", "utf-8")
+    build_project(project, "--base-url", BASE, "--no-search")
+    assert all(card.read_bytes() != old for card, old in zip(cards, before))

@@ -6,8 +6,9 @@ presentation attributes that read well on their own (`currentColor` for text, so
 works) and CSS classes that assets/style.css may refine:
 
   chart chart-bars   the bar chart's <svg>;  .bar-row  .bar  .bar-label  .bar-value  .bar-hit  .chart-empty
-  chart map          the map's <svg>;  .map-frame  .dots  .map-labels  .map-label (its words, .more: all but
-                     the first)  .tN (one per colour: fill)  .swatch (a colour's dot in a list)
+  chart map          the map's <svg>;  .map-frame  .dots (a group's dots, which assets/map.js draws from the
+                     map's data)  .map-labels  .map-label (its words, .more: all but the first)  .tN (one
+                     per colour: fill)  .swatch (a colour's dot in a list)
 
 Both charts scale with their container (a viewBox and width="100%"). Text inside an SVG scales
 with it, so the bar chart is drawn narrow (labels above their bars) to stay readable on a
@@ -15,8 +16,8 @@ with it, so the bar chart is drawn narrow (labels above their bars) to stay read
 give sizes for the SVG alone).
 
 Accessibility: the <svg> is a group named by its <title> (aria-labelledby too, for older
-screen readers); the bars form a list; every link or bar is named by its own <title> child,
-which is also the hover tooltip, so one string serves both and 10,000 dots stay small.
+screen readers); the bars form a list; every bar is named by its own <title> child, which is
+also the hover tooltip, and every dot of the map by its link's aria-label (assets/map.js).
 """
 
 from __future__ import annotations
@@ -69,8 +70,6 @@ MAP_LABEL_SIZE = 26  # a group's label (viewBox units): CSS sets it by the width
 MAP_LABEL_SIZE_NARROW = 36  # its largest size, on a phone (where it shows only its first word)
 MAP_LABEL_WORDS = 2  # words of a group that its label shows (the list below the map shows all)
 DENSITY_GRID = 12  # cells across the map where a label looks for the densest part of its group
-LABEL_CELL = 10  # cells (viewBox units) in which a label counts the dots it would hide
-NEAR_PLACES = 27  # the places of a label nearest its group (_label_moves), where it looks for fewest hidden dots
 
 _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
 
@@ -185,44 +184,30 @@ class MapLabel:
 
 def render_map(points: list[MapPoint], groups: list[tuple[str, ...]], *, title: str = "Map of the catalogue",
                empty: str = "No papers to show") -> str:
-    """A scatter map of papers, one link per paper, coloured by group, each group labelled.
+    """A scatter map's SVG without its dots, coloured by group, each group labelled: a page loads the
+    dots as data (map_places gives where each is drawn) and assets/map.js draws them, one link each.
 
     `groups[i]` are the words that name the group of colour index i (a point's colour_index);
-    its label, drawn where the group's dots are densest, shows a dot of its colour and its first
-    MAP_LABEL_WORDS words (the first alone on a narrow screen, by CSS). Labels stay clear of each
-    other and let pointers through to the dots. Dots carry no visible text: each link's <title> is
-    its tooltip and its accessible name. Dots are grouped by colour (one fill per group, not per
-    dot), in the order of the points within a group; y grows upwards. Each dot's transparent
-    stroke widens where it can be tapped (HIT_RADIUS, narrowed by CSS on wider screens).
+    its label, drawn on the middle of the group's densest part, shows a dot of its colour and its
+    first MAP_LABEL_WORDS words (the first alone on a narrow screen, by CSS). Labels stay clear of
+    each other and let pointers through to the dots. Each colour that has dots gets a group for them
+    (data-group: its index; data-r: a dot's radius; one fill per group, not per dot), whose
+    transparent stroke widens each dot where it can be tapped (HIT_RADIUS, narrowed by CSS on wider
+    screens).
     """
-    for point in points:
-        if not (0 <= point.x <= 1 and 0 <= point.y <= 1):
-            raise ValueError(f"map point {point.label!r} ({point.href}) lies outside [0, 1]: "
-                             f"x={point.x}, y={point.y}")
+    places = map_places(points)
     radius, opacity = map_dot_style(len(points))
-    dots: dict[int, list[str]] = {}
-    places: dict[int, list[tuple[float, float]]] = {}
-    r = _num(radius)
-    for point in points:
-        x, y = map_position(point)
-        index = point.colour_index % len(PALETTE)
-        places.setdefault(index, []).append((x, y))
-        dots.setdefault(index, []).append(
-            f'<a href="{_escape(point.href)}"><title>{_escape(point.label)}</title>'
-            f'<circle cx="{_num(x)}" cy="{_num(y)}" r="{r}"/></a>\n')
     fill_opacity = f' fill-opacity="{_num(opacity, 2)}"' if opacity < 1 else ""
     frame = (f'<rect class="map-frame" x="0.5" y="0.5" width="{MAP_WIDTH - 1}" height="{MAP_HEIGHT - 1}" rx="6" '
              f'fill="none" stroke="currentColor" stroke-opacity="0.18"/>\n')
     body = [frame]
-    for index in sorted(dots):
-        body.append(f'<g class="dots t{index}" fill="{PALETTE[index]}"{fill_opacity} stroke="transparent" '
-                    f'stroke-width="{2 * HIT_RADIUS}">\n')
-        body.extend(dots[index])
-        body.append("</g>\n")
+    for index in sorted(places):
+        body.append(f'<g class="dots t{index}" data-group="{index}" data-r="{_num(radius)}" fill="{PALETTE[index]}"'
+                    f'{fill_opacity} stroke="transparent" stroke-width="{2 * HIT_RADIUS}"></g>\n')
     if not points:
         body.append(f'<text x="{MAP_WIDTH // 2}" y="{MAP_HEIGHT // 2}" text-anchor="middle" font-size="32" '
                     f'fill="currentColor">{_escape(empty)}</text>\n')
-    labels = place_map_labels(places, groups, radius)
+    labels = place_map_labels(places, groups)
     if labels:
         body.append(f'<g class="map-labels" font-size="{MAP_LABEL_SIZE}" text-anchor="middle" pointer-events="none" '
                     f'stroke="#ffffff" stroke-width="{_num(MAP_LABEL_SIZE / 4)}" stroke-linejoin="round" '
@@ -231,6 +216,18 @@ def render_map(points: list[MapPoint], groups: list[tuple[str, ...]], *, title: 
         body.append("</g>\n")
     content = "".join(body)
     return _svg_open("chart map", MAP_WIDTH, MAP_HEIGHT, title, content) + content + "</svg>\n"
+
+
+def map_places(points: list[MapPoint]) -> dict[int, list[tuple[float, float]]]:
+    """Each colour's dots' places in the viewBox (map_position), in the order of the points; a point
+    off the map is refused."""
+    places: dict[int, list[tuple[float, float]]] = {}
+    for point in points:
+        if not (0 <= point.x <= 1 and 0 <= point.y <= 1):
+            raise ValueError(f"map point {point.label!r} ({point.href}) lies outside [0, 1]: "
+                             f"x={point.x}, y={point.y}")
+        places.setdefault(point.colour_index % len(PALETTE), []).append(map_position(point))
+    return places
 
 
 def map_position(point: MapPoint) -> tuple[float, float]:
@@ -248,46 +245,30 @@ def _map_label(label: MapLabel) -> str:
             f' {_escape(first)}{rest}</text>\n')
 
 
-def place_map_labels(places: dict[int, list[tuple[float, float]]], groups: list[tuple[str, ...]],
-                     dot_radius: float = 0.0) -> list[MapLabel]:
-    """A label for each group that has dots and words, largest group first: near the middle of the
-    densest part of its dots (a grid's 3 x 3 cells with most of them), inside the frame, clear of
-    the labels placed before. Of the places a little above, below or beside, the one that hides
-    the fewest dots (of `dot_radius`) wins, the nearest of those; if all of them overlap a label,
-    the first place further away that does not."""
-    placed: list[tuple[float, float, float, float]] = []
+def place_map_labels(places: dict[int, list[tuple[float, float]]], groups: list[tuple[str, ...]]) -> list[MapLabel]:
+    """A label for each group that has dots and words, largest group first, centred on the middle of
+    the densest part of its dots (a grid's 3 x 3 cells with most of them: the cluster a reader sees
+    as the group), inside the frame. A label that would overlap one placed before, as a wide screen
+    shows them (all words) or as a phone does (the first, larger), moves by steps up or down, then
+    sideways, to the nearest place clear of them all (or stays if none is)."""
+    placed: list[tuple[tuple[float, float, float, float], ...]] = []
     labels = []
-    occupied = _occupied_cells([point for points in places.values() for point in points])
     for index in sorted(places, key=lambda i: (-len(places[i]), i)):
         words = groups[index] if index < len(groups) else ()
         if not words:
             continue
         x, y = _densest_middle(places[index])
-        width, height = _label_box(words[:MAP_LABEL_WORDS])
-        boxes = [_inside_frame(x + dx, y + dy, width, height) for dy, dx in _label_moves(width, height)]
-        free = [(n, box) for n, box in enumerate(boxes) if not any(_overlaps(box, other) for other in placed)]
-        near = [(_hidden_dots(box, occupied, dot_radius), n, box) for n, box in free if n < NEAR_PLACES]
-        best = min(near)[2] if near else free[0][1] if free else boxes[0]
-        placed.append(best)
-        left, top, right, bottom = best
-        labels.append(MapLabel(index, words, round((left + right) / 2, 1), round(bottom - height * 0.28, 1)))
+        sizes = _label_boxes(words[:MAP_LABEL_WORDS])
+        width, height = max(w for w, _ in sizes), max(h for _, h in sizes)
+        centres = [_inside_frame(x + dx, y + dy, width, height) for dy, dx in _label_moves(sizes)]
+        options = [tuple((cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2) for w, h in sizes) for cx, cy in centres]
+        free = (n for n, boxes in enumerate(options)
+                if not any(_overlaps(box, other[k]) for other in placed for k, box in enumerate(boxes)))
+        best = next(free, 0)
+        placed.append(options[best])
+        cx, cy = centres[best]
+        labels.append(MapLabel(index, words, round(cx, 1), round(cy + height * 0.22, 1)))  # the baseline
     return labels
-
-
-def _occupied_cells(points: list[tuple[float, float]]) -> dict[tuple[int, int], int]:
-    """How many dots lie in each cell of LABEL_CELL units."""
-    cells: dict[tuple[int, int], int] = {}
-    for x, y in points:
-        key = (int(x // LABEL_CELL), int(y // LABEL_CELL))
-        cells[key] = cells.get(key, 0) + 1
-    return cells
-
-
-def _hidden_dots(box: tuple[float, float, float, float], cells: dict[tuple[int, int], int], radius: float) -> int:
-    """About how many dots a label's box covers (those in the cells it touches, widened by a dot's radius)."""
-    left, top, right, bottom = (int(box[0] - radius) // LABEL_CELL, int(box[1] - radius) // LABEL_CELL,
-                                int(box[2] + radius) // LABEL_CELL, int(box[3] + radius) // LABEL_CELL)
-    return sum(cells.get((i, j), 0) for i in range(left, right + 1) for j in range(top, bottom + 1))
 
 
 def _densest_middle(places: list[tuple[float, float]]) -> tuple[float, float]:
@@ -304,30 +285,29 @@ def _densest_middle(places: list[tuple[float, float]]) -> tuple[float, float]:
     return sum(x for x, _ in near) / len(near), sum(y for _, y in near) / len(near)
 
 
-def _label_box(words: tuple[str, ...]) -> tuple[float, float]:
-    """The room a label needs at the largest size CSS draws it: all its words, or its first on a
-    narrow screen at the larger MAP_LABEL_SIZE_NARROW."""
+def _label_boxes(words: tuple[str, ...]) -> tuple[tuple[float, float], tuple[float, float]]:
+    """(width, height) of a label as CSS draws it at its largest: all its words at MAP_LABEL_SIZE, and
+    its first alone at MAP_LABEL_SIZE_NARROW on a narrow screen."""
     full = "\u25cf " + " · ".join(words)
     short = "\u25cf " + words[0]
-    width = max(_text_width(full, MAP_LABEL_SIZE), _text_width(short, MAP_LABEL_SIZE_NARROW))
-    return width + MAP_LABEL_SIZE / 2, MAP_LABEL_SIZE_NARROW * 1.3
+    return ((_text_width(full, MAP_LABEL_SIZE) + MAP_LABEL_SIZE / 2, MAP_LABEL_SIZE * 1.3),
+            (_text_width(short, MAP_LABEL_SIZE_NARROW) + MAP_LABEL_SIZE_NARROW / 2, MAP_LABEL_SIZE_NARROW * 1.3))
 
 
-def _label_moves(width: float, height: float):
-    """Offsets to try for a label, nearest first: up and down, then sideways as well."""
-    steps = [0.0]
-    for n in range(1, 7):
-        steps += [-n * height * 0.6, n * height * 0.6]
-    for dx in (0.0, -width / 2, width / 2, -width, width):
-        for dy in steps:
-            yield dy, dx
+def _label_moves(sizes: tuple[tuple[float, float], ...]) -> list[tuple[float, float]]:
+    """Offsets (dy, dx) to try for a label of these sizes, nearest first: up and down by steps of
+    0.6 of its lower height across the whole map (so a crowded map still has a free place), and
+    sideways by half its width or all of it."""
+    width, step = max(w for w, _ in sizes), min(h for _, h in sizes) * 0.6
+    rows = [0.0] + [sign * n * step for n in range(1, math.ceil(MAP_HEIGHT / step) + 1) for sign in (-1, 1)]
+    moves = [(dy, dx) for dx in (0.0, -width / 2, width / 2, -width, width) for dy in rows]
+    return sorted(moves, key=lambda move: math.hypot(*move))  # stable: of equal distance, the earlier
 
 
-def _inside_frame(x: float, y: float, width: float, height: float) -> tuple[float, float, float, float]:
-    """The box of a label centred on (x, y), moved inside the frame."""
-    left = min(max(x - width / 2, MAP_MARGIN), MAP_WIDTH - MAP_MARGIN - width)
-    top = min(max(y - height / 2, MAP_MARGIN), MAP_HEIGHT - MAP_MARGIN - height)
-    return left, top, left + width, top + height
+def _inside_frame(x: float, y: float, width: float, height: float) -> tuple[float, float]:
+    """The centre of a label's box of this size centred on (x, y), moved inside the frame."""
+    return (min(max(x, MAP_MARGIN + width / 2), MAP_WIDTH - MAP_MARGIN - width / 2),
+            min(max(y, MAP_MARGIN + height / 2), MAP_HEIGHT - MAP_MARGIN - height / 2))
 
 
 def _overlaps(one: tuple[float, float, float, float], other: tuple[float, float, float, float]) -> bool:

@@ -1,6 +1,6 @@
 """The files that carry the whole catalogue rather than a page: citations, feeds, the sitemap, the
 reading list's data, the offline search index and what the search stage reads, the host's
-redirects; and each paper's own files beside its page (its BibTeX, its preview image)."""
+redirects; and each paper's own file beside its page (its BibTeX)."""
 
 from __future__ import annotations
 
@@ -20,7 +20,6 @@ from catalogue.site.cite import venue_label
 from catalogue.site.feeds import paper_record, render_atom, render_papers_json, render_robots, render_sitemap
 from catalogue.site.groups import venue_groups
 from catalogue.site.json_text import plain_script_json
-from catalogue.site.share_image import render_preview_png
 from catalogue.site.pagination import CARD_AUTHORS
 from catalogue.site.views import AuthorRef, PaperView
 from catalogue.system.cache import digest
@@ -69,19 +68,13 @@ def plan_index_record(views: tuple[PaperView, ...], everything: str, unknown_ven
     return Output(PAGES_FILE, digest(everything, [page.key for page in pages]), lambda: render_pages_file(pages))
 
 
-def plan_paper_files(views: tuple[PaperView, ...], config: SiteConfig, everything: str,
-                     venue: Callable[[Paper], str]) -> list[Output]:
+def plan_paper_files(views: tuple[PaperView, ...], everything: str) -> list[Output]:
     """Each paper's citation file (again at each earlier address, where a host without redirects,
-    GitHub Pages, serves it as the new file) and (with a base URL) its preview image, which names
-    the venue as `venue` does."""
+    GitHub Pages, serves it as the new file)."""
     files = []
     for view in views:
         bibtex = functools.partial(str, view.bibtex)
         files += [Output(path, digest(everything, view.key), bibtex) for path in (view.addresses.bibtex, *view.addresses.old_bibtex)]
-        if config.base_url:  # only a shared link shows a preview, and only an absolute URL can name it
-            preview = functools.partial(render_preview_png, name=view.name_text or None, title=view.title_text,
-                                        venue=venue(view.paper), site_title=config.title)
-            files.append(Output(view.addresses.preview, digest(everything, preview.keywords), preview))
     return files
 
 

@@ -18,14 +18,15 @@ from catalogue.model import Catalogue, Topic
 from catalogue.publish.writer import Output
 from catalogue.site.contexts import (AuthorsIndexValues, ListValues, MapGroup, MapValues, OverviewValues, PaperValues,
                                      Related, SearchValues, SiteParts, StatsValues, Values, named_values)
-from catalogue.site.charts import MapPoint, render_bar_chart, render_map, render_swatch
+from catalogue.site.charts import render_bar_chart, render_swatch
 from catalogue.site.cite import venue_label
 from catalogue.site.groups import author_groups, venue_groups
 from catalogue.site.json_text import script_json
+from catalogue.site.map_page import map_points, render_catalogue_map, render_map_data
 from catalogue.site.pagination import CARD_AUTHORS, VIEWS, Crumb, Entry, PageSizes, letter_jumps, list_pages, paginate_authors
 from catalogue.site.paper_extras import PaperExtras, paper_extras
 from catalogue.site.templating import EntryMaker, PartReuser, render_page
-from catalogue.site.views import PaperView, shorten
+from catalogue.site.views import PaperView
 from catalogue.system.cache import digest
 
 
@@ -168,13 +169,17 @@ class PagePlanner:
                 for index, view in enumerate(views)]
 
     def plan_map(self, positions: list[tuple[float, float]],
-                 groups: list[tuple[tuple[str, ...], tuple[int, ...]]]) -> Output:
+                 groups: list[tuple[tuple[str, ...], tuple[int, ...]]]) -> list[Output]:
+        """The map page and its data script (map_page.py)."""
         t, views = self.strings.text, self.views
         map_groups = [MapGroup(n, words, SafeHtml(render_swatch(n)), tuple(views[i] for i in members))
                       for n, (words, members) in enumerate(groups)]
-        return self.page(routes.MAP, "map.html", t("map.title"), t("map.description", len(views), site=self.config.title),
-                         papers=views, values=MapValues(SafeHtml(render_catalogue_map(views, positions, groups, self.strings)),
-                                                        map_groups))
+        points = map_points(views, positions, groups)
+        svg = SafeHtml(render_catalogue_map(points, groups, t("map.heading"), t("map.empty")))
+        data = Output(routes.MAP_DATA, digest(self.base, inputs_of(views), positions, groups),
+                      lambda: render_map_data(views, points, groups))
+        return [self.page(routes.MAP, "map.html", t("map.title"), t("map.description", len(views), site=self.config.title),
+                          papers=views, values=MapValues(svg, map_groups)), data]
 
 
 def inputs_of(value: object) -> object:
@@ -194,16 +199,6 @@ def inputs_of(value: object) -> object:
             return tuple(item.key for item in value)
         return tuple(inputs_of(item) for item in value)
     return value
-
-
-def render_catalogue_map(views: tuple[PaperView, ...], positions: list[tuple[float, float]],
-                         groups: list[tuple[tuple[str, ...], tuple[int, ...]]], strings: Strings) -> str:
-    """The map: one dot per paper, coloured and labelled by its group; short labels keep it small."""
-    colour = {member: n for n, (_, members) in enumerate(groups) for member in members}
-    points = [MapPoint(x, y, f"../{v.path}", v.name_text or shorten(v.title_text, 60), colour.get(i, 0))
-              for i, (v, (x, y)) in enumerate(zip(views, positions))]
-    t = strings.text
-    return render_map(points, [words for words, _ in groups], title=t("map.heading"), empty=t("map.empty"))
 
 
 def statistics(views: tuple[PaperView, ...], topics: tuple[Topic, ...], counts: dict[str, int],

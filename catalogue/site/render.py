@@ -18,6 +18,7 @@ from catalogue.markup.convert import KEPT_TYPES as CONVERTED_TYPES
 from catalogue.content.papers import KEPT_TYPES as CONTENT_TYPES
 from catalogue.model import Catalogue
 from catalogue.publish.writer import Batch
+from catalogue.site.cards import plan_cards
 from catalogue.site.cite import venue_label
 from catalogue.site.data_files import plan_data_files, plan_index_record, plan_paper_files
 from catalogue.site.pages import PagePlanner
@@ -50,7 +51,7 @@ def plan_site(catalogue: Catalogue, config: SiteConfig, env: Environment, cache:
     data = plan_data_files(catalogue, views, config, sorted([o.path for o in lists] + paper_paths), everything, venue)
     data.append(plan_index_record(views, everything, t("paper.unknown_venue")))
     # The few big files first (data, then lists), the many small ones after: no worker is left with a big one at the end.
-    first = data + lists + plan_paper_files(views, config, everything, venue)
+    first = data + lists + plan_paper_files(views, everything) + plan_cards(pages.venues, config, strings)
     return [Batch("lists, feeds and search data (related papers are found meanwhile)", lambda: first),
             Batch(counted(len(views), "paper page"), lambda: pages.plan_papers(similarity.related())),
-            Batch("the map", lambda: [pages.plan_map(similarity.positions(), similarity.groups())], searched=False)]
+            Batch("the map", lambda: pages.plan_map(similarity.positions(), similarity.groups()), searched=False)]

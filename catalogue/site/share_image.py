@@ -1,7 +1,11 @@
-"""One paper -> its social-preview image (Open Graph / Twitter card), as PNG bytes. Pure.
+"""A venue-year's (or the site's) social-preview card (Open Graph / Twitter card), as PNG bytes. Pure.
+
+One card per venue and year rather than per paper: a card of its own costs each paper about 58 kB,
+the card of its venue a few bytes (README, "Hosting and sharing"). The card is large text, legible as
+a thumbnail: the venue and year, how many papers, the site's name.
 
 The font is the Aileron Regular that Pillow bundles (`ImageFont.load_default(size=...)`):
-no network, no system fonts, the same glyphs on every machine, so the same paper gives the
+no network, no system fonts, the same glyphs on every machine, so the same card gives the
 same bytes with the same pinned Pillow. It covers ASCII and a few typographic marks only,
 so `fit_charset` spells the rest in characters it has (LS²MC -> LS2MC, é -> e,
 β -> beta); what is left, such as Chinese, is drawn as the font's missing-glyph box.
@@ -19,26 +23,24 @@ from PIL import Image, ImageDraw, ImageFont
 WIDTH, HEIGHT = 1200, 630
 MARGIN = 80
 TEXT_WIDTH = WIDTH - 2 * MARGIN
-FOOTER_HEIGHT = 84
-PILL_TOP, PILL_HEIGHT = 64, 52
-CONTENT_TOP, CONTENT_BOTTOM = PILL_TOP + PILL_HEIGHT + 36, HEIGHT - FOOTER_HEIGHT - 36
+FOOTER_HEIGHT = 96
+CONTENT_TOP, CONTENT_BOTTOM = 60, HEIGHT - FOOTER_HEIGHT - 40
 
 BACKGROUND = "#1f4e8c"  # the site's accent blue
 RING = "#225394"  # barely lighter: texture that does not compete with the text
 FOOTER = "#183f72"
 TEXT = "#ffffff"
-SOFT_TEXT = "#d8e3f2"
 MUTED_TEXT = "#b4c8e3"
-PILL = "#f5b97a"  # the site's name colour in its dark theme: the venue stands apart
-PILL_TEXT = "#3a2206"
+DETAIL_TEXT = "#f5b97a"  # the site's name colour in its dark theme: the count stands apart
 
-NAME_SIZES = (112, 100, 88, 76, 64)
-TITLE_SIZES_WITH_NAME = (46, 42, 38)
-TITLE_SIZES_ALONE = (88, 76, 64, 56, 48)  # without a name the title is the headline
-TITLE_MAX_LINES = 4
-LINE_SPACING = 1.28
-NAME_STROKE = 2  # a stroke in the fill colour makes the regular weight read as bold,
-TITLE_STROKE_ALONE = 2  # which the bundled font lacks (at most this; 1 below 66 px)
+HEADING_SIZES = (150, 132, 116, 100, 88, 76, 64)
+HEADING_MAX_LINES = 2
+DETAIL_SIZE = 60
+FOOTER_SIZE = 36
+DETAIL_GAP = 44  # between the heading's last line and the count
+LINE_SPACING = 1.12
+HEADING_STROKE = 3  # a stroke in the fill colour makes the regular weight read as bold, which the bundled font lacks
+PALETTE_COLOURS = 32
 ELLIPSIS = "\u2026"
 
 Font = ImageFont.FreeTypeFont
@@ -48,12 +50,15 @@ _REPLACEMENTS = {"\u2013": "-", "\u2014": " - ", "\u2212": "-", "\u00d7": "x", "
                  "\u2190": "<-", "\u2264": "<=", "\u2265": ">=", "\u2260": "!=", "\u2248": "~"}
 
 
-def render_preview_png(*, name: str | None, title: str, venue: str, site_title: str) -> bytes:
-    """A 1200x630 PNG: venue, short name (if any), title (at most four lines), site title."""
-    name, title = fit_charset(name or ""), fit_charset(title)
-    venue, site_title = fit_charset(venue), fit_charset(site_title)
-    if name and title.startswith(name + ":") and title[len(name) + 1:].strip():
-        title = title[len(name) + 1:].strip()  # "EgoTSR: A Framework ..." under a large "EgoTSR"
+def render_card_png(*, heading: str, detail: str, footer: str) -> bytes:
+    """A 1200x630 PNG: heading (a venue and year, or the site's name) in large type on at most two
+    lines, detail (how many papers) under it, footer (the site's name) in a band at the bottom.
+    Characters of detail that the font lacks are left out ('1000 篇论文' shows '1000'), unless
+    it has none."""
+    heading, footer = fit_charset(heading), fit_charset(footer)
+    detail = fit_charset(detail)
+    drawn = " ".join("".join(char for char in detail if _has_glyph(char)).split())
+    detail = drawn if any(char.isalnum() for char in drawn) else detail
 
     image = Image.new("RGB", (WIDTH, HEIGHT), BACKGROUND)
     draw = ImageDraw.Draw(image)
@@ -61,51 +66,34 @@ def render_preview_png(*, name: str | None, title: str, venue: str, site_title: 
     for radius, width in ((300, 56), (190, 36)):  # two faint rings off the top-right corner
         draw.ellipse((x - radius, y - radius, x + radius, y + radius), outline=RING, width=width)
 
-    # Footer band: the site's name, small, where a reader looks last.
     footer_top = HEIGHT - FOOTER_HEIGHT
     draw.rectangle((0, footer_top, WIDTH, HEIGHT), fill=FOOTER)
-    footer_font = _font(28)
-    for line in wrap_lines(site_title, footer_font, TEXT_WIDTH, 1):
-        draw.text((MARGIN, footer_top + FOOTER_HEIGHT // 2), line, font=footer_font,
-                  fill=MUTED_TEXT, anchor="lm")
+    footer_font = _font(FOOTER_SIZE)
+    for line in wrap_lines(footer, footer_font, TEXT_WIDTH, 1):
+        draw.text((MARGIN, footer_top + FOOTER_HEIGHT // 2), line, font=footer_font, fill=MUTED_TEXT, anchor="lm")
 
-    # Venue and year in a pill, top left.
-    pill_font = _font(30)
-    for label in wrap_lines(venue, pill_font, TEXT_WIDTH - 44, 1):
-        right = MARGIN + round(pill_font.getlength(label)) + 44
-        draw.rounded_rectangle((MARGIN, PILL_TOP, right, PILL_TOP + PILL_HEIGHT),
-                               radius=PILL_HEIGHT // 2, fill=PILL)
-        draw.text((MARGIN + 22, PILL_TOP + PILL_HEIGHT // 2), label, font=pill_font,
-                  fill=PILL_TEXT, anchor="lm")
-
-    # Name and title as one block, placed by baselines, centred (a little high) in the space left.
-    top = 0  # the block's top, relative to the block until it is placed
-    if name:
-        name_font, name_line = _fit_one_line(name, TEXT_WIDTH - 2 * NAME_STROKE)
-        name_baseline = _cap_height(name_font)
-        top = name_baseline + round(name_font.size * 0.25) + 20
-    title_stroke = 0 if name else TITLE_STROKE_ALONE
-    title_font, lines = _fit_lines(title, TITLE_SIZES_WITH_NAME if name else TITLE_SIZES_ALONE,
-                                   TEXT_WIDTH - 2 * title_stroke, CONTENT_BOTTOM - CONTENT_TOP - top)
-    if not name:
-        title_stroke = min(title_stroke, round(title_font.size / 44))  # heavy enough, not blobby
-    block_height = top + _block_height(title_font, max(1, len(lines)))
-    offset = CONTENT_TOP + max(0, round((CONTENT_BOTTOM - CONTENT_TOP - block_height) * 0.45))
-
-    if name:
-        draw.text((MARGIN - NAME_STROKE, offset + name_baseline), name_line, font=name_font,
-                  fill=TEXT, anchor="ls", stroke_width=NAME_STROKE, stroke_fill=TEXT)
-    colour = SOFT_TEXT if name else TEXT
-    baseline = offset + top + _cap_height(title_font)
+    # Heading and count as one block, placed by baselines, centred (a little high) in the space left.
+    detail_font = _font(DETAIL_SIZE)
+    details = wrap_lines(detail, detail_font, TEXT_WIDTH, 1)
+    below = (DETAIL_GAP if heading else 0) + _cap_height(detail_font) if details else 0
+    heading_font, lines = _fit_lines(heading, HEADING_SIZES, TEXT_WIDTH - 2 * HEADING_STROKE,
+                                     CONTENT_BOTTOM - CONTENT_TOP - below)
+    stroke = min(HEADING_STROKE, round(heading_font.size / 50))  # heavy enough, not blobby
+    heading_height = _block_height(heading_font, len(lines)) if lines else 0
+    top = CONTENT_TOP + max(0, round((CONTENT_BOTTOM - CONTENT_TOP - heading_height - below) * 0.45))
+    baseline = top + _cap_height(heading_font)
     for line in lines:
-        draw.text((MARGIN - title_stroke, baseline), line, font=title_font, fill=colour, anchor="ls",
-                  stroke_width=title_stroke, stroke_fill=colour)
-        baseline += round(title_font.size * LINE_SPACING)
+        draw.text((MARGIN - stroke, baseline), line, font=heading_font, fill=TEXT, anchor="ls",
+                  stroke_width=stroke, stroke_fill=TEXT)
+        baseline += round(heading_font.size * LINE_SPACING)
+    if details:
+        draw.text((MARGIN, top + heading_height + below), details[0], font=detail_font, fill=DETAIL_TEXT, anchor="ls")
 
     out = io.BytesIO()
-    # No pnginfo, so no metadata: the same inputs give the same bytes. Level 1 is the
-    # fastest zlib level, and the card stays small (about 60 kB).
-    image.save(out, format="PNG", optimize=False, compress_level=1)
+    # A palette of PALETTE_COLOURS, undithered, looks the same (flat colours, anti-aliased edges) at a
+    # third of the bytes. No pnginfo, so no metadata: the same inputs give the same bytes.
+    image = image.quantize(colors=PALETTE_COLOURS, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE)
+    image.save(out, format="PNG", optimize=True)
     return out.getvalue()
 
 
@@ -169,21 +157,12 @@ def _block_height(font: Font, lines: int) -> int:
     return _cap_height(font) + (lines - 1) * round(font.size * LINE_SPACING) + round(font.size * 0.22)
 
 
-def _fit_one_line(text: str, width: int) -> tuple[Font, str]:
-    """The largest name size at which text fits on one line, else the smallest, cut."""
-    for size in NAME_SIZES:
-        font = _font(size)
-        if font.getlength(text) <= width:
-            return font, text
-    return font, wrap_lines(text, font, width, 1)[0]
-
-
 def _fit_lines(text: str, sizes: tuple[int, ...], width: int, height: int) -> tuple[Font, list[str]]:
     """The largest size at which text fits uncut in the lines that fit in height (at most
-    TITLE_MAX_LINES), else the smallest size, cut with an ellipsis."""
+    HEADING_MAX_LINES), else the smallest size, cut with an ellipsis."""
     for size in sizes:
         font = _font(size)
-        max_lines = TITLE_MAX_LINES
+        max_lines = HEADING_MAX_LINES
         while max_lines > 1 and _block_height(font, max_lines) > height:
             max_lines -= 1
         if font.getlength(text) > max_lines * (width + font.getlength(" ")):

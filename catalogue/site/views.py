@@ -15,7 +15,7 @@ from catalogue.config import SiteConfig
 from catalogue.errors import CatalogueError
 from catalogue.markup.convert import CONVERTED, Converted, TextConverter, conversion_key, inline
 from catalogue.model import Catalogue, Paper, Topic
-from catalogue.routes import PaperAddresses
+from catalogue.routes import PaperAddresses, venue_slugs
 from catalogue.search.offline import AbstractTerms, abstract_terms
 from catalogue.site.authors import author_key, author_path, shown_names
 from catalogue.site.cite import render_bibtex, venue_label
@@ -138,13 +138,14 @@ def view_papers(catalogue: Catalogue, config: SiteConfig, cache: Cache,
     authors = {key: (name, author_path(name)) for key, name in shown_names(p.authors for p in catalogue.papers).items()}
     settings = digest(code_version(__name__), config)
     topic_keys = {slug: digest(topic) for slug, topic in topics.items()}
+    venues = venue_slugs(venue_label(paper) for paper in catalogue.papers)  # as venue_groups names their pages
     shown = [(paper, tuple(topics[slug] for slug in paper.topics),
               tuple(AuthorRef(author, *authors[author_key(author)]) for author in paper.authors),
-              PaperAddresses(paper.slug, paper.old_slugs, config.base_url))
+              PaperAddresses(paper.slug, paper.old_slugs, config.base_url, venues[venue_label(paper)]))
              for paper in catalogue.papers]
     keys = [digest(settings, digest_of_paper, [topic_keys[slug] for slug in paper.topics],
-                   [(ref.name, ref.shown, ref.path) for ref in refs], venue(paper))
-            for (paper, _, refs, _), digest_of_paper in zip(shown, catalogue.digests or map(paper_digest, catalogue.papers))]
+                   [(ref.name, ref.shown, ref.path) for ref in refs], venue(paper), addresses.venue)
+            for (paper, _, refs, addresses), digest_of_paper in zip(shown, catalogue.digests or map(paper_digest, catalogue.papers))]
     parts = cache.get_many(VIEW_PARTS, keys)
     missing = [paper for (paper, *_), key in zip(shown, keys) if key not in parts]
     if missing:

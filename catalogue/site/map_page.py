@@ -1,0 +1,37 @@
+"""The map page's parts: its SVG (frame, groups, labels) and its data script, map/map-data.js, with a
+dot per paper, which assets/map.js draws. The dots are data rather than markup so that the page stays
+small at any size of catalogue (the data is fetched once and cached), and a script file rather than
+JSON so that it loads from disk too."""
+
+from __future__ import annotations
+
+from catalogue.site.charts import PALETTE, MapPoint, map_position, render_map
+from catalogue.site.json_text import plain_script_json
+from catalogue.site.views import PaperView, shorten
+
+Groups = list[tuple[tuple[str, ...], tuple[int, ...]]]  # each group's words and its papers (most typical first)
+
+
+def map_points(views: tuple[PaperView, ...], positions: list[tuple[float, float]], groups: Groups) -> list[MapPoint]:
+    """A point per paper, coloured by its group; short labels keep the tooltips small."""
+    colour = {member: n for n, (_, members) in enumerate(groups) for member in members}
+    return [MapPoint(x, y, f"../{v.path}", v.name_text or shorten(v.title_text, 60), colour.get(i, 0))
+            for i, (v, (x, y)) in enumerate(zip(views, positions))]
+
+
+def render_catalogue_map(points: list[MapPoint], groups: Groups, heading: str, empty: str) -> str:
+    """The map's SVG: its frame, a group for each colour's dots (drawn from the data) and the labels."""
+    return render_map(points, [words for words, _ in groups], title=heading, empty=empty)
+
+
+def render_map_data(views: tuple[PaperView, ...], points: list[MapPoint], groups: Groups) -> str:
+    """window.CATALOGUE_MAP = {"points": [[x, y, colour, slug, name, title], ...], "groups": [[point,
+    ...], ...]}: each paper's place in the map's viewBox (as drawn), its group's colour (as the SVG's
+    data-group), its slug (assets/common.js makes its address), its name and title (its dot's label
+    and its line in its group's list); each group's papers by their place in points, most typical first."""
+    rows = []
+    for view, point in zip(views, points):
+        x, y = map_position(point)
+        rows.append([x, y, point.colour_index % len(PALETTE), view.paper.slug, view.name_text or "", view.title_text])
+    data = {"points": rows, "groups": [list(members) for _, members in groups]}
+    return "window.CATALOGUE_MAP = " + plain_script_json(data) + ";\n"
