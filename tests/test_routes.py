@@ -29,7 +29,8 @@ def test_functions_and_the_scripts_patterns_give_the_same_addresses(slug):
     assert routes.shared_form(routes.author_page(slug)) == patterns["author_shared"].format(slug=slug, bucket=bucket)
     assert routes.venue_page(slug) == patterns["venue"].format(slug=slug)
     assert routes.slug_of_paper_page(routes.paper_page(slug)) == slug
-    assert routes.author_folder_of(routes.author_page(slug)) == slug
+    assert routes.author_slug_of(routes.author_page(slug)) == slug
+    assert routes.author_bucket_page(routes.author_page(slug)) == f"authors/{bucket}/index.html"
 
 
 # common.js in Node (no page): each slug's bucket as the browser computes it.
