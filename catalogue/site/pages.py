@@ -16,8 +16,8 @@ from catalogue.config import SiteConfig
 from catalogue.i18n.strings import Strings
 from catalogue.model import Catalogue, Topic
 from catalogue.publish.writer import Output
-from catalogue.site.contexts import (AuthorsIndexValues, AuthorsPageValues, ListValues, MapGroup, MapValues, OverviewValues, PaperValues,
-                                     Related, SearchValues, SiteParts, StatsValues, Values, named_values)
+from catalogue.site.contexts import (AuthorsIndexValues, AuthorsPageValues, ListValues, MapGroup, MapValues, OverviewValues,
+                                     PaperValues, Related, SearchValues, SiteParts, StatsValues, Values, named_values)
 from catalogue.site.charts import MapPoint, render_bar_chart, render_map, render_swatch
 from catalogue.site.cite import venue_label
 from catalogue.site.groups import AuthorGroup, author_groups, author_pages, venue_groups
