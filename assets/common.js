@@ -171,7 +171,7 @@ window.catalogueEntries = function (list, root) {
   "use strict";
   var element = window.catalogueElement, link = window.catalogueLink;
 
-  // [name, folder under authors/]; list-data.js gives the name alone when the folder follows from it.
+  // [name, slug of their address]; list-data.js gives the name alone when the slug follows from it.
   function author(entry) {
     return typeof entry === "string" ? [entry, entry.toLowerCase().replace(/ /g, "-")] : entry;
   }

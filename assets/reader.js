@@ -138,6 +138,25 @@
   }
   refresh();
 
+  // --- A bucket's page of authors: the address's author (#slug; style.css shows them alone) names
+  // the tab, as their own page did, and their heading takes the focus so a screen reader starts there.
+
+  var bucketTitle = document.title;
+  var bucketHeading = document.querySelector('meta[property="og:title"]');
+  function showAuthor() {
+    var section = location.hash.length > 1 && document.querySelector(".authors-page > section:target");
+    var heading = section && section.querySelector("h2");
+    document.title = heading && bucketHeading ? bucketTitle.replace(bucketHeading.content, heading.textContent) : bucketTitle;
+    if (!heading) return;
+    heading.setAttribute("tabindex", "-1");
+    heading.focus();
+  }
+
+  if (document.querySelector(".authors-page")) {
+    showAuthor();
+    window.addEventListener("hashchange", showAuthor);
+  }
+
   // --- Keyboard: j/k move through a list, s stars the focused or selected paper, ? shows the help
 
   var current = -1;

@@ -137,13 +137,14 @@ def main(argv: list[str] | None = None) -> int:
         say(f"  {run.summary}")
 
         papers = sum(1 for _ in site.glob("papers/*/*/index.html"))
-        authors = sum(1 for _ in site.glob("authors/*/*/index.html"))
+        authors = sum(page.read_text(encoding="utf-8").count("<section id=")
+                      for page in site.glob("authors/[0-9a-f][0-9a-f]/index.html"))
         files, size = site_size(site)
         pagefind_mb = max((mb for name, mb in run.programs.items() if "pagefind" in name), default=0.0)
         rows = [("records", f"{len(records):,} ({source.name})"),
                 ("papers (site/papers/*/*/index.html)", f"{papers:,}"),
                 ("venue-years (seed lists)", f"{lists}"),
-                ("author pages (site/authors/*/*/index.html)",
+                ("authors (sections of site/authors/<bucket>/index.html)",
                  f"{authors:,}" if authors else "0 (this build makes no author pages)"),
                 ("site size", f"{size / 1e6:,.0f} MB in {files:,} files"),
                 ("total time (cold full build, wall)", f"{run.seconds:.1f} s"),

@@ -16,7 +16,7 @@ import json
 import re
 from pathlib import Path
 
-LIST_PAGE = re.compile(r"(?:(?:topics|venues)/[^/]+/|authors/[0-9a-f]{2}/[^/]+/)?(?:compact/)?(?:page/\d+/)?index\.html|authors/(?:page/\d+/)?index\.html")
+LIST_PAGE = re.compile(r"(?:(?:topics|venues)/[^/]+/)?(?:compact/)?(?:page/\d+/)?index\.html|authors/(?:[0-9a-f]{2}/|page/\d+/)?index\.html")
 CHROMIUM = "/usr/bin/chromium"
 
 FIRST_FILTER = """venue => new Promise(done => {

@@ -41,20 +41,21 @@ PATTERNS = {
     "paper": "papers/{bucket}/{slug}/index.html",
     "paper_shared": "papers/{bucket}/{slug}/",
     "topic": "topics/{slug}/index.html",
-    "author": "authors/{bucket}/{slug}/index.html",
-    "author_shared": "authors/{bucket}/{slug}/",
+    "author": "authors/{bucket}/index.html#{slug}",  # an author is a section of their bucket's page
+    "author_shared": "authors/{bucket}/#{slug}",
     "venue": "venues/{slug}/index.html",
     "search": SEARCH,
     "list_page": "page/{number}/index.html",  # from a list's folder; the first page is index.html
     "compact": "compact/",  # a list's compact view, a folder of the list's folder
 }
-# Addresses of an earlier layout, each with the pattern of its page's address now: 404.html forwards
+# Addresses of earlier layouts, each with the pattern of its page's address now: 404.html forwards
 # a reader who follows an old link there (assets/forward.js), on every host, since no redirect rule
-# of a host can compute a bucket.
-EARLIER_PAPER, EARLIER_AUTHOR = "papers/{slug}/", "authors/{slug}/"
-FORWARDS = ((EARLIER_PAPER, "paper_shared"), (EARLIER_AUTHOR, "author_shared"))
+# of a host can compute a bucket. The first pattern that matches wins: an author's page of its own
+# in a bucket before the flat one (whose slug would be the bucket).
+EARLIER_PAPER, EARLIER_AUTHOR, BUCKETED_AUTHOR = "papers/{slug}/", "authors/{slug}/", "authors/{bucket}/{slug}/"
+FORWARDS = ((EARLIER_PAPER, "paper_shared"), (BUCKETED_AUTHOR, "author_shared"), (EARLIER_AUTHOR, "author_shared"))
 PAPER_PAGE = re.compile(r"papers/[0-9a-f]{2}/([^/]+)/index\.html")
-AUTHOR_PAGE = re.compile(r"authors/[0-9a-f]{2}/([^/]+)/index\.html")
+AUTHOR_PAGE = re.compile(r"authors/[0-9a-f]{2}/index\.html#(.+)")
 
 
 def bucket(slug: str) -> str:
@@ -201,11 +202,18 @@ def venue_page(slug: str) -> str:
 
 
 def author_page(slug: str) -> str:
+    """An author's address: their section of their bucket's page, authors/<bucket>/index.html#<slug>.
+    One page per author would cost the whole frame of a page per author; a bucket's page carries it once."""
     return PATTERNS["author"].format(bucket=bucket(slug), slug=slug)
 
 
-def author_folder_of(path: str) -> str:
-    """'authors/b/x/index.html' -> 'x'."""
+def author_bucket_page(path: str) -> str:
+    """The page an author's address is a section of: 'authors/b/index.html#x' -> 'authors/b/index.html'."""
+    return path.split("#")[0]
+
+
+def author_slug_of(path: str) -> str:
+    """'authors/b/index.html#x' -> 'x'."""
     return AUTHOR_PAGE.fullmatch(path)[1]
 
 
@@ -226,8 +234,9 @@ def list_page(folder: str, number: int, compact: bool = False) -> str:
 
 
 def shared_form(path: str) -> str:
-    """The form of a path meant for sharing: x/ rather than x/index.html."""
-    return path.removesuffix("index.html")
+    """The form of a path meant for sharing: x/ rather than x/index.html (x/#y for x/index.html#y)."""
+    page, mark, fragment = path.partition("#")
+    return page.removesuffix("index.html") + mark + fragment
 
 
 def search_for(query: str) -> str:

@@ -132,7 +132,8 @@ CASES: dict[str, Case] = {
     "404 at a missing address": Case(lambda s: s.based + "papers/does-not-exist/index.html", status=404),
     "reading list": Case(lambda s: s.file + "list.html", list_with_papers, needs="list.html"),
     "authors index": Case(lambda s: s.authored + "authors/index.html"),
-    "author": Case(lambda s: s.authored + author_page("ada-lovelace")),
+    "author": Case(lambda s: s.authored + author_page("ada-lovelace")),  # their section alone (:target)
+    "authors of a bucket": Case(lambda s: s.authored + author_page("ada-lovelace").split("#")[0]),  # every section
     "paper with authors and links": Case(lambda s: s.authored + paper_page("engines")),
     "paper with authors and links, phone": Case(lambda s: s.authored + paper_page("engines"), width=PHONE),
     "search ?q=lovelace (file)": Case(lambda s: s.authored + "search.html?q=lovelace",

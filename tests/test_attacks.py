@@ -38,7 +38,7 @@ from catalogue.publish.manifest import write_manifest
 from catalogue.site.authors import author_path
 from catalogue.site.data_files import render_netlify_redirects
 from catalogue import routes
-from catalogue.routes import bucket, PaperAddresses, paper_folder, paper_page
+from catalogue.routes import bucket, PaperAddresses, paper_folder, paper_page, shared_form
 from catalogue.search.index import PAGES_FILE, VOCABULARY, IndexedPage, read_shards, render_pages_file
 
 from conftest import PROJECT
@@ -595,7 +595,7 @@ def test_a_script_end_tag_in_a_title_stays_in_the_json_ld(tmp_path):
     end = html.index("</script>", start)
     data = json.loads(html[start:end])
     assert data["name"] == title and data["author"] == [{"@type": "Person", "name": "</SCRIPT >",
-                                                         "url": f"{BASE_URL}{author_path('</SCRIPT >').removesuffix('index.html')}"}]
+                                                         "url": f"{BASE_URL}{shared_form(author_path('</SCRIPT >'))}"}]
     assert "<" not in html[start:end]
 
 

@@ -29,7 +29,8 @@ def test_functions_and_the_scripts_patterns_give_the_same_addresses(slug):
     assert routes.shared_form(routes.author_page(slug)) == patterns["author_shared"].format(slug=slug, bucket=bucket)
     assert routes.venue_page(slug) == patterns["venue"].format(slug=slug)
     assert routes.slug_of_paper_page(routes.paper_page(slug)) == slug
-    assert routes.author_folder_of(routes.author_page(slug)) == slug
+    assert routes.author_slug_of(routes.author_page(slug)) == slug
+    assert routes.author_bucket_page(routes.author_page(slug)) == f"authors/{bucket}/index.html"
 
 
 # common.js in Node (no page): each slug's bucket as the browser computes it.
@@ -52,6 +53,28 @@ def test_the_browser_puts_a_slug_in_the_bucket_the_build_does():
     done = subprocess.run(["node", "-e", BUCKETS_IN_NODE, str(PROJECT / "assets" / "common.js")],
                           input=json.dumps(slugs), capture_output=True, text=True, check=True, timeout=120)
     assert json.loads(done.stdout) == [routes.bucket(slug) for slug in slugs]
+
+
+# common.js in Node with the page's patterns: each slug's addresses as the browser makes them.
+ROUTES_IN_NODE = """
+const fs = require("fs"), vm = require("vm");
+const input = JSON.parse(fs.readFileSync(0, "utf8"));
+globalThis.window = globalThis;
+globalThis.document = { getElementById: (id) => id === "site-routes" ? { textContent: JSON.stringify(input.patterns) } : null };
+vm.runInThisContext(fs.readFileSync(process.argv[1], "utf8"));
+process.stdout.write(JSON.stringify(input.slugs.map((slug) => input.names.map((name) => window.catalogueRoute(name, {slug})))));
+"""
+
+
+def test_the_browser_makes_the_addresses_the_build_does():
+    slugs = ["x", "ada-lovelace", "jose-garcia-1a2b3c", "con-1143da", "ed"]
+    names = ["paper", "paper_shared", "author", "author_shared", "topic", "venue"]
+    done = subprocess.run(["node", "-e", ROUTES_IN_NODE, str(PROJECT / "assets" / "common.js")],
+                          input=json.dumps({"patterns": routes.PATTERNS, "slugs": slugs, "names": names}),
+                          capture_output=True, text=True, check=True, timeout=120)
+    assert json.loads(done.stdout) == [[routes.paper_page(slug), routes.paper_folder(slug), routes.author_page(slug),
+                                        routes.shared_form(routes.author_page(slug)), routes.topic_page(slug),
+                                        routes.venue_page(slug)] for slug in slugs]
 
 
 def test_buckets_spread_slugs_evenly_so_no_folder_fills():

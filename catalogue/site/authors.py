@@ -1,5 +1,5 @@
 """Authors: which spellings of a name are one author, the spelling a page shows, each author's
-address, and where a name files in the authors index.
+address, and where a name files in the authors index (by family name).
 
 Two spellings are one author when their keys are equal: the name NFC-normalised, case folded
 (str.casefold), whitespace runs folded to one space, stripped. Nothing else is folded, so
@@ -32,7 +32,8 @@ PLAIN_KEY = re.compile(r"[a-z0-9]+(?: [a-z0-9]+)*")
 HASHED_ENDING = re.compile(r" [0-9a-f]{6}$")  # a plain key ending so would slug as every hashed slug ends
 SLUG_LENGTH = 80  # characters before the hash: a folder name stays far below file systems' limits
 HASH_LENGTH = 6
-OTHER_INITIAL = "#"  # the index's group for names that do not start with a Latin letter
+OTHER_INITIAL = "#"  # the index's group for names whose family name does not start with a Latin letter
+NAME_SUFFIXES = frozenset({"jr", "sr", "ii", "iii", "iv"})  # words after a family name that are not one
 
 
 def author_key(name: str) -> str:
@@ -66,14 +67,27 @@ def shown_names(author_lists: Iterable[tuple[str, ...]]) -> dict[str, str]:
     return {key: min(counts, key=lambda name: (-counts[name], name)) for key, counts in spellings.items()}
 
 
-def index_order(name: str) -> tuple[bool, str, str]:
-    """Where a name files in the authors index: by its letters in Latin script (accents dropped,
-    other scripts transliterated, as in its slug), names without a Latin initial last."""
-    letters = slugify(name, separator=" ")
-    return not letters[:1].isalpha(), letters, author_key(name)
+def family_and_given(name: str) -> tuple[str, str]:
+    """A name's family name and given names in Latin letters (accents dropped, other scripts
+    transliterated, as in its slug): the last word is the family name, a suffix after it ('Jr.',
+    'III') aside, as DBLP and the ACL Anthology file names; a name written without spaces (张伟)
+    is filed whole. 'Ada King Lovelace' -> ('lovelace', 'ada king')."""
+    words = author_key(name).split()
+    last = len(words) - 1
+    while last > 0 and slugify(words[last]) in NAME_SUFFIXES:
+        last -= 1
+    given = words[:last] + words[last + 1:]
+    return slugify(words[last] if words else "", separator=" "), slugify(" ".join(given), separator=" ")
+
+
+def index_order(name: str) -> tuple[bool, str, str, str]:
+    """Where a name files in the authors index and on its bucket's page: by family name, then
+    given names, names whose family name has no Latin initial last."""
+    family, given = family_and_given(name)
+    return not family[:1].isalpha(), family, given, author_key(name)
 
 
 def initial(name: str) -> str:
-    """The index's letter for a name: 'José' -> 'J', '张伟' -> 'Z', '3D Lab' -> '#'."""
-    letters = slugify(name)
-    return letters[0].upper() if letters[:1].isalpha() else OTHER_INITIAL
+    """The index's letter for a name, its family name's: 'José García' -> 'G', '张伟' -> 'Z', 'Lab 3D' -> '#'."""
+    family = family_and_given(name)[0]
+    return family[0].upper() if family[:1].isalpha() else OTHER_INITIAL

@@ -62,37 +62,53 @@ def check_site(site_dir: Path, *, validate_html: bool = True,
 
 
 class PageParser(HTMLParser):
-    """The links, title and description of one page."""
+    """The links, title and description of one page; of each <section id> (an author's), its h2 and links."""
 
     def __init__(self):
         super().__init__()
         self.references: list[str] = []
         self.title = self.description = self.heading = ""
-        self.in_title = self.in_heading = False
+        self.in_title = self.in_heading = self.in_section_heading = False
+        self.section: str | None = None
+        self.section_headings: dict[str, str] = {}
+        self.section_references: dict[str, list[str]] = {}
 
     def handle_starttag(self, tag, attrs):
         attrs = {name: value or "" for name, value in attrs}
-        self.references += [attrs[name] for name in ("href", "src", "action") if attrs.get(name)]
-        self.references += [candidate.split()[0] for candidate in attrs.get("srcset", "").split(",")
-                            if candidate.strip()]
+        found = [attrs[name] for name in ("href", "src", "action") if attrs.get(name)]
+        found += [candidate.split()[0] for candidate in attrs.get("srcset", "").split(",") if candidate.strip()]
+        self.references += found
+        if self.section is not None:
+            self.section_references[self.section] += found
         if tag == "meta" and attrs.get("name", "").lower() == "description":
             self.description = attrs.get("content", "")
         if tag == "title":
             self.in_title = True
         if tag == "h1" and not self.heading:
             self.in_heading = True
+        if tag == "section" and attrs.get("id"):
+            self.section = attrs["id"]
+            self.section_headings[self.section], self.section_references[self.section] = "", []
+        if tag == "h2" and self.section is not None and not self.section_headings[self.section]:
+            self.in_section_heading = True
 
     def handle_endtag(self, tag):
         if tag == "title":
             self.in_title = False
         if tag == "h1":
             self.in_heading = False
+        if tag == "h2":
+            self.in_section_heading = False
+        if tag == "section":
+            self.section = None
 
     def handle_data(self, data):
         if self.in_title:
             self.title += data
         if self.in_heading:
             self.heading += data
+        if self.in_section_heading:
+            self.section_headings[self.section] += data
 
 
 def parse_page(html: str) -> PageParser:
@@ -154,8 +170,9 @@ def check_reference(page: str, reference: str, files: set[str], base: str | None
 
 
 def check_collections(site: Path, parsed: dict[str, PageParser]) -> list[str]:
-    """Each venue's, topic's and author's page (by papers.json) is theirs alone and lists all
-    their papers: two labels at one address would leave one of them without a page."""
+    """Each venue's, topic's and author's page (by papers.json; an author's is a section of a page,
+    page#slug) is theirs alone and lists all their papers: two labels at one address would leave
+    one of them without a page."""
     try:
         records = json.loads((site / PAPERS_JSON).read_text(encoding="utf-8"))["papers"]
         groups: dict[str, dict[str, list[str]]] = {}  # page -> label -> paper pages
@@ -174,18 +191,20 @@ def check_collections(site: Path, parsed: dict[str, PageParser]) -> list[str]:
         return [f"{PAPERS_JSON}: missing or unreadable ({error})"]
     problems = []
     for page, labels in sorted(groups.items()):
+        file, _, section = page.partition("#")
         if len(labels) > 1:
             problems.append(f"{page}: the address of {len(labels)} labels in {PAPERS_JSON}: "
                             f"{', '.join(map(shown, sorted(labels)))}; only one can have the page")
-        if page not in parsed:
+        if file not in parsed or (section and section not in parsed[file].section_headings):
             problems.append(f"{page}: missing; the page of {shown(next(iter(labels)))} in {PAPERS_JSON}")
             continue
+        heading = " ".join((parsed[file].section_headings[section] if section else parsed[file].heading).split())
+        views = {page: linked(file, parsed[file].section_references[section])} if section else views_of(page, parsed)
         for label, members in sorted(labels.items()):
-            heading = " ".join(parsed[page].heading.split())
             if heading != label:
                 problems.append(f"{page}: is headed {shown(heading)}, not {shown(label)} as {PAPERS_JSON} says")
-            for first, linked in views_of(page, parsed).items():
-                missing = [member for member in members if member not in linked]
+            for first, links in views.items():
+                missing = [member for member in members if member not in links]
                 if missing:
                     problems.append(f"{first}: does not list {len(missing)} of the {len(members)} papers of "
                                     f"{shown(label)} (first: {missing[0]}), over all its pages")
@@ -201,9 +220,14 @@ def views_of(page: str, parsed: dict[str, PageParser]) -> dict[str, set[str]]:
         while (following := routes.list_page(routes.list_folder(page), len(pages) + 1, compact)) in parsed:
             pages.append(following)
         if pages[0] in parsed:
-            views[pages[0]] = {posixpath.normpath(posixpath.join(posixpath.dirname(path), unquote(urlsplit(reference).path)))
-                               for path in pages for reference in parsed[path].references}
+            views[pages[0]] = {target for path in pages for target in linked(path, parsed[path].references)}
     return views
+
+
+def linked(page: str, references: list[str]) -> set[str]:
+    """The files these links of a page name, from the site's root."""
+    return {posixpath.normpath(posixpath.join(posixpath.dirname(page), unquote(urlsplit(reference).path)))
+            for reference in references}
 
 
 def check_redirects(site: Path) -> list[str]:

@@ -12,6 +12,7 @@ from markupsafe import Markup as SafeHtml
 
 from catalogue.i18n.strings import Strings
 from catalogue.model import Paper, Topic
+from catalogue.site.groups import AuthorGroup
 from catalogue.site.pagination import Crumb, Entry, ListPage, Letter
 from catalogue.site.views import PaperView
 
@@ -38,12 +39,11 @@ class SiteParts:
 
 @dataclass(frozen=True)
 class ListValues:
-    """A page of a list of papers: the home page (index.html), a topic's, a venue's or an author's (collection.html)."""
+    """A page of a list of papers: the home page (index.html), a topic's or a venue's (collection.html)."""
 
     heading: str
     listing: ListPage
     parent: Crumb | None = None  # the overview the list belongs to
-    author: str | None = None  # whose papers these are, on an author's page
 
 
 @dataclass(frozen=True)
@@ -85,6 +85,13 @@ class AuthorsIndexValues:
 
 
 @dataclass(frozen=True)
+class AuthorsPageValues:
+    """A bucket's page of authors: a section per author, by family name."""
+
+    authors: tuple[AuthorGroup, ...]
+
+
+@dataclass(frozen=True)
 class Related:
     """A related paper, with the terms the two share."""
 
@@ -115,7 +122,8 @@ class MapValues:
     map_groups: list[MapGroup]
 
 
-Values = ListValues | SearchValues | OverviewValues | StatsValues | AuthorsIndexValues | PaperValues | MapValues
+Values = (ListValues | SearchValues | OverviewValues | StatsValues | AuthorsIndexValues | AuthorsPageValues | PaperValues
+          | MapValues)
 
 
 def named_values(values: object | None) -> dict[str, object]:

@@ -98,10 +98,10 @@ def render_list_data(views: tuple[PaperView, ...], topics: tuple[Topic, ...],
 
 
 def author_entry(author: AuthorRef) -> str | list[str]:
-    """An author in list-data.js: [name, folder], or the name alone when the folder is the name in
+    """An author in list-data.js: [name, slug], or the name alone when the slug is the name in
     lower case with hyphens for spaces, as for most names."""
-    folder = routes.author_folder_of(author.path)
-    return author.shown if author.shown.isascii() and author.shown.lower().replace(" ", "-") == folder else [author.shown, folder]
+    slug = routes.author_slug_of(author.path)
+    return author.shown if author.shown.isascii() and author.shown.lower().replace(" ", "-") == slug else [author.shown, slug]
 
 
 def render_list_bibtex(views: tuple[PaperView, ...]) -> str:

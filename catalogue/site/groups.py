@@ -1,4 +1,5 @@
-"""The papers grouped as the site lists them: by author (each author's page) and by venue and year."""
+"""The papers grouped as the site lists them: by author (each author's section, on their bucket's
+page) and by venue and year."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ from catalogue.site.views import AuthorRef, PaperView
 
 @dataclass(frozen=True)
 class AuthorGroup:
-    """An author's page: the spelling it shows, its address, their papers (newest first, then by title)."""
+    """An author's section: the spelling it shows, its address, their papers (newest first, then by title)."""
 
     name: str
     path: str
@@ -38,6 +39,15 @@ def author_groups(views: tuple[PaperView, ...]) -> list[AuthorGroup]:
     groups = [AuthorGroup(first[path][0].shown, path, tuple(sorted(papers.values(), key=newest_then_title)))
               for path, papers in members.items()]
     return sorted(groups, key=lambda group: index_order(group.name))
+
+
+def author_pages(groups: list[AuthorGroup]) -> list[tuple[str, tuple[AuthorGroup, ...]]]:
+    """(page, its authors) for each bucket's page of authors, in the order of its path; each page's
+    authors in the order of `groups` (the index's: by family name), so a page reads as an index."""
+    pages: dict[str, list[AuthorGroup]] = {}
+    for group in groups:
+        pages.setdefault(routes.author_bucket_page(group.path), []).append(group)
+    return [(page, tuple(members)) for page, members in sorted(pages.items())]
 
 
 def newest_then_title(view: PaperView) -> tuple:

@@ -16,11 +16,11 @@ from catalogue.config import SiteConfig
 from catalogue.i18n.strings import Strings
 from catalogue.model import Catalogue, Topic
 from catalogue.publish.writer import Output
-from catalogue.site.contexts import (AuthorsIndexValues, ListValues, MapGroup, MapValues, OverviewValues, PaperValues,
-                                     Related, SearchValues, SiteParts, StatsValues, Values, named_values)
+from catalogue.site.contexts import (AuthorsIndexValues, AuthorsPageValues, ListValues, MapGroup, MapValues, OverviewValues,
+                                     PaperValues, Related, SearchValues, SiteParts, StatsValues, Values, named_values)
 from catalogue.site.charts import render_bar_chart, render_swatch
 from catalogue.site.cite import venue_label
-from catalogue.site.groups import author_groups, venue_groups
+from catalogue.site.groups import AuthorGroup, author_groups, author_pages, venue_groups
 from catalogue.site.json_text import script_json
 from catalogue.site.map_page import map_points, render_catalogue_map, render_map_data
 from catalogue.site.pagination import CARD_AUTHORS, VIEWS, Crumb, Entry, PageSizes, letter_jumps, list_pages, paginate_authors
@@ -108,12 +108,12 @@ class PagePlanner:
         return pages + self.plan_authors()
 
     def plan_list(self, base: str, members: tuple[PaperView, ...], template: str, heading: str, description: str,
-                  compact: bool = True, parent: Crumb | None = None, author: str | None = None) -> list[Output]:
+                  parent: Crumb | None = None) -> list[Output]:
         """Every page of a list of papers: its cards at <base>index.html, <base>page/2/index.html, ...
-        and (when `compact`) its compact lines at <base>compact/index.html, <base>compact/page/2/index.html, ..."""
+        and its compact lines at <base>compact/index.html, <base>compact/page/2/index.html, ..."""
         t = self.strings.text
         pages = []
-        for listing in list_pages(base, len(members), self.sizes, VIEWS if compact else VIEWS[:1]):
+        for listing in list_pages(base, len(members), self.sizes, VIEWS):
             title, about = heading, description
             if listing.path == routes.HOME:
                 title = self.config.title  # the home page is named by the site
@@ -124,20 +124,21 @@ class PagePlanner:
                 about = t("listing.page_description", description=about, page=listing.number, pages=listing.count)
             pages.append(self.page(listing.path, template, title, about,
                                    papers=members[listing.start:listing.start + listing.per_page],
-                                   values=ListValues(heading, listing, parent, author)))
+                                   values=ListValues(heading, listing, parent)))
         return pages
 
     def plan_authors(self) -> list[Output]:
-        """A page per author listing their papers, and the authors index (none without authors).
-        Most authors have a few papers: only those with more than a page of cards get the compact view too."""
+        """A page per bucket of authors (authors/<bucket>/index.html), a section per author with their
+        papers, and the authors index (none without authors). The page's inputs are its authors and
+        their papers: a change to any of them, and only that, makes it again."""
         t, site = self.strings.text, self.config.title
-        return [page for author in self.authors
-                for page in self.plan_list(routes.list_folder(author.path), author.papers, "collection.html", author.name,
-                                           t("collection.author_description", len(author.papers),
-                                             author=author.name, site=site),
-                                           compact=len(author.papers) > self.sizes.cards,
-                                           parent=Crumb(t("nav.authors"), routes.AUTHORS_INDEX), author=author.name)
-                ] + self.plan_author_index()
+        pages = []
+        for path, authors in author_pages(self.authors):
+            first, last, count = authors[0].name, authors[-1].name, len(authors)
+            pages.append(self.page(path, "author_page.html", t("authors.bucket_title", count, first=first, last=last),
+                                   t("authors.bucket_description", count, first=first, last=last, site=site),
+                                   values=AuthorsPageValues(authors)))
+        return pages + self.plan_author_index()
 
     def plan_author_index(self) -> list[Output]:
         """The authors index, sizes.authors names a page, each page with the letter bar and a pager."""
@@ -188,6 +189,8 @@ def inputs_of(value: object) -> object:
         return value.key
     if isinstance(value, Related):
         return value.view.key, value.terms
+    if isinstance(value, AuthorGroup):
+        return value.name, value.path, tuple(view.key for view in value.papers)
     if isinstance(value, MapGroup):
         return value.index, value.words, tuple(view.key for view in value.papers)
     if isinstance(value, Values):

@@ -37,7 +37,7 @@ class Crumb:
 
 @dataclass(frozen=True)
 class ListPage:
-    """A page of a list of papers (the home page's, a topic's, a venue's, an author's) in one of
+    """A page of a list of papers (the home page's, a topic's, a venue's) in one of
     its views: cards, or compact lines (one a paper, under <base>compact/)."""
 
     base: str  # the list's folder from the site root: '' for the home page, 'topics/x/'
