@@ -163,18 +163,18 @@
     return (from > start ? "… " : "") + joined + (to < end ? " …" : "");
   }
 
-  // The offline index (catalogue/search/offline.py): search-index.js names its parts, each a
-  // script that sets CATALOGUE_SEARCH_PARTS[n] to its papers; all load at once, as script tags
+  // The offline index (catalogue/search/offline.py): search-index.js names its parts, part n a
+  // script that sets CATALOGUE_SEARCH_PART_<n> to its papers; all load at once, as script tags
   // (a page opened from disk may run scripts, not fetch files).
   function fallbackEngine() {
     return loadScript("search-index.js").then(function () {
       var index = window.CATALOGUE_SEARCH;
       return Promise.all(index.parts.map(loadScript)).then(function () {
-        var parts = window.CATALOGUE_SEARCH_PARTS || {};
         var rows = [];
         index.parts.forEach(function (path, at) {
-          if (!parts[at + 1]) throw new Error(path + " holds no papers");
-          rows = rows.concat(parts[at + 1]);
+          var part = window["CATALOGUE_SEARCH_PART_" + (at + 1)];
+          if (!part) throw new Error(path + " holds no papers");
+          rows = rows.concat(part);
         });
         return fallbackIndex(index, rows);
       });

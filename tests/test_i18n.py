@@ -345,6 +345,8 @@ def shown_texts(site: Path, relative: str) -> list[str] | None:
         data = script_data(path)
         venues = [venue[0] if isinstance(venue, list) else venue for venue in data["venues"]]
         return venues + [topic[1] if isinstance(topic, list) else topic for topic in data["topics"]]
+    if relative.startswith("search-index/"):  # the offline index's parts: the papers' own words (names,
+        return []                              # titles, key terms, authors); venues and topics are the manifest's
     if relative == "list-bibtex.js":
         return [text for bibtex in script_data(path).values() for text in bibtex_texts(bibtex)]
     if relative.endswith(".bib"):

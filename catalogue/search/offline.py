@@ -21,7 +21,7 @@ from catalogue.text import CJK_RUN, STOPWORDS, has_cjk, words
 FALLBACK_FILE = "search-index.js"  # the manifest
 PARTS_DIR = "search-index"  # the parts: search-index/1.js, 2.js, ...
 PART_BYTES = 180_000  # a part's most bytes: under the file budget of a catalogue of a thousand papers
-PARTS_VARIABLE = "CATALOGUE_SEARCH_PARTS"  # each part sets window.CATALOGUE_SEARCH_PARTS[<n>] to its rows
+PART_VARIABLE = "CATALOGUE_SEARCH_PART_"  # part <n> sets window.CATALOGUE_SEARCH_PART_<n> to its rows
 TERMS_PER_PAPER = 16
 CJK_PIECES_PER_PAPER = 400
 
@@ -91,8 +91,7 @@ class OfflineIndex:
                     "parts": self.paths[1:]}
         files = {FALLBACK_FILE: "window.CATALOGUE_SEARCH = " + compact(manifest) + ";\n"}
         for number, (start, end) in enumerate(self.parts, 1):
-            files[part_path(number)] = (f"window.{PARTS_VARIABLE} = window.{PARTS_VARIABLE} || {{}};\n"
-                                        f"window.{PARTS_VARIABLE}[{number}] = {compact(rows[start:end])};\n")
+            files[part_path(number)] = f"window.{PART_VARIABLE}{number} = {compact(rows[start:end])};\n"
         return files
 
 
@@ -149,8 +148,7 @@ def read_offline_index(site: Path) -> dict:
     """The offline index of a built site as one: its manifest, with the parts' papers in order
     (for the checks and benchmarks that read what the browser reads)."""
     def data(path: str) -> str:
-        text = (site / path).read_text(encoding="utf-8").rstrip().removesuffix(";")
-        return text[text.rindex(" = ") + 3:]
+        return (site / path).read_text(encoding="utf-8").split(" = ", 1)[1].rstrip().removesuffix(";")
     index = json.loads(data(FALLBACK_FILE))
     index["papers"] = [row for path in index["parts"] for row in json.loads(data(path))]
     return index
