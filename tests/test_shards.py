@@ -144,7 +144,9 @@ def test_the_vocabulary_holds_each_shards_words(sharded: BuiltSite):
     assert "FlashSinkhorn" in search.read_bundle_words(sharded.out / "pagefind" / "iclr-2024")["en"]
     assert not any(re.fullmatch(r"[0-9a-f]{12}", word) for word in words["en"])  # ids are metadata, not words
     vocabulary = sharded.out / "pagefind" / "vocabulary"
-    assert fragment_urls(vocabulary) == {f"/{name}.en.html" for name in SHARDS}
+    entry = json.loads((vocabulary / "pagefind-entry.json").read_text(encoding="utf-8"))
+    assert {code: index["page_count"] for code, index in entry["languages"].items()} == {"en": len(SHARDS)}
+    assert not (vocabulary / "fragment").exists()  # a page of words per shard, counted and never shown
 
 
 def test_a_rebuild_indexes_only_the_shard_whose_pages_changed(sharded: BuiltSite, tmp_path, monkeypatch):
