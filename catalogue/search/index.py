@@ -163,8 +163,8 @@ def index_site(site_dir: Path, previous: Path | None = None, jobs: int = 1, cach
     a time; bundles no longer needed are removed. `cache` keeps each shard's words for the
     vocabulary, so that only the shards indexed now are read back; the vocabulary is kept while
     every shard's words are those it was made from."""
-    language, recorded = read_record(site_dir)
-    shards = group_shards(language, recorded)
+    language, pages_recorded = read_record(site_dir)
+    shards = group_shards(language, pages_recorded)
     if not shards:
         raise CatalogueError(f"{site_dir}: no pages to index for search")
     previous = previous or site_dir
@@ -241,9 +241,9 @@ def index_vocabulary(site_dir: Path, shards: list[Shard], words: dict[str, tuple
     def place(pages: Path) -> None:
         pages.mkdir(parents=True)
         for shard in shards:
-            for language, indexed in words[shard.name][1]:
-                (pages / f"{shard.name}.{language}.html").write_text(
-                    render_vocabulary_page(shard.name, language, indexed), encoding="utf-8")
+            for code, indexed in words[shard.name][1]:
+                (pages / f"{shard.name}.{code}.html").write_text(
+                    render_vocabulary_page(shard.name, code, indexed), encoding="utf-8")
 
     build_bundle(site_dir / BUNDLE_DIR, VOCABULARY, place, language, keep_runtime)
 
