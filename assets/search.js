@@ -1,11 +1,11 @@
 // Search on every page. Hosted, it uses Pagefind's index (site/pagefind/); opened from disk,
-// where browsers block Pagefind's module and WebAssembly, it uses search-index.js, a plain
-// script with each paper's name, title, authors, topics and key terms. Both give the same results
-// layout, with a star to keep a result in the reading list (assets/reader.js). The engine loads
-// when a search box gets focus. The header box shows results as you type; search.html adds
-// filters, sorting, results 30 at a time up to all matches ("Show 30 more") and an address
-// (?q=&topic=&venue=&year=&sort=) that can be shared. Paper pages reached from a result
-// highlight the query (?highlight=).
+// where browsers block Pagefind's module and WebAssembly, it uses the offline index
+// (search-index.js and its parts, plain scripts) with each paper's name, title, authors, topics
+// and key terms. Both give the same results layout, with a star to keep a result in the reading
+// list (assets/reader.js). The engine loads when a search box gets focus. The header box shows
+// results as you type; search.html adds filters, sorting, results 30 at a time up to all matches
+// ("Show 30 more") and an address (?q=&topic=&venue=&year=&sort=) that can be shared. Paper
+// pages reached from a result highlight the query (?highlight=).
 (function () {
   "use strict";
   var root = document.documentElement.getAttribute("data-root") || "";
@@ -163,36 +163,55 @@
     return (from > start ? "… " : "") + joined + (to < end ? " …" : "");
   }
 
+  // The offline index (catalogue/search/offline.py): search-index.js names its parts, part n a
+  // script that sets CATALOGUE_SEARCH_PART_<n> to its papers; all load at once, as script tags
+  // (a page opened from disk may run scripts, not fetch files).
   function fallbackEngine() {
-    return new Promise(function (resolve, reject) {
-      if (window.CATALOGUE_SEARCH) return resolve(window.CATALOGUE_SEARCH);
-      var script = document.createElement("script");
-      script.src = root + "search-index.js";
-      script.onload = function () { resolve(window.CATALOGUE_SEARCH); };
-      script.onerror = function () { reject(new Error("search-index.js is missing")); };
-      document.head.appendChild(script);
-    }).then(function (index) {
-      var papers = index.papers.map(function (row) {
-        var title = row[2];
-        var name = row[1] || title.split(":")[0];
-        var topics = row[4].map(function (n) { return index.topics[n]; });
-        var authors = row[6] || [];
-        return {
-          slug: row[0], name: name, title: title, venue: index.venues[row[3]], topics: topics, authors: authors,
-          id: row[7] || "", derived: row[8] === 1,
-          nameWords: words(name.replace(/-/g, " ")).concat(words(name.replace(/-/g, ""))),
-          titleWords: words(title), authorWords: words(authors.join(" ")), topicWords: words(topics.join(" ")),
-          terms: row[5].split(" ")
-        };
+    return loadScript("search-index.js").then(function () {
+      var index = window.CATALOGUE_SEARCH;
+      return Promise.all(index.parts.map(loadScript)).then(function () {
+        var rows = [];
+        index.parts.forEach(function (path, at) {
+          var part = window["CATALOGUE_SEARCH_PART_" + (at + 1)];
+          if (!part) throw new Error(path + " holds no papers");
+          rows = rows.concat(part);
+        });
+        return fallbackIndex(index, rows);
       });
-      var stopwords = index.stopwords.split(" ");
-      return { name: "fallback", search: function (query, choice) {
-        var found = searchFallback(papers, query, choice, stopwords);
-        return Promise.resolve({ total: found.length, page: function (from, to) {
-          return Promise.resolve(found.slice(from, to));
-        } });
-      } };
     });
+  }
+
+  function loadScript(path) {
+    return new Promise(function (resolve, reject) {
+      var script = document.createElement("script");
+      script.src = root + path;
+      script.onload = resolve;
+      script.onerror = function () { reject(new Error(path + " is missing")); };
+      document.head.appendChild(script);
+    });
+  }
+
+  function fallbackIndex(index, rows) {
+    var papers = rows.map(function (row) {
+      var title = row[2];
+      var name = row[1] || title.split(":")[0];
+      var topics = row[4].map(function (n) { return index.topics[n]; });
+      var authors = row[6] || [];
+      return {
+        slug: row[0], name: name, title: title, venue: index.venues[row[3]], topics: topics, authors: authors,
+        id: row[7] || "", derived: row[8] === 1,
+        nameWords: words(name.replace(/-/g, " ")).concat(words(name.replace(/-/g, ""))),
+        titleWords: words(title), authorWords: words(authors.join(" ")), topicWords: words(topics.join(" ")),
+        terms: row[5].split(" ")
+      };
+    });
+    var stopwords = index.stopwords.split(" ");
+    return { name: "fallback", search: function (query, choice) {
+      var found = searchFallback(papers, query, choice, stopwords);
+      return Promise.resolve({ total: found.length, page: function (from, to) {
+        return Promise.resolve(found.slice(from, to));
+      } });
+    } };
   }
 
   var words = window.catalogueWords, stem = window.catalogueStem;

@@ -42,8 +42,9 @@ def main() -> None:
     for url, size in sorted(sizes.items(), key=lambda item: -item[1]):
         print(f"{size:>9,} B  {url.split('/', 3)[-1]}")
     print(f"{sum(sizes.values()):>9,} B  in {len(sizes)} responses for the first search of {args.query!r}")
-    fallback = args.site / "search-index.js"
-    print(f"offline index {fallback}: {fallback.stat().st_size:,} B")
+    fallback = [args.site / "search-index.js", *sorted((args.site / "search-index").glob("*.js"))]
+    print(f"offline index {fallback[0]} and its parts: {sum(path.stat().st_size for path in fallback):,} B "
+          f"in {len(fallback)} files")
 
 
 if __name__ == "__main__":

@@ -19,7 +19,7 @@ import re
 from pathlib import Path
 
 from catalogue.markup.inline_html import INLINE_TAGS
-from catalogue.search.offline import FALLBACK_FILE
+from catalogue.search.offline import FALLBACK_FILE, PARTS_DIR
 
 _NAMES = "|".join(sorted(INLINE_TAGS, key=len, reverse=True))
 _OPEN, _CLOSE = r"(?:<|&lt;|&#0*60;|&#x0*3c;|\\u003c)", r"(?:>|&gt;|&#0*62;|&#x0*3e;|\\u003e)"
@@ -54,7 +54,8 @@ def _readable_text(path: Path, site: Path) -> str | None:
     if path.suffix == ".pf_fragment":
         data = gzip.decompress(path.read_bytes())
         return data.removeprefix(_FRAGMENT_SIGNATURE).decode("utf-8")
-    if path.suffix not in _MARKUP_SUFFIXES | {".bib", ".json"} and path.name != FALLBACK_FILE:
+    offline = relative == FALLBACK_FILE or relative.startswith(f"{PARTS_DIR}/")
+    if path.suffix not in _MARKUP_SUFFIXES | {".bib", ".json"} and not offline:
         return None  # the site's own scripts, styles and images
     text = path.read_text(encoding="utf-8")
     if relative == "papers.json":

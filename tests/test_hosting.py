@@ -394,6 +394,7 @@ class Crawl:
     seen: dict[str, Response] = field(default_factory=dict)  # address (no query, no fragment) -> response
     referrers: dict[str, set[str]] = field(default_factory=dict)
     queue: deque = field(default_factory=deque)
+    runtime: str = ""  # the Pagefind bundle whose runtime search.js runs (the others are merged into it)
 
     def add(self, url: str, referrer: str) -> None:
         url = urldefrag(url).url
@@ -435,7 +436,8 @@ class Crawl:
                 self.add(urljoin(address, link), address)
         elif address.endswith("/pagefind/shards.json") and response.status == 200:
             shards = json.loads(response.body)  # search.js loads the vocabulary's pagefind.js, merges the shards
-            self.add(urljoin(address, shards["vocabulary"]["path"] + "pagefind.js"), address)
+            self.runtime = urljoin(address, shards["vocabulary"]["path"])
+            self.add(self.runtime + "pagefind.js", address)
             for bundle in [shards["vocabulary"], *shards["bundles"]]:
                 self.add(urljoin(address, bundle["path"] + "pagefind-entry.json"), address)
         elif address.endswith("/pagefind.js") and "/pagefind/" in address:
@@ -443,7 +445,12 @@ class Crawl:
         elif address.endswith("/pagefind-entry.json") and response.status == 200:
             for language in json.loads(response.body)["languages"].values():
                 self.add(urljoin(address, f"pagefind.{language['hash']}.pf_meta"), address)
-                self.add(urljoin(address, f"wasm.{language.get('wasm') or 'unknown'}.pagefind"), address)
+                if address.startswith(self.runtime):  # a merged index never loads its WebAssembly
+                    self.add(urljoin(address, f"wasm.{language.get('wasm') or 'unknown'}.pagefind"), address)
+        elif address.endswith("/search-index.js") and response.status == 200:
+            text = response.body.decode("utf-8")  # the offline index's manifest: its parts, from the site's root
+            for part in json.loads(text[text.index("{"):].rstrip().removesuffix(";"))["parts"]:
+                self.add(urljoin(address, part), address)
 
 
 def test_the_local_server_behaves_like_github_pages(served: ServedSite):
@@ -501,6 +508,7 @@ def test_every_link_and_asset_resolves_under_the_project_path(served: ServedSite
     assert {"search.html", "search-index.js", "pagefind/shards.json", "pagefind/vocabulary/pagefind.js",
             "pagefind/vocabulary/pagefind-entry.json", "pagefind/icml-2026/pagefind-entry.json"} <= reached
     assert any(p.endswith(".pf_meta") for p in reached) and "pagefind/vocabulary/wasm.en.pagefind" in reached
+    assert "search-index/1.js" in reached
     assets = {p for p in on_disk if p.startswith("assets/")}
     assert assets - reached == set(), f"assets nothing refers to: {sorted(assets - reached)}"
 

@@ -349,6 +349,8 @@ def shown_texts(site: Path, relative: str) -> list[str] | None:
         data = script_data(path)
         assert all(len(point) == 6 for point in data["points"])
         return []
+    if relative.startswith("search-index/"):  # the offline index's parts: the papers' own words (names,
+        return []                              # titles, key terms, authors); venues and topics are the manifest's
     if relative == "list-bibtex.js":
         return [text for bibtex in script_data(path).values() for text in bibtex_texts(bibtex)]
     if relative.endswith(".bib"):

@@ -1,5 +1,6 @@
 """Nothing in an abstract or a content file runs in a reader's browser (real Chromium)."""
 
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -57,6 +58,7 @@ PAYLOADS = [
 OWN_SCRIPTS = ("assets/filter.js", "assets/map.js", "assets/search.js", "assets/cite.js", "assets/reader.js", "assets/common.js",
                "list-data.js", "list-bibtex.js", "map/map-data.js", "script head json-ld", "script ui-strings", "script site-routes",
                "search-index.js", "assets/forward.js", "script site-forwards")  # search.js adds it when the search page's box gets focus, from disk
+OFFLINE_PART = re.compile(r"script (?:\.\./)*search-index/[0-9]+\.js")  # and the offline index's parts it names
 
 FIND_INJECTED = """() => {
   const found = [];
@@ -133,7 +135,7 @@ def visits(payload_site, browser) -> tuple[dict[str, Visit], list[str]]:
         page.goto(path.as_uri(), wait_until="load")
         page.mouse.move(200, 300)  # give onmouseover a chance
         injected = [item for item in page.evaluate(FIND_INJECTED)
-                    if not (item.startswith("script ") and item.endswith(OWN_SCRIPTS))]
+                    if not (item.startswith("script ") and item.endswith(OWN_SCRIPTS) or OFFLINE_PART.fullmatch(item))]
         texts = page.evaluate(SHOWN_TEXTS, SHOWN_TEXT)
         seen[path.relative_to(payload_site.out).as_posix()] = Visit(injected, texts)
     context.close()

@@ -140,6 +140,7 @@ LEAKING = {
     "papers.json": json.dumps({"papers": [{"title": "H<sub>2</sub>O", "abstract": "H<sub>2</sub>O"}]}),
     "list-data.js": "window.CATALOGUE_LIST = " + json.dumps({"x": ["x", '<b class="k">X</b>']}) + ";",
     "search-index.js": "window.CATALOGUE_SEARCH = " + json.dumps({"papers": [["x", "N<br>ew"]]}) + ";",
+    "search-index/1.js": "window.CATALOGUE_SEARCH_PART_1 = " + json.dumps([["x", "N<sub>2</sub>"]]) + ";",
 }
 CLEAN = {
     "index.html": '<p><b>bold</b> and <a href="https://x.org">a link</a>; a &lt; b and c &gt; d; x&lt;n</p>'

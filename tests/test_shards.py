@@ -25,7 +25,7 @@ from catalogue.site.check import check_site
 from catalogue.errors import CatalogueError
 from catalogue.site.render import KEPT_TYPES
 from catalogue.system.cache import Codec
-from catalogue.search.index import PAGES_FILE, IndexedPage, read_pages_file, render_pages_file, shard_name
+from catalogue.search.index import PAGES_FILE, IndexedPage, read_pages_file, read_record, render_pages_file, shard_name
 from conftest import BuiltSite, build_project, copy_built, make_project, run_cli, serve_under_subpath
 from catalogue.routes import bucket
 
@@ -96,8 +96,12 @@ def test_shard_names_keep_what_a_folder_name_cannot_hold_apart():
 
 def test_the_pages_record_reads_back_as_written(tmp_path):
     pages = [IndexedPage("papers/b/index.html", "ICML", "2026", "k1"), IndexedPage("papers/a/index.html", "A&B", "", "k2")]
-    (tmp_path / PAGES_FILE).write_text(render_pages_file(pages), encoding="utf-8")
+    (tmp_path / PAGES_FILE).write_text(render_pages_file(pages, "zh-CN"), encoding="utf-8")
     assert sorted(read_pages_file(tmp_path), key=lambda page: page.path) == sorted(pages, key=lambda page: page.path)
+    assert read_record(tmp_path)[0] == "zh-cn"  # as Pagefind names a language
+    (tmp_path / PAGES_FILE).write_text(render_pages_file(pages, ""), encoding="utf-8")
+    with pytest.raises(CatalogueError, match="build the site again"):
+        read_pages_file(tmp_path)
     (tmp_path / PAGES_FILE).write_text("{not json", encoding="utf-8")
     with pytest.raises(CatalogueError, match="build the site again"):
         read_pages_file(tmp_path)
@@ -140,7 +144,9 @@ def test_the_vocabulary_holds_each_shards_words(sharded: BuiltSite):
     assert "FlashSinkhorn" in search.read_bundle_words(sharded.out / "pagefind" / "iclr-2024")["en"]
     assert not any(re.fullmatch(r"[0-9a-f]{12}", word) for word in words["en"])  # ids are metadata, not words
     vocabulary = sharded.out / "pagefind" / "vocabulary"
-    assert fragment_urls(vocabulary) == {f"/{name}.en.html" for name in SHARDS}
+    entry = json.loads((vocabulary / "pagefind-entry.json").read_text(encoding="utf-8"))
+    assert {code: index["page_count"] for code, index in entry["languages"].items()} == {"en": len(SHARDS)}
+    assert not (vocabulary / "fragment").exists()  # a page of words per shard, counted and never shown
 
 
 def test_a_rebuild_indexes_only_the_shard_whose_pages_changed(sharded: BuiltSite, tmp_path, monkeypatch):
@@ -209,13 +215,13 @@ def test_the_offline_index_is_the_same_from_the_abstracts_terms_kept(monkeypatch
                    ("Sparse attention", "We prune attention heads; pruned heads are sparse attention's cost."),
                    ("强化学习 for robots", "我们提出强化学习的方法 and robots learn 强化学习 policies."),
                    ("Graph networks", "Graph networks pass messages; messages carry the graph's structure.")])]
-    expected = offline.render_fallback_index(entries, [])
+    expected = offline.OfflineIndex(entries, []).render_all()
     kept = {entry.abstract: Codec(KEPT_TYPES).decode(Codec(KEPT_TYPES).encode(offline.abstract_terms(entry.abstract)))  # as the cache gives them
             for entry in entries}
     assert kept == {entry.abstract: offline.abstract_terms(entry.abstract) for entry in entries}
     with monkeypatch.context() as patched:
         patched.setattr(offline, "abstract_terms", None)  # from now on every abstract's terms are the kept ones
-        assert offline.render_fallback_index(entries, [], kept) == expected
+        assert offline.OfflineIndex(entries, [], kept).render_all() == expected
 
 
 def test_a_venue_that_disappears_takes_its_bundle_along(sharded: BuiltSite, tmp_path):
@@ -249,7 +255,7 @@ def one_index(sharded: BuiltSite, tmp_path_factory) -> Path:
     """The same site with every paper in one shard: what search must behave like."""
     site = Path(shutil.copytree(sharded.out, tmp_path_factory.mktemp("one-index") / "site"))
     pages = [replace(page, venue="", year="") for page in read_pages_file(site)]
-    (site / PAGES_FILE).write_text(render_pages_file(pages), encoding="utf-8")
+    (site / PAGES_FILE).write_text(render_pages_file(pages, "en"), encoding="utf-8")
     search.index_site(site)
     assert [bundle["pages"] for bundle in shards_file(site)["bundles"]] == [38]
     return site

@@ -11,7 +11,7 @@ import feedparser
 import pytest
 from click.testing import CliRunner
 
-from catalogue.search.offline import TERMS_PER_PAPER
+from catalogue.search.offline import TERMS_PER_PAPER, read_offline_index
 from catalogue.site.cite import bibtex_field, protect_capitals, render_bibtex
 from catalogue.site.paper_extras import known_for_scholar
 from catalogue.cli import main
@@ -236,8 +236,7 @@ def test_the_bundles_readme_tells_what_search_from_disk_misses(built_site, tmp_p
     archive = tmp_path / "catalogue.zip"
     CliRunner().invoke(main, ["bundle", "--out", str(built_site.out), "--zip", str(archive)])
     readme = zipfile.ZipFile(archive).read("paper-catalogue/README.txt").decode("utf-8")
-    offline = json.loads((built_site.out / "search-index.js").read_text(encoding="utf-8")
-                         .removeprefix("window.CATALOGUE_SEARCH = ").rstrip(";\n"))
+    offline = read_offline_index(built_site.out)
     known = {row[0]: set(re.findall(r"\w+", " ".join(map(str, row[1:6])).casefold())) for row in offline["papers"]}
     papers = json.loads((built_site.out / "papers.json").read_text(encoding="utf-8"))["papers"]
     missed = {paper["slug"]: set(re.findall(r"[a-z]{6,}", paper["abstract_text"].casefold())) - known[paper["slug"]]

@@ -115,7 +115,7 @@ def pagefind_search(browser, tmp_path_factory) -> Iterator:
             left, right = pair(number)
             (pages / folder / f"{number}.html").write_text(page_html(prepare(f"{left}{joiner}{right}")),
                                                            encoding="utf-8")
-    run_pagefind(pages, root / "site" / "pagefind")
+    run_pagefind(pages, root / "site" / "pagefind", "en")
     (root / "site" / "index.html").write_text("<!DOCTYPE html><title>search</title>", encoding="utf-8")
     with serve_folder(root / "site") as address:
         context = browser.new_context()

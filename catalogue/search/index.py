@@ -14,6 +14,13 @@ over every page never shows. The browser searches the vocabulary first and keeps
 that match, as one index would. It is one index for that reason (split, each part would fall back
 on its own), and it is indexed again only when a shard's words change, not at every edit of a page.
 site/pagefind/shards.json lists the bundles for assets/search.js.
+
+A bundle carries only what the browser reads of it. The browser runs the vocabulary's runtime
+(pagefind.js, its worker and WebAssembly); a merged index never loads its own, so a shard keeps
+its index, filters, fragments and metadata alone. The vocabulary's results are only counted, never
+shown, so it keeps no fragments. Every page is indexed in the site's language (Pagefind's
+force_language), one index the reader's page finds, and the vocabulary keeps the one WebAssembly
+file that language reads (wasm.en for English; Chinese reads the language-neutral wasm.unknown).
 """
 
 from __future__ import annotations
@@ -42,7 +49,7 @@ from catalogue.system.terminal import counted
 BUNDLE_DIR = "pagefind"
 SHARDS_FILE = "shards.json"  # in BUNDLE_DIR: the bundles search.js merges, and their fingerprints
 PAGES_FILE = ".search-pages.json"  # written by the render: the pages to index, their filters and keys
-SHARDS_FORMAT = 3  # bump when the way a shard is indexed changes, so that every shard is indexed again
+SHARDS_FORMAT = 4  # bump when the way a shard is indexed changes, so that every shard is indexed again
 VOCABULARY = "vocabulary"  # the bundle of each shard's words (a folder in BUNDLE_DIR)
 WORDS_KIND = "shard-words"  # cache entries: a shard's words by language, by the shard's fingerprint
 ENTRY_FILE = "pagefind-entry.json"  # in every bundle: its languages
@@ -50,6 +57,7 @@ OTHER_SHARD = "other"  # pages that name no venue and year
 # Pagefind's ready-made interfaces: the site has its own (assets/search.js), so these are not kept.
 UNUSED_FILES = ("pagefind-ui.js", "pagefind-ui.css", "pagefind-modular-ui.js", "pagefind-modular-ui.css",
                 "pagefind-component-ui.js", "pagefind-component-ui.css", "pagefind-highlight.js")
+RUNTIME_FILES = ("pagefind.js", "pagefind-worker.js")  # with wasm.*.pagefind: the vocabulary's alone are loaded
 FRAGMENT_SIGNATURE = b"pagefind_dcd"  # Pagefind 1.x puts this before each fragment's JSON
 TEXT_META = ("name", "title")  # metadata that is also the page's text (not its id, nor the derived mark)
 
@@ -75,16 +83,25 @@ class IndexedPage:
     key: str  # a digest of everything the page's indexed part is made from: a new key, a new index
 
 
-def render_pages_file(pages: list[IndexedPage]) -> str:
+def render_pages_file(pages: list[IndexedPage], language: str) -> str:
+    """The record of the pages to index and the site's language (its pages' lang)."""
     rows = sorted([page.path, page.venue, page.year, page.key] for page in pages)
-    return json.dumps({"format": 1, "pages": rows}, ensure_ascii=False, separators=(",", ":")) + "\n"
+    return json.dumps({"format": 2, "language": language, "pages": rows}, ensure_ascii=False, separators=(",", ":")) + "\n"
 
 
 def read_pages_file(site_dir: Path) -> list[IndexedPage]:
     """The pages the render recorded for the index; a site without the record was not built by this version."""
+    return read_record(site_dir)[1]
+
+
+def read_record(site_dir: Path) -> tuple[str, list[IndexedPage]]:
+    """The site's language, as Pagefind names it (lower case), and the pages the render recorded."""
     try:
-        rows = json.loads((site_dir / PAGES_FILE).read_text(encoding="utf-8"))["pages"]
-        return [IndexedPage(*(str(field) for field in row)) for row in rows if len(row) == 4]
+        record = json.loads((site_dir / PAGES_FILE).read_text(encoding="utf-8"))
+        language = str(record["language"]).lower()
+        if not language:
+            raise ValueError("no language")
+        return language, [IndexedPage(*(str(field) for field in row)) for row in record["pages"] if len(row) == 4]
     except (OSError, ValueError, KeyError, TypeError):
         raise CatalogueError(f"{site_dir}/{PAGES_FILE}: missing or unreadable; build the site again "
                              "(python3 build.py render) before indexing it") from None
@@ -108,8 +125,13 @@ def short_hash(*parts: str) -> str:
 
 def read_shards(site_dir: Path) -> list[Shard]:
     """The pages the render recorded for Pagefind (PAGES_FILE), grouped by venue and year, with fingerprints."""
+    return group_shards(*read_record(site_dir))
+
+
+def group_shards(language: str, recorded: list[IndexedPage]) -> list[Shard]:
+    """The pages grouped by venue and year, with fingerprints (which the site's language is part of)."""
     groups: dict[tuple[str, str], list[IndexedPage]] = defaultdict(list)
-    for page in read_pages_file(site_dir):
+    for page in recorded:
         groups[page.venue, page.year].append(page)
     names = Counter(shard_name(venue, year) for venue, year in groups)
     shards = []
@@ -119,7 +141,7 @@ def read_shards(site_dir: Path) -> list[Shard]:
             name += "-" + short_hash(venue, year)
         pages.sort(key=lambda page: page.path)
         shards.append(Shard(name, venue, year, tuple(page.path for page in pages),
-                            fingerprint(*(f"{page.path} {page.key}" for page in pages))))
+                            fingerprint(language, *(f"{page.path} {page.key}" for page in pages))))
     return shards
 
 
@@ -141,7 +163,8 @@ def index_site(site_dir: Path, previous: Path | None = None, jobs: int = 1, cach
     a time; bundles no longer needed are removed. `cache` keeps each shard's words for the
     vocabulary, so that only the shards indexed now are read back; the vocabulary is kept while
     every shard's words are those it was made from."""
-    shards = read_shards(site_dir)
+    language, pages_recorded = read_record(site_dir)
+    shards = group_shards(language, pages_recorded)
     if not shards:
         raise CatalogueError(f"{site_dir}: no pages to index for search")
     previous = previous or site_dir
@@ -160,14 +183,14 @@ def index_site(site_dir: Path, previous: Path | None = None, jobs: int = 1, cach
             SiteFolder(previous).link(f"{BUNDLE_DIR}/{name}", bundle_root / name)
     stale = [shard for shard in shards if shard.name not in reusable]
     with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
-        list(pool.map(lambda shard: index_shard(site_dir, shard), stale))
+        list(pool.map(lambda shard: index_shard(site_dir, shard, language), stale))
     words = shard_words(site_dir, shards, cache or Cache(None))
     wanted[VOCABULARY] = fingerprint(code_version(__name__), *(f"{shard.name} {words[shard.name][0]}" for shard in shards))
     if recorded.get(VOCABULARY) == wanted[VOCABULARY] and (previous / BUNDLE_DIR / VOCABULARY / ENTRY_FILE).is_file():
         if not (bundle_root / VOCABULARY).exists():  # the same words as the last build's: its vocabulary holds
             SiteFolder(previous).link(f"{BUNDLE_DIR}/{VOCABULARY}", bundle_root / VOCABULARY)
     else:
-        index_vocabulary(site_dir, shards, words)
+        index_vocabulary(site_dir, shards, words, language)
     (bundle_root / SHARDS_FILE).write_text(render_shards_file(shards, wanted[VOCABULARY]), encoding="utf-8")
     pages = sum(len(shard.pages) for shard in shards)
     indexed = ", ".join(f"{shard.name} ({len(shard.pages)})" for shard in stale)
@@ -175,7 +198,7 @@ def index_site(site_dir: Path, previous: Path | None = None, jobs: int = 1, cach
             f"{len(shards) - len(stale)} unchanged, {len(stale)} indexed" + (f": {indexed}" if stale else ""))
 
 
-def index_shard(site_dir: Path, shard: Shard) -> None:
+def index_shard(site_dir: Path, shard: Shard, language: str) -> None:
     """Run Pagefind over the shard's pages alone (hard links at their paths in a scratch folder,
     so that the URLs in the index are the site's) into site/pagefind/<name>/."""
     def place(pages: Path) -> None:
@@ -183,7 +206,7 @@ def index_shard(site_dir: Path, shard: Shard) -> None:
         for relative in shard.pages:
             site.link(relative, pages / relative)
 
-    result = build_bundle(site_dir / BUNDLE_DIR, shard.name, place)
+    result = build_bundle(site_dir / BUNDLE_DIR, shard.name, place, language, drop_runtime)
     found = re.search(r"Indexed (\d+) page", result)
     if not found or int(found.group(1)) != len(shard.pages):
         raise CatalogueError(f"Pagefind indexed {found.group(1) if found else 'none'} of the {len(shard.pages)} "
@@ -212,27 +235,23 @@ def shard_words(site_dir: Path, shards: list[Shard], cache: Cache) -> dict[str, 
     return {name: kept[key] for name, key in keys.items()}
 
 
-def index_vocabulary(site_dir: Path, shards: list[Shard], words: dict[str, tuple[str, tuple]]) -> None:
+def index_vocabulary(site_dir: Path, shards: list[Shard], words: dict[str, tuple[str, tuple]], language: str) -> None:
     """The vocabulary bundle: for each shard and language, one page with every word Pagefind
     indexed there (shard_words), filtered as vocabulary:<shard>."""
     def place(pages: Path) -> None:
         pages.mkdir(parents=True)
         for shard in shards:
-            for language, indexed in words[shard.name][1]:
-                (pages / f"{shard.name}.{language}.html").write_text(
-                    render_vocabulary_page(shard.name, language, indexed), encoding="utf-8")
+            for code, indexed in words[shard.name][1]:
+                (pages / f"{shard.name}.{code}.html").write_text(
+                    render_vocabulary_page(shard.name, code, indexed), encoding="utf-8")
 
-    build_bundle(site_dir / BUNDLE_DIR, VOCABULARY, place)
+    build_bundle(site_dir / BUNDLE_DIR, VOCABULARY, place, language, keep_runtime)
 
 
 def read_bundle_words(bundle: Path) -> dict[str, list[str]]:
     """{language: the distinct words of its pages' text}, from a bundle's fragments (named
     <language>_<hash>.pf_fragment); surrounding punctuation is dropped, Pagefind drops it too."""
-    try:
-        languages = sorted(json.loads((bundle / ENTRY_FILE).read_text(encoding="utf-8"))["languages"],
-                           key=len, reverse=True)
-    except (OSError, ValueError, KeyError) as error:
-        raise CatalogueError(f"{bundle}: unreadable Pagefind bundle ({error})")
+    languages = sorted(bundle_languages(bundle), key=len, reverse=True)
     words: dict[str, set[str]] = defaultdict(set)
     for fragment in (bundle / "fragment").glob("*.pf_fragment"):
         try:
@@ -266,15 +285,17 @@ def pagefind_binary() -> str:
     return str(binary)
 
 
-def build_bundle(bundle_root: Path, name: str, place) -> str:
-    """Pagefind over a scratch folder that place(folder) fills, into bundle_root/name (replaced
-    only when complete); returns Pagefind's output."""
+def build_bundle(bundle_root: Path, name: str, place, language: str, trim) -> str:
+    """Pagefind over a scratch folder that place(folder) fills, in `language`, into bundle_root/name
+    (replaced only when complete), trimmed by trim(bundle) to what the browser reads of it;
+    returns Pagefind's output."""
     pages, output = bundle_root / f".{name}.pages", bundle_root / f".{name}.bundle"
     try:
         place(pages)
-        result = run_pagefind(pages, output)
+        result = run_pagefind(pages, output, language)
         for unused in UNUSED_FILES:
             (output / unused).unlink(missing_ok=True)
+        trim(output)
         remove_tree(bundle_root / name, ignore_errors=True)
         output.rename(bundle_root / name)
     finally:
@@ -283,9 +304,34 @@ def build_bundle(bundle_root: Path, name: str, place) -> str:
     return result
 
 
-def run_pagefind(site: Path, output: Path) -> str:
-    """Pagefind's output for indexing `site` into `output`; a CatalogueError when it fails."""
-    command = [pagefind_binary(), "--site", str(site), "--output-path", str(output)]
+def drop_runtime(bundle: Path) -> None:
+    """A shard's bundle, merged into the vocabulary's, is read for its data alone."""
+    for unused in [*RUNTIME_FILES, *(path.name for path in bundle.glob("wasm.*.pagefind"))]:
+        (bundle / unused).unlink()
+
+
+def keep_runtime(bundle: Path) -> None:
+    """The vocabulary's bundle: the runtime with the WebAssembly its languages read (Pagefind
+    writes wasm.unknown whatever the languages), and no fragments (its pages are never shown)."""
+    needed = {f"wasm.{index.get('wasm') or 'unknown'}.pagefind" for index in bundle_languages(bundle).values()}
+    for path in bundle.glob("wasm.*.pagefind"):
+        if path.name not in needed:
+            path.unlink()
+    remove_tree(bundle / "fragment")
+
+
+def bundle_languages(bundle: Path) -> dict[str, dict]:
+    """{language: its index's entry} of a bundle (its pagefind-entry.json)."""
+    try:
+        return dict(json.loads((bundle / ENTRY_FILE).read_text(encoding="utf-8"))["languages"])
+    except (OSError, ValueError, KeyError, TypeError) as error:
+        raise CatalogueError(f"{bundle}: unreadable Pagefind bundle ({error})")
+
+
+def run_pagefind(site: Path, output: Path, language: str) -> str:
+    """Pagefind's output for indexing `site` into `output`, every page in `language`; a
+    CatalogueError when it fails."""
+    command = [pagefind_binary(), "--site", str(site), "--output-path", str(output), "--force-language", language]
     try:
         result = subprocess.run(command, capture_output=True, text=True, timeout=1800)
     except OSError as error:

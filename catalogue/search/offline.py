@@ -1,6 +1,11 @@
-"""The offline index: a plain script (site/search-index.js), so that search works from file://
-too, where Pagefind cannot load: each paper with its name, title, venue, topics, authors and the
-abstract words that set it apart most."""
+"""The offline index: plain scripts, so that search works from file:// too, where Pagefind cannot
+load: each paper with its name, title, venue, topics, authors and the abstract words that set it
+apart most.
+
+site/search-index.js is the manifest: the stop words, topics, venues and the names of the parts
+(search-index/<n>.js), which hold the papers in order, each under PART_BYTES so that no file
+grows with the catalogue. The browser loads them with script tags, as a page opened from disk may.
+"""
 
 from __future__ import annotations
 
@@ -8,11 +13,15 @@ import json
 import math
 from collections import Counter
 from dataclasses import dataclass
+from pathlib import Path
 
 from catalogue import routes
 from catalogue.text import CJK_RUN, STOPWORDS, has_cjk, words
 
-FALLBACK_FILE = "search-index.js"
+FALLBACK_FILE = "search-index.js"  # the manifest
+PARTS_DIR = "search-index"  # the parts: search-index/1.js, 2.js, ...
+PART_BYTES = 180_000  # a part's most bytes: under the file budget of a catalogue of a thousand papers
+PART_VARIABLE = "CATALOGUE_SEARCH_PART_"  # part <n> sets window.CATALOGUE_SEARCH_PART_<n> to its rows
 TERMS_PER_PAPER = 16
 CJK_PIECES_PER_PAPER = 400
 
@@ -49,24 +58,58 @@ def abstract_terms(abstract: str) -> AbstractTerms:
     return AbstractTerms(tuple(document), tuple(document.values()), pieces)
 
 
-def render_fallback_index(entries: list[SearchEntry], topic_labels: list[str],
-                          terms: dict[str, AbstractTerms] | None = None) -> str:
-    """A script that sets window.CATALOGUE_SEARCH: papers with their most telling words.
+class OfflineIndex:
+    """The offline index of `entries`, in parts: `paths` (the manifest first) are known at once,
+    and render(path) makes them all the first time it is asked (tf-idf reads every paper).
 
     Each paper is a row: its slug, name, title, venue (an index into `venues`), topics (indexes
-    into `topics`), the abstract words that set it apart most (tf-idf), so the file stays small
+    into `topics`), the abstract words that set it apart most (tf-idf), so the index stays small
     while names, titles and key terms match, its authors, its id, and a 1 when its title was derived.
     An empty name means the title begins with it. `terms`: the abstracts' terms when known
     (the views keep them).
     """
-    terms = terms or {}
-    documents = [terms.get(e.abstract) or abstract_terms(e.abstract) for e in entries]
+
+    def __init__(self, entries: list[SearchEntry], topic_labels: list[str], terms: dict[str, AbstractTerms] | None = None):
+        terms = terms or {}
+        self.entries, self.topic_labels = entries, topic_labels
+        self.documents = [terms.get(e.abstract) or abstract_terms(e.abstract) for e in entries]
+        self.parts = split_parts([row_bound(e, d) for e, d in zip(entries, self.documents)])
+        self.paths = [FALLBACK_FILE, *(part_path(number) for number in range(1, len(self.parts) + 1))]
+        self.rendered: dict[str, str] | None = None
+
+    def render(self, path: str) -> str:
+        if self.rendered is None:
+            self.rendered = self.render_all()
+        return self.rendered[path]
+
+    def render_all(self) -> dict[str, str]:
+        rows = index_rows(self.entries, self.documents)
+        venues = sorted({e.venue for e in self.entries})
+        for row in rows:
+            row[3] = venues.index(row[3])
+        manifest = {"stopwords": " ".join(sorted(STOPWORDS)), "topics": self.topic_labels, "venues": venues,
+                    "parts": self.paths[1:]}
+        files = {FALLBACK_FILE: "window.CATALOGUE_SEARCH = " + compact(manifest) + ";\n"}
+        for number, (start, end) in enumerate(self.parts, 1):
+            files[part_path(number)] = f"window.{PART_VARIABLE}{number} = {compact(rows[start:end])};\n"
+        return files
+
+
+def part_path(number: int) -> str:
+    return f"{PARTS_DIR}/{number}.js"
+
+
+def compact(data) -> str:
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+
+
+def index_rows(entries: list[SearchEntry], documents: list[AbstractTerms]) -> list[list]:
+    """Each paper's row, its venue named (render_all makes it an index)."""
     frequency = Counter()
     for document in documents:
         frequency.update(document.words)  # the number of papers each word is in
-    venues = sorted({e.venue for e in entries})
-    papers = []
     rarity = {word: math.log(len(entries) / count + 1) for word, count in frequency.items()}
+    rows = []
     for entry, document in zip(entries, documents):
         in_title = set(words(f"{entry.name} {entry.title}"))
         ranked = sorted((-count * rarity[w], w) for w, count in zip(document.words, document.counts) if w not in in_title)
@@ -75,7 +118,37 @@ def render_fallback_index(entries: list[SearchEntry], topic_labels: list[str],
         pieces = [w for w in document.pieces if w not in in_title]
         terms_kept = [w for _, w in ranked[:TERMS_PER_PAPER]] + pieces[:CJK_PIECES_PER_PAPER]
         row = [routes.slug_of_paper_page(entry.path), name, entry.title,
-               venues.index(entry.venue), list(entry.topics), " ".join(terms_kept), list(entry.authors), entry.id]
-        papers.append(row + [1] if entry.derived else row)
-    data = {"stopwords": " ".join(sorted(STOPWORDS)), "topics": topic_labels, "venues": venues, "papers": papers}
-    return "window.CATALOGUE_SEARCH = " + json.dumps(data, ensure_ascii=False, separators=(",", ":")) + ";\n"
+               entry.venue, list(entry.topics), " ".join(terms_kept), list(entry.authors), entry.id]
+        rows.append(row + [1] if entry.derived else row)
+    return rows
+
+
+def row_bound(entry: SearchEntry, document: AbstractTerms) -> int:
+    """No fewer bytes than the paper's row, known before the words are ranked: its longest
+    TERMS_PER_PAPER words and first CJK pieces stand for the words it will keep."""
+    fields = [routes.slug_of_paper_page(entry.path), entry.name, entry.title, 10**6, list(entry.topics), "",
+              list(entry.authors), entry.id, 1]
+    longest = sorted((len(compact(w).encode()) - 1 for w in document.words), reverse=True)[:TERMS_PER_PAPER]
+    pieces = [len(compact(w).encode()) - 1 for w in document.pieces[:CJK_PIECES_PER_PAPER]]
+    return len(compact(fields).encode()) + 1 + sum(longest) + sum(pieces)
+
+
+def split_parts(bounds: list[int]) -> list[tuple[int, int]]:
+    """(start, end) of each part: papers in order, as many as fit in PART_BYTES (one at least)."""
+    parts, start, size = [], 0, 0
+    for at, bound in enumerate(bounds):
+        if at > start and size + bound > PART_BYTES:
+            parts.append((start, at))
+            start, size = at, 0
+        size += bound
+    return parts + [(start, len(bounds))] if bounds else parts
+
+
+def read_offline_index(site: Path) -> dict:
+    """The offline index of a built site as one: its manifest, with the parts' papers in order
+    (for the checks and benchmarks that read what the browser reads)."""
+    def data(path: str) -> str:
+        return (site / path).read_text(encoding="utf-8").split(" = ", 1)[1].rstrip().removesuffix(";")
+    index = json.loads(data(FALLBACK_FILE))
+    index["papers"] = [row for path in index["parts"] for row in json.loads(data(path))]
+    return index

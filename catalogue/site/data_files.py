@@ -15,7 +15,7 @@ from catalogue.model import Catalogue, Paper, Topic
 from catalogue.publish.writer import Output
 from catalogue.routes import PaperAddresses
 from catalogue.search.index import PAGES_FILE, IndexedPage, render_pages_file
-from catalogue.search.offline import FALLBACK_FILE, SearchEntry, render_fallback_index
+from catalogue.search.offline import OfflineIndex, SearchEntry
 from catalogue.site.cite import venue_label
 from catalogue.site.feeds import paper_record, render_atom, render_papers_json, render_robots, render_sitemap
 from catalogue.site.groups import venue_groups
@@ -46,13 +46,13 @@ def plan_data_files(catalogue: Catalogue, views: tuple[PaperView, ...], config: 
         Output("list-data.js", all_views, lambda: render_list_data(views, catalogue.topics, venue)),
         Output("list-bibtex.js", all_views, lambda: render_list_bibtex(views)),
         Output("catalogue.bib", all_views, lambda: "\n".join(v.bibtex for v in views)),
-        Output(FALLBACK_FILE, all_views, lambda: render_fallback_index(
-            [SearchEntry(v.path, v.name_text, v.title_text, venue(v.paper),
-                         tuple(topic_index[t.slug] for t in v.topics), v.plain_abstract,
-                         tuple(author.shown for author in v.authors), v.paper.id, v.paper.title_source == "derived")
-             for v in views],
-            [t.label for t in catalogue.topics], terms)),
     ]
+    offline = OfflineIndex([SearchEntry(v.path, v.name_text, v.title_text, venue(v.paper),
+                                        tuple(topic_index[t.slug] for t in v.topics), v.plain_abstract,
+                                        tuple(author.shown for author in v.authors), v.paper.id,
+                                        v.paper.title_source == "derived") for v in views],
+                           [t.label for t in catalogue.topics], terms)
+    files += [Output(path, all_views, functools.partial(offline.render, path)) for path in offline.paths]
     redirects = {page for v in views for page in v.addresses.old_pages}
     listed = [p for p in html_paths if p != routes.NOT_FOUND and p not in redirects]
     if config.base_url:
@@ -60,12 +60,13 @@ def plan_data_files(catalogue: Catalogue, views: tuple[PaperView, ...], config: 
     return files
 
 
-def plan_index_record(views: tuple[PaperView, ...], everything: str, unknown_venue: str) -> Output:
+def plan_index_record(views: tuple[PaperView, ...], everything: str, unknown_venue: str, language: str) -> Output:
     """What the search stage indexes: each paper page with the venue and year filters it writes
-    (templates/paper.html) and a key of everything its page is made from but its neighbours."""
+    (templates/paper.html) and a key of everything its page is made from but its neighbours, and
+    the pages' language."""
     pages = [IndexedPage(view.path, view.paper.venue or unknown_venue, str(view.paper.year or ""), digest(everything, view.key))
              for view in views]
-    return Output(PAGES_FILE, digest(everything, [page.key for page in pages]), lambda: render_pages_file(pages))
+    return Output(PAGES_FILE, digest(everything, [page.key for page in pages]), lambda: render_pages_file(pages, language))
 
 
 def plan_paper_files(views: tuple[PaperView, ...], everything: str) -> list[Output]:

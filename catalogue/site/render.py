@@ -49,7 +49,7 @@ def plan_site(catalogue: Catalogue, config: SiteConfig, env: Environment, cache:
     lists = pages.plan_lists()
     paper_paths = [view.path for view in views] + [routes.MAP]
     data = plan_data_files(catalogue, views, config, sorted([o.path for o in lists] + paper_paths), everything, venue)
-    data.append(plan_index_record(views, everything, t("paper.unknown_venue")))
+    data.append(plan_index_record(views, everything, t("paper.unknown_venue"), config.language))
     # The few big files first (data, then lists), the many small ones after: no worker is left with a big one at the end.
     first = data + lists + plan_paper_files(views, everything) + plan_cards(pages.venues, config, strings)
     return [Batch("lists, feeds and search data (related papers are found meanwhile)", lambda: first),
