@@ -171,14 +171,57 @@
     if (button) toggle(button.getAttribute("data-paper"));
   }
 
+  // The shortcuts' help, made the first time it is asked for (a page carries no copy of it):
+  // a dialog of the keys and what they do, in the page's language, closed by Esc or its button.
+  function shortcutsHelp() {
+    var help = document.getElementById("shortcuts");
+    if (help) return help;
+    var text = window.catalogueText;
+    function element(tag, content, className) {
+      var made = document.createElement(tag);
+      if (content) made.textContent = content;
+      if (className) made.className = className;
+      return made;
+    }
+    help = element("dialog", "", "shortcuts");
+    help.id = "shortcuts";
+    help.setAttribute("aria-labelledby", "shortcuts-title");
+    var title = element("h2", text("shortcuts_title"));
+    title.id = "shortcuts-title";
+    var list = element("dl");
+    [[["/"], text("shortcuts_search")], [["j", "k"], text("shortcuts_next_previous")], [["Enter"], text("shortcuts_open")],
+     [["s"], text("shortcuts_star")], [["Esc"], text("shortcuts_escape")], [["?"], text("shortcuts_help")]].forEach(function (entry) {
+      var keys = element("dt");
+      entry[0].forEach(function (key, n) {
+        if (n) keys.appendChild(document.createTextNode(" "));
+        keys.appendChild(element("kbd", key));
+      });
+      list.appendChild(keys);
+      list.appendChild(element("dd", entry[1]));
+    });
+    var form = element("form");
+    form.method = "dialog";
+    var close = element("button", text("shortcuts_close"));
+    close.type = "submit";
+    form.appendChild(close);
+    help.appendChild(title);
+    help.appendChild(list);
+    help.appendChild(form);
+    document.body.appendChild(help);
+    return help;
+  }
+
   document.addEventListener("keydown", function (event) {
     var target = event.target;
     var typing = target && (target.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName));
     if (typing || event.ctrlKey || event.metaKey || event.altKey) return;
-    var help = document.getElementById("shortcuts");
     if (event.key === "j") { move(1); event.preventDefault(); }
     else if (event.key === "k") { move(-1); event.preventDefault(); }
     else if (event.key === "s") { starHere(); event.preventDefault(); }
-    else if (event.key === "?" && help && help.showModal) { help.showModal(); event.preventDefault(); }
+    else if (event.key === "?" && window.HTMLDialogElement) {
+      var help = shortcutsHelp();
+      if (!help.open) help.showModal();
+      event.preventDefault();
+    }
   });
 })();
