@@ -75,7 +75,7 @@ def used_keys() -> set[str]:
         source = path.read_text(encoding="utf-8")
         keys |= {f"script.{k}" for k in re.findall(r"""\btext\(\s*["']([a-z_]+)["']""", source)}
         keys |= {f"script.{k}" for k in re.findall(r"""catalogueText\(\s*["']([a-z_]+)["']""", source)}
-        keys |= {f"script.{k}" for k in re.findall(r"""catalogueData\(\s*["']ui-strings["']\)\.([a-z_]+)""", source)}
+        keys |= {f"script.{k}" for k in re.findall(r"""catalogueSite\(\s*["']strings["']\)\.([a-z_]+)""", source)}
     i18n = (PROJECT / "catalogue" / "i18n" / "strings.py").read_text(encoding="utf-8")
     keys |= {f"script.{k}" for k in re.findall(r'SCRIPT_GROUP \+ "([a-z_]+)"', i18n)}
     return keys
@@ -384,7 +384,7 @@ NUMBERS_IN_NODE = """
 const fs = require("fs"), vm = require("vm");
 const [script, strings] = process.argv.slice(1);
 globalThis.window = globalThis;
-globalThis.document = { getElementById: (id) => id === "ui-strings" ? { textContent: strings } : null };
+globalThis.CATALOGUE_SITE = { strings: JSON.parse(strings) };
 vm.runInThisContext(fs.readFileSync(script, "utf8"));
 const numbers = JSON.parse(fs.readFileSync(0, "utf8"));
 process.stdout.write(JSON.stringify(numbers.map((n) => [window.catalogueNumber(n),
