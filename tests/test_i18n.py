@@ -157,6 +157,23 @@ def test_chinese_interface_and_search_in_chromium(chinese_site: Path, browser):
     page.close()
 
 
+def test_the_scripts_speak_chinese_from_site_data_in_chromium(chinese_site: Path, browser):
+    """A Chinese build's site-data.js gives the scripts their Chinese strings: the shortcuts' help
+    and what copying a link says, on a paper page opened from disk."""
+    strings = read_table("zh-CN")
+    page = browser.new_page()
+    page.goto(sorted((chinese_site / "papers").glob("*/*/index.html"))[0].as_uri())
+    page.keyboard.press("?")
+    assert page.locator("dialog#shortcuts").evaluate("dialog => dialog.open")
+    assert page.inner_text("#shortcuts h2") == strings["script.shortcuts_title"]
+    assert page.inner_text("#shortcuts button") == strings["script.shortcuts_close"]
+    page.keyboard.press("Escape")
+    page.locator("[data-copy-link]").click()
+    page.wait_for_function("document.querySelector('.copy-status').textContent !== ''")
+    assert page.inner_text(".copy-status") in (strings["script.copied_link"], strings["script.copy_by_hand"])
+    page.close()
+
+
 # --- The seeds built in Chinese: no English interface text on any page ------------------------
 
 # English words of en.yaml that stay as they are in Chinese: names of formats and programs.
@@ -345,6 +362,10 @@ def shown_texts(site: Path, relative: str) -> list[str] | None:
         data = script_data(path)
         venues = [venue[0] if isinstance(venue, list) else venue for venue in data["venues"]]
         return venues + [topic[1] if isinstance(topic, list) else topic for topic in data["topics"]]
+    if relative == "site-data.js":  # the interface strings scripts show, without their {placeholders}
+        strings = script_data(path)["strings"]
+        return [re.sub(r"\{\w+\}", "", form) for value in strings.values()
+                for form in (value.values() if isinstance(value, dict) else [value])]
     if relative == "list-bibtex.js":
         return [text for bibtex in script_data(path).values() for text in bibtex_texts(bibtex)]
     if relative.endswith(".bib"):
