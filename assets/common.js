@@ -238,3 +238,24 @@ window.catalogueEntries = function (list, root) {
 
   return { card: card, line: line };
 };
+
+// Text for a Markdown citation, as the reading list's export and a paper's page write it: line
+// breaks as spaces and control characters gone; punctuation with a meaning in Markdown escaped,
+// so that a title cannot end its link or start one; an address with what could end its
+// parentheses percent-encoded (the same address).
+window.catalogueMarkdown = {
+  text: function (text) {
+    "use strict";
+    return window.catalogueMarkdown.printable(text).replace(/[\\`*_\[\]<]/g, "\\$&");
+  },
+  url: function (address) {
+    "use strict";
+    return window.catalogueMarkdown.printable(address).replace(/[ ()<>\[\]]/g, function (character) {
+      return "%" + character.charCodeAt(0).toString(16).toUpperCase();
+    });
+  },
+  printable: function (text) {
+    "use strict";
+    return String(text).replace(/[\t\n\r\f\u2028\u2029]/g, " ").replace(/[\x00-\x08\x0b\x0e-\x1f\x7f-\x9f]/g, "");
+  }
+};

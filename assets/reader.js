@@ -80,7 +80,8 @@
     var markdown = ids.map(function (id) {
       var paper = data[id];
       var address = new URL(root + window.catalogueRoute("paper_shared", {slug: paper[0]}), document.baseURI).href;
-      return "- [" + markdownText(paper[1]) + "](" + markdownUrl(address) + "). *" + markdownText(paper[2]) + "*.";
+      var written = window.catalogueMarkdown;
+      return "- [" + written.text(paper[1]) + "](" + written.url(address) + "). *" + written.text(paper[2]) + "*.";
     }).join("\n") + "\n";
     setDownload("export-bibtex", bibtex, "application/x-bibtex");
     setDownload("export-markdown", markdown, "text/markdown");
@@ -97,17 +98,6 @@
     heading.textContent = name;
     lede.textContent = shared ? window.catalogueText("shared_list_lede") : ownLede;
     document.title = ownTitle.replace(ownHeading, name);
-  }
-
-  // As cite.py writes Markdown: a title cannot end its link, an address cannot end its parentheses.
-  function markdownText(text) {
-    return text.replace(/[\\`*_\[\]<]/g, "\\$&");
-  }
-
-  function markdownUrl(address) {
-    return address.replace(/[ ()<>\[\]]/g, function (character) {
-      return "%" + character.charCodeAt(0).toString(16).toUpperCase();
-    });
   }
 
   function setDownload(id, text, type) {

@@ -283,6 +283,17 @@ def test_copy_buttons_copy_the_link_and_the_citation(shared_site, browser):
     page.click('[data-copy="#cite-bibtex"]')
     page.wait_for_function("() => window.copied.startsWith('@')")
     assert page.evaluate("window.copied").startswith("@inproceedings{icml2026egotsr,")
+    # The text and Markdown citations, which cite.js makes from the title and the JSON-LD.
+    title, url = page.get_attribute("h1", "data-title"), f"{BASE}papers/{bucket('egotsr')}/egotsr/"
+    assert not re.search(r"[\\`*_\[\]<]", title)  # nothing for Markdown to escape: the title as it is
+    page.click("details.citations summary")
+    for button, expected in (('[data-copy="#cite-plain"]', f"Ada Lovelace, Alan Turing. {title}. ICML 2026. {url}"),
+                             ('[data-copy="#cite-markdown"]', f"Ada Lovelace, Alan Turing. [{title}]({url}). *ICML 2026*.")):
+        page.evaluate("() => { window.copied = ''; }")
+        page.click(button)
+        page.wait_for_function("() => window.copied")
+        assert page.evaluate("window.copied") == expected
+    assert page.inner_text(".copy-status") == "Citation copied"
     context.close()
 
 

@@ -1,6 +1,6 @@
-"""What a paper's page shows beside its view, made only when the page is: its citations, its
-structured data (JSON-LD) for search engines, where to look the paper up, and what ingest tidied
-in its abstract."""
+"""What a paper's page shows beside its view, made only when the page is: whether it carries
+Scholar's tags, its structured data (JSON-LD) for search engines, where to look the paper up, and
+what ingest tidied in its abstract."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from markupsafe import Markup as SafeHtml
 from catalogue.i18n.strings import Strings
 from catalogue.model import Paper
 from catalogue.markup.cleanup import COLLAPSED_WHITESPACE, REMOVED_REPEAT, RESTORED_COMMANDS, read_note
-from catalogue.site.cite import render_markdown_citation, render_plain_citation, venue_label
+from catalogue.site.cite import venue_label
 from catalogue.site.json_text import script_json
 from catalogue.site.lookup import FindLink, find_links
 from catalogue.site.views import PaperView
@@ -20,7 +20,6 @@ from catalogue.site.views import PaperView
 
 @dataclass(frozen=True)
 class PaperExtras:
-    citation: dict[str, str]  # bibtex, plain, markdown
     scholar_tags: bool  # whether the page carries citation_* tags (see known_for_scholar)
     structured_data: SafeHtml
     find_links: tuple[FindLink, ...]  # none when the list links its PDF or its proceedings
@@ -28,11 +27,11 @@ class PaperExtras:
 
 
 def paper_extras(view: PaperView, strings: Strings) -> PaperExtras:
-    """What a paper page adds to its view: citations, structured data, where to look the paper up
+    """What a paper page adds to its view: Scholar's tags or none, structured data, where to look the paper up
     when its list links neither its PDF nor its proceedings, and what ingest tidied in its abstract."""
     paper = view.paper
     find = () if paper.pdf or paper.url else find_links(view.title_text, paper.title_source == "derived")
-    return PaperExtras(citations(view), known_for_scholar(paper), structured_data(view), find,
+    return PaperExtras(known_for_scholar(paper), structured_data(view), find,
                        tidy_notes(paper.cleaned, strings.text))
 
 
@@ -55,11 +54,6 @@ def tidy_notes(notes: tuple[str, ...], t: Callable[..., str]) -> str:
                     else t("paper.tidy_collapsed_whitespace") if kind == COLLAPSED_WHITESPACE
                     else t("paper.tidy_removed_repeat", **values) if kind == REMOVED_REPEAT else note)
     return t("paper.tidy_separator").join(said)
-
-
-def citations(view: PaperView) -> dict[str, str]:
-    return {"bibtex": view.bibtex, "plain": render_plain_citation(view.paper, view.title_text, view.url),
-            "markdown": render_markdown_citation(view.paper, view.title_text, view.url)}
 
 
 def structured_data(view: PaperView) -> SafeHtml:
