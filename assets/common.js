@@ -2,7 +2,14 @@
 // the site's addresses, words as the search folds them, copying to the clipboard, the
 // derived-title mark and a listed paper's card.
 
-// The page's data for its scripts, <script type="application/json" id="..."> written by the build, and a
+// What every page's scripts read: the interface strings and the site's address patterns, from
+// site-data.js (written by the build in the site's language, loaded before this script).
+window.catalogueSite = function (part) {
+  "use strict";
+  return (window.CATALOGUE_SITE || {})[part] || {};
+};
+
+// A page's own data for its scripts, <script type="application/json" id="..."> written by the build, and a
 // pattern with its {placeholders} filled (one left as written when values lack it).
 window.catalogueData = function (id) {
   "use strict";
@@ -24,17 +31,17 @@ window.catalogueNumber = (function () {
   "use strict";
   var group = null;  // read once, when first needed
   return function (value) {
-    if (group === null) group = String(window.catalogueData("ui-strings").digit_group);
+    if (group === null) group = String(window.catalogueSite("strings").digit_group);
     return String(value).replace(/\B(?=(\d{3})+$)/g, group);
   };
 })();
 
-// The interface strings scripts show, in the page's language: read from the page's
-// <script type="application/json" id="ui-strings"> (catalogue/site/locales/<language>.yaml, `script`).
+// The interface strings scripts show, in the page's language: read from site-data.js
+// (catalogue/i18n/locales/<language>.yaml, `script`).
 // text("results", {count: 3}) picks the plural form by `count` and fills the {placeholders}.
 window.catalogueText = (function () {
   "use strict";
-  var strings = window.catalogueData("ui-strings");
+  var strings = window.catalogueSite("strings");
   return function (key, values) {
     values = values || {};
     var entry = strings[key];
@@ -84,11 +91,11 @@ window.catalogueBucket = (function () {
 })();
 
 // A site address from the site's root: catalogueRoute("paper", {slug: "x"}) -> "papers/b/x/index.html".
-// The patterns come from the page (<script type="application/json" id="site-routes">), written by the
-// build from catalogue/routes.py: no script types an address of its own.
+// The patterns come from site-data.js, written by the build from catalogue/routes.py: no script
+// types an address of its own.
 window.catalogueRoute = (function () {
   "use strict";
-  var patterns = window.catalogueData("site-routes");
+  var patterns = window.catalogueSite("routes");
   return function (name, values) {
     if (!Object.prototype.hasOwnProperty.call(patterns, name)) throw new Error("no site address named " + name);
     values = values || {};
@@ -230,4 +237,25 @@ window.catalogueEntries = function (list, root) {
   }
 
   return { card: card, line: line };
+};
+
+// Text for a Markdown citation, as the reading list's export and a paper's page write it: line
+// breaks as spaces and control characters gone; punctuation with a meaning in Markdown escaped,
+// so that a title cannot end its link or start one; an address with what could end its
+// parentheses percent-encoded (the same address).
+window.catalogueMarkdown = {
+  text: function (text) {
+    "use strict";
+    return window.catalogueMarkdown.printable(text).replace(/[\\`*_\[\]<]/g, "\\$&");
+  },
+  url: function (address) {
+    "use strict";
+    return window.catalogueMarkdown.printable(address).replace(/[ ()<>\[\]]/g, function (character) {
+      return "%" + character.charCodeAt(0).toString(16).toUpperCase();
+    });
+  },
+  printable: function (text) {
+    "use strict";
+    return String(text).replace(/[\t\n\r\f\u2028\u2029]/g, " ").replace(/[\x00-\x08\x0b\x0e-\x1f\x7f-\x9f]/g, "");
+  }
 };

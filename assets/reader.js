@@ -80,7 +80,8 @@
     var markdown = ids.map(function (id) {
       var paper = data[id];
       var address = new URL(root + window.catalogueRoute("paper_shared", {slug: paper[0]}), document.baseURI).href;
-      return "- [" + markdownText(paper[1]) + "](" + markdownUrl(address) + "). *" + markdownText(paper[2]) + "*.";
+      var written = window.catalogueMarkdown;
+      return "- [" + written.text(paper[1]) + "](" + written.url(address) + "). *" + written.text(paper[2]) + "*.";
     }).join("\n") + "\n";
     setDownload("export-bibtex", bibtex, "application/x-bibtex");
     setDownload("export-markdown", markdown, "text/markdown");
@@ -97,17 +98,6 @@
     heading.textContent = name;
     lede.textContent = shared ? window.catalogueText("shared_list_lede") : ownLede;
     document.title = ownTitle.replace(ownHeading, name);
-  }
-
-  // As cite.py writes Markdown: a title cannot end its link, an address cannot end its parentheses.
-  function markdownText(text) {
-    return text.replace(/[\\`*_\[\]<]/g, "\\$&");
-  }
-
-  function markdownUrl(address) {
-    return address.replace(/[ ()<>\[\]]/g, function (character) {
-      return "%" + character.charCodeAt(0).toString(16).toUpperCase();
-    });
   }
 
   function setDownload(id, text, type) {
@@ -190,14 +180,57 @@
     if (button) toggle(button.getAttribute("data-paper"));
   }
 
+  // The shortcuts' help, made the first time it is asked for (a page carries no copy of it):
+  // a dialog of the keys and what they do, in the page's language, closed by Esc or its button.
+  function shortcutsHelp() {
+    var help = document.getElementById("shortcuts");
+    if (help) return help;
+    var text = window.catalogueText;
+    function element(tag, content, className) {
+      var made = document.createElement(tag);
+      if (content) made.textContent = content;
+      if (className) made.className = className;
+      return made;
+    }
+    help = element("dialog", "", "shortcuts");
+    help.id = "shortcuts";
+    help.setAttribute("aria-labelledby", "shortcuts-title");
+    var title = element("h2", text("shortcuts_title"));
+    title.id = "shortcuts-title";
+    var list = element("dl");
+    [[["/"], text("shortcuts_search")], [["j", "k"], text("shortcuts_next_previous")], [["Enter"], text("shortcuts_open")],
+     [["s"], text("shortcuts_star")], [["Esc"], text("shortcuts_escape")], [["?"], text("shortcuts_help")]].forEach(function (entry) {
+      var keys = element("dt");
+      entry[0].forEach(function (key, n) {
+        if (n) keys.appendChild(document.createTextNode(" "));
+        keys.appendChild(element("kbd", key));
+      });
+      list.appendChild(keys);
+      list.appendChild(element("dd", entry[1]));
+    });
+    var form = element("form");
+    form.method = "dialog";
+    var close = element("button", text("shortcuts_close"));
+    close.type = "submit";
+    form.appendChild(close);
+    help.appendChild(title);
+    help.appendChild(list);
+    help.appendChild(form);
+    document.body.appendChild(help);
+    return help;
+  }
+
   document.addEventListener("keydown", function (event) {
     var target = event.target;
     var typing = target && (target.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName));
     if (typing || event.ctrlKey || event.metaKey || event.altKey) return;
-    var help = document.getElementById("shortcuts");
     if (event.key === "j") { move(1); event.preventDefault(); }
     else if (event.key === "k") { move(-1); event.preventDefault(); }
     else if (event.key === "s") { starHere(); event.preventDefault(); }
-    else if (event.key === "?" && help && help.showModal) { help.showModal(); event.preventDefault(); }
+    else if (event.key === "?" && window.HTMLDialogElement) {
+      var help = shortcutsHelp();
+      if (!help.open) help.showModal();
+      event.preventDefault();
+    }
   });
 })();

@@ -369,9 +369,26 @@
 
   // --- The header box on every page: results as you type --------------------------------
 
+  // The panel of results and the hint that explains it, made here: they serve only this script.
   var quickInput = document.getElementById("site-search");
-  var quickPanel = document.getElementById("site-search-results");
+  var quickPanel = quickInput && makeQuickPanel();
   var quickRun = 0;
+
+  function makeQuickPanel() {
+    var panel = document.createElement("div");
+    panel.className = "quick-results";
+    panel.id = "site-search-results";
+    panel.hidden = true;
+    var hint = document.createElement("span");
+    hint.id = "site-search-hint";
+    hint.className = "visually-hidden";
+    hint.textContent = text("search_hint");
+    quickInput.setAttribute("aria-controls", panel.id);
+    quickInput.setAttribute("aria-describedby", hint.id);
+    quickInput.form.appendChild(hint);
+    quickInput.form.appendChild(panel);
+    return panel;
+  }
 
   function quickSearch() {
     var query = quickInput.value.trim();

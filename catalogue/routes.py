@@ -30,6 +30,7 @@ TOPICS_INDEX = "topics/index.html"
 VENUES_INDEX = "venues/index.html"
 AUTHORS_INDEX = "authors/index.html"
 NOT_FOUND = "404.html"
+SITE_DATA = "site-data.js"  # the interface strings and address patterns every page's scripts read
 
 PAPERS_FOLDER = "papers/"
 CONTENT_PAPERS = "papers"  # the folder of content/ that holds the paper files

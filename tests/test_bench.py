@@ -18,6 +18,7 @@ PROJECT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(PROJECT))
 
 from bench.hugo_site import write_hugo_site  # noqa: E402
+from bench.page_weight import chrome, measure as page_weight, paper_parts  # noqa: E402
 from bench.real_seeds import scaled_records, write_corpus_seed_files  # noqa: E402
 from bench.realtext import SAMPLE, read_records, venue_years  # noqa: E402
 from bench.scale import hugo_binary, stage_lines  # noqa: E402
@@ -161,3 +162,22 @@ def test_cold_build_is_compared_with_hugo_and_pagefind(tmp_path):
     assert figures["ratio"] == pytest.approx(row["ours_s"] / (row["hugo_s"] + row["pagefind_s"]))
     assert re.search(r"ratio \d+\.\d\dx; at most 1\.0x\? (yes|NO)", result.stdout)
     assert list(tmp_path.iterdir()) == [saved], "the scratch folder is removed"
+
+
+def test_page_weight_splits_a_paper_page_into_parts_that_add_up(built_site):
+    figures = page_weight(built_site.out)
+    paper = figures["paper page"]
+    parts = sum(value for part, value in paper.items() if part != "whole page")
+    assert all(value > 0 for value in paper.values()), paper
+    assert parts <= paper["whole page"] <= parts + 100  # the doctype and the <html> and <body> tags besides
+    assert 0 < figures["chrome"]["paper pages"] < paper["whole page"]
+    assert 0 < figures["chrome"]["topic pages"] and "author pages" not in figures["chrome"]  # these seeds name no one
+
+
+def test_page_weight_counts_a_pages_own_lines_out_of_its_chrome():
+    frame = '<!doctype html>\n<head>\n<meta charset="utf-8">\n{own}</head>\n<body><header>x</header>\n'
+    page = frame + '<main id="main"><section class="abstract">{abstract}</section></main>\n</body>'
+    bare = page.format(own="", abstract="")
+    own = page.format(own='<title>T</title>\n<meta name="citation_title" content="T">\n', abstract="A" * 50)
+    assert chrome(own) == chrome(bare)
+    assert paper_parts(own)["abstract"] - paper_parts(bare)["abstract"] == 50

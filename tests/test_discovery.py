@@ -19,7 +19,9 @@ def test_each_paper_lists_five_related_papers_never_itself(built_site):
         links = re.findall(r'href="\.\./\.\./\.\./papers/[0-9a-f]{2}/([^/]+)/index\.html"', section)
         assert len(links) == 5 and len(set(links)) == 5, page
         assert page.parent.name not in links
-        assert section.count('class="shared"') == 5
+        items = re.findall(r"<li>(.*?)</li>", section, re.S)  # each a link named by the paper's title, and its mark
+        assert len(items) == 5 and all(item.startswith("<a href=") for item in items), page
+        assert all(re.sub(r' <span class="derived-mark">.*', "", item).endswith("</a>") for item in items), page
 
 
 SVG = "{http://www.w3.org/2000/svg}"

@@ -75,7 +75,7 @@ def used_keys() -> set[str]:
         source = path.read_text(encoding="utf-8")
         keys |= {f"script.{k}" for k in re.findall(r"""\btext\(\s*["']([a-z_]+)["']""", source)}
         keys |= {f"script.{k}" for k in re.findall(r"""catalogueText\(\s*["']([a-z_]+)["']""", source)}
-        keys |= {f"script.{k}" for k in re.findall(r"""catalogueData\(\s*["']ui-strings["']\)\.([a-z_]+)""", source)}
+        keys |= {f"script.{k}" for k in re.findall(r"""catalogueSite\(\s*["']strings["']\)\.([a-z_]+)""", source)}
     i18n = (PROJECT / "catalogue" / "i18n" / "strings.py").read_text(encoding="utf-8")
     keys |= {f"script.{k}" for k in re.findall(r'SCRIPT_GROUP \+ "([a-z_]+)"', i18n)}
     return keys
@@ -154,6 +154,23 @@ def test_chinese_interface_and_search_in_chromium(chinese_site: Path, browser):
         page.locator("#paper-list button.star").first.click()
         assert page.locator("#paper-list button.star").first.get_attribute("aria-pressed") == "true"
         assert page.inner_text(".site-nav") .split()[0] == "论文"
+    page.close()
+
+
+def test_the_scripts_speak_chinese_from_site_data_in_chromium(chinese_site: Path, browser):
+    """A Chinese build's site-data.js gives the scripts their Chinese strings: the shortcuts' help
+    and what copying a link says, on a paper page opened from disk."""
+    strings = read_table("zh-CN")
+    page = browser.new_page()
+    page.goto(sorted((chinese_site / "papers").glob("*/*/index.html"))[0].as_uri())
+    page.keyboard.press("?")
+    assert page.locator("dialog#shortcuts").evaluate("dialog => dialog.open")
+    assert page.inner_text("#shortcuts h2") == strings["script.shortcuts_title"]
+    assert page.inner_text("#shortcuts button") == strings["script.shortcuts_close"]
+    page.keyboard.press("Escape")
+    page.locator("[data-copy-link]").click()
+    page.wait_for_function("document.querySelector('.copy-status').textContent !== ''")
+    assert page.inner_text(".copy-status") in (strings["script.copied_link"], strings["script.copy_by_hand"])
     page.close()
 
 
@@ -351,6 +368,10 @@ def shown_texts(site: Path, relative: str) -> list[str] | None:
         return []
     if relative.startswith("search-index/"):  # the offline index's parts: the papers' own words (names,
         return []                              # titles, key terms, authors); venues and topics are the manifest's
+    if relative == "site-data.js":  # the interface strings scripts show, without their {placeholders}
+        strings = script_data(path)["strings"]
+        return [re.sub(r"\{\w+\}", "", form) for value in strings.values()
+                for form in (value.values() if isinstance(value, dict) else [value])]
     if relative == "list-bibtex.js":
         return [text for bibtex in script_data(path).values() for text in bibtex_texts(bibtex)]
     if relative.endswith(".bib"):
@@ -390,7 +411,7 @@ NUMBERS_IN_NODE = """
 const fs = require("fs"), vm = require("vm");
 const [script, strings] = process.argv.slice(1);
 globalThis.window = globalThis;
-globalThis.document = { getElementById: (id) => id === "ui-strings" ? { textContent: strings } : null };
+globalThis.CATALOGUE_SITE = { strings: JSON.parse(strings) };
 vm.runInThisContext(fs.readFileSync(script, "utf8"));
 const numbers = JSON.parse(fs.readFileSync(0, "utf8"));
 process.stdout.write(JSON.stringify(numbers.map((n) => [window.catalogueNumber(n),

@@ -56,7 +56,7 @@ PAYLOADS = [
 
 # Our own scripts, and only these, may appear on a page.
 OWN_SCRIPTS = ("assets/filter.js", "assets/map.js", "assets/search.js", "assets/cite.js", "assets/reader.js", "assets/common.js",
-               "list-data.js", "list-bibtex.js", "map/map-data.js", "script head json-ld", "script ui-strings", "script site-routes",
+               "list-data.js", "list-bibtex.js", "map/map-data.js", "script head json-ld", "site-data.js",
                "search-index.js", "assets/forward.js", "script site-forwards")  # search.js adds it when the search page's box gets focus, from disk
 OFFLINE_PART = re.compile(r"script (?:\.\./)*search-index/[0-9]+\.js")  # and the offline index's parts it names
 
@@ -77,7 +77,7 @@ FIND_INJECTED = """() => {
     if (!(ours(el) && ['svg', 'title', 'details'].includes(el.tagName.toLowerCase()))) found.push('element ' + el.tagName);
   for (const script of document.scripts) {
     const data = script.type === 'application/ld+json' && script.parentNode === document.head;
-    const own = script.type === 'application/json' && ['ui-strings', 'site-routes', 'site-forwards'].includes(script.id);
+    const own = script.type === 'application/json' && script.id === 'site-forwards';
     found.push('script ' + (script.getAttribute('src') || (data ? 'head json-ld' : own ? script.id : 'inline')));
   }
   return found;

@@ -25,7 +25,7 @@ from authored import write_content
 from catalogue.site import views as paper_views
 from catalogue.system.cache import Cache
 from catalogue.site.check import check_site
-from catalogue.routes import author_page
+from catalogue.routes import SITE_DATA, author_page
 from catalogue.config import SiteConfig
 from catalogue.content.rules import load_catalogue
 from catalogue.content.taxonomy import read_taxonomy
@@ -366,7 +366,7 @@ def test_filters_work_from_any_page_in_either_view_and_the_switch_keeps_them(sma
 
 def test_filtering_ten_thousand_papers_takes_under_a_tenth_of_a_second(ten_thousand, tab, tmp_path):
     outputs, _ = ten_thousand
-    for path in ("index.html", "list-data.js"):
+    for path in ("index.html", "list-data.js", SITE_DATA):
         (tmp_path / path).write_text(outputs[path].make(), encoding="utf-8")
     shutil.copytree(PROJECT / "assets", tmp_path / "assets")
     page, errors = tab

@@ -5,7 +5,8 @@ import re
 import bibtexparser
 import pytest
 
-from catalogue.routes import paper_page
+from catalogue.i18n.strings import read_table
+from catalogue.routes import SITE_DATA, paper_page
 from conftest import BuiltSite
 
 
@@ -143,3 +144,32 @@ def test_every_tap_target_is_at_least_24_px_on_a_phone(built_site: BuiltSite, br
     if path == "index.html":
         assert page.locator("button.star").first.bounding_box()["height"] >= 24
     context.close()
+
+
+def test_the_shortcuts_help_is_made_from_site_data_when_asked_for(built_site: BuiltSite, context):
+    """No page carries the help: '?' makes it from the strings site-data.js gives, once, from disk."""
+    strings = read_table("en")
+    page_file = built_site.out / paper_page("egotsr")
+    html = page_file.read_text(encoding="utf-8")
+    assert 'id="shortcuts"' not in html and 'id="ui-strings"' not in html and 'id="site-routes"' not in html
+    assert f'<script src="../../../{SITE_DATA}"></script>' in html
+    page = context.new_page()
+    errors = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(page_file.as_uri())
+    assert page.locator("#shortcuts").count() == 0
+    page.keyboard.press("?")
+    help = page.locator("dialog#shortcuts")
+    assert help.evaluate("dialog => dialog.open") and help.is_visible()
+    assert help.locator("h2").inner_text() == strings["script.shortcuts_title"]
+    assert help.locator("dd").all_inner_texts() == [strings[f"script.shortcuts_{key}"] for key in
+                                                    ("search", "next_previous", "open", "star", "escape", "help")]
+    assert help.locator("dt kbd").all_inner_texts() == ["/", "j", "k", "Enter", "s", "Esc", "?"]
+    page.keyboard.press("Escape")
+    assert not help.evaluate("dialog => dialog.open")
+    page.keyboard.press("?")
+    assert page.locator("dialog#shortcuts").count() == 1 and help.evaluate("dialog => dialog.open")
+    help.locator("button").click()  # its Close button
+    assert not help.evaluate("dialog => dialog.open")
+    assert page.evaluate("window.catalogueRoute('paper', {slug: 'egotsr'})") == paper_page("egotsr")
+    assert errors == []

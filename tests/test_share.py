@@ -93,8 +93,11 @@ def test_every_paper_page_has_preview_and_canonical_tags(shared_site):
             value = head.meta[key][0]
             assert value.strip(), (page, key)
             assert not re.search(r"\$|\\[a-z]+\{|\*\*", value), (page, key, value)  # no LaTeX or Markdown
+        assert "twitter:title" not in head.meta and "twitter:description" not in head.meta  # X reads og:*
+        assert len(head.meta["og:description"][0]) <= 161 and head.meta["og:description"] == head.meta["description"]
         data = json.loads("".join(head.json_ld))
-        assert data["@type"] == "ScholarlyArticle" and data["url"] == url and data["abstract"] and data["keywords"]
+        assert data["@type"] == "ScholarlyArticle" and data["url"] == url
+        assert "abstract" not in data and "keywords" not in data  # the page shows them; JSON-LD stays small
 
 
 def scholar_tags(head) -> dict[str, list[str]]:
@@ -105,12 +108,13 @@ def test_only_a_paper_whose_title_and_authors_are_known_carries_scholar_tags(sha
     """Google Scholar needs a title, an author and a date; a derived title or no author is no fact to claim."""
     head = head_of(shared_site.out / "papers" / bucket("flashsinkhorn") / "flashsinkhorn" / "index.html")
     tags = scholar_tags(head)
-    assert tags.pop("citation_abstract")[0].strip()
     assert tags == {"citation_title": [KNOWN_TITLE], "citation_author": ["Grace Hopper"],
                     "citation_publication_date": ["2026"], "citation_conference_title": ["ICML 2026"],
-                    "citation_pdf_url": ["https://example.org/fs.pdf"], "citation_public_url": [f"{BASE}papers/{bucket('flashsinkhorn')}/flashsinkhorn/"]}
+                    "citation_pdf_url": ["https://example.org/fs.pdf"]}  # the abstract only on the page, once
     data = json.loads("".join(head.json_ld))
-    assert data["name"] == data["headline"] == KNOWN_TITLE
+    assert data["name"] == KNOWN_TITLE and data["datePublished"] == "2026"
+    assert data["author"] == [{"@type": "Person", "name": "Grace Hopper"}]
+    assert data["isPartOf"] == {"@type": "CreativeWork", "name": "ICML 2026"}
     unknown = [page for page in paper_pages(shared_site.out) if page.parent.name != "flashsinkhorn"]
     assert len(unknown) == 37  # derived titles, and all but egotsr without authors
     for page in unknown:
@@ -118,7 +122,7 @@ def test_only_a_paper_whose_title_and_authors_are_known_carries_scholar_tags(sha
         assert scholar_tags(head) == {}, page
         data = json.loads("".join(head.json_ld))
         assert "name" not in data and "headline" not in data, page
-        assert data["abstract"] and data["keywords"] and data["url"].endswith(f"/{page.parent.name}/")
+        assert data["@type"] == "ScholarlyArticle" and data["url"].endswith(f"/{page.parent.name}/")
 
 
 @pytest.mark.parametrize("authors, title_source, known", [
@@ -205,7 +209,7 @@ def test_without_a_base_url_no_absolute_url_is_invented(seeds_builds):
     assert not (built.out / "sitemap.xml").exists()
     head = head_of(built.out / "papers" / bucket("egotsr") / "egotsr" / "index.html")
     assert "canonical" not in head.links and "og:image" not in head.meta and "og:url" not in head.meta
-    assert "og:title" in head.meta and "citation_public_url" not in head.meta
+    assert "og:title" in head.meta and "url" not in json.loads("".join(head.json_ld))
     assert "https://" not in (built.out / "feed.xml").read_text(encoding="utf-8").split("<entry>")[0]
 
 
@@ -281,6 +285,17 @@ def test_copy_buttons_copy_the_link_and_the_citation(shared_site, browser):
     page.click('[data-copy="#cite-bibtex"]')
     page.wait_for_function("() => window.copied.startsWith('@')")
     assert page.evaluate("window.copied").startswith("@inproceedings{icml2026egotsr,")
+    # The text and Markdown citations, which cite.js makes from the title and the JSON-LD.
+    title, url = page.get_attribute("h1", "data-title"), f"{BASE}papers/{bucket('egotsr')}/egotsr/"
+    assert not re.search(r"[\\`*_\[\]<]", title)  # nothing for Markdown to escape: the title as it is
+    page.click("details.citations summary")
+    for button, expected in (('[data-copy="#cite-plain"]', f"Ada Lovelace, Alan Turing. {title}. ICML 2026. {url}"),
+                             ('[data-copy="#cite-markdown"]', f"Ada Lovelace, Alan Turing. [{title}]({url}). *ICML 2026*.")):
+        page.evaluate("() => { window.copied = ''; }")
+        page.click(button)
+        page.wait_for_function("() => window.copied")
+        assert page.evaluate("window.copied") == expected
+    assert page.inner_text(".copy-status") == "Citation copied"
     context.close()
 
 

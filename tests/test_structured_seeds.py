@@ -115,7 +115,7 @@ def test_a_record_without_an_abstract_is_a_paper_and_renders(project):
     assert result.exit_code == 0, result.output
     page = (project / "site" / "papers" / bucket(paper.slug) / paper.slug / "index.html").read_text(encoding="utf-8")
     assert "Attention Is All You Need" in page and "Ashish Vaswani" in page
-    assert "gives no abstract" in page and "citation_abstract" not in page
+    assert "gives no abstract" in page and '<meta name="citation_title" content="Attention Is All You Need">' in page
 
 
 def test_moving_a_text_list_to_json_keeps_every_paper(project):

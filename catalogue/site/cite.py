@@ -1,19 +1,16 @@
-"""Citations of a paper: BibTeX, plain text and Markdown, from its front matter."""
+"""A paper's BibTeX from its front matter, and its venue as pages name it (assets/cite.js writes its
+citation as text and as Markdown)."""
 
 from __future__ import annotations
 
 import re
 import unicodedata
-from urllib.parse import quote
 
 from catalogue.text import replace_unsafe
 from catalogue.markup.inline_html import without_inline_html
 from catalogue.model import Paper
 from catalogue.site.tex import tex_text, tex_with_math
 
-# What makes Markdown text more than text inside a line: links and images ([ ]), raw HTML and
-# autolinks (<), code (`), emphasis (* _) and the escapes themselves (\).
-_MARKDOWN_PUNCTUATION = re.compile(r"[\\`*_\[\]<]")
 _MATH = re.compile(r"\$[^$]*\$")
 _LINE_BREAKS = re.compile(r"[\t\n\r\x0c\u2028\u2029]")
 _INNER_CAPITAL = re.compile(r"[^\s\-][A-Z]")
@@ -100,30 +97,3 @@ def venue_year_label(venue: str | None, year: int | None, unknown: str = "Unknow
     if not venue:
         return unknown
     return f"{venue} {year}" if year else venue
-
-
-def render_plain_citation(paper: Paper, title: str, url: str | None) -> str:
-    """'Authors. Title. ICML 2026. URL' with whatever of these is known (title in plain text)."""
-    parts = [", ".join(paper.authors)] if paper.authors else []
-    parts += [title.rstrip(".")] + ([venue_label(paper)] if paper.venue else [])
-    return ". ".join(parts) + "." + (f" {url}" if url else "")
-
-
-def render_markdown_citation(paper: Paper, title: str, url: str | None) -> str:
-    """'Authors. [Title](url). *Venue*.': the texts with Markdown's punctuation escaped, so that a
-    title cannot end its link or start one, and the address percent-encoded where it could end it.
-    A paper without a venue is cited without one."""
-    linked = f"[{markdown_text(title)}]({markdown_url(url)})" if url else f"**{markdown_text(title)}**"
-    authors = f"{markdown_text(', '.join(paper.authors))}. " if paper.authors else ""
-    venue = f" *{markdown_text(venue_label(paper))}*." if paper.venue else ""
-    return f"{authors}{linked}.{venue}"
-
-
-def markdown_text(text: str) -> str:
-    """Text that Markdown shows as it is: punctuation with a meaning gets a backslash (CommonMark)."""
-    return _MARKDOWN_PUNCTUATION.sub(r"\\\g<0>", _printable(text))
-
-
-def markdown_url(url: str) -> str:
-    """An address for `[...](here)`: spaces, brackets, parentheses and '<>' percent-encoded (the same address)."""
-    return quote(_printable(url), safe="/:?#@!$&'*+,;=%~")

@@ -29,9 +29,7 @@ class SiteParts:
     has_authors: bool
     card_authors: int
     t: Strings
-    script_strings: SafeHtml
     venue_label: Callable[[Paper], str]  # a venue as pages name it, in the site's language
-    script_routes: SafeHtml
     card: Callable[[PaperView, str], SafeHtml]
     line: Callable[[PaperView, str], SafeHtml]
     reuse: Callable[..., SafeHtml]
@@ -92,18 +90,10 @@ class AuthorsPageValues:
 
 
 @dataclass(frozen=True)
-class Related:
-    """A related paper, with the terms the two share."""
-
-    view: PaperView
-    terms: tuple[str, ...]
-
-
-@dataclass(frozen=True)
 class PaperValues:
     previous: PaperView | None
     next: PaperView | None
-    related: list[Related]
+    related: list[PaperView]  # the most similar papers, most similar first
 
 
 @dataclass(frozen=True)

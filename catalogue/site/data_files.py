@@ -79,6 +79,13 @@ def plan_paper_files(views: tuple[PaperView, ...], everything: str) -> list[Outp
     return files
 
 
+def render_site_data(strings: dict, patterns: dict) -> str:
+    """What every page's scripts read (assets/common.js), as a plain script, one file for the whole site
+    rather than a copy in each page; a script, so that it loads from disk: the interface strings in
+    the site's language and the patterns of the site's addresses (routes.PATTERNS)."""
+    return "window.CATALOGUE_SITE = " + plain_script_json({"routes": patterns, "strings": strings}) + ";\n"
+
+
 def render_list_data(views: tuple[PaperView, ...], topics: tuple[Topic, ...],
                      venue: Callable[[Paper], str] = venue_label) -> str:
     """Every paper in catalogue order, for the home page's filters and the reading list, as a plain

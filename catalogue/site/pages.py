@@ -17,11 +17,10 @@ from catalogue.i18n.strings import Strings
 from catalogue.model import Catalogue, Topic
 from catalogue.publish.writer import Output
 from catalogue.site.contexts import (AuthorsIndexValues, AuthorsPageValues, ListValues, MapGroup, MapValues, OverviewValues,
-                                     PaperValues, Related, SearchValues, SiteParts, StatsValues, Values, named_values)
+                                     PaperValues, SearchValues, SiteParts, StatsValues, Values, named_values)
 from catalogue.site.charts import render_bar_chart, render_swatch
 from catalogue.site.cite import venue_label
 from catalogue.site.groups import AuthorGroup, author_groups, author_pages, venue_groups
-from catalogue.site.json_text import script_json
 from catalogue.site.map_page import map_points, render_catalogue_map, render_map_data
 from catalogue.site.pagination import CARD_AUTHORS, VIEWS, Crumb, Entry, PageSizes, letter_jumps, list_pages, paginate_authors
 from catalogue.site.paper_extras import PaperExtras, paper_extras
@@ -48,8 +47,7 @@ class PagePlanner:
                  "venues": [Entry(label, routes.venue_page(slug), len(members)) for slug, label, members in self.venues],
                  "has_authors": bool(self.authors), "card_authors": CARD_AUTHORS}
         self.base = digest(everything, inputs_of(shown))
-        shown |= {"t": strings, "script_strings": script_json(strings.script_strings()), "venue_label": self.venue,
-                  "script_routes": script_json(routes.PATTERNS)}
+        shown |= {"t": strings, "venue_label": self.venue}
         macros = env.get_template("_macros.html").make_module({**shown, "routes": routes})
         self.shared = SiteParts(**shown, card=EntryMaker(macros.paper_card), line=EntryMaker(macros.paper_line),
                                 reuse=PartReuser())
@@ -160,13 +158,14 @@ class PagePlanner:
         return pages
 
     def plan_papers(self, related: list[tuple[tuple[int, tuple[str, ...]], ...]]) -> list[Output]:
-        """A page per paper, with its related papers (index of the other, terms they share)."""
+        """A page per paper, with its related papers (index of the other, terms they share: the page
+        names the papers alone)."""
         views = self.views
         return [self.page(view.path, "paper.html", view.title_text, view.description, papers=(view,),
                           values=PaperValues(previous=views[index - 1] if index else None,
                                              next=views[index + 1] if index + 1 < len(views) else None,
-                                             related=[Related(views[other], terms) for other, terms in related[index]]),
-                          later=functools.partial(paper_extras, view, self.config, self.strings))
+                                             related=[views[other] for other, _ in related[index]]),
+                          later=functools.partial(paper_extras, view, self.strings))
                 for index, view in enumerate(views)]
 
     def plan_map(self, positions: list[tuple[float, float]],
@@ -187,8 +186,6 @@ def inputs_of(value: object) -> object:
     """A cheap stand-in for a value in a digest: a paper view by its key, containers item by item."""
     if isinstance(value, PaperView):
         return value.key
-    if isinstance(value, Related):
-        return value.view.key, value.terms
     if isinstance(value, AuthorGroup):
         return value.name, value.path, tuple(view.key for view in value.papers)
     if isinstance(value, MapGroup):

@@ -1,6 +1,6 @@
-"""What a paper's page shows beside its view, made only when the page is: its citations, its
-structured data (JSON-LD) for search engines, where to look the paper up, and what ingest tidied
-in its abstract."""
+"""What a paper's page shows beside its view, made only when the page is: whether it carries
+Scholar's tags, its structured data (JSON-LD) for search engines, where to look the paper up, and
+what ingest tidied in its abstract."""
 
 from __future__ import annotations
 
@@ -9,32 +9,29 @@ from dataclasses import dataclass
 
 from markupsafe import Markup as SafeHtml
 
-from catalogue.config import SiteConfig
 from catalogue.i18n.strings import Strings
 from catalogue.model import Paper
 from catalogue.markup.cleanup import COLLAPSED_WHITESPACE, REMOVED_REPEAT, RESTORED_COMMANDS, read_note
-from catalogue.routes import shared_form
-from catalogue.site.cite import render_markdown_citation, render_plain_citation, venue_label
+from catalogue.site.cite import venue_label
 from catalogue.site.json_text import script_json
 from catalogue.site.lookup import FindLink, find_links
-from catalogue.site.views import AuthorRef, PaperView
+from catalogue.site.views import PaperView
 
 
 @dataclass(frozen=True)
 class PaperExtras:
-    citation: dict[str, str]  # bibtex, plain, markdown
     scholar_tags: bool  # whether the page carries citation_* tags (see known_for_scholar)
     structured_data: SafeHtml
     find_links: tuple[FindLink, ...]  # none when the list links its PDF or its proceedings
     tidied: str
 
 
-def paper_extras(view: PaperView, config: SiteConfig, strings: Strings) -> PaperExtras:
-    """What a paper page adds to its view: citations, structured data, where to look the paper up
+def paper_extras(view: PaperView, strings: Strings) -> PaperExtras:
+    """What a paper page adds to its view: Scholar's tags or none, structured data, where to look the paper up
     when its list links neither its PDF nor its proceedings, and what ingest tidied in its abstract."""
     paper = view.paper
     find = () if paper.pdf or paper.url else find_links(view.title_text, paper.title_source == "derived")
-    return PaperExtras(citations(view), known_for_scholar(paper), structured_data(view, config), find,
+    return PaperExtras(known_for_scholar(paper), structured_data(view), find,
                        tidy_notes(paper.cleaned, strings.text))
 
 
@@ -59,30 +56,17 @@ def tidy_notes(notes: tuple[str, ...], t: Callable[..., str]) -> str:
     return t("paper.tidy_separator").join(said)
 
 
-def citations(view: PaperView) -> dict[str, str]:
-    return {"bibtex": view.bibtex, "plain": render_plain_citation(view.paper, view.title_text, view.url),
-            "markdown": render_markdown_citation(view.paper, view.title_text, view.url)}
-
-
-def structured_data(view: PaperView, config: SiteConfig) -> SafeHtml:
-    """JSON-LD ScholarlyArticle for search engines; '<' escaped so it cannot close the script. A
-    derived title is not the paper's: schema.org requires neither `headline` nor `name`, so such a
-    paper has neither (its abstract, topics and address say what it is)."""
+def structured_data(view: PaperView) -> SafeHtml:
+    """JSON-LD ScholarlyArticle for search engines, kept small (the page says the rest): its name,
+    authors, date, venue and address; '<' escaped so it cannot close the script. A derived title
+    is not the paper's: schema.org requires no `name`, so such a paper has none."""
     paper = view.paper
-    title = view.title_text if paper.title_source != "derived" else None
     data = {
-        "@context": "https://schema.org", "@type": "ScholarlyArticle", "identifier": paper.id,
-        "headline": title[:110] if title else None, "name": title, "abstract": view.plain_abstract,
-        "inLanguage": config.language, "keywords": [t.label for t in view.topics],
+        "@context": "https://schema.org", "@type": "ScholarlyArticle",
+        "name": view.title_text if paper.title_source != "derived" else None,
+        "author": [{"@type": "Person", "name": author.name} for author in view.authors] or None,
         "datePublished": paper.published or (str(paper.year) if paper.year else None),
-        "publication": {"@type": "PublicationEvent", "name": venue_label(paper)} if paper.venue else None,
-        "author": [person(author, config) for author in view.authors] or None,
-        "url": view.url, "image": view.addresses.preview_url,
+        "isPartOf": {"@type": "CreativeWork", "name": venue_label(paper)} if paper.venue else None,
+        "url": view.url,
     }
     return script_json({k: v for k, v in data.items() if v is not None})
-
-
-def person(author: AuthorRef, config: SiteConfig) -> dict:
-    """A schema.org Person: the name as the paper gives it, and their page here when the base URL is known."""
-    url = config.absolute_url(shared_form(author.path))
-    return {"@type": "Person", "name": author.name, **({"url": url} if url else {})}
