@@ -19,7 +19,7 @@ from catalogue.site.views import PaperView
 @dataclass(frozen=True)
 class SiteParts:
     """What every page shows alike: the topics and venues, the interface strings, the page parts
-    made once a build (a paper's card and compact line, a page's frame)."""
+    made once a build (a paper's card, a page's frame)."""
 
     topics: tuple[Topic, ...]  # those with papers, largest first
     topic_counts: dict[str, int]
@@ -31,8 +31,7 @@ class SiteParts:
     script_strings: SafeHtml
     venue_label: Callable[[Paper], str]  # a venue as pages name it, in the site's language
     script_routes: SafeHtml
-    card: Callable[[PaperView, str], SafeHtml]
-    line: Callable[[PaperView, str], SafeHtml]
+    card: Callable[..., SafeHtml]  # (view, root, excerpt, topic, venue) -> the paper's card
     reuse: Callable[..., SafeHtml]
 
 
@@ -44,6 +43,15 @@ class ListValues:
     listing: ListPage
     parent: Crumb | None = None  # the overview the list belongs to
     author: str | None = None  # whose papers these are, on an author's page
+    topic: str | None = None  # the slug of the topic whose papers these are, which their cards leave out
+    venue: str | None = None  # the label of the venue whose papers these are, which their cards leave out
+
+
+@dataclass(frozen=True)
+class ForwardValues:
+    """An earlier address of a page of a list, forwarding to the page that shows its papers now."""
+
+    target: str  # from the site's root, with the view it showed
 
 
 @dataclass(frozen=True)
@@ -115,7 +123,7 @@ class MapValues:
     map_groups: list[MapGroup]
 
 
-Values = ListValues | SearchValues | OverviewValues | StatsValues | AuthorsIndexValues | PaperValues | MapValues
+Values = ListValues | ForwardValues | SearchValues | OverviewValues | StatsValues | AuthorsIndexValues | PaperValues | MapValues
 
 
 def named_values(values: object | None) -> dict[str, object]:

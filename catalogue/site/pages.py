@@ -16,13 +16,14 @@ from catalogue.config import SiteConfig
 from catalogue.i18n.strings import Strings
 from catalogue.model import Catalogue, Topic
 from catalogue.publish.writer import Output
-from catalogue.site.contexts import (AuthorsIndexValues, ListValues, MapGroup, MapValues, OverviewValues, PaperValues,
+from catalogue.site.contexts import (AuthorsIndexValues, ForwardValues, ListValues, MapGroup, MapValues, OverviewValues, PaperValues,
                                      Related, SearchValues, SiteParts, StatsValues, Values, named_values)
 from catalogue.site.charts import MapPoint, render_bar_chart, render_map, render_swatch
 from catalogue.site.cite import venue_label
 from catalogue.site.groups import author_groups, venue_groups
 from catalogue.site.json_text import script_json
-from catalogue.site.pagination import CARD_AUTHORS, VIEWS, Crumb, Entry, PageSizes, letter_jumps, list_pages, paginate_authors
+from catalogue.site.pagination import (CARD_AUTHORS, EARLIER_VIEWS, Crumb, Entry, PageSizes, earlier_pages, letter_jumps, list_pages,
+                                       paginate_authors)
 from catalogue.site.paper_extras import PaperExtras, paper_extras
 from catalogue.site.templating import EntryMaker, PartReuser, render_page
 from catalogue.site.views import PaperView, shorten
@@ -50,8 +51,7 @@ class PagePlanner:
         shown |= {"t": strings, "script_strings": script_json(strings.script_strings()), "venue_label": self.venue,
                   "script_routes": script_json(routes.PATTERNS)}
         macros = env.get_template("_macros.html").make_module({**shown, "routes": routes})
-        self.shared = SiteParts(**shown, card=EntryMaker(macros.paper_card), line=EntryMaker(macros.paper_line),
-                                reuse=PartReuser())
+        self.shared = SiteParts(**shown, card=EntryMaker(macros.paper_card), reuse=PartReuser())
 
     def page(self, path: str, template: str, title: str, description: str, papers: tuple[PaperView, ...] = (),
              values: Values | None = None, canonical_path: str | None = None,
@@ -99,42 +99,46 @@ class PagePlanner:
             pages += self.plan_list(routes.list_folder(routes.topic_page(topic.slug)), members, "collection.html", topic.label,
                                     t("collection.topic_description", len(members), topic=topic.label,
                                       site=config.title),
-                                    parent=Crumb(t("nav.topics"), routes.TOPICS_INDEX))
+                                    parent=Crumb(t("nav.topics"), routes.TOPICS_INDEX), topic=topic.slug)
         for slug, label, members in venues:
             pages += self.plan_list(routes.list_folder(routes.venue_page(slug)), members, "collection.html", label,
                                     t("collection.venue_description", len(members), venue=label, site=config.title),
-                                    parent=Crumb(t("nav.venues"), routes.VENUES_INDEX))
+                                    parent=Crumb(t("nav.venues"), routes.VENUES_INDEX), venue=label)
         return pages + self.plan_authors()
 
     def plan_list(self, base: str, members: tuple[PaperView, ...], template: str, heading: str, description: str,
-                  compact: bool = True, parent: Crumb | None = None, author: str | None = None) -> list[Output]:
+                  compact: bool = True, parent: Crumb | None = None, author: str | None = None,
+                  topic: str | None = None, venue: str | None = None) -> list[Output]:
         """Every page of a list of papers: its cards at <base>index.html, <base>page/2/index.html, ...
-        and (when `compact`) its compact lines at <base>compact/index.html, <base>compact/page/2/index.html, ..."""
+        (compact lines are a view of the same pages), and a page forwarding from each address its pages
+        had before that none has now (when `compact`, its compact view's too: <base>compact/index.html)."""
         t = self.strings.text
         pages = []
-        for listing in list_pages(base, len(members), self.sizes, VIEWS if compact else VIEWS[:1]):
+        for listing in list_pages(base, len(members), self.sizes):
             title, about = heading, description
             if listing.path == routes.HOME:
                 title = self.config.title  # the home page is named by the site
-            if listing.view == "compact":
-                title = t("listing.compact_title", title=title)
             if listing.number > 1:
                 title = t("listing.page_title", title=title, page=listing.number, pages=listing.count)
                 about = t("listing.page_description", description=about, page=listing.number, pages=listing.count)
             pages.append(self.page(listing.path, template, title, about,
                                    papers=members[listing.start:listing.start + listing.per_page],
-                                   values=ListValues(heading, listing, parent, author)))
+                                   values=ListValues(heading, listing, parent, author, topic, venue)))
+        views = ("cards", "compact") if compact else ("cards",)
+        for forward in earlier_pages(base, len(members), self.sizes, views):
+            pages.append(self.page(forward.path, "forward.html", heading, description,
+                                   values=ForwardValues(forward.target), canonical_path=forward.target.split("?")[0]))
         return pages
 
     def plan_authors(self) -> list[Output]:
         """A page per author listing their papers, and the authors index (none without authors).
-        Most authors have a few papers: only those with more than a page of cards get the compact view too."""
+        Most authors have a few papers: only those with more than a page of cards had a compact view of its own."""
         t, site = self.strings.text, self.config.title
         return [page for author in self.authors
                 for page in self.plan_list(routes.list_folder(author.path), author.papers, "collection.html", author.name,
                                            t("collection.author_description", len(author.papers),
                                              author=author.name, site=site),
-                                           compact=len(author.papers) > self.sizes.cards,
+                                           compact=len(author.papers) > EARLIER_VIEWS[0][1],
                                            parent=Crumb(t("nav.authors"), routes.AUTHORS_INDEX), author=author.name)
                 ] + self.plan_author_index()
 
