@@ -192,13 +192,13 @@ window.catalogueEntries = function (list, root) {
   function card(row) {
     var item = element("li", "card");
     item.setAttribute("data-paper", row[0]);
+    var heading = item.appendChild(element("h2", "card-title"));
+    heading.appendChild(link(root + window.catalogueRoute("paper", {slug: row[1]}), row[2]));
+    if (row[8] === 1) heading.appendChild(window.catalogueDerivedMark());
     var meta = item.appendChild(element("p", "card-meta"));
     meta.appendChild(window.catalogueStar(row[0], row[3] || row[2]));
     if (row[3]) meta.appendChild(element("span", "name", row[3]));
     meta.appendChild(element("span", "venue", list.venues[row[4]][0]));
-    var heading = item.appendChild(element("h2", "card-title"));
-    heading.appendChild(link(root + window.catalogueRoute("paper", {slug: row[1]}), row[2]));
-    if (row[8] === 1) heading.appendChild(window.catalogueDerivedMark());
     if (row[6].length) {
       var authors = item.appendChild(element("p", "card-authors"));
       row[6].forEach(function (entry, at) {

@@ -27,7 +27,7 @@
   // A listed card names its paper (data-paper) and gets its star here: its label would repeat the
   // card's title in every list.
   function addStars() {
-    document.querySelectorAll(".card[data-paper] > .card-meta:first-child").forEach(function (meta) {
+    document.querySelectorAll(".card[data-paper] > .card-meta").forEach(function (meta) {
       if (meta.querySelector("button.star")) return;
       var card = meta.parentNode;
       var name = card.querySelector(".card-meta .name") || card.querySelector(".card-title a");
