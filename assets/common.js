@@ -1,6 +1,6 @@
 // What every script of the site needs, loaded by every page before them: the interface strings,
 // the site's addresses, words as the search folds them, copying to the clipboard, the
-// derived-title mark and a listed paper's card.
+// derived-title mark, a paper's star and a listed paper's card.
 
 // What every page's scripts read: the interface strings and the site's address patterns, from
 // site-data.js (written by the build in the site's language, loaded before this script).
@@ -170,10 +170,23 @@ window.catalogueLink = function (href, text, className) {
   return made;
 };
 
+// A paper's star, hidden until reader.js shows it pressed or not: for the cards the build writes
+// (reader.js adds it, from their data-paper) and those made here.
+window.catalogueStar = function (id, paper) {
+  "use strict";
+  var star = window.catalogueElement("button", "star");
+  star.type = "button";
+  star.hidden = true;
+  star.setAttribute("data-paper", id);
+  star.setAttribute("aria-pressed", "false");
+  star.appendChild(window.catalogueElement("span", "visually-hidden", window.catalogueText("add_to_list", { paper: paper })));
+  return star;
+};
+
 // A paper of list-data.js (a row of window.CATALOGUE_LIST: see catalogue/site/data_files.py's
 // render_list_data) as a list shows it: the same elements as templates/_macros.html's paper_card
-// and paper_line, for the home page's filters (filter.js) and the reading list (reader.js).
-// window.catalogueEntries(list, root) -> {card: row -> <li>, line: row -> <li>}.
+// (and its star), for the home page's filters (filter.js) and the reading list (reader.js).
+// window.catalogueEntries(list, root) -> {card: row -> <li>}.
 window.catalogueEntries = function (list, root) {
   "use strict";
   var element = window.catalogueElement, link = window.catalogueLink;
@@ -183,25 +196,16 @@ window.catalogueEntries = function (list, root) {
     return typeof entry === "string" ? [entry, entry.toLowerCase().replace(/ /g, "-")] : entry;
   }
 
-  function authorsOf(row) {
-    return row[6].map(function (entry) { return author(entry)[0]; }).join(", ") +
-      (row[7] > row[6].length ? " " + window.catalogueText("et_al") : "");
-  }
-
   function card(row) {
     var item = element("li", "card");
-    var meta = item.appendChild(element("p", "card-meta"));
-    var star = meta.appendChild(element("button", "star"));
-    star.type = "button";
-    star.hidden = true;  // reader.js shows it, pressed or not
-    star.setAttribute("data-paper", row[0]);
-    star.setAttribute("aria-pressed", "false");
-    star.appendChild(element("span", "visually-hidden", window.catalogueText("add_to_list", { paper: row[3] || row[2] })));
-    if (row[3]) meta.appendChild(element("span", "name", row[3]));
-    meta.appendChild(element("span", "venue", list.venues[row[4]][0]));
+    item.setAttribute("data-paper", row[0]);
     var heading = item.appendChild(element("h2", "card-title"));
     heading.appendChild(link(root + window.catalogueRoute("paper", {slug: row[1]}), row[2]));
     if (row[8] === 1) heading.appendChild(window.catalogueDerivedMark());
+    var meta = item.appendChild(element("p", "card-meta"));
+    meta.appendChild(window.catalogueStar(row[0], row[3] || row[2]));
+    if (row[3]) meta.appendChild(element("span", "name", row[3]));
+    meta.appendChild(element("span", "venue", list.venues[row[4]][0]));
     if (row[6].length) {
       var authors = item.appendChild(element("p", "card-authors"));
       row[6].forEach(function (entry, at) {
@@ -211,32 +215,17 @@ window.catalogueEntries = function (list, root) {
       });
       if (row[7] > row[6].length) authors.appendChild(document.createTextNode(" " + window.catalogueText("et_al")));
     }
-    var topics = item.appendChild(element("ul", "topics"));
-    row[5].forEach(function (at) {
-      var topic = list.topics[at];
-      topics.appendChild(element("li")).appendChild(link(root + window.catalogueRoute("topic", {slug: topic[0]}), topic[1]));
-    });
-    return item;
-  }
-
-  function line(row) {
-    var item = element("li", "line");
-    item.appendChild(link(root + window.catalogueRoute("paper", {slug: row[1]}), row[2], "line-title"));
-    item.appendChild(document.createTextNode(" "));
-    var meta = item.appendChild(element("span", "line-meta"));
-    if (row[3] && row[2].indexOf(row[3]) !== 0) {  // a title that starts with the name shows it already
-      meta.appendChild(element("span", "name", row[3]));
-      meta.appendChild(document.createTextNode(" "));
-    }
-    meta.appendChild(element("span", "venue", list.venues[row[4]][0]));
-    if (row[6].length) {
-      meta.appendChild(document.createTextNode(" · "));
-      meta.appendChild(element("span", "line-authors", authorsOf(row)));
+    if (row[5].length) {
+      var topics = item.appendChild(element("ul", "topics"));
+      row[5].forEach(function (at) {
+        var topic = list.topics[at];
+        topics.appendChild(element("li")).appendChild(link(root + window.catalogueRoute("topic", {slug: topic[0]}), topic[1]));
+      });
     }
     return item;
   }
 
-  return { card: card, line: line };
+  return { card: card };
 };
 
 // Text for a Markdown citation, as the reading list's export and a paper's page write it: line

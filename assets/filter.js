@@ -1,10 +1,10 @@
 // Home page: the topic chips, Venue and Sort act on the whole catalogue, not only the page shown.
 // The catalogue comes from list-data.js (a plain script, so it loads from disk too), fetched when a
-// control is first pointed at or used; the results are rendered here, a page at a time, in the
-// page's view (cards or compact lines).
-// The address keeps the view (?topic=&venue=&sort=&page=), so a shared link opens it again.
+// control is first pointed at or used; the results are rendered here, a page at a time, as cards
+// (which the compact view, assets/listview.js, shows as lines).
+// The address keeps the filters (?topic=&venue=&sort=&page=), so a shared link opens them again.
 // Without JavaScript the controls stay hidden, the chips and venue links lead to the static topic
-// and venue pages, and the static pages (page/2/index.html, compact/index.html, ...) page through all.
+// and venue pages, and the static pages (page/2/index.html, ...) page through all.
 (function () {
   "use strict";
   var list = document.getElementById("paper-list");
@@ -15,19 +15,15 @@
   if (!list || !tools || !count || !pageOf || !pagerBox) return;
   var REACH = 2;  // page numbers on each side of the current one, as site/pagination.py's PAGER_REACH
   var root = document.documentElement.getAttribute("data-root") || "";
-  var route = window.catalogueRoute;
-  var view = list.getAttribute("data-view");
   var perPage = Number(list.getAttribute("data-per-page"));
   var venueSelect = document.getElementById("venue-filter");
   var sortSelect = document.getElementById("sort-order");
   var chips = Array.prototype.slice.call(document.querySelectorAll(".chips a[data-topic]"));
-  var switches = Array.prototype.slice.call(document.querySelectorAll(".view-switch a[data-view]"));
   var total = count.textContent;
   var loadedPath = location.pathname;
   var original = {  // the static page, put back when no filter is left
     items: Array.prototype.slice.call(list.children), start: list.getAttribute("start"),
-    pager: Array.prototype.slice.call(pagerBox.childNodes), pageOf: pageOf.textContent,
-    switches: switches.map(function (link) { return link.getAttribute("href"); })
+    pager: Array.prototype.slice.call(pagerBox.childNodes), pageOf: pageOf.textContent
   };
   var state = { topic: "", venue: "", sort: "", page: 1 };
   var data = null;  // list-data.js, prepared
@@ -117,7 +113,7 @@
     var nav = element("nav", "list-pager");
     nav.setAttribute("aria-label", window.catalogueText("pages"));
     var step = function (number, className, label, rel) {
-      var made = nav.appendChild(link(address(number, view), label, className));
+      var made = nav.appendChild(link(address(number), label, className));
       made.rel = rel;
       made.setAttribute("data-page", number);
     };
@@ -126,7 +122,7 @@
     numbers(page, pages).forEach(function (number) {
       var item = items.appendChild(element("li"));
       if (!number) { item.appendChild(element("span", "gap", "\u2026")); return; }
-      var made = item.appendChild(link(address(number, view), String(number)));
+      var made = item.appendChild(link(address(number), String(number)));
       made.setAttribute("data-page", number);
       if (number === page) made.setAttribute("aria-current", "page");
     });
@@ -134,13 +130,13 @@
     return nav;
   }
 
-  // The view's first page with the state as its query: where a filtered view lives.
-  function address(page, inView) {
+  // The list's first page with the state as its query: where a filtered view lives.
+  function address(page) {
     var params = new URLSearchParams();
     ["topic", "venue", "sort"].forEach(function (key) { if (state[key]) params.set(key, state[key]); });
     if (page > 1) params.set("page", String(page));
     var query = params.toString();
-    return root + (inView === "compact" ? route("compact") : "") + "index.html" + (query ? "?" + query : "");
+    return root + "index.html" + (query ? "?" + query : "");
   }
 
   function render() {
@@ -148,18 +144,13 @@
     var pages = Math.max(1, Math.ceil(found.length / perPage));
     state.page = Math.min(state.page, pages);
     var first = (state.page - 1) * perPage;
-    var make = view === "compact" ? entries.line : entries.card;
-    list.replaceChildren.apply(list, found.slice(first, first + perPage).map(function (at) { return make(data.papers[at]); }));
+    list.replaceChildren.apply(list, found.slice(first, first + perPage).map(function (at) { return entries.card(data.papers[at]); }));
     if (first) list.setAttribute("start", String(first + 1)); else list.removeAttribute("start");
     if (!found.length) pagerBox.replaceChildren(element("p", "count", window.catalogueText("no_match_filters")));
     else if (pages > 1) pagerBox.replaceChildren(pager(state.page, pages));
     else pagerBox.replaceChildren();
     count.textContent = state.topic || state.venue ? window.catalogueText("shown_of", { shown: found.length, total: total }) : total;
     pageOf.textContent = pages > 1 ? " · " + window.catalogueText("page_of", { page: state.page, pages: pages }) : "";
-    switches.forEach(function (other) {
-      var at = Math.floor(first / Number(other.getAttribute("data-per-page"))) + 1;
-      other.href = address(at, other.getAttribute("data-view"));
-    });
     document.dispatchEvent(new Event("catalogue:listed"));
   }
 
@@ -169,10 +160,9 @@
     pagerBox.replaceChildren.apply(pagerBox, original.pager);
     count.textContent = total;
     pageOf.textContent = original.pageOf;
-    switches.forEach(function (other, at) { other.setAttribute("href", original.switches[at]); });
   }
 
-  // Show the state, and (when asked) put it in the address: a filtered view at the view's first
+  // Show the state, and (when asked) put it in the address: a filtered view at the list's first
   // page where the browser allows (over http; a file: page may change only its query), the
   // catalogue's own order back at the static page it was opened on.
   function apply(how) {
@@ -181,7 +171,7 @@
     });
     venueSelect.value = state.venue;
     sortSelect.value = state.sort;
-    var target = active() ? address(state.page, view) : loadedPath;
+    var target = active() ? address(state.page) : loadedPath;
     if (how) {
       try {
         history[how](null, "", target);

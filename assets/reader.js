@@ -24,8 +24,20 @@
     save(ids);
   }
 
+  // A listed card names its paper (data-paper) and gets its star here: its label would repeat the
+  // card's title in every list.
+  function addStars() {
+    document.querySelectorAll(".card[data-paper] > .card-meta").forEach(function (meta) {
+      if (meta.querySelector("button.star")) return;
+      var card = meta.parentNode;
+      var name = card.querySelector(".card-meta .name") || card.querySelector(".card-title a");
+      meta.insertBefore(window.catalogueStar(card.getAttribute("data-paper"), name.textContent), meta.firstChild);
+    });
+  }
+
   function refreshStars() {
     var ids = load();
+    addStars();
     document.querySelectorAll("button.star[data-paper]").forEach(function (button) {
       var on = ids.indexOf(button.getAttribute("data-paper")) >= 0;
       button.setAttribute("aria-pressed", on ? "true" : "false");
@@ -153,7 +165,7 @@
 
   function items() {
     return Array.prototype.slice.call(document.querySelectorAll(
-      "#paper-list .card:not([hidden]), .paper-list .card:not([hidden]), #paper-list .line, #search-results .result, #my-list .card"));
+      "#paper-list .card:not([hidden]), .paper-list .card:not([hidden]), #search-results .result, #my-list .card"));
   }
 
   function move(step) {
@@ -165,7 +177,7 @@
     current = Math.max(0, Math.min(list.length - 1, current + step));
     var item = list[current];
     item.classList.add("is-current");
-    var link = item.querySelector(".card-title a, .result-title a, a.line-title");
+    var link = item.querySelector(".card-title a, .result-title a");
     if (link) link.focus();
     item.scrollIntoView({ block: "nearest" });
   }

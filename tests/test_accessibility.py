@@ -115,7 +115,7 @@ class Case:
 PHONE = 390
 CASES: dict[str, Case] = {
     "home, chip pressed": Case(lambda s: s.file + "index.html", home_with_chip_pressed),
-    "home, compact view, phone": Case(lambda s: s.file + "compact/index.html", home_with_chip_pressed, width=PHONE),
+    "home, compact view, phone": Case(lambda s: s.file + "index.html?view=compact", home_with_chip_pressed, width=PHONE),
     "search ?q=diffusion (file)": Case(lambda s: s.file + "search.html?q=diffusion", lambda p: wait_for_search(p, "diffusion")),
     "search ?q=diffusion (http)": Case(lambda s: s.http + "search.html?q=diffusion", lambda p: wait_for_search(p, "diffusion"), 200),
     "topics": Case(lambda s: s.file + "topics/index.html"),

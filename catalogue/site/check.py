@@ -212,16 +212,16 @@ def check_collections(site: Path, parsed: dict[str, PageParser]) -> list[str]:
 
 
 def views_of(page: str, parsed: dict[str, PageParser]) -> dict[str, set[str]]:
-    """A list's views by their first page (the list's own, topics/x/index.html; its compact view's,
-    topics/x/compact/index.html), each with the pages linked from all its pages (page/2/index.html, ...)."""
-    views = {}
-    for compact in (False, True):
-        pages = [routes.list_page(routes.list_folder(page), 1, compact)]
-        while (following := routes.list_page(routes.list_folder(page), len(pages) + 1, compact)) in parsed:
-            pages.append(following)
-        if pages[0] in parsed:
-            views[pages[0]] = {target for path in pages for target in linked(path, parsed[path].references)}
-    return views
+    """A list by its first page (topics/x/index.html) with the pages linked from all its pages
+    (page/2/index.html, ...); its compact view is the same pages."""
+    folder = routes.list_folder(page)
+    pages = [routes.list_page(folder, 1)]
+    while (following := routes.list_page(folder, len(pages) + 1)) in parsed:
+        pages.append(following)
+    if pages[0] not in parsed:
+        return {}
+    return {pages[0]: {posixpath.normpath(posixpath.join(posixpath.dirname(path), unquote(urlsplit(reference).path)))
+                       for path in pages for reference in parsed[path].references}}
 
 
 def linked(page: str, references: list[str]) -> set[str]:

@@ -20,7 +20,7 @@ from catalogue.site.views import PaperView
 @dataclass(frozen=True)
 class SiteParts:
     """What every page shows alike: the topics and venues, the interface strings, the page parts
-    made once a build (a paper's card and compact line, a page's frame)."""
+    made once a build (a paper's card, a page's frame)."""
 
     topics: tuple[Topic, ...]  # those with papers, largest first
     topic_counts: dict[str, int]
@@ -30,8 +30,7 @@ class SiteParts:
     card_authors: int
     t: Strings
     venue_label: Callable[[Paper], str]  # a venue as pages name it, in the site's language
-    card: Callable[[PaperView, str], SafeHtml]
-    line: Callable[[PaperView, str], SafeHtml]
+    card: Callable[..., SafeHtml]  # (view, root, excerpt, topic, venue) -> the paper's card
     reuse: Callable[..., SafeHtml]
 
 
@@ -42,6 +41,15 @@ class ListValues:
     heading: str
     listing: ListPage
     parent: Crumb | None = None  # the overview the list belongs to
+    topic: str | None = None  # the slug of the topic whose papers these are, which their cards leave out
+    venue: str | None = None  # the label of the venue whose papers these are, which their cards leave out
+
+
+@dataclass(frozen=True)
+class ForwardValues:
+    """An earlier address of a page of a list, forwarding to the page that shows its papers now."""
+
+    target: str  # from the site's root, with the view it showed
 
 
 @dataclass(frozen=True)
@@ -112,8 +120,8 @@ class MapValues:
     map_groups: list[MapGroup]
 
 
-Values = (ListValues | SearchValues | OverviewValues | StatsValues | AuthorsIndexValues | AuthorsPageValues | PaperValues
-          | MapValues)
+Values = (ListValues | ForwardValues | SearchValues | OverviewValues | StatsValues | AuthorsIndexValues | AuthorsPageValues
+          | PaperValues | MapValues)
 
 
 def named_values(values: object | None) -> dict[str, object]:

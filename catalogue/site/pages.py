@@ -16,13 +16,13 @@ from catalogue.config import SiteConfig
 from catalogue.i18n.strings import Strings
 from catalogue.model import Catalogue, Topic
 from catalogue.publish.writer import Output
-from catalogue.site.contexts import (AuthorsIndexValues, AuthorsPageValues, ListValues, MapGroup, MapValues, OverviewValues,
-                                     PaperValues, SearchValues, SiteParts, StatsValues, Values, named_values)
+from catalogue.site.contexts import (AuthorsIndexValues, AuthorsPageValues, ForwardValues, ListValues, MapGroup, MapValues,
+                                     OverviewValues, PaperValues, SearchValues, SiteParts, StatsValues, Values, named_values)
 from catalogue.site.charts import render_bar_chart, render_swatch
 from catalogue.site.cite import venue_label
 from catalogue.site.groups import AuthorGroup, author_groups, author_pages, venue_groups
 from catalogue.site.map_page import map_points, render_catalogue_map, render_map_data
-from catalogue.site.pagination import CARD_AUTHORS, VIEWS, Crumb, Entry, PageSizes, letter_jumps, list_pages, paginate_authors
+from catalogue.site.pagination import CARD_AUTHORS, Crumb, Entry, PageSizes, earlier_pages, letter_jumps, list_pages, paginate_authors
 from catalogue.site.paper_extras import PaperExtras, paper_extras
 from catalogue.site.templating import EntryMaker, PartReuser, render_page
 from catalogue.site.views import PaperView
@@ -49,8 +49,7 @@ class PagePlanner:
         self.base = digest(everything, inputs_of(shown))
         shown |= {"t": strings, "venue_label": self.venue}
         macros = env.get_template("_macros.html").make_module({**shown, "routes": routes})
-        self.shared = SiteParts(**shown, card=EntryMaker(macros.paper_card), line=EntryMaker(macros.paper_line),
-                                reuse=PartReuser())
+        self.shared = SiteParts(**shown, card=EntryMaker(macros.paper_card), reuse=PartReuser())
 
     def page(self, path: str, template: str, title: str, description: str, papers: tuple[PaperView, ...] = (),
              values: Values | None = None, canonical_path: str | None = None,
@@ -98,31 +97,35 @@ class PagePlanner:
             pages += self.plan_list(routes.list_folder(routes.topic_page(topic.slug)), members, "collection.html", topic.label,
                                     t("collection.topic_description", len(members), topic=topic.label,
                                       site=config.title),
-                                    parent=Crumb(t("nav.topics"), routes.TOPICS_INDEX))
+                                    parent=Crumb(t("nav.topics"), routes.TOPICS_INDEX), topic=topic.slug)
         for slug, label, members in venues:
             pages += self.plan_list(routes.list_folder(routes.venue_page(slug)), members, "collection.html", label,
                                     t("collection.venue_description", len(members), venue=label, site=config.title),
-                                    parent=Crumb(t("nav.venues"), routes.VENUES_INDEX))
+                                    parent=Crumb(t("nav.venues"), routes.VENUES_INDEX), venue=label)
         return pages + self.plan_authors()
 
     def plan_list(self, base: str, members: tuple[PaperView, ...], template: str, heading: str, description: str,
-                  parent: Crumb | None = None) -> list[Output]:
+                  compact: bool = True, parent: Crumb | None = None,
+                  topic: str | None = None, venue: str | None = None) -> list[Output]:
         """Every page of a list of papers: its cards at <base>index.html, <base>page/2/index.html, ...
-        and its compact lines at <base>compact/index.html, <base>compact/page/2/index.html, ..."""
+        (compact lines are a view of the same pages), and a page forwarding from each address its pages
+        had before that none has now (when `compact`, its compact view's too: <base>compact/index.html)."""
         t = self.strings.text
         pages = []
-        for listing in list_pages(base, len(members), self.sizes, VIEWS):
+        for listing in list_pages(base, len(members), self.sizes):
             title, about = heading, description
             if listing.path == routes.HOME:
                 title = self.config.title  # the home page is named by the site
-            if listing.view == "compact":
-                title = t("listing.compact_title", title=title)
             if listing.number > 1:
                 title = t("listing.page_title", title=title, page=listing.number, pages=listing.count)
                 about = t("listing.page_description", description=about, page=listing.number, pages=listing.count)
             pages.append(self.page(listing.path, template, title, about,
                                    papers=members[listing.start:listing.start + listing.per_page],
-                                   values=ListValues(heading, listing, parent)))
+                                   values=ListValues(heading, listing, parent, topic, venue)))
+        views = ("cards", "compact") if compact else ("cards",)
+        for forward in earlier_pages(base, len(members), self.sizes, views):
+            pages.append(self.page(forward.path, "forward.html", heading, description,
+                                   values=ForwardValues(forward.target), canonical_path=forward.target.split("?")[0]))
         return pages
 
     def plan_authors(self) -> list[Output]:

@@ -1,5 +1,5 @@
-"""Lists in pages: a list of papers in its two views (cards, compact lines) page by page, with its
-pager; the authors index page by page, by initial; the lines of an overview and the crumb above a
+"""Lists in pages: a list of papers page by page, with its pager, and the addresses its pages had
+before; the authors index page by page, by initial; the lines of an overview and the crumb above a
 list. Addresses come from routes."""
 
 from __future__ import annotations
@@ -12,9 +12,12 @@ from catalogue.site.authors import initial
 from catalogue.site.groups import AuthorGroup
 
 
-VIEWS = ("cards", "compact")  # the two views of a list of papers
-CARD_AUTHORS = 3  # names a card or a compact line shows before "et al." (assets/search.js, filter.js as many)
+CARD_AUTHORS = 3  # names a card shows before "et al." (assets/search.js, filter.js as many)
 PAGER_REACH = 2  # page numbers a pager shows on each side of the current page, besides the first and the last
+# The views a list had when each was a set of pages of its own (<base>page/2/, <base>compact/page/2/), with
+# the papers a page of each held: their addresses forward to the page that shows the same papers now.
+EARLIER_VIEWS = (("cards", 50), ("compact", 200))
+COMPACT_QUERY = "?view=compact"  # a list page's address asking for its compact view (assets/listview.js)
 
 
 @dataclass(frozen=True)
@@ -22,8 +25,7 @@ class PageSizes:
     """What a page of each paginated list holds. At these sizes the home page stays under 150 KB
     and every list page under 400 KB at any catalogue size (tests/test_lists.py)."""
 
-    cards: int = 50
-    lines: int = 200  # compact lines
+    cards: int = 100  # papers on a page of a list, in either view
     authors: int = 1000  # names on a page of the authors index
 
 
@@ -37,22 +39,13 @@ class Crumb:
 
 @dataclass(frozen=True)
 class ListPage:
-    """A page of a list of papers (the home page's, a topic's, a venue's) in one of
-    its views: cards, or compact lines (one a paper, under <base>compact/)."""
+    """A page of a list of papers (the home page's, a topic's, a venue's). Its two views,
+    cards and compact lines, are the same page: a class the reader switches (assets/listview.js)."""
 
     base: str  # the list's folder from the site root: '' for the home page, 'topics/x/'
-    view: str
     number: int
     total: int  # papers in the list
-    sizes: PageSizes
-    views: tuple[str, ...]  # the views the list has
-
-    def per_view(self, view: str) -> int:
-        return self.sizes.cards if view == "cards" else self.sizes.lines
-
-    @property
-    def per_page(self) -> int:
-        return self.per_view(self.view)
+    per_page: int
 
     @property
     def count(self) -> int:
@@ -66,9 +59,8 @@ class ListPage:
     def path(self) -> str:
         return self.address(self.number)
 
-    def address(self, number: int, view: str | None = None) -> str:
-        """Page `number` of this list in `view` (this page's view by default)."""
-        return routes.list_page(self.base, number, compact=(view or self.view) == "compact")
+    def address(self, number: int) -> str:
+        return routes.list_page(self.base, number)
 
     @property
     def previous(self) -> str | None:
@@ -90,19 +82,35 @@ class ListPage:
             numbers.append(number)
         return tuple(numbers)
 
-    def switch(self, view: str) -> str:
-        """The page of `view` that shows this page's first paper."""
-        return self.address(self.start // self.per_view(view) + 1, view)
 
-    def in_view(self, path: str) -> str:
-        """Another list's first page (its cards page, e.g. topics/x/index.html) in this page's view."""
-        return routes.list_page(routes.list_folder(path), 1, compact=True) if self.view == "compact" else path
+def list_pages(base: str, total: int, sizes: PageSizes) -> list[ListPage]:
+    """Every page of a list of `total` papers (an empty list has one, empty, page)."""
+    first = ListPage(base, 1, total, sizes.cards)
+    return [replace(first, number=number) for number in range(1, first.count + 1)]
 
 
-def list_pages(base: str, total: int, sizes: PageSizes, views: tuple[str, ...]) -> list[ListPage]:
-    """Every page of a list of `total` papers in each of `views` (an empty list has one, empty, page)."""
-    first = [ListPage(base, view, 1, total, sizes, views) for view in views]
-    return [replace(page, number=number) for page in first for number in range(1, page.count + 1)]
+@dataclass(frozen=True)
+class Forward:
+    """An address a list's page had before, and the page (with its view) that shows its papers now."""
+
+    path: str
+    target: str
+
+
+def earlier_pages(base: str, total: int, sizes: PageSizes, views: tuple[str, ...] = ("cards", "compact")) -> list[Forward]:
+    """The earlier addresses of a list's pages (in `views`, those it had) that no page has now: each
+    forwards to the page that shows its first paper, in the same view."""
+    now = {page.path for page in list_pages(base, total, sizes)}
+    forwards = []
+    for view, per_page in EARLIER_VIEWS:
+        if view not in views:
+            continue
+        for number in range(1, max(1, -(-total // per_page)) + 1):
+            path = routes.list_page(base, number, compact=view == "compact")
+            if path not in now:
+                target = routes.list_page(base, (number - 1) * per_page // sizes.cards + 1)
+                forwards.append(Forward(path, target + (COMPACT_QUERY if view == "compact" else "")))
+    return forwards
 
 
 @dataclass(frozen=True)

@@ -62,19 +62,21 @@ def templates_state(env: Environment) -> str:
 
 
 class EntryMaker:
-    """Each paper's entry in a list (a macro: its card, its compact line) made once per build, however
-    many lists show it: made with a stand-in for the way back to the site's top, which each page then fills in."""
+    """Each paper's entry in a list (a macro: its card) made once per build for each way lists show it
+    (the macro's further arguments), however many lists show it: made with a stand-in for the way back
+    to the site's top, which each page then fills in."""
 
     ROOT = SafeHtml("<root>")  # passed unescaped, so it cannot be confused with any text (whose '<' is escaped)
 
     def __init__(self, macro):
         self.macro = macro
-        self.made: dict[str, str] = {}
+        self.made: dict[tuple, str] = {}
 
-    def __call__(self, view: PaperView, root: str) -> SafeHtml:
-        if view.key not in self.made:
-            self.made[view.key] = str(self.macro(view, self.ROOT))
-        return SafeHtml(self.made[view.key].replace(self.ROOT, root))
+    def __call__(self, view: PaperView, root: str, *shown: object) -> SafeHtml:
+        key = (view.key, *shown)
+        if key not in self.made:
+            self.made[key] = str(self.macro(view, self.ROOT, *shown))
+        return SafeHtml(self.made[key].replace(self.ROOT, root))
 
 
 class PartReuser:
