@@ -1,7 +1,8 @@
 // Home page: the topic chips, Venue and Sort act on the whole catalogue, not only the page shown.
-// The catalogue comes from list-data.js (a plain script, so it loads from disk too), fetched when a
-// control is first pointed at or used; the results are rendered here, a page at a time, in the
-// page's view (cards or compact lines).
+// The papers come from the parts of the list data (plain scripts, so they load from disk too, see
+// assets/parts.js): list-data.js (venues and topics) when a control is first pointed at or used,
+// then a venue's part alone for a venue, every venue's part for a topic or an order over all; the
+// results are rendered here, a page at a time, in the page's view (cards or compact lines).
 // The address keeps the view (?topic=&venue=&sort=&page=), so a shared link opens it again.
 // Without JavaScript the controls stay hidden, the chips and venue links lead to the static topic
 // and venue pages, and the static pages (page/2/index.html, compact/index.html, ...) page through all.
@@ -30,18 +31,27 @@
     switches: switches.map(function (link) { return link.getAttribute("href"); })
   };
   var state = { topic: "", venue: "", sort: "", page: 1 };
-  var data = null;  // list-data.js, prepared
-  var loading = false;
+  var tables = null;  // list-data.js: venues (label, year, part), topics, the venues in catalogue order
+  var data = null;  // the rows of the parts loaded for `scope`, prepared
+  var scope = null;  // the venue whose part data holds, "" for every venue's
   tools.hidden = false;
 
   function active() { return Boolean(state.topic || state.venue || state.sort); }
 
-  // --- The catalogue: rows of list-data.js, with each sort order made once --------------------
+  // --- The papers: rows of the parts, in catalogue order, with each sort order made once ------
 
-  function prepare(raw) {
-    var prepared = { papers: raw.papers, venues: raw.venues, topics: raw.topics, orders: {}, venueAt: {}, topicAt: {} };
-    raw.venues.forEach(function (venue, at) { prepared.venueAt[venue[0]] = at; });
-    raw.topics.forEach(function (topic, at) { prepared.topicAt[topic[0]] = at; });
+  function partNames(venue) {
+    var at = tables.venues.map(function (entry) { return entry[0]; }).indexOf(venue);
+    var venues = at >= 0 ? [at] : tables.order;
+    return venues.map(function (index) { return "list-data/venues/" + tables.venues[index][2]; });
+  }
+
+  function prepare(names) {
+    var rows = [];
+    names.forEach(function (name) { rows = rows.concat(window.CATALOGUE_PARTS[name] || []); });
+    var prepared = { papers: rows, venues: tables.venues, topics: tables.topics, orders: {}, venueAt: {}, topicAt: {} };
+    tables.venues.forEach(function (venue, at) { prepared.venueAt[venue[0]] = at; });
+    tables.topics.forEach(function (topic, at) { prepared.topicAt[topic[0]] = at; });
     return prepared;
   }
 
@@ -72,32 +82,40 @@
     });
   }
 
+  // Whether data holds the papers the state asks for (a venue's, or every venue's), made from
+  // the parts when they are in.
   function ready() {
-    if (!data && window.CATALOGUE_LIST) {
-      data = prepare(window.CATALOGUE_LIST);
-      entries = window.catalogueEntries(data, root);
-    }
-    return Boolean(data);
+    var wanted = state.venue;
+    if (data && (scope === "" || scope === wanted)) return true;
+    if (!tables) return false;
+    var names = partNames(wanted);
+    if (!names.every(function (name) { return name in window.CATALOGUE_PARTS; })) return false;
+    data = prepare(names);
+    scope = wanted;
+    entries = window.catalogueEntries(data, root);
+    return true;
   }
 
-  // list-data.js, fetched once: by the first filter, or as soon as a control is pointed at or
-  // focused, so that it is usually there when the choice is made.
+  // list-data.js as soon as a control is pointed at or focused; the parts the state asks for
+  // with it once a filter is chosen.
   function load() {
-    if (ready() || loading) return;
-    loading = true;
-    var script = document.createElement("script");
-    script.src = root + "list-data.js";
-    script.onload = function () {
-      list.removeAttribute("aria-busy");
-      if (ready() && active()) render();
-    };
-    document.head.appendChild(script);
+    window.catalogueParts(["list-data"], function () {
+      tables = window.CATALOGUE_PARTS["list-data"];
+      if (!tables || !active()) return;
+      var wanted = state.venue;
+      window.catalogueParts(partNames(wanted), function () {
+        if (ready() && active()) {
+          list.removeAttribute("aria-busy");
+          render();
+        }
+      });
+    });
   }
 
   // --- Rendering: the same elements as the static pages (templates/_macros.html) -------------------
 
   var element = window.catalogueElement, link = window.catalogueLink;
-  var entries = null;  // made once list-data.js is loaded: window.catalogueEntries(data, root)
+  var entries = null;  // made with data: window.catalogueEntries(data, root)
 
   function numbers(page, pages) {
     var shown = [];

@@ -1,0 +1,121 @@
+"""The whole-catalogue data cut into parts no host refuses and no reader loads whole: papers.json's
+records and the BibTeX per venue and year (data/<venue-slug>.json and .bib, with papers.json as their
+index), a feed per venue and year, and the reading list's data by the first hex digits of a paper's
+id (list-data/<prefix>.js, list-bibtex/<prefix>.js) and per venue and year for the home page's
+filters (list-data/venues/<venue-slug>.js), list-data.js naming what the parts refer to. Each part
+is keyed by its own papers, so an edit remakes only the parts it touches."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from catalogue import routes
+from catalogue.config import SiteConfig
+from catalogue.model import Catalogue, Paper, Topic
+from catalogue.publish.writer import Output
+from catalogue.site.feeds import paper_record, render_atom, render_papers_index, render_papers_part, venue_feed
+from catalogue.site.json_text import plain_script_json
+from catalogue.site.pagination import CARD_AUTHORS
+from catalogue.site.views import AuthorRef, PaperView
+from catalogue.system.cache import digest
+
+DATA_FOLDER = "data/"
+PART_PAPERS = 1000  # a venue-year of more papers is cut into parts of this many: each file stays near 1 MB
+LIST_ROOT = "list-data.js"
+PART_TARGET = 64  # papers a reading-list part holds at most on average, which sets the prefix's length
+MAX_DIGITS = 3  # 4,096 parts: a folder well under every host's limit
+
+
+def papers_parts(groups: list[tuple[str, str, tuple[PaperView, ...]]]) -> list[tuple[str, str, tuple[PaperView, ...]]]:
+    """(part name, venue slug, papers) per venue and year, newest first: data/<slug>.json, and for a
+    venue-year of more than PART_PAPERS papers data/<slug>.2.json and on (no slug holds a dot)."""
+    parts = []
+    for slug, _, members in groups:
+        for number, start in enumerate(range(0, len(members), PART_PAPERS), 1):
+            parts.append((slug if number == 1 else f"{slug}.{number}", slug, members[start:start + PART_PAPERS]))
+    return parts
+
+
+def plan_catalogue_parts(catalogue: Catalogue, views: tuple[PaperView, ...], config: SiteConfig, everything: str,
+                         venue: Callable[[Paper], str], groups: list[tuple[str, str, tuple[PaperView, ...]]]) -> list[Output]:
+    """papers.json (the index) with its parts, the BibTeX parts, and each venue-year's feed."""
+    files, index = [], []
+    for name, slug, members in papers_parts(groups):
+        key = digest(everything, [v.key for v in members])
+        paper = members[0].paper
+        json_path, bib_path = f"{DATA_FOLDER}{name}.json", f"{DATA_FOLDER}{name}.bib"
+        files += [Output(json_path, key, lambda members=members, paper=paper: render_papers_part(
+                      (paper_record(v.paper, v.addresses, v.title_text, v.plain_abstract) for v in members),
+                      paper.venue, paper.year)),
+                  Output(bib_path, key, lambda members=members: "\n".join(v.bibtex for v in members))]
+        index.append({"venue": paper.venue, "year": paper.year, "count": len(members), "url": json_path,
+                      "bib": bib_path, "feed": venue_feed(slug)})
+    topics = [{"slug": t.slug, "label": t.label} for t in catalogue.topics]
+    files.append(Output("papers.json", digest(everything, index, topics),
+                        lambda: render_papers_index(config, len(views), topics, index)))
+    for slug, label, members in groups:
+        files.append(Output(venue_feed(slug), digest(everything, [v.key for v in members]), lambda members=members, slug=slug, label=label: render_atom(
+            catalogue, {v.paper.id: v.title_text for v in members}, {v.paper.id: v.description for v in members},
+            {v.paper.id: v.addresses for v in members}, config, venue, papers=[v.paper for v in members],
+            path=venue_feed(slug), title=label)))
+    return files
+
+
+def prefix_digits(count: int) -> int:
+    """The hex digits of a paper id that name its reading-list part: parts of about PART_TARGET papers."""
+    digits = 1
+    while count > PART_TARGET * 16 ** digits and digits < MAX_DIGITS:
+        digits += 1
+    return digits
+
+
+def plan_list_parts(views: tuple[PaperView, ...], topics: tuple[Topic, ...], everything: str,
+                    venue: Callable[[Paper], str], groups: list[tuple[str, str, tuple[PaperView, ...]]]) -> list[Output]:
+    """list-data.js (venues, topics, the prefix length, the venues in catalogue order), its parts by id prefix and by venue-year,
+    and the BibTeX parts by id prefix (loaded only for an export)."""
+    venues = [[label, members[0].paper.year, slug] for slug, label, members in groups]
+    venue_index = {venue(members[0].paper): n for n, (_, _, members) in enumerate(groups)}
+    topic_index = {t.slug: n for n, t in enumerate(topics)}
+    digits = prefix_digits(len(views))
+    order = list(dict.fromkeys(venue_index[venue(v.paper)] for v in views))  # the venues' parts in catalogue order
+    tables = {"venues": venues, "topics": [[t.slug, t.label] for t in topics], "digits": digits, "order": order}
+    shared = digest(everything, tables)  # a row names its venue and topics by their place in these
+
+    def row(v: PaperView) -> list:
+        return ([v.paper.id, v.paper.slug, v.title_text, v.name_text, venue_index[venue(v.paper)],
+                 [topic_index[t.slug] for t in v.topics], [author_entry(a) for a in v.authors[:CARD_AUTHORS]],
+                 len(v.authors)] + ([1] if v.paper.title_source == "derived" else []))
+
+    by_prefix: dict[str, list[PaperView]] = {}
+    for view in views:
+        by_prefix.setdefault(view.paper.id[:digits], []).append(view)
+    files = [Output(LIST_ROOT, shared, lambda: part_script("list-data", tables))]
+    for prefix, members in sorted(by_prefix.items()):
+        key = digest(shared, [v.key for v in members])
+        files += [Output(f"list-data/{prefix}.js", key,
+                         lambda members=members, prefix=prefix: part_script(f"list-data/{prefix}", [row(v) for v in members])),
+                  Output(f"list-bibtex/{prefix}.js", key, lambda members=members, prefix=prefix: render_bibtex_part(prefix, members))]
+    for slug, _, members in groups:
+        files.append(Output(f"list-data/venues/{slug}.js", digest(shared, [v.key for v in members]),
+                            lambda members=members, slug=slug: part_script(f"list-data/venues/{slug}", [row(v) for v in members])))
+    return files
+
+
+def part_script(name: str, data) -> str:
+    """A part as a plain script (so it loads from disk too) that files its data under its name, as
+    assets/parts.js asks: window.CATALOGUE_PARTS[name]."""
+    return f"(window.CATALOGUE_PARTS = window.CATALOGUE_PARTS || {{}})[{plain_script_json(name)}] = {plain_script_json(data)};\n"
+
+
+def render_bibtex_part(prefix: str, views: list[PaperView]) -> str:
+    """For the reading list's export: id -> BibTeX of the papers whose ids start with `prefix`."""
+    entries = ",".join(v.bibtex_entry for v in sorted(views, key=lambda v: v.paper.id))  # as sort_keys orders them
+    name = plain_script_json(f"list-bibtex/{prefix}")
+    return f"(window.CATALOGUE_PARTS = window.CATALOGUE_PARTS || {{}})[{name}] = {{{entries}}};\n"
+
+
+def author_entry(author: AuthorRef) -> str | list[str]:
+    """An author in the list data: [name, folder], or the name alone when the folder is the name in
+    lower case with hyphens for spaces, as for most names."""
+    folder = routes.author_folder_of(author.path)
+    return author.shown if author.shown.isascii() and author.shown.lower().replace(" ", "-") == folder else [author.shown, folder]
