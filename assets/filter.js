@@ -87,6 +87,7 @@
   function ready() {
     var wanted = state.venue;
     if (data && (scope === "" || scope === wanted)) return true;
+    tables = tables || window.CATALOGUE_PARTS["list-data"] || null;
     if (!tables) return false;
     var names = partNames(wanted);
     if (!names.every(function (name) { return name in window.CATALOGUE_PARTS; })) return false;

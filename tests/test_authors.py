@@ -31,6 +31,7 @@ from catalogue.site.render import KEPT_TYPES
 from authored import BASE, hashed, write_content
 from conftest import PROJECT, SUBPATH, run_cli, serve_folder, serve_under_subpath
 from catalogue.routes import bucket
+from site_data import site_records
 
 SHOTS = Path("/tmp/site-shots")
 
@@ -237,7 +238,7 @@ def test_citations_structured_data_and_papers_json_name_the_authors(site):
     data = json.loads(re.search(r'<script type="application/ld\+json">(.*?)</script>', page)[1])
     assert data["author"] == [{"@type": "Person", "name": "Ada Lovelace", "url": f"{BASE}authors/{bucket('ada-lovelace')}/ada-lovelace/"},
                               {"@type": "Person", "name": "Alan Turing", "url": f"{BASE}authors/{bucket('alan-turing')}/alan-turing/"}]
-    record = next(r for r in json.loads(read(site, "papers.json"))["papers"] if r["slug"] == "engines")
+    record = next(r for r in site_records(site) if r["slug"] == "engines")
     assert record["authors"] == ["Ada Lovelace", "Alan Turing"]
     assert record["proceedings_url"] == "https://proceedings.example.org/engines"
 

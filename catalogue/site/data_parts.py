@@ -24,6 +24,7 @@ PART_PAPERS = 1000  # a venue-year of more papers is cut into parts of this many
 LIST_ROOT = "list-data.js"
 PART_TARGET = 64  # papers a reading-list part holds at most on average, which sets the prefix's length
 MAX_DIGITS = 3  # 4,096 parts: a folder well under every host's limit
+VENUE_FEED_ENTRIES = 20  # a venue-year's feed: its newest papers, for a reader who follows that venue
 
 
 def papers_parts(groups: list[tuple[str, str, tuple[PaperView, ...]]]) -> list[tuple[str, str, tuple[PaperView, ...]]]:
@@ -57,7 +58,7 @@ def plan_catalogue_parts(catalogue: Catalogue, views: tuple[PaperView, ...], con
         files.append(Output(venue_feed(slug), digest(everything, [v.key for v in members]), lambda members=members, slug=slug, label=label: render_atom(
             catalogue, {v.paper.id: v.title_text for v in members}, {v.paper.id: v.description for v in members},
             {v.paper.id: v.addresses for v in members}, config, venue, papers=[v.paper for v in members],
-            path=venue_feed(slug), title=label)))
+            path=venue_feed(slug), title=label, limit=VENUE_FEED_ENTRIES)))
     return files
 
 
