@@ -56,13 +56,13 @@
     return match ? match[1].split(",").filter(Boolean) : null;
   }
 
-  // list-data.js names the venues, the topics and how many hex digits of a paper's id name its
-  // part; list-data/<prefix>.js holds those papers' rows, list-bibtex/<prefix>.js their BibTeX
+  // list-data.js names the venues, the topics and how many of a paper id's last hex digits name
+  // its part; list-data/<digits>.js holds those papers' rows, list-bibtex/<digits>.js their BibTeX
   // (loaded only for an export). Only the parts of the papers in the list are fetched.
   var shown = { ids: [], digits: 1 };  // the list as last shown
 
   function partsOf(folder, ids, digits) {
-    return ids.map(function (id) { return folder + "/" + id.slice(0, digits); });
+    return ids.map(function (id) { return folder + "/" + id.slice(-digits); });
   }
 
   function listIds() { return sharedIds() || load(); }
@@ -78,7 +78,7 @@
   }
 
   function showList(tables, wanted) {
-    var rows = {};  // id -> its row of list-data/<prefix>.js
+    var rows = {};  // id -> its row of list-data/<digits>.js
     partsOf("list-data", wanted, tables.digits).forEach(function (name) {
       (window.CATALOGUE_PARTS[name] || []).forEach(function (row) { rows[row[0]] = row; });
     });
@@ -115,7 +115,7 @@
     window.catalogueParts(partsOf("list-bibtex", ids, digits), function () {
       if (ids !== shown.ids) return;  // the list changed meanwhile: shown again, without this export
       var bibtex = ids.map(function (id) {
-        return (window.CATALOGUE_PARTS["list-bibtex/" + id.slice(0, digits)] || {})[id] || "";
+        return (window.CATALOGUE_PARTS["list-bibtex/" + id.slice(-digits)] || {})[id] || "";
       }).filter(Boolean).join("\n");
       setDownload("export-bibtex", bibtex, "application/x-bibtex");
       if (then) then();

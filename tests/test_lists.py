@@ -321,6 +321,7 @@ def test_a_venue_filter_on_page_one_finds_a_paper_of_page_three_and_the_address_
     assert parse_qs(urlsplit(page.url).query) == {"venue": ["NeurIPS 2024"]}
 
     page.select_option("#venue-filter", "ICLR 2025")
+    page.wait_for_function("() => document.querySelector('#paper-list a').href.includes('paper-09')")  # its part, loaded
     page.select_option("#sort-order", "name")
     assert shown(page)[:2] == ["paper-09", "paper-11"]  # named first: Net09, Net11, ...
     assert page.locator(".intro .count").inner_text() == "9 of 22 papers · Page 1 of 3"
@@ -341,6 +342,21 @@ def test_a_venue_filter_on_page_one_finds_a_paper_of_page_three_and_the_address_
     page.select_option("#sort-order", "")
     assert shown(page) == ["paper-00", "paper-01", "paper-02", "paper-03"]  # the static page again
     assert urlsplit(page.url).query == ""
+    assert errors == []
+
+
+DATA_SCRIPTS = "Array.from(document.scripts, s => s.getAttribute('src') || '').filter(s => /list-data/.test(s))"
+
+
+def test_a_venue_filter_loads_that_venues_papers_alone(small_site, tab):
+    page, errors = tab
+    page.goto((small_site / "index.html").as_uri())
+    page.select_option("#venue-filter", "NeurIPS 2024")
+    page.wait_for_function("() => document.querySelectorAll('#paper-list .card').length === 4")
+    assert page.evaluate(DATA_SCRIPTS) == ["list-data.js", "list-data/venues/neurips-2024.js"]
+    page.select_option("#venue-filter", "ICLR 2025")
+    page.wait_for_function("() => document.querySelector('#paper-list a').href.includes('paper-09')")
+    assert page.evaluate(DATA_SCRIPTS)[2:] == ["list-data/venues/iclr-2025.js"]
     assert errors == []
 
 

@@ -1,7 +1,7 @@
 """The whole-catalogue data cut into parts no host refuses and no reader loads whole: papers.json's
 records and the BibTeX per venue and year (data/<venue-slug>.json and .bib, with papers.json as their
-index), a feed per venue and year, and the reading list's data by the first hex digits of a paper's
-id (list-data/<prefix>.js, list-bibtex/<prefix>.js) and per venue and year for the home page's
+index), a feed per venue and year, and the reading list's data by the last hex digits of a paper's
+id (list-data/<digits>.js, list-bibtex/<digits>.js: even for ids not made by hashing) and per venue and year for the home page's
 filters (list-data/venues/<venue-slug>.js), list-data.js naming what the parts refer to. Each part
 is keyed by its own papers, so an edit remakes only the parts it touches."""
 
@@ -22,7 +22,7 @@ from catalogue.system.cache import digest
 DATA_FOLDER = "data/"
 PART_PAPERS = 1000  # a venue-year of more papers is cut into parts of this many: each file stays near 1 MB
 LIST_ROOT = "list-data.js"
-PART_TARGET = 64  # papers a reading-list part holds at most on average, which sets the prefix's length
+PART_TARGET = 64  # papers a reading-list part holds at most on average, which sets the ending's length
 MAX_DIGITS = 3  # 4,096 parts: a folder well under every host's limit
 VENUE_FEED_ENTRIES = 20  # a venue-year's feed: its newest papers, for a reader who follows that venue
 
@@ -62,8 +62,8 @@ def plan_catalogue_parts(catalogue: Catalogue, views: tuple[PaperView, ...], con
     return files
 
 
-def prefix_digits(count: int) -> int:
-    """The hex digits of a paper id that name its reading-list part: parts of about PART_TARGET papers."""
+def part_digits(count: int) -> int:
+    """How many of a paper id's last hex digits name its reading-list part: parts of about PART_TARGET papers."""
     digits = 1
     while count > PART_TARGET * 16 ** digits and digits < MAX_DIGITS:
         digits += 1
@@ -72,12 +72,13 @@ def prefix_digits(count: int) -> int:
 
 def plan_list_parts(views: tuple[PaperView, ...], topics: tuple[Topic, ...], everything: str,
                     venue: Callable[[Paper], str], groups: list[tuple[str, str, tuple[PaperView, ...]]]) -> list[Output]:
-    """list-data.js (venues, topics, the prefix length, the venues in catalogue order), its parts by id prefix and by venue-year,
-    and the BibTeX parts by id prefix (loaded only for an export)."""
+    """list-data.js (venues, topics, how many digits name a part, the venues in catalogue order), its
+    parts by the ids' last digits and by venue-year, and the BibTeX parts by the ids' last digits
+    (loaded only for an export)."""
     venues = [[label, members[0].paper.year, slug] for slug, label, members in groups]
     venue_index = {venue(members[0].paper): n for n, (_, _, members) in enumerate(groups)}
     topic_index = {t.slug: n for n, t in enumerate(topics)}
-    digits = prefix_digits(len(views))
+    digits = part_digits(len(views))
     order = list(dict.fromkeys(venue_index[venue(v.paper)] for v in views))  # the venues' parts in catalogue order
     tables = {"venues": venues, "topics": [[t.slug, t.label] for t in topics], "digits": digits, "order": order}
     shared = digest(everything, tables)  # a row names its venue and topics by their place in these
@@ -87,15 +88,15 @@ def plan_list_parts(views: tuple[PaperView, ...], topics: tuple[Topic, ...], eve
                  [topic_index[t.slug] for t in v.topics], [author_entry(a) for a in v.authors[:CARD_AUTHORS]],
                  len(v.authors)] + ([1] if v.paper.title_source == "derived" else []))
 
-    by_prefix: dict[str, list[PaperView]] = {}
+    by_ending: dict[str, list[PaperView]] = {}
     for view in views:
-        by_prefix.setdefault(view.paper.id[:digits], []).append(view)
+        by_ending.setdefault(view.paper.id[-digits:], []).append(view)
     files = [Output(LIST_ROOT, shared, lambda: part_script("list-data", tables))]
-    for prefix, members in sorted(by_prefix.items()):
+    for ending, members in sorted(by_ending.items()):
         key = digest(shared, [v.key for v in members])
-        files += [Output(f"list-data/{prefix}.js", key,
-                         lambda members=members, prefix=prefix: part_script(f"list-data/{prefix}", [row(v) for v in members])),
-                  Output(f"list-bibtex/{prefix}.js", key, lambda members=members, prefix=prefix: render_bibtex_part(prefix, members))]
+        files += [Output(f"list-data/{ending}.js", key,
+                         lambda members=members, ending=ending: part_script(f"list-data/{ending}", [row(v) for v in members])),
+                  Output(f"list-bibtex/{ending}.js", key, lambda members=members, ending=ending: render_bibtex_part(ending, members))]
     for slug, _, members in groups:
         files.append(Output(f"list-data/venues/{slug}.js", digest(shared, [v.key for v in members]),
                             lambda members=members, slug=slug: part_script(f"list-data/venues/{slug}", [row(v) for v in members])))
@@ -108,10 +109,10 @@ def part_script(name: str, data) -> str:
     return f"(window.CATALOGUE_PARTS = window.CATALOGUE_PARTS || {{}})[{plain_script_json(name)}] = {plain_script_json(data)};\n"
 
 
-def render_bibtex_part(prefix: str, views: list[PaperView]) -> str:
-    """For the reading list's export: id -> BibTeX of the papers whose ids start with `prefix`."""
+def render_bibtex_part(ending: str, views: list[PaperView]) -> str:
+    """For the reading list's export: id -> BibTeX of the papers whose ids end with `ending`."""
     entries = ",".join(v.bibtex_entry for v in sorted(views, key=lambda v: v.paper.id))  # as sort_keys orders them
-    name = plain_script_json(f"list-bibtex/{prefix}")
+    name = plain_script_json(f"list-bibtex/{ending}")
     return f"(window.CATALOGUE_PARTS = window.CATALOGUE_PARTS || {{}})[{name}] = {{{entries}}};\n"
 
 
