@@ -360,6 +360,24 @@ def test_a_venue_filter_loads_that_venues_papers_alone(small_site, tab):
     assert errors == []
 
 
+def test_a_topic_loads_the_parts_its_page_lies_in(small_site, tab):
+    page, errors = tab
+    page.goto((small_site / "index.html").as_uri())
+    page.locator('.chips a[data-topic="reinforcement-learning"]').click()
+    page.wait_for_function("() => document.querySelectorAll('#paper-list .card').length === 4")
+    assert shown(page) == ["paper-00", "paper-03", "paper-06", "paper-09"]  # AAAI's three, then ICLR's first
+    assert page.evaluate(DATA_SCRIPTS) == ["list-data.js", "list-data/venues/aaai-2026.js", "list-data/venues/iclr-2025.js"]
+    assert page.locator(".intro .count").inner_text() == "8 of 22 papers · Page 1 of 2"
+    page.locator("#list-pager a[rel=next]").click()
+    page.wait_for_function("() => document.querySelector('#paper-list a').href.includes('paper-12')")
+    assert shown(page) == ["paper-12", "paper-15", "paper-18", "paper-21"]
+    assert page.evaluate(DATA_SCRIPTS)[3:] == ["list-data/venues/neurips-2024.js"]
+    page.select_option("#sort-order", "oldest")
+    page.wait_for_function("() => document.querySelector('#paper-list a').href.includes('paper-18')")
+    assert shown(page) == ["paper-18", "paper-21", "paper-09", "paper-12"]  # NeurIPS 2024, then ICLR 2025
+    assert errors == []
+
+
 def test_filters_work_from_any_page_in_either_view_and_the_switch_keeps_them(small_site, tab):
     page, errors = tab
     page.goto((small_site / "compact/page/2/index.html").as_uri() + "?topic=reinforcement-learning")

@@ -72,7 +72,8 @@ def part_digits(count: int) -> int:
 
 def plan_list_parts(views: tuple[PaperView, ...], topics: tuple[Topic, ...], everything: str,
                     venue: Callable[[Paper], str], groups: list[tuple[str, str, tuple[PaperView, ...]]]) -> list[Output]:
-    """list-data.js (venues, topics, how many digits name a part, the venues in catalogue order), its
+    """list-data.js (venues, topics, how many digits name a part, the venues in catalogue order, each
+    venue's count of papers and of each topic's papers, for the home page's filters), its
     parts by the ids' last digits and by venue-year, and the BibTeX parts by the ids' last digits
     (loaded only for an export)."""
     venues = [[label, members[0].paper.year, slug] for slug, label, members in groups]
@@ -80,8 +81,13 @@ def plan_list_parts(views: tuple[PaperView, ...], topics: tuple[Topic, ...], eve
     topic_index = {t.slug: n for n, t in enumerate(topics)}
     digits = part_digits(len(views))
     order = list(dict.fromkeys(venue_index[venue(v.paper)] for v in views))  # the venues' parts in catalogue order
-    tables = {"venues": venues, "topics": [[t.slug, t.label] for t in topics], "digits": digits, "order": order}
-    shared = digest(everything, tables)  # a row names its venue and topics by their place in these
+    counts = [[len(members)] + [0] * len(topics) for _, _, members in groups]  # a venue's papers, then of each topic
+    for view in views:
+        for topic in dict.fromkeys(t.slug for t in view.topics):
+            counts[venue_index[venue(view.paper)]][1 + topic_index[topic]] += 1
+    tables = {"venues": venues, "topics": [[t.slug, t.label] for t in topics], "digits": digits, "order": order,
+              "counts": counts}
+    shared = digest(everything, venues, tables["topics"], digits)  # a row names its venue and topics by their place
 
     def row(v: PaperView) -> list:
         return ([v.paper.id, v.paper.slug, v.title_text, v.name_text, venue_index[venue(v.paper)],
@@ -91,7 +97,7 @@ def plan_list_parts(views: tuple[PaperView, ...], topics: tuple[Topic, ...], eve
     by_ending: dict[str, list[PaperView]] = {}
     for view in views:
         by_ending.setdefault(view.paper.id[-digits:], []).append(view)
-    files = [Output(LIST_ROOT, shared, lambda: part_script("list-data", tables))]
+    files = [Output(LIST_ROOT, digest(everything, tables), lambda: part_script("list-data", tables))]
     for ending, members in sorted(by_ending.items()):
         key = digest(shared, [v.key for v in members])
         files += [Output(f"list-data/{ending}.js", key,
