@@ -208,7 +208,7 @@ def test_an_author_with_an_invisible_character_has_one_page(attacked_site):
 
 def test_list_text_is_isolated_where_direction_matters(attacked_site):
     records = site_records(attacked_site)
-    [path] = [record["path"] for record in records if record["title"].startswith("Harmless")]
+    [path] = [routes.paper_page(record["slug"]) for record in records if record["title"].startswith("Harmless")]
     html = (attacked_site / path).read_text(encoding="utf-8")
     assert '<h1 dir="auto"' in html and '<a dir="auto" href="../../../authors/' in html
 

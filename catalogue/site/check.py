@@ -162,14 +162,13 @@ def check_collections(site: Path, parsed: dict[str, PageParser]) -> list[str]:
         names = shown_names(tuple(record["authors"]) for record in records)
         venues = routes.venue_slugs(venue_year_label(record["venue"], record["year"]) for record in records)
         for record in records:
+            page = routes.paper_page(record["slug"])
             for author in dict.fromkeys(record["authors"]):
-                groups.setdefault(author_path(author), {}).setdefault(names[author_key(author)], []).append(
-                    record["path"])
+                groups.setdefault(author_path(author), {}).setdefault(names[author_key(author)], []).append(page)
             venue = venue_year_label(record["venue"], record["year"])
-            groups.setdefault(routes.venue_page(venues[venue]), {}).setdefault(venue, []).append(record["path"])
+            groups.setdefault(routes.venue_page(venues[venue]), {}).setdefault(venue, []).append(page)
             for topic in record["topics"]:
-                groups.setdefault(routes.topic_page(topic), {}).setdefault(topic_labels[topic], []).append(
-                    record["path"])
+                groups.setdefault(routes.topic_page(topic), {}).setdefault(topic_labels[topic], []).append(page)
     except (OSError, ValueError, KeyError, TypeError) as error:
         return [f"{PAPERS_JSON}: missing or unreadable ({error})"]
     problems = []
