@@ -20,7 +20,7 @@ from catalogue.site.views import AuthorRef, PaperView
 from catalogue.system.cache import digest
 
 DATA_FOLDER = "data/"
-PART_PAPERS = 1000  # a venue-year of more papers is cut into parts of this many: each file stays near 1 MB
+PART_PAPERS = 500  # a venue-year of more papers is cut into parts of this many: each file stays under 1 MB
 LIST_ROOT = "list-data.js"
 PART_TARGET = 64  # papers a reading-list part holds at most on average, which sets the ending's length
 MAX_DIGITS = 3  # 4,096 parts: a folder well under every host's limit
@@ -46,7 +46,7 @@ def plan_catalogue_parts(catalogue: Catalogue, views: tuple[PaperView, ...], con
         paper = members[0].paper
         json_path, bib_path = f"{DATA_FOLDER}{name}.json", f"{DATA_FOLDER}{name}.bib"
         files += [Output(json_path, key, lambda members=members, paper=paper: render_papers_part(
-                      (paper_record(v.paper, v.addresses, v.title_text, v.plain_abstract) for v in members),
+                      (paper_record(v.paper, v.addresses, v.plain_abstract) for v in members),
                       paper.venue, paper.year)),
                   Output(bib_path, key, lambda members=members: "\n".join(v.bibtex for v in members))]
         index.append({"venue": paper.venue, "year": paper.year, "count": len(members), "url": json_path,

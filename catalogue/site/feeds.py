@@ -145,9 +145,9 @@ def render_atom(catalogue: Catalogue, titles: dict[str, str], summaries: dict[st
             f"  <link href={quoteattr(base or routes.HOME)}/>\n{self_link}{''.join(entries)}</feed>\n")
 
 
-def paper_record(paper: Paper, addresses: PaperAddresses, title_text: str, abstract_text: str) -> dict:
+def paper_record(paper: Paper, addresses: PaperAddresses, abstract_text: str) -> dict:
     """One paper of a papers.json part: what a machine reader needs (its fields are listed in the README)."""
-    return {"id": paper.id, "slug": paper.slug, "url": addresses.url, "title": title_text,
+    return {"id": paper.id, "slug": paper.slug, "url": addresses.url, "title": paper.title,
             "title_source": paper.title_source, "authors": list(paper.authors), "venue": paper.venue,
             "year": paper.year, "topics": list(paper.topics), "pdf": paper.pdf, "proceedings_url": paper.url,
             "abstract": abstract_text}
