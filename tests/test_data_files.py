@@ -173,3 +173,16 @@ def test_an_edit_remakes_only_the_parts_of_its_venue_and_prefix():
             for views in (before, after)]
     changed = sorted(path for path in keys[0] if keys[0][path] != keys[1][path])
     assert changed == ["list-bibtex/3.js", "list-data/3.js", "list-data/venues/b-2026.js"]
+
+
+def test_a_venue_feed_follows_from_its_own_papers_alone():
+    """An incremental build keeps a venue's feed while another venue changes: its bytes must not change either."""
+    papers = dated_papers(6)
+
+    def venue_feed(catalogue_papers: list[Paper], members: list[Paper]) -> str:
+        return render_atom(Catalogue(tuple(catalogue_papers), ()), {p.id: p.title for p in papers},
+                           {p.id: p.abstract for p in papers}, {p.id: PaperAddresses(p.slug) for p in papers},
+                           SiteConfig(), papers=members, path="venues/a-2026/feed.xml", title="A 2026")
+
+    assert venue_feed(papers[:4], papers[:3]) == venue_feed(papers, papers[:3])
+    assert venue_feed(papers, papers[:3]) != venue_feed(papers, papers[:2])  # and it is its papers' own

@@ -43,14 +43,17 @@ def quoteattr(text: str) -> str:
     return saxutils.quoteattr(NOT_XML.sub("", text))
 
 
-def feed_id(catalogue: Catalogue, config: SiteConfig, path: str = FEED) -> str:
-    """The id of the feed at `path`, an IRI that stays the same for this catalogue: the site's address
-    (with the feed's folder for a venue's feed) when known, else a name-based UUID of its title,
-    description and papers (two catalogues with the default title differ), and the feed's path."""
+def feed_id(catalogue: Catalogue, config: SiteConfig, path: str = FEED, papers: Iterable[Paper] | None = None) -> str:
+    """The id of the feed at `path`, an IRI that stays the same for these papers (the catalogue's by
+    default): the site's address (with the feed's folder for a venue's feed) when known, else a
+    name-based UUID of the site's title and description, the papers (two catalogues with the
+    default title differ) and the feed's path. It follows from the feed's own papers alone, so a
+    venue's feed changes only with its venue."""
     folder = path.rpartition("/")[0] + "/" if "/" in path else ""
     if config.base_url:
         return config.base_url + folder
-    name = [config.title, config.description, sorted(paper.id for paper in catalogue.papers)] + ([folder] if folder else [])
+    papers = catalogue.papers if papers is None else papers
+    name = [config.title, config.description, sorted(paper.id for paper in papers)] + ([folder] if folder else [])
     return uuid.uuid5(uuid.NAMESPACE_URL, json.dumps(name)).urn  # ASCII
 
 
@@ -121,7 +124,8 @@ def render_atom(catalogue: Catalogue, titles: dict[str, str], summaries: dict[st
     kept); links are absolute with a base URL, else relative to the site's root, where the main feed
     sits. `venue` names a paper's venue. An entry names the paper's authors, if any: the feed's own
     author (the site's title) stands for the rest, as Atom allows, rather than an invented name."""
-    newest = newest_first(catalogue.papers if papers is None else papers)[:limit]
+    papers = catalogue.papers if papers is None else tuple(papers)
+    newest = newest_first(papers)[:limit]
     updated = EPOCH
     base = config.base_url or ""
     entries = []
@@ -140,7 +144,7 @@ def render_atom(catalogue: Catalogue, titles: dict[str, str], summaries: dict[st
     name = escape(config.title if title is None else f"{title} · {config.title}")
     return ('<?xml version="1.0" encoding="utf-8"?>\n<feed xmlns="http://www.w3.org/2005/Atom">\n'
             f"  <title>{name}</title>\n  <subtitle>{escape(config.description)}</subtitle>\n"
-            f"  <id>{escape(feed_id(catalogue, config, path))}</id>\n  <updated>{updated}</updated>\n"
+            f"  <id>{escape(feed_id(catalogue, config, path, papers))}</id>\n  <updated>{updated}</updated>\n"
             f"  <author><name>{escape(config.title)}</name></author>\n"
             f"  <link href={quoteattr(base or routes.HOME)}/>\n{self_link}{''.join(entries)}</feed>\n")
 
