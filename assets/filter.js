@@ -1,8 +1,11 @@
 // Home page: the topic chips, Venue and Sort act on the whole catalogue, not only the page shown.
-// The catalogue comes from list-data.js (a plain script, so it loads from disk too), fetched when a
-// control is first pointed at or used; the results are rendered here, a page at a time, as cards
-// (which the compact view, assets/listview.js, shows as lines).
-// The address keeps the filters (?topic=&venue=&sort=&page=), so a shared link opens them again.
+// The papers come from the parts of the list data (plain scripts, so they load from disk too, see
+// assets/parts.js): list-data.js (venues, topics, how many papers of each topic each venue has)
+// when a control is first pointed at or used, then the parts of the venues the page shows: a
+// venue's own; without a venue, in catalogue order or by year, those the page's papers lie in
+// (found from the counts); every venue's only to sort all by name or title. The results are
+// rendered here, a page at a time, as cards (which the compact view, assets/listview.js, shows as
+// lines). The address keeps the filters (?topic=&venue=&sort=&page=), so a shared link opens it again.
 // Without JavaScript the controls stay hidden, the chips and venue links lead to the static topic
 // and venue pages, and the static pages (page/2/index.html, ...) page through all.
 (function () {
@@ -26,18 +29,96 @@
     pager: Array.prototype.slice.call(pagerBox.childNodes), pageOf: pageOf.textContent
   };
   var state = { topic: "", venue: "", sort: "", page: 1 };
-  var data = null;  // list-data.js, prepared
-  var loading = false;
+  var tables = null;  // list-data.js: venues (label, year, part), topics, venues in catalogue order, counts
+  var data = null;  // the rows of the parts loaded for `scope`, prepared
+  var scope = null;  // the venue whose part data holds, "" for every venue's
   tools.hidden = false;
 
   function active() { return Boolean(state.topic || state.venue || state.sort); }
 
-  // --- The catalogue: rows of list-data.js, with each sort order made once --------------------
+  // --- The papers: rows of the parts, in catalogue order, with each sort order made once ------
 
-  function prepare(raw) {
-    var prepared = { papers: raw.papers, venues: raw.venues, topics: raw.topics, orders: {}, venueAt: {}, topicAt: {} };
-    raw.venues.forEach(function (venue, at) { prepared.venueAt[venue[0]] = at; });
-    raw.topics.forEach(function (topic, at) { prepared.topicAt[topic[0]] = at; });
+  function partName(venue) { return "list-data/venues/" + tables.venues[venue][2]; }
+
+  function partNames(venue) {
+    var at = tables.venues.map(function (entry) { return entry[0]; }).indexOf(venue);
+    return (at >= 0 ? [at] : tables.order).map(partName);
+  }
+
+  function loaded(names) {
+    return names.every(function (name) { return name in window.CATALOGUE_PARTS; });
+  }
+
+  // --- Without a venue, in catalogue order or by year: a page from the parts it lies in -------
+  // Each venue's papers are together in catalogue order, so such a list is the venues' papers
+  // one venue after another, venues by year (ties in catalogue order) or in catalogue order.
+
+  function byVenues() { return !state.venue && ["", "newest", "oldest"].indexOf(state.sort) >= 0; }
+
+  // [[venue, papers it gives], ...] in the list's order, and their sum.
+  function venueCounts() {
+    var topic = state.topic ? tables.topics.map(function (entry) { return entry[0]; }).indexOf(state.topic) : -1;
+    var key = function (venue) {
+      var year = tables.venues[venue][1] || 0;
+      return state.sort === "newest" ? -year : state.sort === "oldest" ? year || Infinity : 0;
+    };
+    var venues = tables.order.map(function (venue, at) { return [key(venue), at, venue]; });
+    venues.sort(function (a, b) { return a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : a[1] - b[1]; });
+    var counts = venues.map(function (item) { return [item[2], tables.counts[item[2]][topic + 1]]; });
+    return { counts: counts, total: counts.reduce(function (sum, item) { return sum + item[1]; }, 0) };
+  }
+
+  // The page's slice of each venue it lies in: [[venue, skip, take], ...], the page made valid.
+  function pageSpan(counts, total) {
+    state.page = Math.min(state.page, Math.max(1, Math.ceil(total / perPage)));
+    var first = (state.page - 1) * perPage, last = first + perPage, at = 0, span = [];
+    counts.forEach(function (item) {
+      var start = at, end = at + item[1];
+      at = end;
+      if (end > first && start < last) span.push([item[0], Math.max(0, first - start), Math.min(end, last) - Math.max(start, first)]);
+    });
+    return span;
+  }
+
+  // The page's rows, or null until the parts they lie in are in (names: those parts).
+  function spanRows(span, names) {
+    if (!loaded(names)) return null;
+    var topic = state.topic ? tables.topics.map(function (entry) { return entry[0]; }).indexOf(state.topic) : -1;
+    var rows = [];
+    span.forEach(function (item, at) {
+      var part = (window.CATALOGUE_PARTS[names[at]] || []).filter(function (row) { return topic < 0 || row[5].indexOf(topic) >= 0; });
+      rows = rows.concat(part.slice(item[1], item[1] + item[2]));
+    });
+    return rows;
+  }
+
+  // What the state shows: {total, first (the page's first paper's place), rows}, or the parts to
+  // load first ({names}).
+  function current() {
+    tables = tables || window.CATALOGUE_PARTS["list-data"] || null;
+    if (!tables) return { names: [] };
+    if (!entries) entries = window.catalogueEntries(tables, root);
+    if (byVenues()) {
+      var counted = venueCounts();
+      var span = pageSpan(counted.counts, counted.total);
+      var names = span.map(function (item) { return partName(item[0]); });
+      var rows = spanRows(span, names);
+      return rows ? { total: counted.total, first: (state.page - 1) * perPage, rows: rows } : { names: names };
+    }
+    if (!ready()) return { names: partNames(state.venue) };
+    var found = results();
+    state.page = Math.min(state.page, Math.max(1, Math.ceil(found.length / perPage)));
+    var first = (state.page - 1) * perPage;
+    return { total: found.length, first: first,
+             rows: found.slice(first, first + perPage).map(function (at) { return data.papers[at]; }) };
+  }
+
+  function prepare(names) {
+    var rows = [];
+    names.forEach(function (name) { rows = rows.concat(window.CATALOGUE_PARTS[name] || []); });
+    var prepared = { papers: rows, venues: tables.venues, topics: tables.topics, orders: {}, venueAt: {}, topicAt: {} };
+    tables.venues.forEach(function (venue, at) { prepared.venueAt[venue[0]] = at; });
+    tables.topics.forEach(function (topic, at) { prepared.topicAt[topic[0]] = at; });
     return prepared;
   }
 
@@ -68,32 +149,33 @@
     });
   }
 
+  // Whether data holds the papers the state asks for (a venue's, or every venue's), made from
+  // the parts when they are in.
   function ready() {
-    if (!data && window.CATALOGUE_LIST) {
-      data = prepare(window.CATALOGUE_LIST);
-      entries = window.catalogueEntries(data, root);
-    }
-    return Boolean(data);
+    var wanted = state.venue;
+    if (data && (scope === "" || scope === wanted)) return true;
+    var names = partNames(wanted);
+    if (!loaded(names)) return false;
+    data = prepare(names);
+    scope = wanted;
+    return true;
   }
 
-  // list-data.js, fetched once: by the first filter, or as soon as a control is pointed at or
-  // focused, so that it is usually there when the choice is made.
+  // list-data.js as soon as a control is pointed at or focused; the parts the state asks for
+  // with it once a filter is chosen, then the state shown (as it is by then).
   function load() {
-    if (ready() || loading) return;
-    loading = true;
-    var script = document.createElement("script");
-    script.src = root + "list-data.js";
-    script.onload = function () {
-      list.removeAttribute("aria-busy");
-      if (ready() && active()) render();
-    };
-    document.head.appendChild(script);
+    window.catalogueParts(["list-data"], function () {
+      if (!window.CATALOGUE_PARTS["list-data"] || !active()) return;
+      var shown = current();
+      if (!shown.names) { list.removeAttribute("aria-busy"); render(shown); return; }
+      window.catalogueParts(shown.names, function () { if (active()) load(); });
+    });
   }
 
   // --- Rendering: the same elements as the static pages (templates/_macros.html) -------------------
 
   var element = window.catalogueElement, link = window.catalogueLink;
-  var entries = null;  // made once list-data.js is loaded: window.catalogueEntries(data, root)
+  var entries = null;  // made with tables: window.catalogueEntries(tables, root)
 
   function numbers(page, pages) {
     var shown = [];
@@ -139,17 +221,15 @@
     return root + "index.html" + (query ? "?" + query : "");
   }
 
-  function render() {
-    var found = results();
-    var pages = Math.max(1, Math.ceil(found.length / perPage));
-    state.page = Math.min(state.page, pages);
-    var first = (state.page - 1) * perPage;
-    list.replaceChildren.apply(list, found.slice(first, first + perPage).map(function (at) { return entries.card(data.papers[at]); }));
+  function render(shown) {
+    var pages = Math.max(1, Math.ceil(shown.total / perPage));
+    var first = shown.first;
+    list.replaceChildren.apply(list, shown.rows.map(function (row) { return entries.card(row); }));
     if (first) list.setAttribute("start", String(first + 1)); else list.removeAttribute("start");
-    if (!found.length) pagerBox.replaceChildren(element("p", "count", window.catalogueText("no_match_filters")));
+    if (!shown.total) pagerBox.replaceChildren(element("p", "count", window.catalogueText("no_match_filters")));
     else if (pages > 1) pagerBox.replaceChildren(pager(state.page, pages));
     else pagerBox.replaceChildren();
-    count.textContent = state.topic || state.venue ? window.catalogueText("shown_of", { shown: found.length, total: total }) : total;
+    count.textContent = state.topic || state.venue ? window.catalogueText("shown_of", { shown: shown.total, total: total }) : total;
     pageOf.textContent = pages > 1 ? " · " + window.catalogueText("page_of", { page: state.page, pages: pages }) : "";
     document.dispatchEvent(new Event("catalogue:listed"));
   }
@@ -179,8 +259,9 @@
         history[how](null, "", location.pathname + target.slice(target.indexOf("index.html") + "index.html".length));
       }
     }
-    if (!active()) restore();
-    else if (ready()) render();
+    var shown = active() ? current() : null;
+    if (!shown) restore();
+    else if (!shown.names) render(shown);
     else { list.setAttribute("aria-busy", "true"); load(); }
   }
 

@@ -68,19 +68,36 @@
     return match ? match[1].split(",").filter(Boolean) : null;
   }
 
+  // list-data.js names the venues, the topics and how many of a paper id's last hex digits name
+  // its part; list-data/<digits>.js holds those papers' rows, list-bibtex/<digits>.js their BibTeX
+  // (loaded only for an export). Only the parts of the papers in the list are fetched.
+  var shown = { ids: [], digits: 1 };  // the list as last shown
+
+  function partsOf(folder, ids, digits) {
+    return ids.map(function (id) { return folder + "/" + id.slice(-digits); });
+  }
+
+  function listIds() { return sharedIds() || load(); }
+
   function renderList() {
-    var data = {};  // id -> [slug, title, venue label, BibTeX]
-    var rows = {};  // id -> its row of list-data.js
-    var listed = window.CATALOGUE_LIST || { papers: [], venues: [], topics: [] };
-    var entries = window.CATALOGUE_BIBTEX || {};
-    listed.papers.forEach(function (row) {
-      data[row[0]] = [row[1], row[2], listed.venues[row[4]][0], entries[row[0]], row[8]];
-      rows[row[0]] = row;
+    window.catalogueParts(["list-data"], function () {
+      var tables = window.CATALOGUE_PARTS["list-data"] || { venues: [], topics: [], digits: 1 };
+      var ids = listIds();
+      window.catalogueParts(partsOf("list-data", ids, tables.digits), function () {
+        if (ids.join() === listIds().join()) showList(tables, ids);  // else a later call shows the list as it is now
+      });
+    });
+  }
+
+  function showList(tables, wanted) {
+    var rows = {};  // id -> its row of list-data/<digits>.js
+    partsOf("list-data", wanted, tables.digits).forEach(function (name) {
+      (window.CATALOGUE_PARTS[name] || []).forEach(function (row) { rows[row[0]] = row; });
     });
     var shared = sharedIds();
-    var ids = (shared || load()).filter(function (id) { return data[id]; });
+    var ids = wanted.filter(function (id) { return rows[id]; });
     var list = document.getElementById("my-list");
-    var cards = window.catalogueEntries(listed, root);
+    var cards = window.catalogueEntries(tables, root);
     list.replaceChildren.apply(list, ids.map(function (id) { return cards.card(rows[id]); }));
     refreshStars();
     document.getElementById("list-empty").hidden = ids.length > 0;
@@ -88,16 +105,34 @@
     document.getElementById("shared-list").hidden = !shared;
     document.getElementById("add-all").hidden = ids.length === 0;
     nameList(shared);
-    var bibtex = ids.map(function (id) { return data[id][3]; }).join("\n");
     var markdown = ids.map(function (id) {
-      var paper = data[id];
-      var address = new URL(root + window.catalogueRoute("paper_shared", {slug: paper[0]}), document.baseURI).href;
+      var row = rows[id];
+      var address = new URL(root + window.catalogueRoute("paper_shared", {slug: row[1]}), document.baseURI).href;
       var written = window.catalogueMarkdown;
-      return "- [" + written.text(paper[1]) + "](" + written.url(address) + "). *" + written.text(paper[2]) + "*.";
+      return "- [" + written.text(row[2]) + "](" + written.url(address) + "). *" + written.text(tables.venues[row[4]][0]) + "*.";
     }).join("\n") + "\n";
-    setDownload("export-bibtex", bibtex, "application/x-bibtex");
+    shown = { ids: ids, digits: tables.digits };
+    var bibtexLink = document.getElementById("export-bibtex");
+    if (bibtexLink.href.indexOf("blob:") === 0) URL.revokeObjectURL(bibtexLink.href);
+    bibtexLink.href = "#";
+    var loaded = partsOf("list-bibtex", ids, tables.digits).every(function (name) { return name in window.CATALOGUE_PARTS; });
+    if (loaded) exportBibtex();
     setDownload("export-markdown", markdown, "text/markdown");
     list.dataset.count = String(ids.length);
+  }
+
+  // The list's BibTeX, from the parts of its papers (fetched now if they are not in yet), as the
+  // export link's download; then `then`.
+  function exportBibtex(then) {
+    var ids = shown.ids, digits = shown.digits;
+    window.catalogueParts(partsOf("list-bibtex", ids, digits), function () {
+      if (ids !== shown.ids) return;  // the list changed meanwhile: shown again, without this export
+      var bibtex = ids.map(function (id) {
+        return (window.CATALOGUE_PARTS["list-bibtex/" + id.slice(-digits)] || {})[id] || "";
+      }).filter(Boolean).join("\n");
+      setDownload("export-bibtex", bibtex, "application/x-bibtex");
+      if (then) then();
+    });
   }
 
   // A list opened from a shared link is titled as one, on the page and in the browser's tab.
@@ -128,6 +163,17 @@
       var ids = load();
       (sharedIds() || []).forEach(function (id) { if (ids.indexOf(id) < 0) ids.push(id); });
       save(ids);
+    });
+    var bibtexLink = document.getElementById("export-bibtex");
+    bibtexLink.addEventListener("click", function (event) {
+      if (bibtexLink.href.indexOf("blob:") === 0) return;  // ready: the browser downloads it
+      event.preventDefault();
+      exportBibtex(function () { bibtexLink.click(); });
+    });
+    ["pointerover", "focusin", "touchstart"].forEach(function (type) {  // usually in before the click
+      bibtexLink.addEventListener(type, function () {
+        if (bibtexLink.href.indexOf("blob:") !== 0) exportBibtex();
+      }, { passive: true });
     });
     document.getElementById("copy-list-link").addEventListener("click", function () {
       var status = document.querySelector("#list-actions .copy-status");

@@ -1,7 +1,7 @@
 """Compile a .bib as its users would: pdflatex (T1 fonts, UTF-8 input) with plain.bst, with natbib and
 plainnat.bst, and with biblatex and biber; count the errors and warnings of each from their logs.
 
-    python -m bench.bib_compile site/catalogue.bib [more.bib ...]
+    python -m bench.bib_compile site/data/*.bib
 
 One document cites every entry (`\\nocite{*}`), compiled once per style (tests/test_bibtex_compile.py
 runs it on hostile and real entries; bench/README.md has the figures of a real build).

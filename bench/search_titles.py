@@ -102,9 +102,10 @@ def new_seed() -> int:
 
 
 def read_site_papers(site: Path) -> list[tuple[str, str]]:
-    """(slug, title as given) of every paper of a built site, from its papers.json, in slug order."""
-    data = json.loads((site / "papers.json").read_text(encoding="utf-8"))
-    return sorted((paper["slug"], paper["title"]) for paper in data["papers"])
+    """(slug, title as plain text) of every paper of a built site, from the parts papers.json names, in slug order."""
+    index = json.loads((site / "papers.json").read_text(encoding="utf-8"))
+    return sorted((paper["slug"], paper["title"]) for part in index["parts"]
+                  for paper in json.loads((site / part["url"]).read_text(encoding="utf-8"))["papers"])
 
 
 def slug_of(href: str) -> str:

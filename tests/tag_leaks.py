@@ -1,20 +1,18 @@
 """Find allowlisted inline HTML tags shown as text anywhere in a built site (issue 18, item 1).
 
-`find_tag_leaks(site)` reads every page, the feed, the BibTeX files, papers.json, the offline
+`find_tag_leaks(site)` reads every page, the feeds, the BibTeX files, papers.json and its parts, the offline
 search index and Pagefind's fragments, and returns one line per tag a reader or a search would
 see as text ("papers/x/index.html: &lt;b&gt;N&lt;/b&gt;euron"). An empty list means no leak.
 
 In HTML and XML a tag shown as text is escaped (`&lt;b&gt;`), or JSON-escaped inside a script
 (`\\u003cb\\u003e`); a tag written as `<b>` there is markup. In the other files (BibTeX, JSON,
-JavaScript, Pagefind's plain-text fragments) any form of the tag is text. papers.json's
-`abstract` field is the abstract as written (its source markup, like its `$...$`) and is not
-read; every other field of every record is.
+JavaScript, Pagefind's plain-text fragments) any form of the tag is text: every field of every
+record of papers.json's parts is plain text.
 """
 
 from __future__ import annotations
 
 import gzip
-import json
 import re
 from pathlib import Path
 
@@ -49,18 +47,11 @@ def find_tag_leaks(site: Path) -> list[str]:
 
 
 def _readable_text(path: Path, site: Path) -> str | None:
-    """The text of a file the checker reads (papers.json without its source abstracts), else None."""
-    relative = path.relative_to(site).as_posix()
+    """The text of a file the checker reads, else None."""
     if path.suffix == ".pf_fragment":
         data = gzip.decompress(path.read_bytes())
         return data.removeprefix(_FRAGMENT_SIGNATURE).decode("utf-8")
     offline = relative == FALLBACK_FILE or relative.startswith(f"{PARTS_DIR}/")
     if path.suffix not in _MARKUP_SUFFIXES | {".bib", ".json"} and not offline:
         return None  # the site's own scripts, styles and images
-    text = path.read_text(encoding="utf-8")
-    if relative == "papers.json":
-        catalogue = json.loads(text)
-        for record in catalogue["papers"]:
-            record.pop("abstract", None)
-        return json.dumps(catalogue, ensure_ascii=False)
-    return text
+    return path.read_text(encoding="utf-8")

@@ -81,7 +81,7 @@ def home_with_chip_pressed(page) -> None:
     chip.click()
     assert chip.get_attribute("aria-pressed") == "true"
     page.wait_for_function("() => / of /.test(document.getElementById('paper-count').textContent)",
-                           timeout=TIMEOUT_MS)  # the topic's papers, from list-data.js
+                           timeout=TIMEOUT_MS)  # the topic's papers, from the list data parts
     star_first_paper(page)
 
 

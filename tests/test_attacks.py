@@ -41,6 +41,7 @@ from catalogue.routes import bucket, PaperAddresses, paper_folder, paper_page
 from catalogue.search.index import PAGES_FILE, VOCABULARY, IndexedPage, read_shards, render_pages_file
 
 from conftest import PROJECT
+from site_data import part_data, site_bibtex, site_records
 
 ABSTRACT = "We propose a method for {what} that improves sample efficiency on standard benchmarks by a wide margin."
 INJECTION = 'x}} @preamble{"\\input{/etc/passwd}"} @misc{y note={z'
@@ -147,11 +148,12 @@ def bibtex_site(tmp_path_factory) -> Path:
 
 
 def test_the_catalogue_bib_holds_one_entry_per_paper(bibtex_site):
-    library = parse_bibtex((bibtex_site / "catalogue.bib").read_text(encoding="utf-8"))
+    library = parse_bibtex(site_bibtex(bibtex_site))
     assert len(library.entries) == len(BIBTEX_CASES) + len(PDF_CASES) + 1
-    listed = json.loads((bibtex_site / "list-bibtex.js").read_text(encoding="utf-8")
-                        .removeprefix("window.CATALOGUE_BIBTEX = ").removesuffix(";\n"))
-    assert len(parse_bibtex("\n".join(listed.values())).entries) == len(listed)  # list export
+    listed = {}
+    for part in bibtex_site.glob("list-bibtex/*.js"):
+        listed |= part_data(part)
+    assert len(parse_bibtex("\n".join(listed.values())).entries) == len(listed) == len(library.entries)  # list export
 
 
 @pytest.mark.parametrize("number", range(len(BIBTEX_CASES)), ids=[repr(case) for case in BIBTEX_CASES])
@@ -193,7 +195,7 @@ def test_a_bibtex_injection_in_a_seed_abstract_stays_in_its_field(tmp_path):
     assert len(bib_files) == 2
     for path in bib_files:
         assert len(parse_bibtex(path.read_text(encoding="utf-8")).entries) == 1
-    assert len(parse_bibtex((site / "catalogue.bib").read_text(encoding="utf-8")).entries) == 2
+    assert len(parse_bibtex(site_bibtex(site)).entries) == 2
 
 
 # --- XML: well-formed whatever the text ---------------------------------------------------------
@@ -508,8 +510,8 @@ def test_case_variants_of_a_venue_are_one_venue_reported_once(tmp_path):
     listing = Listing((site / "venues/icml-2026/index.html").read_text(encoding="utf-8"))
     assert listing.heading.strip() == "ICML 2026"
     assert sorted(set(listing.links)) == sorted(paper_page(f"paper-{n}") for n in (1, 2, 3, 4))
-    records = json.loads((site / "papers.json").read_text(encoding="utf-8"))["papers"]
-    assert [record["venue"] for record in records] == ["ICML"] * 4 + [None]
+    records = site_records(site)
+    assert sorted([record["venue"] for record in records], key=str) == ["ICML"] * 4 + [None]
     assert check_collections(site, parsed_collections(site)) == []
 
 
@@ -550,9 +552,10 @@ def test_check_finds_a_venue_page_missing_or_not_listing_its_papers(tmp_path):
     """As an older build left it: 'Icml 2026' beside 'ICML 2026' in papers.json, one page for both
     (a build now folds them into one venue), and the page missing one of its papers."""
     site = rendered(tmp_path, [paper_fields(1), paper_fields(2)])
-    data = json.loads((site / "papers.json").read_text(encoding="utf-8"))
+    part = site / "data/icml-2026.json"
+    data = json.loads(part.read_text(encoding="utf-8"))
     data["papers"][1]["venue"] = "Icml"
-    (site / "papers.json").write_text(json.dumps(data), encoding="utf-8")
+    part.write_text(json.dumps(data), encoding="utf-8")
     page = site / "venues/icml-2026/index.html"
     page.write_text(page.read_text(encoding="utf-8").replace(f'href="../../{paper_page("paper-2")}"', 'href="#"'),
                     encoding="utf-8")
@@ -560,7 +563,7 @@ def test_check_finds_a_venue_page_missing_or_not_listing_its_papers(tmp_path):
     other = routes.venue_slugs(["ICML 2026", "Icml 2026"])["Icml 2026"]
     assert f"venues/{other}/index.html: missing; the page of 'Icml 2026' in papers.json" in problems
     data["papers"][1]["venue"] = "ICML"
-    (site / "papers.json").write_text(json.dumps(data), encoding="utf-8")
+    part.write_text(json.dumps(data), encoding="utf-8")
     problems = check_collections(site, parsed_collections(site))
     assert any(p.startswith("venues/icml-2026/index.html: does not list 1 of the 2 papers of 'ICML 2026'")
                for p in problems), problems

@@ -34,6 +34,7 @@ from catalogue.site.render import KEPT_TYPES
 from authored import BASE, PAPERS, hashed, paper, write_content
 from conftest import PROJECT, SUBPATH, run_cli, serve_folder, serve_under_subpath
 from catalogue.routes import bucket
+from site_data import site_records
 
 SHOTS = Path("/tmp/site-shots")
 
@@ -271,7 +272,7 @@ def test_citations_structured_data_and_papers_json_name_the_authors(site):
     assert "author = {Ada Lovelace and Alan Turing}" in read(site, f"papers/{bucket('engines')}/engines/engines.bib")
     data = json.loads(re.search(r'<script type="application/ld\+json">(.*?)</script>', page)[1])
     assert data["author"] == [{"@type": "Person", "name": "Ada Lovelace"}, {"@type": "Person", "name": "Alan Turing"}]
-    record = next(r for r in json.loads(read(site, "papers.json"))["papers"] if r["slug"] == "engines")
+    record = next(r for r in site_records(site) if r["slug"] == "engines")
     assert record["authors"] == ["Ada Lovelace", "Alan Turing"]
     assert record["proceedings_url"] == "https://proceedings.example.org/engines"
 

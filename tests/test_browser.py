@@ -300,7 +300,7 @@ def test_everything_works_under_a_strict_content_security_policy(built_site: Bui
         wait_for_results(page, "Sinkhorn", "pagefind")
         assert SINKHORN_PAPER in result_paths(page)[0]
         page.goto(base + "index.html")
-        page.locator(".chips a[data-topic]").first.click()  # loads list-data.js
+        page.locator(".chips a[data-topic]").first.click()  # loads the list data parts it needs
         page.wait_for_function("n => document.querySelectorAll('#paper-list .card').length < n", arg=PAPER_COUNT)
         page.keyboard.press("/")
         page.keyboard.type("polytree")

@@ -15,6 +15,7 @@ from catalogue.i18n.strings import LOCALES_DIR, Strings, available_languages, lo
 from catalogue.model import Topic
 from conftest import PROJECT, make_project, run_cli
 from catalogue.routes import bucket
+from site_data import list_rows, part_data, site_records
 
 
 def test_english_and_chinese_are_available():
@@ -287,7 +288,9 @@ def english_pattern() -> re.Pattern:
 
 
 def listed_papers(site: Path) -> list[dict]:
-    return json.loads((site / "papers.json").read_text(encoding="utf-8"))["papers"]
+    """Each paper's record, with its title as shown and its name from the reading list's data."""
+    rows = list_rows(site)
+    return [record | {"title_text": rows[record["id"]][2], "name": rows[record["id"]][3]} for record in site_records(site)]
 
 
 def test_the_seeds_built_in_chinese_show_no_english_interface_text(chinese_seed_site: Path):
@@ -323,18 +326,19 @@ def test_a_chinese_site_without_settings_has_a_chinese_title_and_description(chi
 ATOM = "{http://www.w3.org/2005/Atom}"
 BIBTEX_FIELD = re.compile(r"^\s*(\w+) = \{(.*)\},?$", re.MULTILINE)
 PAPERS_OWN_FIELDS = {"title", "key", "author", "url", "pdf", "doi"}  # what the paper says (a key is its title's first words), and addresses
-# Files no reader is shown: the catalogue's data (papers.json gives each paper's fields as its content
-# file holds them, in every language), addresses, the build's own records; and assets/, copied as
-# they are (the text their scripts show comes from each page's script strings, scanned above).
-NOT_SHOWN = re.compile(r"papers\.json|_redirects|robots\.txt|sitemap\.xml|\.build-manifest\.json|\.search-pages\.json"
+# Files no reader is shown: the catalogue's data (papers.json and its parts give each paper's fields
+# as its content file holds them, in every language), addresses, the build's own records; and
+# assets/, copied as they are (the text their scripts show comes from each page's script strings,
+# scanned above).
+NOT_SHOWN = re.compile(r"papers\.json|data/[^/]+\.json|_redirects|robots\.txt|sitemap\.xml|\.build-manifest\.json|\.search-pages\.json"
                        r"|\.paper-catalogue-site"
                        r"|\.nojekyll|assets/.*|.*\.(?:html|png)")
 
 
-def feed_texts(site: Path) -> list[str]:
-    """feed.xml's own text: its title and subtitle (its author too), each entry's venue and any author
+def feed_texts(site: Path, relative: str = "feed.xml") -> list[str]:
+    """A feed's own text: its title and subtitle (its author too), each entry's venue and any author
     the paper does not name (an entry's title and summary are the paper's)."""
-    feed = ElementTree.parse(site / "feed.xml").getroot()
+    feed = ElementTree.parse(site / relative).getroot()
     authors = {author for paper in listed_papers(site) for author in paper["authors"]}
     texts = [feed.findtext(f"{ATOM}title"), feed.findtext(f"{ATOM}subtitle")]
     for entry in feed.iter(f"{ATOM}entry"):
@@ -356,10 +360,14 @@ def shown_texts(site: Path, relative: str) -> list[str] | None:
     """What a reader is shown of a generated file other than a page (venues, topics, a feed's own
     text, citations' fields), or None for a file this test does not know."""
     path = site / relative
-    if relative == "feed.xml":
-        return feed_texts(site)
+    if relative == "feed.xml" or re.fullmatch(r"venues/[^/]+/feed\.xml", relative):
+        return feed_texts(site, relative)
+    if relative.startswith("list-data/"):
+        return []  # rows of the papers' own text, their venues and topics by their place in list-data.js
+    if relative.startswith("list-bibtex/"):
+        return [text for bibtex in part_data(path).values() for text in bibtex_texts(bibtex)]
     if relative in ("list-data.js", "search-index.js"):
-        data = script_data(path)
+        data = part_data(path) if relative == "list-data.js" else script_data(path)
         venues = [venue[0] if isinstance(venue, list) else venue for venue in data["venues"]]
         return venues + [topic[1] if isinstance(topic, list) else topic for topic in data["topics"]]
     if relative == "map/map-data.js":  # places, colours, slugs, and the papers' own names and titles
@@ -372,8 +380,6 @@ def shown_texts(site: Path, relative: str) -> list[str] | None:
         strings = script_data(path)["strings"]
         return [re.sub(r"\{\w+\}", "", form) for value in strings.values()
                 for form in (value.values() if isinstance(value, dict) else [value])]
-    if relative == "list-bibtex.js":
-        return [text for bibtex in script_data(path).values() for text in bibtex_texts(bibtex)]
     if relative.endswith(".bib"):
         return bibtex_texts(path.read_text(encoding="utf-8"))
     return None

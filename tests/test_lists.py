@@ -11,6 +11,7 @@ plain text is the text); the browser tests run on a small catalogue split into p
 from __future__ import annotations
 
 import random
+import json
 import re
 import shutil
 import sys
@@ -211,12 +212,20 @@ def test_counts_of_thousands_have_their_digits_grouped(ten_thousand):
         "a number of four digits or more shown ungrouped"
 
 
-def test_the_list_data_holds_every_paper_compactly(ten_thousand):
+def test_the_list_data_holds_every_paper_once_in_small_parts(ten_thousand):
     outputs, _ = ten_thousand
-    data = outputs["list-data.js"].make()
-    assert data.startswith("window.CATALOGUE_LIST = {") and data.count('["0000') == 10_000
-    assert "@inproceedings" not in data  # the reading list's BibTeX is apart
-    assert "@inproceedings" in outputs["list-bibtex.js"].make()
+    by_id = {path: outputs[path].make() for path in outputs if re.fullmatch(r"list-data/[0-9a-f]+\.js", path)}
+    by_venue = {path: outputs[path].make() for path in outputs if path.startswith("list-data/venues/")}
+    bibtex = {path: outputs[path].make() for path in outputs if path.startswith("list-bibtex/")}
+    for parts in (by_id, by_venue):
+        ids = [row[0] for text in parts.values() for row in json.loads(text.split("] = ", 1)[1].rstrip(";\n"))]
+        assert len(ids) == len(set(ids)) == 10_000
+    assert len(by_id) == len(bibtex) == 256 and max(map(len, by_id.values())) < 20_000  # a few papers: a few small parts
+    assert all(path.removeprefix("list-data/") == text.split('"]', 1)[0].split('["list-data/')[1] + ".js"
+               for path, text in by_id.items())  # each part files its rows under its own name
+    assert not any("@inproceedings" in text for text in by_id.values())  # the reading list's BibTeX is apart
+    assert sum(text.count("@inproceedings") for text in bibtex.values()) == 10_000
+    assert len(outputs["list-data.js"].make()) < 5_000  # venues and topics only
 
 
 # --- a small catalogue in pages of 4, in the browser -------------------------------------------
@@ -329,12 +338,13 @@ def test_a_venue_filter_on_page_one_finds_a_paper_of_page_three_and_the_address_
     page.goto((small_site / "index.html").as_uri())
     assert "paper-21" not in shown(page)  # NeurIPS's papers come last: pages 5 and 6
     page.select_option("#venue-filter", "NeurIPS 2024")
-    page.wait_for_function("() => document.querySelectorAll('#paper-list .card').length === 4")
+    page.wait_for_function("() => document.querySelector('#paper-list a').href.includes('paper-18')")  # its part, loaded
     assert shown(page) == ["paper-18", "paper-19", "paper-20", "paper-21"]
     assert page.locator(".intro .count").inner_text() == "4 of 22 papers"
     assert parse_qs(urlsplit(page.url).query) == {"venue": ["NeurIPS 2024"]}
 
     page.select_option("#venue-filter", "ICLR 2025")
+    page.wait_for_function("() => document.querySelector('#paper-list a').href.includes('paper-09')")  # its part, loaded
     page.select_option("#sort-order", "name")
     assert shown(page)[:2] == ["paper-09", "paper-11"]  # named first: Net09, Net11, ...
     assert page.locator(".intro .count").inner_text() == "9 of 22 papers · Page 1 of 3"
@@ -355,6 +365,39 @@ def test_a_venue_filter_on_page_one_finds_a_paper_of_page_three_and_the_address_
     page.select_option("#sort-order", "")
     assert shown(page) == ["paper-00", "paper-01", "paper-02", "paper-03"]  # the static page again
     assert urlsplit(page.url).query == ""
+    assert errors == []
+
+
+DATA_SCRIPTS = "Array.from(document.scripts, s => s.getAttribute('src') || '').filter(s => /list-data/.test(s))"
+
+
+def test_a_venue_filter_loads_that_venues_papers_alone(small_site, tab):
+    page, errors = tab
+    page.goto((small_site / "index.html").as_uri())
+    page.select_option("#venue-filter", "NeurIPS 2024")
+    page.wait_for_function("() => document.querySelector('#paper-list a').href.includes('paper-18')")  # its part, loaded
+    assert page.evaluate(DATA_SCRIPTS) == ["list-data.js", "list-data/venues/neurips-2024.js"]
+    page.select_option("#venue-filter", "ICLR 2025")
+    page.wait_for_function("() => document.querySelector('#paper-list a').href.includes('paper-09')")
+    assert page.evaluate(DATA_SCRIPTS)[2:] == ["list-data/venues/iclr-2025.js"]
+    assert errors == []
+
+
+def test_a_topic_loads_the_parts_its_page_lies_in(small_site, tab):
+    page, errors = tab
+    page.goto((small_site / "index.html").as_uri())
+    page.locator('.chips a[data-topic="reinforcement-learning"]').click()
+    page.wait_for_function("() => document.querySelectorAll('#paper-list a[href*=\"paper-09\"]').length > 0")
+    assert shown(page) == ["paper-00", "paper-03", "paper-06", "paper-09"]  # AAAI's three, then ICLR's first
+    assert page.evaluate(DATA_SCRIPTS) == ["list-data.js", "list-data/venues/aaai-2026.js", "list-data/venues/iclr-2025.js"]
+    assert page.locator(".intro .count").inner_text() == "8 of 22 papers · Page 1 of 2"
+    page.locator("#list-pager a[rel=next]").click()
+    page.wait_for_function("() => document.querySelector('#paper-list a').href.includes('paper-12')")
+    assert shown(page) == ["paper-12", "paper-15", "paper-18", "paper-21"]
+    assert page.evaluate(DATA_SCRIPTS)[3:] == ["list-data/venues/neurips-2024.js"]
+    page.select_option("#sort-order", "oldest")
+    page.wait_for_function("() => document.querySelector('#paper-list a').href.includes('paper-18')")
+    assert shown(page) == ["paper-18", "paper-21", "paper-09", "paper-12"]  # NeurIPS 2024, then ICLR 2025
     assert errors == []
 
 
@@ -413,15 +456,17 @@ def test_the_compact_view_is_remembered_and_an_earlier_compact_address_opens_it(
 
 def test_filtering_ten_thousand_papers_takes_under_a_tenth_of_a_second(ten_thousand, tab, tmp_path):
     outputs, _ = ten_thousand
-    for path in ("index.html", "list-data.js", SITE_DATA):
+    for path in ["index.html", SITE_DATA] + [path for path in outputs if path.startswith("list-data")]:
+        (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / path).write_text(outputs[path].make(), encoding="utf-8")
     shutil.copytree(PROJECT / "assets", tmp_path / "assets")
     page, errors = tab
     runs = []
     for _ in range(3):  # the best of three page loads: the machine is shared
         page.goto((tmp_path / "index.html").as_uri())
-        page.evaluate("() => new Promise(done => { const s = document.createElement('script');"
-                      " s.src = 'list-data.js'; s.onload = done; document.head.append(s); })")
+        page.evaluate("() => new Promise(done => window.catalogueParts(['list-data'], () => {"
+                      " const tables = window.CATALOGUE_PARTS['list-data'];"
+                      " window.catalogueParts(tables.venues.map(v => 'list-data/venues/' + v[2]), done); }))")
         runs.append(page.evaluate(TIMED_FILTERS))
     timings = [min(times) for times in zip(*runs)]
     assert page.locator("#paper-list .card").count() == 100

@@ -414,7 +414,7 @@ def test_search_indexes_words_split_by_tags_as_one(tagged_site):
 @pytest.mark.parametrize("relative, leak", [
     (paper_page("nat"), "<p>&lt;b&gt;N&lt;/b&gt;euron</p>"),
     ("feed.xml", "<summary>&lt;i&gt;x&lt;/i&gt;</summary>"),
-    ("catalogue.bib", "title = {<sub>2</sub>}"),
+    ("data/unknown-venue.bib", "title = {<sub>2</sub>}"),
     ("search-index.js", '{"title":"\\u003cem\\u003ex"}'),
 ])
 def test_the_checker_finds_a_planted_leak(tagged_site, tmp_path, relative, leak):
@@ -426,11 +426,13 @@ def test_the_checker_finds_a_planted_leak(tagged_site, tmp_path, relative, leak)
     assert len(found) >= 1 and all(line.startswith(f"{relative}: ") for line in found), found
 
 
-def test_the_checker_reads_papers_json_but_its_source_abstracts(tagged_site, tmp_path):
+def test_the_checker_reads_papers_json_parts_in_plain_text(tagged_site, tmp_path):
     site = tmp_path / "site"
     shutil.copytree(tagged_site, site)
-    catalogue = json.loads((site / "papers.json").read_text(encoding="utf-8"))
-    assert any("<b>" in paper["abstract"] for paper in catalogue["papers"])  # as written: not a leak
-    catalogue["papers"][0]["title_text"] = "<b>N</b>euron"
-    (site / "papers.json").write_text(json.dumps(catalogue), encoding="utf-8")
-    assert [line.split(":")[0] for line in find_tag_leaks(site)] == ["papers.json", "papers.json"]
+    index = json.loads((site / "papers.json").read_text(encoding="utf-8"))
+    part = index["parts"][0]["url"]
+    catalogue = json.loads((site / part).read_text(encoding="utf-8"))
+    assert find_tag_leaks(site) == [] and any("Neuron" in paper["abstract"] for paper in catalogue["papers"])
+    catalogue["papers"][0]["title"] = "<b>N</b>euron"
+    (site / part).write_text(json.dumps(catalogue), encoding="utf-8")
+    assert [line.split(":")[0] for line in find_tag_leaks(site)] == [part, part]

@@ -7,7 +7,10 @@ import pytest
 
 from catalogue.i18n.strings import read_table
 from catalogue.routes import SITE_DATA, paper_page
-from conftest import BuiltSite
+from conftest import BuiltSite, serve_under_subpath
+from site_data import list_rows
+
+DATA_SCRIPTS = "Array.from(document.scripts, s => s.getAttribute('src') || '').filter(s => /list-(data|bibtex)/.test(s))"
 
 
 @pytest.fixture
@@ -60,6 +63,41 @@ def test_exports_hold_the_listed_papers(built_site: BuiltSite, context):
         page.click("#export-markdown")
     markdown = open(download.value.path(), encoding="utf-8").read()
     assert markdown.startswith(f"- [{title}](") and re.search(r"papers/[0-9a-f]{2}/[a-z0-9-]+/\)", markdown)
+
+
+def two_papers_in_two_parts(site) -> list[str]:
+    ids = sorted(list_rows(site))
+    return [ids[0], next(other for other in ids if other[-1] != ids[0][-1])]
+
+
+def test_the_reading_list_loads_only_its_papers_parts_from_disk_and_bibtex_when_asked(built_site: BuiltSite, context):
+    ids = two_papers_in_two_parts(built_site.out)
+    page = context.new_page()
+    page.goto((built_site.out / "list.html").as_uri() + "#ids=" + ",".join(ids))
+    page.wait_for_function("() => document.querySelectorAll('#my-list .card').length === 2")
+    rows = [f"list-data/{paper[-1]}.js" for paper in ids]
+    assert sorted(page.evaluate(DATA_SCRIPTS)) == sorted(["list-data.js", *rows])
+    assert page.locator("#my-list .card button.star").evaluate_all("s => s.map(b => b.dataset.paper)") == ids
+    with page.expect_download() as download:
+        page.click("#export-bibtex")
+    library = bibtexparser.parse_string(open(download.value.path(), encoding="utf-8").read())
+    assert len(library.entries) == 2 and library.failed_blocks == []
+    assert sorted(page.evaluate(DATA_SCRIPTS)) == sorted(["list-data.js", *rows, *[f"list-bibtex/{p[-1]}.js" for p in ids]])
+
+
+def test_the_reading_list_fetches_a_few_parts_from_a_server(built_site: BuiltSite, context, tmp_path):
+    ids = two_papers_in_two_parts(built_site.out)
+    fetched = []
+    page = context.new_page()
+    page.on("request", lambda request: fetched.append(request.url))
+    with serve_under_subpath(built_site.out, tmp_path) as address:
+        page.goto(address + "list.html#ids=" + ",".join(ids))
+        page.wait_for_function("() => document.querySelectorAll('#my-list .card').length === 2")
+        page.wait_for_load_state("networkidle")
+    paths = [url.removeprefix(address).split("#")[0] for url in fetched if url.startswith(address)]
+    assert sorted(path for path in paths if path.startswith("list-")) == sorted(
+        ["list-data.js", *[f"list-data/{paper[-1]}.js" for paper in ids]])
+    assert sum((built_site.out / path).stat().st_size for path in set(paths)) < 300_000
 
 
 def test_keyboard_moves_stars_and_shows_help(built_site: BuiltSite, context):

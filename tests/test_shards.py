@@ -28,6 +28,7 @@ from catalogue.system.cache import Codec
 from catalogue.search.index import PAGES_FILE, IndexedPage, read_pages_file, read_record, render_pages_file, shard_name
 from conftest import BuiltSite, build_project, copy_built, make_project, run_cli, serve_under_subpath
 from catalogue.routes import bucket
+from site_data import site_records
 
 SHARDS = {"icml-2026": 19, "neurips-2025": 13, "iclr-2024": 6}
 QUERIES_FILE = Path(__file__).parent / "data" / "search_queries.yaml"
@@ -66,7 +67,7 @@ def fragment_urls(bundle: Path) -> set[str]:
 
 def venues(site: Path) -> dict[str, str]:
     """slug -> 'VENUE YEAR', from papers.json."""
-    papers = json.loads((site / "papers.json").read_text(encoding="utf-8"))["papers"]
+    papers = site_records(site)
     return {paper["slug"]: f"{paper['venue']} {paper['year']}" for paper in papers}
 
 

@@ -30,6 +30,7 @@ from catalogue.search.index import shard_name
 from catalogue.text import INVISIBLE
 
 from conftest import PROJECT
+from site_data import site_bibtex, site_records
 
 ABSTRACT = "We propose a method for {what} that improves sample efficiency on standard benchmarks by a wide margin."
 FORMATS = ("x.jsonl", "x.json", "x.csv", "x.tsv", "x.bib")
@@ -211,15 +212,15 @@ def test_an_author_with_an_invisible_character_has_one_section(attacked_site):
 
 
 def test_list_text_is_isolated_where_direction_matters(attacked_site):
-    records = json.loads((attacked_site / "papers.json").read_text(encoding="utf-8"))["papers"]
-    [path] = [record["path"] for record in records if record["title"].startswith("Harmless")]
+    records = site_records(attacked_site)
+    [path] = [routes.paper_page(record["slug"]) for record in records if record["title"].startswith("Harmless")]
     html = (attacked_site / path).read_text(encoding="utf-8")
     assert '<h1 dir="auto"' in html and '<a dir="auto" href="../../../authors/' in html
 
 
 def test_the_exported_bibtex_compiles_and_reads_or_writes_no_file(attacked_site, tmp_path):
     """pdflatex with --shell-escape, the worst case, then bibtex, then pdflatex: the files it opens are its own."""
-    shutil.copy(attacked_site / "catalogue.bib", tmp_path / "refs.bib")
+    (tmp_path / "refs.bib").write_text(site_bibtex(attacked_site), encoding="utf-8")
     (tmp_path / "secret.txt").write_text("SECRET-TOKEN-4242\n", encoding="utf-8")
     (tmp_path / "doc.tex").write_text("\\documentclass{article}\n\\usepackage[utf8]{inputenc}\n\\begin{document}\n"
                                       "\\nocite{*}\n\\bibliographystyle{plain}\n\\bibliography{refs}\n\\end{document}\n",
@@ -240,7 +241,7 @@ def test_the_exported_bibtex_compiles_and_reads_or_writes_no_file(attacked_site,
 
 def test_nothing_in_a_title_is_shown_in_another_order(attacked_site):
     """The spoofing title reads as its letters do, the override gone."""
-    data = json.loads((attacked_site / "papers.json").read_text(encoding="utf-8"))["papers"]
+    data = site_records(attacked_site)
     titles = {unicodedata.normalize("NFC", paper["title"]) for paper in data}
     assert "Harmless title evil end" in titles
 

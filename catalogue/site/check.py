@@ -174,19 +174,18 @@ def check_collections(site: Path, parsed: dict[str, PageParser]) -> list[str]:
     page#slug) is theirs alone and lists all their papers: two labels at one address would leave
     one of them without a page."""
     try:
-        records = json.loads((site / PAPERS_JSON).read_text(encoding="utf-8"))["papers"]
+        records, topic_labels = read_records(site)
         groups: dict[str, dict[str, list[str]]] = {}  # page -> label -> paper pages
         names = shown_names(tuple(record["authors"]) for record in records)
         venues = routes.venue_slugs(venue_year_label(record["venue"], record["year"]) for record in records)
         for record in records:
+            page = routes.paper_page(record["slug"])
             for author in dict.fromkeys(record["authors"]):
-                groups.setdefault(author_path(author), {}).setdefault(names[author_key(author)], []).append(
-                    record["path"])
+                groups.setdefault(author_path(author), {}).setdefault(names[author_key(author)], []).append(page)
             venue = venue_year_label(record["venue"], record["year"])
-            groups.setdefault(routes.venue_page(venues[venue]), {}).setdefault(venue, []).append(record["path"])
+            groups.setdefault(routes.venue_page(venues[venue]), {}).setdefault(venue, []).append(page)
             for topic in record["topics"]:
-                groups.setdefault(routes.topic_page(topic["slug"]), {}).setdefault(topic["label"], []).append(
-                    record["path"])
+                groups.setdefault(routes.topic_page(topic), {}).setdefault(topic_labels[topic], []).append(page)
     except (OSError, ValueError, KeyError, TypeError) as error:
         return [f"{PAPERS_JSON}: missing or unreadable ({error})"]
     problems = []
@@ -209,6 +208,14 @@ def check_collections(site: Path, parsed: dict[str, PageParser]) -> list[str]:
                     problems.append(f"{first}: does not list {len(missing)} of the {len(members)} papers of "
                                     f"{shown(label)} (first: {missing[0]}), over all its pages")
     return problems
+
+
+def read_records(site: Path) -> tuple[list[dict], dict[str, str]]:
+    """Every paper's record (from the parts papers.json names, in its order), and topic labels by slug."""
+    index = json.loads((site / PAPERS_JSON).read_text(encoding="utf-8"))
+    records = [record for part in index["parts"]
+               for record in json.loads((site / part["url"]).read_text(encoding="utf-8"))["papers"]]
+    return records, {topic["slug"]: topic["label"] for topic in index["topics"]}
 
 
 def views_of(page: str, parsed: dict[str, PageParser]) -> dict[str, set[str]]:

@@ -1,6 +1,7 @@
-"""The files that carry the whole catalogue rather than a page: citations, feeds, the sitemap, the
-reading list's data, the offline search index and what the search stage reads, the host's
-redirects; and each paper's own file beside its page (its BibTeX)."""
+"""The files that carry the whole catalogue rather than a page: the feed, the sitemap, the offline
+search index and what the search stage reads, the host's redirects, the parts of data_parts.py
+(papers.json, BibTeX, venue feeds, the reading list's data); and each paper's own files beside its
+page (its BibTeX)."""
 
 from __future__ import annotations
 
@@ -11,17 +12,17 @@ from catalogue import routes
 from catalogue.config import SiteConfig
 from catalogue.content.fields import SLUG
 from catalogue.errors import CatalogueError, shown
-from catalogue.model import Catalogue, Paper, Topic
+from catalogue.model import Catalogue, Paper
 from catalogue.publish.writer import Output
 from catalogue.routes import PaperAddresses
 from catalogue.search.index import PAGES_FILE, IndexedPage, render_pages_file
 from catalogue.search.offline import OfflineIndex, SearchEntry
-from catalogue.site.cite import venue_label
-from catalogue.site.feeds import paper_record, render_atom, render_papers_json, render_robots, render_sitemap
+from catalogue.site.data_parts import plan_catalogue_parts, plan_list_parts
+from catalogue.site.feeds import (FEED, SITEMAP, SITEMAP_URLS, render_atom, render_robots, render_sitemap,
+                                  render_sitemap_index, sitemap_part_path, sitemap_parts)
 from catalogue.site.groups import venue_groups
 from catalogue.site.json_text import plain_script_json
-from catalogue.site.pagination import CARD_AUTHORS
-from catalogue.site.views import AuthorRef, PaperView
+from catalogue.site.views import PaperView
 from catalogue.system.cache import digest
 
 
@@ -29,7 +30,6 @@ def plan_data_files(catalogue: Catalogue, views: tuple[PaperView, ...], config: 
                     everything: str, venue: Callable[[Paper], str]) -> list[Output]:
     """The whole catalogue's citations, feeds, offline search index and redirects; `venue` names a
     paper's venue in the site's language."""
-    labels = {t.slug: t.label for t in catalogue.topics}
     terms = {v.plain_abstract: v.terms for v in views}  # kept with the views: an edit finds only its own again
     topic_index = {t.slug: n for n, t in enumerate(catalogue.topics)}
     all_views = digest(everything, [v.key for v in views])
@@ -37,15 +37,9 @@ def plan_data_files(catalogue: Catalogue, views: tuple[PaperView, ...], config: 
         Output(".nojekyll", everything, lambda: ""),  # GitHub Pages: serve the site as it is, no Jekyll
         Output("_redirects", all_views, lambda: render_netlify_redirects((v.paper, v.addresses) for v in views)),
         Output("robots.txt", everything, lambda: render_robots(config)),
-        Output("feed.xml", all_views, lambda: render_atom(catalogue, {v.paper.id: v.title_text for v in views},
-                                                          {v.paper.id: v.description for v in views},
-                                                          {v.paper.id: v.addresses for v in views}, config,
-                                                          venue)),
-        Output("papers.json", all_views, lambda: render_papers_json(
-            (paper_record(v.paper, v.addresses, labels, v.title_text, v.plain_abstract) for v in views), config)),
-        Output("list-data.js", all_views, lambda: render_list_data(views, catalogue.topics, venue)),
-        Output("list-bibtex.js", all_views, lambda: render_list_bibtex(views)),
-        Output("catalogue.bib", all_views, lambda: "\n".join(v.bibtex for v in views)),
+        Output(FEED, all_views, lambda: render_atom(catalogue, {v.paper.id: v.title_text for v in views},
+                                                    {v.paper.id: v.description for v in views},
+                                                    {v.paper.id: v.addresses for v in views}, config, venue)),
     ]
     offline = OfflineIndex([SearchEntry(v.path, v.name_text, v.title_text, venue(v.paper),
                                         tuple(topic_index[t.slug] for t in v.topics), v.plain_abstract,
@@ -53,11 +47,24 @@ def plan_data_files(catalogue: Catalogue, views: tuple[PaperView, ...], config: 
                                         v.paper.title_source == "derived") for v in views],
                            [t.label for t in catalogue.topics], terms)
     files += [Output(path, all_views, functools.partial(offline.render, path)) for path in offline.paths]
+    groups = venue_groups(views, venue)
+    files += plan_catalogue_parts(catalogue, views, config, everything, venue, groups)
+    files += plan_list_parts(views, catalogue.topics, everything, venue, groups)
     redirects = {page for v in views for page in v.addresses.old_pages}
     listed = [p for p in html_paths if p != routes.NOT_FOUND and p not in redirects]
     if config.base_url:
-        files.append(Output("sitemap.xml", digest(everything, listed), lambda: render_sitemap(listed, config)))
+        files += plan_sitemaps(listed, config, everything)
     return files
+
+
+def plan_sitemaps(listed: list[str], config: SiteConfig, everything: str, limit: int = SITEMAP_URLS) -> list[Output]:
+    """sitemap.xml listing every page, or, past `limit` pages, naming sitemaps/sitemap-N.xml of `limit` pages each."""
+    parts = sitemap_parts(listed, limit)
+    if len(parts) == 1:
+        return [Output(SITEMAP, digest(everything, listed), lambda: render_sitemap(listed, config))]
+    return [Output(SITEMAP, digest(everything, len(parts)), lambda: render_sitemap_index(len(parts), config))] + [
+        Output(sitemap_part_path(n), digest(everything, part), lambda part=part: render_sitemap(part, config))
+        for n, part in enumerate(parts, 1)]
 
 
 def plan_index_record(views: tuple[PaperView, ...], everything: str, unknown_venue: str, language: str) -> Output:
@@ -84,38 +91,6 @@ def render_site_data(strings: dict, patterns: dict) -> str:
     rather than a copy in each page; a script, so that it loads from disk: the interface strings in
     the site's language and the patterns of the site's addresses (routes.PATTERNS)."""
     return "window.CATALOGUE_SITE = " + plain_script_json({"routes": patterns, "strings": strings}) + ";\n"
-
-
-def render_list_data(views: tuple[PaperView, ...], topics: tuple[Topic, ...],
-                     venue: Callable[[Paper], str] = venue_label) -> str:
-    """Every paper in catalogue order, for the home page's filters and the reading list, as a plain
-    script (so it loads from disk): {"papers": [[id, slug, title, name, venue, [topic, ...], [author,
-    ...], author count, and 1 when the title was derived], ...], "venues": [[label, year], ...],
-    "topics": [[slug, label], ...]}, a venue or topic by its place in those lists (venues newest
-    first, labelled as `venue` names them), the first CARD_AUTHORS authors as author_entry gives them."""
-    groups = venue_groups(views, venue)
-    venues = [(label, members[0].paper.year) for _, label, members in groups]
-    venue_index = {venue(members[0].paper): n for n, (_, _, members) in enumerate(groups)}
-    topic_index = {t.slug: n for n, t in enumerate(topics)}
-    papers = [[v.paper.id, v.paper.slug, v.title_text, v.name_text, venue_index[venue(v.paper)],
-               [topic_index[t.slug] for t in v.topics],
-               [author_entry(a) for a in v.authors[:CARD_AUTHORS]], len(v.authors)]
-              + ([1] if v.paper.title_source == "derived" else []) for v in views]
-    data = {"papers": papers, "venues": venues, "topics": [[t.slug, t.label] for t in topics]}
-    return "window.CATALOGUE_LIST = " + plain_script_json(data) + ";\n"
-
-
-def author_entry(author: AuthorRef) -> str | list[str]:
-    """An author in list-data.js: [name, slug], or the name alone when the slug is the name in
-    lower case with hyphens for spaces, as for most names."""
-    slug = routes.author_slug_of(author.path)
-    return author.shown if author.shown.isascii() and author.shown.lower().replace(" ", "-") == slug else [author.shown, slug]
-
-
-def render_list_bibtex(views: tuple[PaperView, ...]) -> str:
-    """For the reading list's export: id -> BibTeX, as a plain script (apart from list-data.js, which the home page loads)."""
-    entries = ",".join(v.bibtex_entry for v in sorted(views, key=lambda v: v.paper.id))  # as sort_keys orders them
-    return "window.CATALOGUE_BIBTEX = {" + entries + "};\n"
 
 
 def render_netlify_redirects(papers: Iterable[tuple[Paper, PaperAddresses]]) -> str:

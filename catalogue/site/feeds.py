@@ -1,4 +1,5 @@
-"""The catalogue for machines: sitemap.xml, robots.txt, an Atom feed and papers.json."""
+"""The catalogue for machines: sitemap.xml (an index of sitemaps past SITEMAP_URLS), robots.txt, Atom
+feeds of the newest papers, and papers.json's records."""
 
 from __future__ import annotations
 
@@ -18,6 +19,18 @@ from catalogue.model import Catalogue, Paper
 # whatever the text: a single one makes the whole feed unreadable.
 NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
 EPOCH = "1970-01-01T00:00:00Z"  # the date of an empty feed
+FEED = "feed.xml"  # the site's feed; a venue's is venue_feed(slug)
+FEED_ENTRIES = 50  # the newest papers a feed carries: a reader polls for news, not the archive
+# URLs a sitemap file lists before sitemap.xml becomes an index of parts. The protocol allows 50,000;
+# fewer keeps each part near 1 MB, far under every host's limit on a file.
+SITEMAP_URLS = 10_000
+SITEMAP = "sitemap.xml"
+SITEMAP_NS = "http://www.sitemaps.org/schemas/sitemap/0.9"
+
+
+def venue_feed(slug: str) -> str:
+    """The feed of a venue and year, beside its page (templates/collection.html links it)."""
+    return f"venues/{slug}/{FEED}"
 
 
 def escape(text: str) -> str:
@@ -30,13 +43,18 @@ def quoteattr(text: str) -> str:
     return saxutils.quoteattr(NOT_XML.sub("", text))
 
 
-def feed_id(catalogue: Catalogue, config: SiteConfig) -> str:
-    """The feed's id, an IRI that stays the same for this catalogue: its address when known, else a
-    name-based UUID of its title, description and papers (two catalogues with the default title differ)."""
+def feed_id(catalogue: Catalogue, config: SiteConfig, path: str = FEED, papers: Iterable[Paper] | None = None) -> str:
+    """The id of the feed at `path`, an IRI that stays the same for these papers (the catalogue's by
+    default): the site's address (with the feed's folder for a venue's feed) when known, else a
+    name-based UUID of the site's title and description, the papers (two catalogues with the
+    default title differ) and the feed's path. It follows from the feed's own papers alone, so a
+    venue's feed changes only with its venue."""
+    folder = path.rpartition("/")[0] + "/" if "/" in path else ""
     if config.base_url:
-        return config.base_url
-    name = json.dumps([config.title, config.description, sorted(paper.id for paper in catalogue.papers)])  # ASCII
-    return uuid.uuid5(uuid.NAMESPACE_URL, name).urn
+        return config.base_url + folder
+    papers = catalogue.papers if papers is None else papers
+    name = [config.title, config.description, sorted(paper.id for paper in papers)] + ([folder] if folder else [])
+    return uuid.uuid5(uuid.NAMESPACE_URL, json.dumps(name)).urn  # ASCII
 
 
 def entry_date(paper: Paper) -> str:
@@ -70,28 +88,48 @@ def render_sitemap(paths: list[str], config: SiteConfig) -> str | None:
         return None
     entries = "".join(f"  <url><loc>{escape(config.base_url + routes.shared_form(path))}</loc></url>\n"
                       for path in sorted(paths))
-    return ('<?xml version="1.0" encoding="UTF-8"?>\n'
-            f'<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n{entries}</urlset>\n')
+    return f'<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="{SITEMAP_NS}">\n{entries}</urlset>\n'
+
+
+def sitemap_parts(paths: list[str], limit: int = SITEMAP_URLS) -> list[list[str]]:
+    """The pages in sorted order, cut into sitemaps of at most `limit` URLs: one when they fit."""
+    ordered = sorted(paths)
+    return [ordered[start:start + limit] for start in range(0, len(ordered), limit)] or [[]]
+
+
+def sitemap_part_path(number: int) -> str:
+    return f"sitemaps/sitemap-{number}.xml"
+
+
+def render_sitemap_index(count: int, config: SiteConfig) -> str:
+    """sitemap.xml as an index naming `count` parts, sitemaps/sitemap-1.xml, ... (absolute, as the protocol asks)."""
+    entries = "".join(f"  <sitemap><loc>{escape(config.base_url + sitemap_part_path(n))}</loc></sitemap>\n"
+                      for n in range(1, count + 1))
+    return f'<?xml version="1.0" encoding="UTF-8"?>\n<sitemapindex xmlns="{SITEMAP_NS}">\n{entries}</sitemapindex>\n'
 
 
 def render_robots(config: SiteConfig) -> str:
-    sitemap = f"Sitemap: {config.base_url}sitemap.xml\n" if config.base_url else ""
+    sitemap = f"Sitemap: {config.base_url}{SITEMAP}\n" if config.base_url else ""
     return f"User-agent: *\nAllow: /\n{sitemap}"
 
 
 def render_atom(catalogue: Catalogue, titles: dict[str, str], summaries: dict[str, str],
-                addresses: dict[str, PaperAddresses], config: SiteConfig, venue: Callable[[Paper], str] = venue_label) -> str:
-    """One entry per paper (its title, summary and addresses by its id), newest first by the date the
-    catalogue added it. An entry is `published` on the day its venue published it when the list gave
+                addresses: dict[str, PaperAddresses], config: SiteConfig, venue: Callable[[Paper], str] = venue_label,
+                *, papers: Iterable[Paper] | None = None, path: str = FEED, title: str | None = None,
+                limit: int = FEED_ENTRIES) -> str:
+    """The `limit` newest of `papers` (the catalogue's by default), by the date the catalogue added
+    them; the feed at `path`, named `title` (the site's by default). An entry (its title, summary
+    and addresses by its id) is `published` on the day its venue published it when the list gave
     that day, else on the day it was added, and `updated` on the later of the two (no edit time is
-    kept); links are absolute with a base URL, else relative to the feed. `venue` names a paper's
-    venue. An entry names the paper's authors, if any: the feed's own author (the site's title)
-    stands for the rest, as Atom allows, rather than an invented name."""
-    papers = newest_first(catalogue.papers)
+    kept); links are absolute with a base URL, else relative to the site's root, where the main feed
+    sits. `venue` names a paper's venue. An entry names the paper's authors, if any: the feed's own
+    author (the site's title) stands for the rest, as Atom allows, rather than an invented name."""
+    papers = catalogue.papers if papers is None else tuple(papers)
+    newest = newest_first(papers)[:limit]
     updated = EPOCH
     base = config.base_url or ""
     entries = []
-    for date, paper in papers:
+    for date, paper in newest:
         link = addresses[paper.id].url or addresses[paper.id].page
         published = published_date(paper) or date
         updated = max(updated, published, date)
@@ -102,32 +140,31 @@ def render_atom(catalogue: Catalogue, titles: dict[str, str], summaries: dict[st
             f"    <published>{published}</published>\n    <updated>{max(published, date)}</updated>{authors}\n"
             f"    <category term={quoteattr(venue(paper))}/>\n"
             f"    <summary>{escape(summaries[paper.id])}</summary>\n  </entry>\n")
-    self_link = f'  <link rel="self" href={quoteattr(base + "feed.xml")}/>\n' if base else ""
+    self_link = f'  <link rel="self" href={quoteattr(base + path)}/>\n' if base else ""
+    name = escape(config.title if title is None else f"{title} · {config.title}")
     return ('<?xml version="1.0" encoding="utf-8"?>\n<feed xmlns="http://www.w3.org/2005/Atom">\n'
-            f"  <title>{escape(config.title)}</title>\n  <subtitle>{escape(config.description)}</subtitle>\n"
-            f"  <id>{escape(feed_id(catalogue, config))}</id>\n  <updated>{updated}</updated>\n"
+            f"  <title>{name}</title>\n  <subtitle>{escape(config.description)}</subtitle>\n"
+            f"  <id>{escape(feed_id(catalogue, config, path, papers))}</id>\n  <updated>{updated}</updated>\n"
             f"  <author><name>{escape(config.title)}</name></author>\n"
             f"  <link href={quoteattr(base or routes.HOME)}/>\n{self_link}{''.join(entries)}</feed>\n")
 
 
-def paper_record(paper: Paper, addresses: PaperAddresses, topic_labels: dict[str, str], title_text: str,
-                 abstract_text: str) -> dict:
-    """One paper of papers.json (its fields are listed in the README)."""
-    return {
-        "id": paper.id, "slug": paper.slug, "path": addresses.page, "url": addresses.url, "name": paper.name, "other_names": list(paper.other_names),
-        "title": paper.title, "title_text": title_text, "title_source": paper.title_source,
-        "venue": paper.venue, "year": paper.year,
-        "topics": [{"slug": slug, "label": topic_labels[slug]} for slug in paper.topics],
-        "links": [{"url": link.url, "label": link.label} for link in paper.links],
-        "benchmarks": list(paper.benchmarks), "results": list(paper.results), "authors": list(paper.authors),
-        "keywords": list(paper.keywords), "pdf": paper.pdf, "proceedings_url": paper.url, "abstract": paper.abstract, "abstract_text": abstract_text,
-        "source": str(paper.source), "added": paper.added, "in_seeds": paper.in_seeds, "old_slugs": list(paper.old_slugs),
-    }
+def paper_record(paper: Paper, addresses: PaperAddresses, abstract_text: str) -> dict:
+    """One paper of a papers.json part: what a machine reader needs (its fields are listed in the README)."""
+    return {"id": paper.id, "slug": paper.slug, "url": addresses.url, "title": paper.title,
+            "title_source": paper.title_source, "authors": list(paper.authors), "venue": paper.venue,
+            "year": paper.year, "topics": list(paper.topics), "pdf": paper.pdf, "proceedings_url": paper.url,
+            "abstract": abstract_text}
 
 
-def render_papers_json(records: Iterable[dict], config: SiteConfig) -> bytes:
-    """Compact JSON (the C encoder, a smaller file), encoded a record at a time: one string of
-    the whole catalogue would take several times the file's size in memory."""
-    head = json.dumps({"title": config.title, "base_url": config.base_url}, ensure_ascii=False, separators=(",", ":"))
+def render_papers_part(records: Iterable[dict], venue: str | None, year: int | None) -> bytes:
+    """A part of the catalogue's records (one venue and year) as compact JSON, a record at a time."""
+    head = json.dumps({"venue": venue, "year": year}, ensure_ascii=False, separators=(",", ":"))
     body = b",".join(json.dumps(record, ensure_ascii=False, separators=(",", ":")).encode("utf-8") for record in records)
     return head[:-1].encode("utf-8") + b',"papers":[' + body + b"]}\n"
+
+
+def render_papers_index(config: SiteConfig, count: int, topics: list[dict], parts: list[dict]) -> str:
+    """papers.json: the site, its paper count, topic labels, and each part's venue, year, count and files."""
+    index = {"title": config.title, "base_url": config.base_url, "count": count, "topics": topics, "parts": parts}
+    return json.dumps(index, ensure_ascii=False, indent=1) + "\n"

@@ -42,7 +42,7 @@ class ViewParts:
     abstract_html: str
     excerpt: str
     description: str
-    bibtex_entry: str  # its entry in list-bibtex.js: "id":"bibtex" as JSON
+    bibtex_entry: str  # its entry in the list-bibtex/ parts: "id":"bibtex" as JSON
     terms: AbstractTerms  # what the offline search index reads of its abstract
     conversions: tuple[str, ...]  # the cache keys of its converted texts, kept as long as the view
 
@@ -84,7 +84,7 @@ class PaperView:
     description: str
     topics: tuple[Topic, ...]
     authors: tuple[AuthorRef, ...]
-    bibtex_entry: str  # its entry in list-bibtex.js
+    bibtex_entry: str  # its entry in the list-bibtex/ parts
     terms: AbstractTerms  # what the offline search index reads of its abstract
     key: str  # a digest of everything above: pages that show the paper change when it changes
 

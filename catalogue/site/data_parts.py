@@ -1,0 +1,129 @@
+"""The whole-catalogue data cut into parts no host refuses and no reader loads whole: papers.json's
+records and the BibTeX per venue and year (data/<venue-slug>.json and .bib, with papers.json as their
+index), a feed per venue and year, and the reading list's data by the last hex digits of a paper's
+id (list-data/<digits>.js, list-bibtex/<digits>.js: even for ids not made by hashing) and per venue and year for the home page's
+filters (list-data/venues/<venue-slug>.js), list-data.js naming what the parts refer to. Each part
+is keyed by its own papers, so an edit remakes only the parts it touches."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from catalogue import routes
+from catalogue.config import SiteConfig
+from catalogue.model import Catalogue, Paper, Topic
+from catalogue.publish.writer import Output
+from catalogue.site.feeds import paper_record, render_atom, render_papers_index, render_papers_part, venue_feed
+from catalogue.site.json_text import plain_script_json
+from catalogue.site.pagination import CARD_AUTHORS
+from catalogue.site.views import AuthorRef, PaperView
+from catalogue.system.cache import digest
+
+DATA_FOLDER = "data/"
+PART_PAPERS = 500  # a venue-year of more papers is cut into parts of this many: each file stays under 1 MB
+LIST_ROOT = "list-data.js"
+PART_TARGET = 64  # papers a reading-list part holds at most on average, which sets the ending's length
+MAX_DIGITS = 3  # 4,096 parts: a folder well under every host's limit
+VENUE_FEED_ENTRIES = 20  # a venue-year's feed: its newest papers, for a reader who follows that venue
+
+
+def papers_parts(groups: list[tuple[str, str, tuple[PaperView, ...]]]) -> list[tuple[str, str, tuple[PaperView, ...]]]:
+    """(part name, venue slug, papers) per venue and year, newest first: data/<slug>.json, and for a
+    venue-year of more than PART_PAPERS papers data/<slug>.2.json and on (no slug holds a dot)."""
+    parts = []
+    for slug, _, members in groups:
+        for number, start in enumerate(range(0, len(members), PART_PAPERS), 1):
+            parts.append((slug if number == 1 else f"{slug}.{number}", slug, members[start:start + PART_PAPERS]))
+    return parts
+
+
+def plan_catalogue_parts(catalogue: Catalogue, views: tuple[PaperView, ...], config: SiteConfig, everything: str,
+                         venue: Callable[[Paper], str], groups: list[tuple[str, str, tuple[PaperView, ...]]]) -> list[Output]:
+    """papers.json (the index) with its parts, the BibTeX parts, and each venue-year's feed."""
+    files, index = [], []
+    for name, slug, members in papers_parts(groups):
+        key = digest(everything, [v.key for v in members])
+        paper = members[0].paper
+        json_path, bib_path = f"{DATA_FOLDER}{name}.json", f"{DATA_FOLDER}{name}.bib"
+        files += [Output(json_path, key, lambda members=members, paper=paper: render_papers_part(
+                      (paper_record(v.paper, v.addresses, v.plain_abstract) for v in members),
+                      paper.venue, paper.year)),
+                  Output(bib_path, key, lambda members=members: "\n".join(v.bibtex for v in members))]
+        index.append({"venue": paper.venue, "year": paper.year, "count": len(members), "url": json_path,
+                      "bib": bib_path, "feed": venue_feed(slug)})
+    topics = [{"slug": t.slug, "label": t.label} for t in catalogue.topics]
+    files.append(Output("papers.json", digest(everything, index, topics),
+                        lambda: render_papers_index(config, len(views), topics, index)))
+    for slug, label, members in groups:
+        files.append(Output(venue_feed(slug), digest(everything, [v.key for v in members]), lambda members=members, slug=slug, label=label: render_atom(
+            catalogue, {v.paper.id: v.title_text for v in members}, {v.paper.id: v.description for v in members},
+            {v.paper.id: v.addresses for v in members}, config, venue, papers=[v.paper for v in members],
+            path=venue_feed(slug), title=label, limit=VENUE_FEED_ENTRIES)))
+    return files
+
+
+def part_digits(count: int) -> int:
+    """How many of a paper id's last hex digits name its reading-list part: parts of about PART_TARGET papers."""
+    digits = 1
+    while count > PART_TARGET * 16 ** digits and digits < MAX_DIGITS:
+        digits += 1
+    return digits
+
+
+def plan_list_parts(views: tuple[PaperView, ...], topics: tuple[Topic, ...], everything: str,
+                    venue: Callable[[Paper], str], groups: list[tuple[str, str, tuple[PaperView, ...]]]) -> list[Output]:
+    """list-data.js (venues, topics, how many digits name a part, the venues in catalogue order, each
+    venue's count of papers and of each topic's papers, for the home page's filters), its
+    parts by the ids' last digits and by venue-year, and the BibTeX parts by the ids' last digits
+    (loaded only for an export)."""
+    venues = [[label, members[0].paper.year, slug] for slug, label, members in groups]
+    venue_index = {venue(members[0].paper): n for n, (_, _, members) in enumerate(groups)}
+    topic_index = {t.slug: n for n, t in enumerate(topics)}
+    digits = part_digits(len(views))
+    order = list(dict.fromkeys(venue_index[venue(v.paper)] for v in views))  # the venues' parts in catalogue order
+    counts = [[len(members)] + [0] * len(topics) for _, _, members in groups]  # a venue's papers, then of each topic
+    for view in views:
+        for topic in dict.fromkeys(t.slug for t in view.topics):
+            counts[venue_index[venue(view.paper)]][1 + topic_index[topic]] += 1
+    tables = {"venues": venues, "topics": [[t.slug, t.label] for t in topics], "digits": digits, "order": order,
+              "counts": counts}
+    shared = digest(everything, venues, tables["topics"], digits)  # a row names its venue and topics by their place
+
+    def row(v: PaperView) -> list:
+        return ([v.paper.id, v.paper.slug, v.title_text, v.name_text, venue_index[venue(v.paper)],
+                 [topic_index[t.slug] for t in v.topics], [author_entry(a) for a in v.authors[:CARD_AUTHORS]],
+                 len(v.authors)] + ([1] if v.paper.title_source == "derived" else []))
+
+    by_ending: dict[str, list[PaperView]] = {}
+    for view in views:
+        by_ending.setdefault(view.paper.id[-digits:], []).append(view)
+    files = [Output(LIST_ROOT, digest(everything, tables), lambda: part_script("list-data", tables))]
+    for ending, members in sorted(by_ending.items()):
+        key = digest(shared, [v.key for v in members])
+        files += [Output(f"list-data/{ending}.js", key,
+                         lambda members=members, ending=ending: part_script(f"list-data/{ending}", [row(v) for v in members])),
+                  Output(f"list-bibtex/{ending}.js", key, lambda members=members, ending=ending: render_bibtex_part(ending, members))]
+    for slug, _, members in groups:
+        files.append(Output(f"list-data/venues/{slug}.js", digest(shared, [v.key for v in members]),
+                            lambda members=members, slug=slug: part_script(f"list-data/venues/{slug}", [row(v) for v in members])))
+    return files
+
+
+def part_script(name: str, data) -> str:
+    """A part as a plain script (so it loads from disk too) that files its data under its name, as
+    assets/parts.js asks: window.CATALOGUE_PARTS[name]."""
+    return f"(window.CATALOGUE_PARTS = window.CATALOGUE_PARTS || {{}})[{plain_script_json(name)}] = {plain_script_json(data)};\n"
+
+
+def render_bibtex_part(ending: str, views: list[PaperView]) -> str:
+    """For the reading list's export: id -> BibTeX of the papers whose ids end with `ending`."""
+    entries = ",".join(v.bibtex_entry for v in sorted(views, key=lambda v: v.paper.id))  # as sort_keys orders them
+    name = plain_script_json(f"list-bibtex/{ending}")
+    return f"(window.CATALOGUE_PARTS = window.CATALOGUE_PARTS || {{}})[{name}] = {{{entries}}};\n"
+
+
+def author_entry(author: AuthorRef) -> str | list[str]:
+    """An author in the list data: [name, slug], or the name alone when the slug is the name in
+    lower case with hyphens for spaces, as for most names."""
+    slug = routes.author_slug_of(author.path)
+    return author.shown if author.shown.isascii() and author.shown.lower().replace(" ", "-") == slug else [author.shown, slug]
