@@ -24,6 +24,7 @@ PART_PAPERS = 500  # a venue-year of more papers is cut into parts of this many:
 LIST_ROOT = "list-data.js"
 PART_TARGET = 64  # papers a reading-list part holds at most on average, which sets the ending's length
 MAX_DIGITS = 3  # 4,096 parts: a folder well under every host's limit
+BIBTEX_INDEX = "catalogue.bib"  # where earlier builds put every entry: its address keeps working
 VENUE_FEED_ENTRIES = 20  # a venue-year's feed: its newest papers, for a reader who follows that venue
 
 
@@ -54,12 +55,23 @@ def plan_catalogue_parts(catalogue: Catalogue, views: tuple[PaperView, ...], con
     topics = [{"slug": t.slug, "label": t.label} for t in catalogue.topics]
     files.append(Output("papers.json", digest(everything, index, topics),
                         lambda: render_papers_index(config, len(views), topics, index)))
+    files.append(Output(BIBTEX_INDEX, digest(everything, index), lambda: render_bibtex_index(index, config)))
     for slug, label, members in groups:
         files.append(Output(venue_feed(slug), digest(everything, [v.key for v in members]), lambda members=members, slug=slug, label=label: render_atom(
             catalogue, {v.paper.id: v.title_text for v in members}, {v.paper.id: v.description for v in members},
             {v.paper.id: v.addresses for v in members}, config, venue, papers=[v.paper for v in members],
             path=venue_feed(slug), title=label, limit=VENUE_FEED_ENTRIES)))
     return files
+
+
+def render_bibtex_index(index: list[dict], config: SiteConfig) -> str:
+    """catalogue.bib, once every entry in one file (past any host's size at scale), now a note naming
+    the files that hold them, one per venue and year; BibTeX tools skip an @comment, whose braces
+    must balance: an address carries none."""
+    addresses = [routes.absolute(config.base_url, part["bib"]) or part["bib"] for part in index]
+    lines = ["@comment{The entries are in one file per venue and year:}"]
+    lines += ["@comment{" + address.replace("{", "%7B").replace("}", "%7D") + "}" for address in addresses]
+    return "\n".join(lines) + "\n"
 
 
 def part_digits(count: int) -> int:
