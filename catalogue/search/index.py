@@ -34,6 +34,7 @@ from pathlib import Path
 
 from catalogue.errors import CatalogueError
 from catalogue.portable import is_portable, portable_slug
+from catalogue.publish.manifest import SEARCH_PAGES
 from catalogue.publish.site_folder import SiteFolder
 from catalogue.system.cache import Cache, code_version, digest
 from catalogue.system.removal import remove_tree
@@ -41,7 +42,7 @@ from catalogue.system.terminal import counted
 
 BUNDLE_DIR = "pagefind"
 SHARDS_FILE = "shards.json"  # in BUNDLE_DIR: the bundles search.js merges, and their fingerprints
-PAGES_FILE = ".search-pages.json"  # written by the render: the pages to index, their filters and keys
+PAGES_FILE = SEARCH_PAGES  # written by the render: the pages to index, their filters and keys (never published)
 SHARDS_FORMAT = 3  # bump when the way a shard is indexed changes, so that every shard is indexed again
 VOCABULARY = "vocabulary"  # the bundle of each shard's words (a folder in BUNDLE_DIR)
 WORDS_KIND = "shard-words"  # cache entries: a shard's words by language, by the shard's fingerprint
@@ -83,7 +84,7 @@ def render_pages_file(pages: list[IndexedPage]) -> str:
 def read_pages_file(site_dir: Path) -> list[IndexedPage]:
     """The pages the render recorded for the index; a site without the record was not built by this version."""
     try:
-        rows = json.loads((site_dir / PAGES_FILE).read_text(encoding="utf-8"))["pages"]
+        rows = json.loads(SiteFolder(site_dir).private(PAGES_FILE).read_text(encoding="utf-8"))["pages"]
         return [IndexedPage(*(str(field) for field in row)) for row in rows if len(row) == 4]
     except (OSError, ValueError, KeyError, TypeError):
         raise CatalogueError(f"{site_dir}/{PAGES_FILE}: missing or unreadable; build the site again "
