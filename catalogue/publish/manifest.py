@@ -40,8 +40,7 @@ def records(site_dir: Path) -> Path | None:
     if (site_dir / MANIFEST).is_file():
         return site_dir
     build = read_marker(site_dir).get("build")
-    record = record_folder(site_dir)
-    return record if build and read_build(record) == build else None
+    return record_folder(site_dir) if build and read_build(record_folder(site_dir)) == build else None
 
 
 def read_marker(site_dir: Path) -> dict:
