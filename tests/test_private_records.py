@@ -81,6 +81,10 @@ def test_a_site_built_with_its_records_inside_is_built_incrementally_without_the
     assert 0 < written(again.output) < len(before) / 3
     assert not {path.name for path in (project / "site").iterdir()} & set(PRIVATE)
     assert files(project / "site") == clean_build(project, tmp_path)
+    edit_title(project / "content", "causalgame", "CausalGame, retitled once")  # from the older site, now the spare
+    build_project(project)
+    assert not {path.name for path in (project / "site").iterdir()} & set(PRIVATE)
+    assert files(project / "site") == clean_build(project, tmp_path / "again")
 
 
 @pytest.mark.parametrize("stranger", ["notes.txt", SEARCH_PAGES + ".bak"])

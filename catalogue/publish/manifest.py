@@ -23,7 +23,7 @@ MARKER = ".paper-catalogue-site"  # in every site this tool builds: build and cl
 MARKER_TEXT = "A site built by paper-catalogue (python3 build.py); build and clean replace this folder whole.\n"
 MANAGED_ELSEWHERE = ("assets/", "pagefind/")  # written by copy_assets and the search stage
 SEARCH_PAGES = ".search-pages.json"  # the search stage's, written by the render as one of its files
-PRIVATE = (SEARCH_PAGES, MANIFEST)  # in the order the record folder takes them: the manifest, which names the build, last
+PRIVATE = (SEARCH_PAGES, MANIFEST)  # in the order the record folder takes them: the manifest (it names the build) last
 MARKER_BYTES = 4096  # the most read of a marker (it is far smaller)
 
 

@@ -33,15 +33,15 @@ def foreign_record(site_dir: Path) -> Path | None:
 
 def link_records(out_dir: Path, staging: Path) -> list[str]:
     """The private files of the site in out_dir, when its record folder describes it, linked into
-    staging (replacing what staging held at those names); returns those linked."""
+    staging (what staging held at those names removed); returns those linked."""
     source = records(out_dir)
     if source is None or source == out_dir:  # none, or in the site itself (built before they moved out): linked with it
         return []
     linked = []
     for name in PRIVATE:
+        with suppress(FileNotFoundError):  # an older spare's, say: only the record's may stay
+            os.unlink(staging / name)
         if (source / name).is_file():
-            with suppress(FileNotFoundError):
-                os.unlink(staging / name)
             link_file(source / name, staging / name)
             linked.append(name)
     return linked

@@ -190,7 +190,8 @@ def _link_making_folders(source: str, target: str) -> None:
 
 def record_changes(spare: Path, out_dir: Path, changed: set[str]) -> None:
     """Write into the spare what differs between it and out_dir (the site that replaced it), and
-    which marker that site holds (new at every build): a site replaced or rebuilt since by other means is compared whole.
+    which marker that site holds (a new one at every build): a site replaced or rebuilt since by
+    other means is compared whole.
     The new site is in place by now: a record that cannot be written (a full disk) is left out,
     and the next build compares the trees whole."""
     fresh = spare / f"{CHANGES}.{os.getpid()}.tmp"
