@@ -291,7 +291,7 @@ def clean(out: Path) -> None:
         say(f"Nothing to remove: {display(out)}/ does not exist")
         return
     with site.lock():  # not during a build; staging folders of dead builds go
-        site.remove_spare()
+        site.remove_beside()
         if site.holds() is Holds.OUR_SITE:
             remove_tree(out.resolve())
             say(f"Removed {display(out)}/")

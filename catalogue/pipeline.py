@@ -215,7 +215,7 @@ def check(site: Path, validate_html: bool, index_command: str) -> list[str]:
     (`index_command`: the command that indexes this site, advised when it has no search index)."""
     from catalogue.site.check import check_site
     with stage(f"Checking {display(site)}/"):
-        return check_site(site, validate_html=validate_html, index_command=index_command)
+        return check_site(site, validate_html=validate_html, index_command=index_command, tell=say)
 
 
 def protected_inputs(**given: Path) -> dict[str, Path]:

@@ -351,8 +351,9 @@ def test_two_checkouts_publish_the_same_bytes(tmp_path):
     run_cli(*render_args(first))
     run_cli(*render_args(second))
     one, two = published(first / "site"), published(second / "site")
-    assert ".build-manifest.json" in one and one.keys() == two.keys()
+    assert ".paper-catalogue-site" in one and one.keys() == two.keys()
     assert [path for path in one if one[path] != two[path]] == []
+    assert published(first / ".site-build") == published(second / ".site-build") != {}  # the build's records too
 
 
 # --- A dead worker ends the build, naming what it was converting -------------------------------

@@ -18,6 +18,7 @@ from catalogue.site import views as paper_views
 from catalogue.system.cache import Cache
 from catalogue.publish import staging
 from catalogue.publish.files import link_tree, mirror_tree
+from catalogue.publish.manifest import PRIVATE
 from catalogue.publish.staging import CHANGES
 from catalogue.site.render import KEPT_TYPES
 from conftest import PROJECT, build_project, make_project, run_cli
@@ -139,7 +140,7 @@ def test_a_build_from_the_spare_that_fails_leaves_the_site_as_it_was(tmp_path, s
     before = files(project / "site")
     build_with_a_broken_template(project, tmp_path, "paper.html")
     assert files(project / "site") == before
-    assert [p.name for p in project.iterdir() if p.name.startswith(".site-")] == []  # its staging, the spare, went
+    assert [p.name for p in project.iterdir() if p.name.startswith(".site-")] == [".site-build"]  # its staging, the spare, went
     build_project(project)
     assert files(project / "site") == clean_build(project, tmp_path)
 
@@ -154,7 +155,7 @@ def test_a_build_that_fails_while_pagefind_runs_leaves_the_site_as_it_was(tmp_pa
     result = build_with_a_broken_template(project, tmp_path, "map.html")
     assert "Rendering and writing the map" in result.output  # it failed there, after the paper pages
     assert files(project / "site") == before
-    assert [p.name for p in project.iterdir() if p.name.startswith(".site-")] == []
+    assert [p.name for p in project.iterdir() if p.name.startswith(".site-")] == [".site-build"]
     build_project(project)
     assert files(project / "site") == clean_build(project, tmp_path)
 
@@ -171,7 +172,7 @@ def test_a_file_put_into_the_site_is_not_carried_into_the_next_site(tmp_path, se
         (project / "site" / "papers" / bucket("flashsinkhorn") / "flashsinkhorn" / "notes.txt").write_text("by hand")
         (project / "site" / "papers" / bucket("flashsinkhorn") / "flashsinkhorn" / "index.html").unlink()  # written by that build, gone by hand
         if attempt:  # the record is of another site: compared whole
-            (project / ".site-spare" / CHANGES).write_text('{"format": 1, "manifest": [0], "changed": []}')
+            (project / ".site-spare" / CHANGES).write_text('{"format": 2, "marker": [0], "changed": []}')
         edit_title(project / "content", "causalgame", f"CausalGame, retitled {attempt}")
         build_project(project)
         assert not (project / "site" / "papers" / bucket("flashsinkhorn") / "flashsinkhorn" / "notes.txt").exists()
@@ -199,8 +200,9 @@ def test_the_spare_records_what_differs_from_the_site_and_the_next_staging_follo
     build_project(project)  # its staging: the spare, brought in line by the record
     assert sorted(compared) == ["assets", "pagefind"]
     assert files(project / "site") == clean_build(project, tmp_path)
-    manifest = json.loads((project / "site" / ".build-manifest.json").read_text(encoding="utf-8"))
-    assert manifest["sizes"] == {path: (project / "site" / path).stat().st_size for path in manifest["files"]}
+    manifest = json.loads((project / ".site-build" / ".build-manifest.json").read_text(encoding="utf-8"))
+    assert manifest["sizes"] == {path: (project / ("site" if path not in PRIVATE else ".site-build") / path).stat().st_size
+                                 for path in manifest["files"]}
 
 
 def test_a_record_that_cannot_be_written_leaves_the_build_done_and_the_next_one_whole(tmp_path, seeds_builds,

@@ -33,7 +33,7 @@ from catalogue.publish.guard import Folder, Holds, read_folder, refuse_site_fold
 from catalogue.publish.site_folder import SiteFolder
 from catalogue.site.bundle import is_a_bundle
 from catalogue.publish.files import write_file
-from catalogue.publish.manifest import MANIFEST, MARKER
+from catalogue.publish.manifest import MANIFEST, MARKER, PRIVATE, SEARCH_PAGES
 from catalogue.publish.staging import site_lock, staged_site
 from catalogue.serve.handler import QuietHandler
 from conftest import make_project, run_cli
@@ -176,7 +176,7 @@ def test_a_marked_project_folder_is_still_refused(project):
                                                f"folder ({project.resolve()}/content); {WRITE_ADVICE}")
     assert_one_line_error(invoke("clean", "--out", "."),
                           ".: refusing to remove it: it holds files this tool did not make "
-                          f"(.git, Documents, README.md, ...); {CLEAN_ADVICE}")
+                          f"(.git, .site-build, Documents, ...); {CLEAN_ADVICE}")
     assert tree(project) == before
 
 
@@ -198,23 +198,31 @@ def test_an_absent_or_empty_folder_gets_a_marked_site(project, prepare):
     assert "Rendered 2 papers" in result.output and "-> public/index.html" in result.output
     after = tree(project)
     new = {path for path in after if path not in before}
-    assert {path for path in new if not path.startswith("public/")} == ({"public"} if prepare == "absent" else set())
-    assert after[f"public/{MARKER}"] == site_manifest.MARKER_TEXT.encode()
+    record = {".public-build", *(f".public-build/{name}" for name in PRIVATE)}  # the build's, beside the site
+    assert {path for path in new if not path.startswith("public/")} == ({"public"} if prepare == "absent" else set()) | record
+    assert after[f"public/{MARKER}"].startswith(site_manifest.MARKER_TEXT.encode())
     assert read_folder(project / "public").holds is Holds.OUR_SITE
     assert without_cache({path: after[path] for path in before}) == without_cache(before)  # nothing else changed
 
 
 def test_a_site_built_before_the_marker_existed_is_accepted(project):
+    """Its manifest and page list in it (where builds kept them then), no marker: the next build moves them out."""
     (project / "site" / MARKER).unlink()
+    for name in PRIVATE:
+        shutil.move(project / ".site-build" / name, project / "site" / name)
+    (project / ".site-build").rmdir()
     manifest = project / "site" / MANIFEST
     manifest.write_text(manifest.read_text().replace('"fingerprint": "', '"fingerprint": "older'))
     before = tree(project)
     result = invoke(*RENDER, "site")
     assert result.exit_code == 0, result.output
     after = tree(project)
-    assert after[f"site/{MARKER}"] == site_manifest.MARKER_TEXT.encode()
-    assert without_cache({path: after[path] for path in before if path != f"site/{MANIFEST}"}) == without_cache(
-        {path: value for path, value in before.items() if path != f"site/{MANIFEST}"})
+    assert after[f"site/{MARKER}"].startswith(site_manifest.MARKER_TEXT.encode())
+    assert not {f"site/{name}" for name in PRIVATE} & after.keys()
+    assert after[f".site-build/{SEARCH_PAGES}"] == before[f"site/{SEARCH_PAGES}"]
+    private = {f"site/{name}" for name in PRIVATE}
+    assert without_cache({path: after[path] for path in before if path not in private}) == without_cache(
+        {path: value for path, value in before.items() if path not in private})
 
 
 # --- a mistyped --content over another catalogue's site --------------------------------------------
@@ -256,7 +264,7 @@ def test_the_content_folder_a_site_was_built_from_may_start_again(project):
 
 
 def test_a_site_whose_manifest_does_not_name_its_content_folder_is_not_refused(project):
-    manifest = project / "site" / MANIFEST
+    manifest = project / ".site-build" / MANIFEST
     manifest.write_text(manifest.read_text().replace('"content": "../content",\n', ""))
     assert site_manifest.built_from(project / "site") is None
     result = invoke("build", "--seeds", "seeds", "--content", "contnet", "--no-search", "--out", "site")
@@ -315,7 +323,7 @@ def test_index_refuses_a_folder_it_did_not_build(project):
 # --- clean removes only a site this tool built --------------------------------------------------
 
 @pytest.mark.parametrize("out, strangers", [
-    (".", ".git, Documents, README.md, ..."),
+    (".", ".git, .site-build, Documents, ..."),
     ("content", ".cache, .derived.json, papers, ..."),
     ("seeds", "icml.txt"),
     ("Documents", "letter.txt"),
@@ -336,7 +344,7 @@ def test_clean_removes_a_site_it_built_and_dead_builds_staging(project):
     result = invoke("clean", "--out", "site")
     assert result.exit_code == 0 and result.output == "Removed site/\n"
     assert tree(project) == {path: value for path, value in before.items()
-                             if not path.startswith(("site", ".site-staging-site-999999999", ".site-spare"))
+                             if not path.startswith(("site", ".site-staging-site-999999999", ".site-spare", ".site-build"))
                              or path.startswith(".site-staging-site-2-")}
 
 
@@ -366,7 +374,7 @@ def test_clean_of_an_absent_site_removes_a_dead_builds_staging(project):
     result = invoke("clean", "--out", "site")
     assert result.exit_code == 0 and result.output == "Nothing to remove: site/ does not exist\n"
     assert tree(project) == {path: value for path, value in before.items()
-                             if not path.startswith(".site-staging-site-999999999")}
+                             if not path.startswith((".site-staging-site-999999999", ".site-build"))}
 
 
 # --- one build owns its staging folder -----------------------------------------------------------

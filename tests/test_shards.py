@@ -238,6 +238,7 @@ def test_a_venue_that_disappears_takes_its_bundle_along(sharded: BuiltSite, tmp_
 
 def test_the_index_command_reindexes_in_place_only_what_is_missing_or_stale(sharded: BuiltSite, tmp_path):
     site = Path(shutil.copytree(sharded.out, tmp_path / "site"))
+    shutil.copytree(sharded.root / ".site-build", tmp_path / ".site-build")  # the page list the render recorded
     (site / "pagefind" / "pagefind.js").write_text("// an unsharded bundle of an older build")
     shutil.rmtree(site / "pagefind" / "iclr-2024")
     kept = {name: inode for name, (inode, _) in bundle_files(site).items() if name.startswith("icml-2026/")}
@@ -255,8 +256,9 @@ def test_the_index_command_reindexes_in_place_only_what_is_missing_or_stale(shar
 def one_index(sharded: BuiltSite, tmp_path_factory) -> Path:
     """The same site with every paper in one shard: what search must behave like."""
     site = Path(shutil.copytree(sharded.out, tmp_path_factory.mktemp("one-index") / "site"))
+    record = Path(shutil.copytree(sharded.root / ".site-build", site.parent / ".site-build"))
     pages = [replace(page, venue="", year="") for page in read_pages_file(site)]
-    (site / PAGES_FILE).write_text(render_pages_file(pages, "en"), encoding="utf-8")
+    (record / PAGES_FILE).write_text(render_pages_file(pages, "en"), encoding="utf-8")
     search.index_site(site)
     assert [bundle["pages"] for bundle in shards_file(site)["bundles"]] == [38]
     return site

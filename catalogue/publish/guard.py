@@ -14,7 +14,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from catalogue.errors import CatalogueError
-from catalogue.publish.manifest import MANAGED_ELSEWHERE, MANIFEST, MARKER, read_manifest, read_manifest_entries
+from catalogue.publish.manifest import (MANAGED_ELSEWHERE, MARKER, PRIVATE, read_manifest, read_manifest_entries,
+                                       read_marker)
+from catalogue.publish.record import foreign_record
 
 NAMES_SHOWN = 3  # of the files that make a folder not ours
 
@@ -61,7 +63,7 @@ def refuse_site_folder(out: Path, folder: Folder, inputs: Mapping[str, Path], pl
 
 def read_folder(path: Path) -> Folder:
     """A site this tool built carries its marker, or (built before the marker) a valid manifest,
-    and holds nothing beside what its manifest lists, the assets and the search index."""
+    and holds nothing beside the entries its marker (or manifest) lists, the assets and the search index."""
     if not path.exists():
         return Folder(Holds.NOTHING)
     if not path.is_dir():
@@ -72,13 +74,17 @@ def read_folder(path: Path) -> Folder:
     listed = listed_entries(path)
     if not (path / MARKER).is_file() and listed is None:
         return Folder(Holds.OTHER_FILES, tuple(entries))
-    made = set(listed or ()) | {MARKER, MANIFEST} | {m.strip("/") for m in MANAGED_ELSEWHERE}
+    made = set(listed or ()) | {MARKER, *PRIVATE} | {m.strip("/") for m in MANAGED_ELSEWHERE}
     strangers = tuple(name for name in entries if name not in made)
     return Folder(Holds.OTHER_FILES, strangers) if strangers else Folder(Holds.OUR_SITE)
 
 
 def listed_entries(path: Path) -> set[str] | None:
-    """The names at the top of the site its manifest lists files under; None without a valid manifest."""
+    """The names at the top of the site its marker (or, in a site built before the marker named
+    them, its manifest) lists files under; None without either."""
+    entries = read_marker(path).get("entries")
+    if isinstance(entries, list) and all(isinstance(entry, str) for entry in entries):
+        return set(entries)
     if (entries := read_manifest_entries(path)) is not None:
         return set(entries)
     listed = read_manifest(path).get("files")  # a manifest written before it began with them
@@ -94,6 +100,8 @@ def check_site_folder(out: Path, shown: str, inputs: Mapping[str, Path], project
     folder = read_folder(out)
     reason = refuse_site_folder(out.resolve(), folder, {name: path.resolve() for name, path in inputs.items()},
                                 {name: path.resolve() for name, path in places.items()})
+    if not reason and (record := foreign_record(out)):
+        reason = f"{record.as_posix()}, where it keeps its build's records, holds files this tool did not make"
     if reason:
         raise CatalogueError(f"{shown}: {doing}: {reason}; {advice}")
     return folder.holds

@@ -10,7 +10,8 @@ from pathlib import Path
 
 from catalogue.publish.files import link_file, link_tree
 from catalogue.publish.guard import Holds, check_site_folder, read_folder
-from catalogue.publish.manifest import built_from, content_seen_from, read_fingerprint
+from catalogue.publish.manifest import built_from, content_seen_from, read_fingerprint, record_folder, records
+from catalogue.publish.record import is_ours, remove_records
 from catalogue.publish.staging import Staging, our_spare, site_lock, staged_site, staging_folders
 from catalogue.system.removal import remove_tree
 
@@ -48,13 +49,19 @@ class SiteFolder:
         """`content` as the manifest records it: seen from this folder."""
         return content_seen_from(content, self.path)
 
+    def private(self, name: str) -> Path:
+        """Where the build's private file `name` is (manifest.PRIVATE): beside the site, in its record folder."""
+        return (records(self.path) or self.path) / name
+
     def leftovers(self) -> Iterator[Path]:
-        """What builds left beside it: staging folders of builds that died, the spare."""
+        """What builds left beside it: staging folders of builds that died, the spare, the record folder."""
         resolved = self.path.resolve()
         if resolved.parent.is_dir():
             yield from staging_folders(resolved)
             if spare := our_spare(resolved):
                 yield spare
+            if is_ours(record_folder(resolved)):
+                yield record_folder(resolved)
 
     def link(self, relative: str, target: Path) -> None:
         """This site's file or folder at `relative`, hard-linked at `target` (copied where the file
@@ -66,6 +73,8 @@ class SiteFolder:
             target.parent.mkdir(parents=True, exist_ok=True)
             link_file(source, target)
 
-    def remove_spare(self) -> None:
+    def remove_beside(self) -> None:
+        """Remove what builds keep beside the site: the spare, the record folder."""
         if spare := our_spare(self.path.resolve()):
             remove_tree(spare)
+        remove_records(self.path)

@@ -7,7 +7,9 @@ files (nothing is copied), so every write (files.write_file) first removes the l
 site is never changed in place. The site a build replaces is kept beside it (`.site-spare`, hard
 links too): the next build's staging starts from it and links again only the files that changed, as
 the build that replaced it recorded them in the spare (`.site-changes.json`); without that record
-(or when site/ is no longer the folder it names) the two trees are compared whole.
+(or when site/ is no longer the folder it names) the two trees are compared whole. The build's private
+files (its manifest, the search stage's list of pages) are linked in from the record folder beside
+site/ at the start and moved back there at the end (record.py): never published.
 """
 
 from __future__ import annotations
@@ -21,15 +23,17 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from catalogue.errors import CatalogueError
-from catalogue.publish.files import check_relative, link_file, link_tree, mirror_tree, write_file
-from catalogue.publish.manifest import MANAGED_ELSEWHERE, MANIFEST, MARKER, MARKER_TEXT, read_manifest, write_manifest
+from catalogue.publish.files import check_relative, link_file, link_tree, mirror_tree
+from catalogue.publish.manifest import (MANAGED_ELSEWHERE, MANIFEST, MARKER, PRIVATE, read_manifest, record_folder,
+                                       records, write_manifest, write_marker)
+from catalogue.publish.record import commit_records, link_records, stash_records
 from catalogue.publish.writer import SiteWriter, WriteReport
 from catalogue.system.lock import holding
 from catalogue.system.removal import remove_entries, remove_tree
 
 STAGING_PREFIX = ".site-staging-"
 CHANGES = ".site-changes.json"  # in the spare: what differs between it and the site that replaced it
-CHANGES_FORMAT = 1
+CHANGES_FORMAT = 2  # 2: the record names the site by its marker (its manifest is no longer in it)
 
 
 @contextmanager
@@ -106,15 +110,17 @@ def staged_site(out_dir: Path) -> Iterator[Staging]:
         if spare:
             files, manifest = catch_up(out_dir, staging)
         else:
-            files = link_tree(out_dir, staging) if out_dir.is_dir() else []
+            files = (link_tree(out_dir, staging) if out_dir.is_dir() else []) + link_records(out_dir, staging)
         block = Staging(staging, frozenset(files), set(), manifest)
         yield block
-        write_file(staging, MARKER, MARKER_TEXT)  # last: the writer sees a first build's staging empty
         check_complete(staging)
+        write_marker(staging)  # last: the writer sees a first build's staging empty
+        record = stash_records(staging, out_dir)
     except BaseException:
         remove_tree(staging, ignore_errors=True)
         raise
     spare = swap_in(staging, out_dir)
+    commit_records(record)
     if spare and block.changed:
         record_changes(spare, out_dir, block.changed)
 
@@ -127,9 +133,9 @@ def catch_up(out_dir: Path, staging: Path) -> tuple[list[str], dict | None]:
     changed = read_changes(staging, out_dir)
     with suppress(FileNotFoundError):
         os.unlink(staging / CHANGES)
-    if changed is None:
-        return mirror_tree(out_dir, staging), None
-    stale, missing, absent = _differing(out_dir, staging, changed)
+    if changed is None or records(out_dir) != record_folder(out_dir):  # no record, or one kept in the site (older)
+        return mirror_tree(out_dir, staging) + link_records(out_dir, staging), None
+    stale, missing, absent = _differing(out_dir, staging, [path for path in changed if path not in PRIVATE])
     remove_entries([os.path.join(staging, path) for path in stale])
     for path in missing:
         _link_making_folders(os.path.join(out_dir, path), os.path.join(staging, path))
@@ -142,6 +148,7 @@ def catch_up(out_dir: Path, staging: Path) -> tuple[list[str], dict | None]:
             remove_entries([str(ours)])
         if theirs.is_dir():
             link_tree(theirs, ours)
+    link_records(out_dir, staging)
     gone = set(absent)  # of the manifest's files, those removed from site/ by hand since: the staging lacks them too
     manifest = read_manifest(staging)
     return [path for path in [*manifest.get("files", {}), MANIFEST, MARKER] if path not in gone], manifest
@@ -183,12 +190,13 @@ def _link_making_folders(source: str, target: str) -> None:
 
 def record_changes(spare: Path, out_dir: Path, changed: set[str]) -> None:
     """Write into the spare what differs between it and out_dir (the site that replaced it), and
-    which manifest that site holds: a site replaced or rebuilt since by other means is compared whole.
+    which marker that site holds (a new one at every build): a site replaced or rebuilt since by
+    other means is compared whole.
     The new site is in place by now: a record that cannot be written (a full disk) is left out,
     and the next build compares the trees whole."""
     fresh = spare / f"{CHANGES}.{os.getpid()}.tmp"
     try:
-        record = {"format": CHANGES_FORMAT, "manifest": _identity(out_dir / MANIFEST),
+        record = {"format": CHANGES_FORMAT, "marker": _identity(out_dir / MARKER),
                   "changed": sorted(changed | {MANIFEST, MARKER})}
         fresh.write_text(json.dumps(record, ensure_ascii=False), encoding="utf-8")
         os.replace(fresh, spare / CHANGES)  # whole or not at all: a half record would be trusted
@@ -199,13 +207,13 @@ def record_changes(spare: Path, out_dir: Path, changed: set[str]) -> None:
 
 def read_changes(staging: Path, out_dir: Path) -> list[str] | None:
     """The files that differ between staging (the spare renamed) and out_dir, by the spare's record;
-    None when there is none, or it is not of out_dir's manifest as it is now."""
+    None when there is none, or it is not of out_dir's marker as it is now."""
     try:
         record = json.loads((staging / CHANGES).read_text(encoding="utf-8"))
-        current = _identity(out_dir / MANIFEST)
+        current = _identity(out_dir / MARKER)
     except (OSError, ValueError):
         return None
-    if not (isinstance(record, dict) and record.get("format") == CHANGES_FORMAT and record.get("manifest") == current):
+    if not (isinstance(record, dict) and record.get("format") == CHANGES_FORMAT and record.get("marker") == current):
         return None
     changed = record.get("changed")
     if not isinstance(changed, list) or not all(isinstance(path, str) for path in changed):

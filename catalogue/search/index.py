@@ -41,6 +41,7 @@ from pathlib import Path
 
 from catalogue.errors import CatalogueError
 from catalogue.portable import is_portable, portable_slug
+from catalogue.publish.manifest import SEARCH_PAGES
 from catalogue.publish.site_folder import SiteFolder
 from catalogue.system.cache import Cache, code_version, digest
 from catalogue.system.removal import remove_tree
@@ -48,7 +49,7 @@ from catalogue.system.terminal import counted
 
 BUNDLE_DIR = "pagefind"
 SHARDS_FILE = "shards.json"  # in BUNDLE_DIR: the bundles search.js merges, and their fingerprints
-PAGES_FILE = ".search-pages.json"  # written by the render: the pages to index, their filters and keys
+PAGES_FILE = SEARCH_PAGES  # written by the render: the pages to index, their filters and keys (never published)
 SHARDS_FORMAT = 4  # bump when the way a shard is indexed changes, so that every shard is indexed again
 VOCABULARY = "vocabulary"  # the bundle of each shard's words (a folder in BUNDLE_DIR)
 WORDS_KIND = "shard-words"  # cache entries: a shard's words by language, by the shard's fingerprint
@@ -97,7 +98,7 @@ def read_pages_file(site_dir: Path) -> list[IndexedPage]:
 def read_record(site_dir: Path) -> tuple[str, list[IndexedPage]]:
     """The site's language, as Pagefind names it (lower case), and the pages the render recorded."""
     try:
-        record = json.loads((site_dir / PAGES_FILE).read_text(encoding="utf-8"))
+        record = json.loads(SiteFolder(site_dir).private(PAGES_FILE).read_text(encoding="utf-8"))
         language = str(record["language"]).lower()
         if not language:
             raise ValueError("no language")

@@ -13,6 +13,7 @@ import posixpath
 import shutil
 import subprocess
 import zlib
+from collections.abc import Callable
 from html.parser import HTMLParser
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
@@ -23,6 +24,7 @@ from catalogue.errors import shown
 from catalogue import routes
 from catalogue.site.authors import author_path
 from catalogue.search.index import BUNDLE_DIR, FRAGMENT_SIGNATURE, SHARDS_FILE
+from catalogue.site import hosts
 
 PROJECT = Path(__file__).resolve().parents[2]
 VNU_JAR_VARIABLE = "VNU_JAR"
@@ -38,16 +40,18 @@ REDIRECTS = "_redirects"
 TOOL_PROBLEMS = ("java: ", "vnu.jar: ")
 
 
-def check_site(site_dir: Path, *, validate_html: bool = True,
-               index_command: str = "python3 build.py index") -> list[str]:
+def check_site(site_dir: Path, *, validate_html: bool = True, index_command: str = "python3 build.py index",
+               limits: hosts.Limits | None = None, tell: Callable[[str], None] | None = None) -> list[str]:
     """Every problem found in the built site at site_dir, sorted; an empty list means it is fine.
-    `index_command`: the command that indexes this site, for a site built without search."""
+    `index_command`: the command that indexes this site, for a site built without search;
+    `limits`: the hosts' (hosts.LIMITS unless given); `tell` receives the site's size, file count,
+    fullest folder and largest file against them."""
     site = site_dir.resolve()
     if not (site / "index.html").is_file():
         return [f"index.html: missing; is {site_dir} a built site?"]
-    files = {path.relative_to(site).as_posix() for path in site.rglob("*") if path.is_file()}
+    files, problems = hosts.report_hosts(site, limits or hosts.LIMITS, tell)
     pages = sorted(f for f in files if f.endswith(".html") and not f.startswith(f"{BUNDLE_DIR}/"))
-    problems, parsed = [], {}
+    parsed = {}
     for page in pages:
         parser = parse_page((site / page).read_text(encoding="utf-8", errors="replace"))
         problems += page_problems(page, parser, files)
