@@ -38,7 +38,7 @@
 
   // --- The papers: rows of the parts, in catalogue order, with each sort order made once ------
 
-  function partName(venue) { return "list-data/venues/" + tables.venues[venue][2]; }
+  function partName(venue) { return window.catalogueRoute("venue_list_part", {slug: tables.venues[venue][2]}); }
 
   function partNames(venue) {
     var at = tables.venues.map(function (entry) { return entry[0]; }).indexOf(venue);

@@ -48,6 +48,7 @@ PATTERNS = {
     "search": SEARCH,
     "list_page": "page/{number}/index.html",  # from a list's folder; the first page is index.html
     "compact": "compact/",  # a list's compact view, a folder of the list's folder
+    "venue_list_part": "list-data/venues/{slug}",  # a venue-year's rows for the home page's filters (a .js part)
 }
 # Addresses of earlier layouts, each with the pattern of its page's address now: 404.html forwards
 # a reader who follows an old link there (assets/forward.js), on every host, since no redirect rule
@@ -196,6 +197,16 @@ def venue_slugs(labels: Iterable[str]) -> dict[str, str]:
         slugs[label] = name
         taken.add(name)
     return slugs
+
+
+def venue_feed(slug: str) -> str:
+    """The feed of a venue and year, beside its page (templates/collection.html links it)."""
+    return f"venues/{slug}/feed.xml"
+
+
+def venue_list_part(slug: str) -> str:
+    """The part of the list data that holds a venue and year's rows (without .js, as parts are named)."""
+    return PATTERNS["venue_list_part"].format(slug=slug)
 
 
 def venue_page(slug: str) -> str:

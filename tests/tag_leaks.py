@@ -48,6 +48,7 @@ def find_tag_leaks(site: Path) -> list[str]:
 
 def _readable_text(path: Path, site: Path) -> str | None:
     """The text of a file the checker reads, else None."""
+    relative = path.relative_to(site).as_posix()
     if path.suffix == ".pf_fragment":
         data = gzip.decompress(path.read_bytes())
         return data.removeprefix(_FRAGMENT_SIGNATURE).decode("utf-8")

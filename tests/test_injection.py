@@ -2,6 +2,7 @@
 
 import re
 from dataclasses import dataclass
+from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
@@ -56,7 +57,7 @@ PAYLOADS = [
 
 # Our own scripts, and only these, may appear on a page.
 OWN_SCRIPTS = ("assets/filter.js", "assets/map.js", "assets/search.js", "assets/cite.js", "assets/reader.js", "assets/common.js",
-               "list-data.js", "list-bibtex.js", "map/map-data.js", "script head json-ld", "site-data.js",
+               "list-data.js", "assets/parts.js", "assets/listview.js", "map/map-data.js", "script head json-ld", "site-data.js",
                "search-index.js", "assets/forward.js", "script site-forwards")  # search.js adds it when the search page's box gets focus, from disk
 OFFLINE_PART = re.compile(r"script (?:\.\./)*search-index/[0-9]+\.js")  # and the offline index's parts it names
 
@@ -102,8 +103,32 @@ def payload_site(tmp_path_factory):
     return build_project(project, "--no-search")
 
 
+FORWARD = '<meta http-equiv="refresh"'
+
+
 def all_pages(site: Path) -> list[Path]:
-    return sorted(p for p in site.rglob("*.html"))
+    """The pages a reader stays on; the forwarding pages of earlier list addresses leave at once, so
+    the browser never lingers to be asked (their markup is checked by parsing below)."""
+    return sorted(p for p in site.rglob("*.html") if FORWARD not in p.read_text(encoding="utf-8"))
+
+
+class Elements(HTMLParser):
+    def __init__(self):
+        super().__init__()
+        self.tags: set[str] = set()
+
+    def handle_starttag(self, tag, attrs):
+        self.tags.add(tag)
+
+
+def test_a_forwarding_page_holds_only_its_own_elements(payload_site):
+    """A payload in a list's title reaches the forwarding pages of its earlier addresses as text."""
+    forwards = [p for p in payload_site.out.rglob("*.html") if FORWARD in p.read_text(encoding="utf-8")]
+    assert forwards
+    for path in forwards:
+        parser = Elements()
+        parser.feed(path.read_text(encoding="utf-8"))
+        assert parser.tags <= {"html", "meta", "title", "link", "main", "h1", "p", "a"}, path
 
 
 def test_at_least_thirty_payloads():

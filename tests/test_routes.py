@@ -60,7 +60,8 @@ ROUTES_IN_NODE = """
 const fs = require("fs"), vm = require("vm");
 const input = JSON.parse(fs.readFileSync(0, "utf8"));
 globalThis.window = globalThis;
-globalThis.document = { getElementById: (id) => id === "site-routes" ? { textContent: JSON.stringify(input.patterns) } : null };
+globalThis.document = { getElementById: () => null };
+globalThis.CATALOGUE_SITE = { routes: input.patterns };  // as site-data.js sets it
 vm.runInThisContext(fs.readFileSync(process.argv[1], "utf8"));
 process.stdout.write(JSON.stringify(input.slugs.map((slug) => input.names.map((name) => window.catalogueRoute(name, {slug})))));
 """

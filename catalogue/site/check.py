@@ -183,7 +183,7 @@ def check_collections(site: Path, parsed: dict[str, PageParser]) -> list[str]:
         names = shown_names(tuple(record["authors"]) for record in records)
         venues = routes.venue_slugs(venue_year_label(record["venue"], record["year"]) for record in records)
         for record in records:
-            page = routes.paper_page(record["slug"])
+            page = routes.PaperAddresses(record["slug"]).page
             for author in dict.fromkeys(record["authors"]):
                 groups.setdefault(author_path(author), {}).setdefault(names[author_key(author)], []).append(page)
             venue = venue_year_label(record["venue"], record["year"])

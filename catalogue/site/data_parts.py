@@ -13,7 +13,7 @@ from catalogue import routes
 from catalogue.config import SiteConfig
 from catalogue.model import Catalogue, Paper, Topic
 from catalogue.publish.writer import Output
-from catalogue.site.feeds import paper_record, render_atom, render_papers_index, render_papers_part, venue_feed
+from catalogue.site.feeds import paper_record, render_atom, render_papers_index, render_papers_part
 from catalogue.site.json_text import plain_script_json
 from catalogue.site.pagination import CARD_AUTHORS
 from catalogue.site.views import AuthorRef, PaperView
@@ -51,16 +51,16 @@ def plan_catalogue_parts(catalogue: Catalogue, views: tuple[PaperView, ...], con
                       paper.venue, paper.year)),
                   Output(bib_path, key, lambda members=members: "\n".join(v.bibtex for v in members))]
         index.append({"venue": paper.venue, "year": paper.year, "count": len(members), "url": json_path,
-                      "bib": bib_path, "feed": venue_feed(slug)})
+                      "bib": bib_path, "feed": routes.venue_feed(slug)})
     topics = [{"slug": t.slug, "label": t.label} for t in catalogue.topics]
     files.append(Output("papers.json", digest(everything, index, topics),
                         lambda: render_papers_index(config, len(views), topics, index)))
     files.append(Output(BIBTEX_INDEX, digest(everything, index), lambda: render_bibtex_index(index, config)))
     for slug, label, members in groups:
-        files.append(Output(venue_feed(slug), digest(everything, [v.key for v in members]), lambda members=members, slug=slug, label=label: render_atom(
+        files.append(Output(routes.venue_feed(slug), digest(everything, [v.key for v in members]), lambda members=members, slug=slug, label=label: render_atom(
             catalogue, {v.paper.id: v.title_text for v in members}, {v.paper.id: v.description for v in members},
             {v.paper.id: v.addresses for v in members}, config, venue, papers=[v.paper for v in members],
-            path=venue_feed(slug), title=label, limit=VENUE_FEED_ENTRIES)))
+            path=routes.venue_feed(slug), title=label, limit=VENUE_FEED_ENTRIES)))
     return files
 
 
@@ -116,8 +116,8 @@ def plan_list_parts(views: tuple[PaperView, ...], topics: tuple[Topic, ...], eve
                          lambda members=members, ending=ending: part_script(f"list-data/{ending}", [row(v) for v in members])),
                   Output(f"list-bibtex/{ending}.js", key, lambda members=members, ending=ending: render_bibtex_part(ending, members))]
     for slug, _, members in groups:
-        files.append(Output(f"list-data/venues/{slug}.js", digest(shared, [v.key for v in members]),
-                            lambda members=members, slug=slug: part_script(f"list-data/venues/{slug}", [row(v) for v in members])))
+        files.append(Output(f"{routes.venue_list_part(slug)}.js", digest(shared, [v.key for v in members]),
+                            lambda members=members, slug=slug: part_script(routes.venue_list_part(slug), [row(v) for v in members])))
     return files
 
 

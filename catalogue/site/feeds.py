@@ -19,18 +19,13 @@ from catalogue.model import Catalogue, Paper
 # whatever the text: a single one makes the whole feed unreadable.
 NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
 EPOCH = "1970-01-01T00:00:00Z"  # the date of an empty feed
-FEED = "feed.xml"  # the site's feed; a venue's is venue_feed(slug)
+FEED = "feed.xml"  # the site's feed; a venue's is routes.venue_feed(slug)
 FEED_ENTRIES = 50  # the newest papers a feed carries: a reader polls for news, not the archive
 # URLs a sitemap file lists before sitemap.xml becomes an index of parts. The protocol allows 50,000;
 # fewer keeps each part near 1 MB, far under every host's limit on a file.
 SITEMAP_URLS = 10_000
 SITEMAP = "sitemap.xml"
 SITEMAP_NS = "http://www.sitemaps.org/schemas/sitemap/0.9"
-
-
-def venue_feed(slug: str) -> str:
-    """The feed of a venue and year, beside its page (templates/collection.html links it)."""
-    return f"venues/{slug}/{FEED}"
 
 
 def escape(text: str) -> str:
