@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from catalogue.publish.manifest import record_folder
 from catalogue.search import index as search
 from catalogue.search import offline
 from catalogue.search.index import PAGES_FILE, read_pages_file, render_pages_file, run_pagefind
@@ -89,9 +90,10 @@ def result_links(page, base: str, query: str, engine: str) -> list[str]:
 
 def test_a_site_in_chinese_searches_with_the_webassembly_it_keeps(built_site: BuiltSite, tmp_path, page):
     site = Path(shutil.copytree(built_site.out, tmp_path / "site"))
+    record = Path(shutil.copytree(record_folder(built_site.out), record_folder(site)))  # the page list the render recorded
     with serve_folder(built_site.out) as address:
         english = {query: result_links(page, address, query, "pagefind") for query in QUERIES[:2]}
-    (site / PAGES_FILE).write_text(render_pages_file(read_pages_file(site), "zh-CN"), encoding="utf-8")
+    (record / PAGES_FILE).write_text(render_pages_file(read_pages_file(site), "zh-CN"), encoding="utf-8")
     search.index_site(site, previous=built_site.out)
     assert [p.name for p in (site / "pagefind" / "vocabulary").glob("wasm.*")] == ["wasm.unknown.pagefind"]
     assert languages(site / "pagefind" / "icml-2026").keys() == {"zh-cn"}  # though the pages say lang="en"
