@@ -60,11 +60,11 @@ window.catalogueBibtex = function (paper) {
   // every page.
   function addCitations() {
     var details = document.querySelector("details.citations");
-    var heading = document.querySelector("h1[data-title]");
+    var heading = document.querySelector("article.paper h1");
     var data = document.querySelector('script[type="application/ld+json"]');
     if (!details || !heading || !data) return;
     var paper = JSON.parse(data.textContent);
-    var title = heading.getAttribute("data-title");
+    var title = heading.getAttribute("data-title") || heading.textContent;  // the title as text (paper.html)
     var authors = (paper.author || []).map(function (author) { return author.name; });
     var venue = paper.isPartOf ? paper.isPartOf.name : "";
     var bib = document.querySelector(".cite-actions a[download]");

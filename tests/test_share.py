@@ -286,7 +286,7 @@ def test_copy_buttons_copy_the_link_and_the_citation(shared_site, browser):
     page.wait_for_function("() => window.copied.startsWith('@')")
     assert page.evaluate("window.copied").startswith("@inproceedings{icml2026egotsr,")
     # The text and Markdown citations, which cite.js makes from the title and the JSON-LD.
-    title, url = page.get_attribute("h1", "data-title"), f"{BASE}papers/{bucket('egotsr')}/egotsr/"
+    title, url = page.text_content("h1"), f"{BASE}papers/{bucket('egotsr')}/egotsr/"
     assert not re.search(r"[\\`*_\[\]<]", title)  # nothing for Markdown to escape: the title as it is
     page.click("details.citations summary")
     for button, expected in (('[data-copy="#cite-plain"]', f"Ada Lovelace, Alan Turing. {title}. ICML 2026. {url}"),
