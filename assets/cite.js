@@ -16,6 +16,28 @@ window.catalogueCitations = function (title, authors, venue, url) {
   };
 };
 
+// A paper's BibTeX entry as catalogue/site/cite.py writes it, for a paper whose texts it holds as
+// written (paper_extras.script_makes_bibtex; else the page carries its entry): `venue` is the venue
+// and year as pages name it ("ICML 2026"), `year` a string, `slug` the name of its .bib.
+window.catalogueBibtex = function (paper) {
+  "use strict";
+  var most = 100;  // authors named before "and others" (cite.py's MAX_BIBTEX_AUTHORS)
+  var authors = paper.authors.slice(0, most).concat(paper.authors.length > most ? ["others"] : []);
+  var inProceedings = Boolean(authors.length && paper.venue && paper.year);
+  // Words with inner capitals braced, which styles would lower-case (cite.py's protect_capitals).
+  var title = paper.title.split(" ").map(function (word) { return /[^\s\-][A-Z]/.test(word) ? "{" + word + "}" : word; });
+  var fields = [["title", "{" + title.join(" ") + "}"],
+                authors.length ? ["author", "{" + authors.join(" and ") + "}"]
+                               : ["key", "{" + (paper.title.match(/\S+/g) || []).slice(0, 4).join(" ") + "}"]];
+  if (paper.venue) fields.push([inProceedings ? "booktitle" : "howpublished", "{" + paper.venue + "}"]);
+  if (paper.year) fields.push(["year", paper.year]);
+  if (paper.url) fields.push(["url", "{" + paper.url + "}"]);
+  if (paper.pdf) fields.push(["pdf", "{" + paper.pdf + "}"]);
+  var key = ((paper.venue || paper.year) + paper.slug).toLowerCase().replace(/[^a-z0-9]/g, "");
+  return "@" + (inProceedings ? "inproceedings" : "misc") + "{" + key + ",\n" +
+    fields.map(function (field) { return "  " + field[0] + " = " + field[1]; }).join(",\n") + "\n}\n";
+};
+
 (function () {
   "use strict";
   var status = document.querySelector(".copy-status");
@@ -32,17 +54,32 @@ window.catalogueCitations = function (title, authors, venue, url) {
     window.catalogueCopy(content, function () { say(message); }, function () { say(text("copy_by_hand")); });
   }
 
-  // The text and Markdown citations under the BibTeX, made from what the page says of the paper
-  // (its title; its authors, venue and address in its JSON-LD) rather than written into every page.
+  // The BibTeX entry when the page does not carry it, and the text and Markdown citations under it,
+  // made from what the page says of the paper (its title and year; its authors, venue and address in
+  // its JSON-LD; its PDF in its Scholar tag; its slug in the .bib's name) rather than written into
+  // every page.
   function addCitations() {
     var details = document.querySelector("details.citations");
-    var heading = document.querySelector("h1[data-title]");
+    var heading = document.querySelector("article.paper h1");
     var data = document.querySelector('script[type="application/ld+json"]');
     if (!details || !heading || !data) return;
     var paper = JSON.parse(data.textContent);
-    var made = window.catalogueCitations(heading.getAttribute("data-title"),
-                                         (paper.author || []).map(function (author) { return author.name; }),
-                                         paper.isPartOf ? paper.isPartOf.name : "", paper.url || "");
+    var title = heading.getAttribute("data-title") || heading.textContent;  // the title as text (paper.html)
+    var authors = (paper.author || []).map(function (author) { return author.name; });
+    var venue = paper.isPartOf ? paper.isPartOf.name : "";
+    var bib = document.querySelector(".cite-actions a[download]");
+    if (!document.getElementById("cite-bibtex") && bib) {
+      var article = document.querySelector("article[data-year]");
+      var pdf = document.querySelector('meta[name="citation_pdf_url"]');
+      var entry = details.appendChild(document.createElement("pre"));
+      entry.id = "cite-bibtex";
+      entry.textContent = window.catalogueBibtex({
+        title: title, authors: authors, venue: venue, url: paper.url || "", pdf: pdf ? pdf.content : "",
+        year: article ? article.getAttribute("data-year") : "",
+        slug: decodeURIComponent(bib.getAttribute("href").split("/").pop().replace(/\.bib$/, ""))
+      });
+    }
+    var made = window.catalogueCitations(title, authors, venue, paper.url || "");
     [["plain", text("text_citation")], ["markdown", "Markdown"]].forEach(function (kind) {
       var title = document.createElement("h3");
       title.id = kind[0] + "-heading";

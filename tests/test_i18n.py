@@ -222,7 +222,7 @@ class InterfaceText(HTMLParser):
         classes = set((attributes.get("class") or "").split())
         inside = {t for t, _ in self.stack}
         skip = self.skipped() or tag in ("script", "style", "pre", "code") or bool(classes & CONTENT_CLASSES) \
-            or (tag == "h1" and "data-title" in attributes) \
+            or (tag == "h1" and "data-pagefind-meta" in attributes) \
             or (tag == "a" and re.search(r"(^|/)papers/[0-9a-f]{2}/[^/]+/index\.html$", attributes.get("href") or "")) \
             or (tag == "p" and "abstract" in self.classes_above() and "notice" not in classes) \
             or (tag == "title" and "svg" in inside and not (attributes.get("id") or "").startswith("chart-"))

@@ -77,6 +77,7 @@ def test_percent_in_math_is_kept(markup):
 def test_inline_math_becomes_mathml_and_no_dollar_remains(markup):
     html = markup.abstract_html(r"complexity $O(\kappa^{3/2}/N\epsilon^3)$ and $\mathcal{O}(3^n)$").html
     assert html.count("<math") == 2 and "<msup>" in html
+    assert html.count('<math display="inline">') == 2  # no xmlns: the HTML parser implies MathML's namespace
     assert "$" not in visible_text(html) and "\\" not in visible_text(html)
 
 

@@ -72,6 +72,15 @@ def structured_data(page: str) -> dict:
     return json.loads(re.search(r'<script type="application/ld\+json">(.*?)</script>', page, re.S)[1])
 
 
+def said(page: str, start: str) -> str:
+    """The text of the element that starts so (the paper's name or title): its data-name or data-title
+    when it has one, else its text."""
+    found = re.search(start + r'[^>]*?(?: data-(?:name|title)="([^"]*)")?>(.*?)</(?:span|h1)>', page, re.S)
+    if not found:
+        return ""
+    return html.unescape(found[1] if found[1] is not None else re.sub(r"<[^>]+>", "", found[2]))
+
+
 def abstract_text(page: str) -> str:
     """The text of the page's abstract, as a reader sees it (its one copy on the page); none for the
     notice that says there is none."""
@@ -87,20 +96,21 @@ def test_pagefind_indexes_name_title_authors_and_abstract_and_no_interface_text(
     assert len(pages) == len(list((site / "papers").glob("*/*/index.html")))
     for url, data in pages.items():
         page = (site / url.strip("/") / "index.html").read_text(encoding="utf-8")
-        name = re.search(r'data-name="([^"]*)"', page)
+        name = said(page, r'<span class="name"')
         also = re.search(r'<h2 id="also-heading"[^>]*>.*?</h2>\s*<p>(.*?)</p>', page, re.S)
-        title = html.unescape(re.search(r'<h1 [^>]*data-title="([^"]*)"', page)[1])
+        title = said(page, r"<h1 ")
+        assert data["meta"]["title"] == title and data["meta"].get("name", "") == name, url  # as the page says them
         data_ld = structured_data(page)
-        indexed = [html.unescape(name[1]) if name else "", title, *(author["name"] for author in data_ld.get("author", ())),
+        indexed = [name, title, *(author["name"] for author in data_ld.get("author", ())),
                    abstract_text(page), html.unescape(also[1]) if also else ""]
         assert letters(data["content"]) == letters(" ".join(indexed)), url  # no heading, button, label or topic
         assert data["filters"]["topic"] and data["filters"]["venue"], url  # topics and venue: filters only
-        assert data["meta"]["id"] == re.search(r"id <code>([0-9a-f]+)</code>", page)[1]
+        assert data["meta"]["id"] == re.search(r'data-paper="([0-9a-f]+)"', page)[1]  # the star's
         assert ("derived" in data["meta"]) == ('class="title-note"' in page)
         assert [anchor["id"] for anchor in data["anchors"]] == ["abstract", "facts"]
 
 
-def test_find_this_paper_only_without_pdf_or_proceedings_and_provenance_last(authored_site, built_site):
+def test_find_this_paper_only_without_pdf_or_proceedings_and_no_provenance_shown(authored_site, built_site):
     given = (authored_site / "papers" / bucket("engines") / "engines" / "index.html").read_text(encoding="utf-8")
     assert 'class="paper-links"' in given and "find-links" not in given  # PDF and proceedings given
     bare = (authored_site / "papers" / bucket("notes") / "notes" / "index.html").read_text(encoding="utf-8")
@@ -112,7 +122,9 @@ def test_find_this_paper_only_without_pdf_or_proceedings_and_provenance_last(aut
     seed = (built_site.out / "papers" / bucket("egotsr") / "egotsr" / "index.html").read_text(encoding="utf-8")
     assert "searchtype=all" in seed  # a derived title
     main = seed[seed.index("<main"):seed.index("</main>")].rstrip()
-    assert re.search(r'<p class="provenance">[^\n]*</p>$', main), "provenance ends the page"
+    assert "seeds/" not in main and 'class="provenance"' not in main, "the seed file and record are not shown"
+    paper_id = re.search(r'data-pagefind-meta="id:([0-9a-f]+)"', main)[1]
+    assert f'data-paper="{paper_id}"' in main and main.count(paper_id) == 2, "the id only where machines read it"
 
 
 def test_derived_titles_are_marked_on_cards_related_papers_and_the_pager(built_site, authored_site):

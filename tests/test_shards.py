@@ -162,7 +162,7 @@ def test_a_rebuild_indexes_only_the_shard_whose_pages_changed(sharded: BuiltSite
     pages = {path: path.read_text(encoding="utf-8") for path in again.out.glob("papers/*/*/index.html")}
     by_venue = venues(again.out)
     neurips = [slug for slug, venue in by_venue.items() if venue == "NeurIPS 2025"]
-    titles = {slug: re.search(r'data-title="([^"]+)"', pages[again.out / "papers" / bucket(slug) / slug / "index.html"]).group(1)
+    titles = {slug: re.search(r'<h1 [^>]*data-pagefind-meta="title">([^<]+)</h1>', pages[again.out / "papers" / bucket(slug) / slug / "index.html"]).group(1)
               for slug in neurips}
     slug = max(neurips, key=lambda s: sum(titles[s] in text for text in pages.values()))
     source = project / "content" / "papers" / f"{slug}.md"

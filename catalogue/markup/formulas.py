@@ -39,12 +39,16 @@ _MATHML_TAGS = {
     "mstyle", "mpadded", "mphantom", "menclose", "semantics", "annotation", "merror",
 }
 _MATHML_ATTRIBUTES = {
-    "xmlns", "display", "stretchy", "mathvariant", "fence", "separator", "lspace", "rspace",
+    "display", "stretchy", "mathvariant", "fence", "separator", "lspace", "rspace",
     "accent", "accentunder", "movablelimits", "form", "minsize", "maxsize", "symmetric",
     "columnalign", "rowspacing", "columnspacing", "columnlines", "rowlines", "frame",
     "linethickness", "width", "height", "depth", "displaystyle", "scriptlevel", "notation",
     "largeop", "align",
 }
+
+# latex2mathml names MathML's namespace on every <math>: the HTML parser puts <math> in it by
+# itself, and the formulas go into HTML pages only (the feed and data files carry plain text).
+_NAMESPACE = ' xmlns="http://www.w3.org/1998/Math/MathML"'
 
 
 def repair_math(latex: str) -> str:
@@ -146,7 +150,7 @@ def render_math(latex: str, display: bool) -> str | None:
     if not repaired or not braces_balance(repaired):
         return None
     try:
-        mathml = latex_to_mathml(repaired, display="block" if display else "inline")
+        mathml = latex_to_mathml(repaired, display="block" if display else "inline").replace(_NAMESPACE, "", 1)
     except Exception:  # latex2mathml raises many kinds of errors on malformed input
         return None
     if "<mi>\\" in mathml or not _is_plain_mathml(mathml):

@@ -1,9 +1,10 @@
 """What a paper's page shows beside its view, made only when the page is: whether it carries
-Scholar's tags, its structured data (JSON-LD) for search engines, where to look the paper up, and
-what ingest tidied in its abstract."""
+Scholar's tags, its structured data (JSON-LD) for search engines, where to look the paper up,
+whether it carries its BibTeX entry, and what ingest tidied in its abstract."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -12,7 +13,7 @@ from markupsafe import Markup as SafeHtml
 from catalogue.i18n.strings import Strings
 from catalogue.model import Paper
 from catalogue.markup.cleanup import COLLAPSED_WHITESPACE, REMOVED_REPEAT, RESTORED_COMMANDS, read_note
-from catalogue.site.cite import venue_label
+from catalogue.site.cite import bibtex_url, venue_label
 from catalogue.site.json_text import script_json
 from catalogue.site.lookup import FindLink, find_links
 from catalogue.site.views import PaperView
@@ -23,6 +24,7 @@ class PaperExtras:
     scholar_tags: bool  # whether the page carries citation_* tags (see known_for_scholar)
     structured_data: SafeHtml
     find_links: tuple[FindLink, ...]  # none when the list links its PDF or its proceedings
+    bibtex_in_page: bool  # whether the page carries its BibTeX entry (see script_makes_bibtex)
     tidied: str
 
 
@@ -31,7 +33,8 @@ def paper_extras(view: PaperView, strings: Strings) -> PaperExtras:
     when its list links neither its PDF nor its proceedings, and what ingest tidied in its abstract."""
     paper = view.paper
     find = () if paper.pdf or paper.url else find_links(view.title_text, paper.title_source == "derived")
-    return PaperExtras(known_for_scholar(paper), structured_data(view), find,
+    scholar = known_for_scholar(paper)
+    return PaperExtras(scholar, structured_data(view), find, not script_makes_bibtex(view, scholar),
                        tidy_notes(paper.cleaned, strings.text))
 
 
@@ -42,6 +45,27 @@ def known_for_scholar(paper: Paper) -> bool:
     of the authors, would be claimed as fact; a title the list gave, a person edited or (any other
     source) was looked up is known."""
     return bool(paper.authors) and paper.title_source != "derived"
+
+
+# Printable ASCII but what TeX acts on (\ { } $ & % # _ ^ ~: cite.py writes commands for them) and
+# HTML's < > (tags cite.py drops): text a BibTeX entry holds as it is.
+_AS_WRITTEN = re.compile(r"[ !\"'()*+,\-./0-9:;=?@A-Z\[\]`a-z|]*")
+
+
+def script_makes_bibtex(view: PaperView, scholar_tags: bool) -> bool:
+    """Whether assets/cite.js makes the paper's BibTeX entry, the same as its .bib, from what the page
+    says anyway (title, JSON-LD, year, the .bib's name, the PDF's tag), so that the page need not
+    carry it: when each of its texts is held as written and the page says them as the paper does."""
+    paper = view.paper
+    return (bibtex_as_written(paper, view.url) and view.title_text == paper.title
+            and tuple(author.name for author in view.authors) == paper.authors and (scholar_tags or not paper.pdf))
+
+
+def bibtex_as_written(paper: Paper, url: str | None) -> bool:
+    """Whether the paper's BibTeX entry holds its title, authors, venue and addresses as written
+    (cite.render_bibtex escapes nothing of them), and its key is its venue, year and slug in ASCII."""
+    return (all(_AS_WRITTEN.fullmatch(text) for text in (paper.title, paper.venue or "", paper.slug, *paper.authors))
+            and all(bibtex_url(address) == "{" + address + "}" for address in (url, paper.pdf) if address))
 
 
 def tidy_notes(notes: tuple[str, ...], t: Callable[..., str]) -> str:
