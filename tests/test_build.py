@@ -52,6 +52,19 @@ def test_one_page_per_paper_and_one_content_file_each(built_site):
         assert (built_site.out / page).exists(), page
 
 
+def test_a_paper_page_links_its_venue_and_years_list(built_site):
+    """The venue and year above the title lead to that venue-year's list, which lists the paper."""
+    pages = sorted((built_site.out / "papers").glob("*/*/index.html"))
+    assert pages
+    for page in pages:
+        html = page.read_text(encoding="utf-8")
+        venue = re.search(r'<span class="venue"[^>]*><a href="([^"]+)"><span dir="auto"[^>]*>([^<]+)</span>', html)
+        assert venue, page
+        target = (page.parent / venue[1]).resolve()
+        assert target.is_file() and venue[2] in target.read_text(encoding="utf-8"), page
+        assert page.parent.name in target.read_text(encoding="utf-8")  # the list links the paper
+
+
 def test_every_internal_link_resolves_to_a_file_inside_the_site(built_site):
     site = built_site.out.resolve()
     checked = 0
