@@ -173,6 +173,21 @@ def browser():
         chromium.close()
 
 
+@pytest.fixture
+def page(browser):
+    """A fresh page of its own context that fails its test on any page error or console error (a
+    file the browser looked for and did not find is one)."""
+    context = browser.new_context()
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    errors = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.on("console", lambda message: message.type == "error" and errors.append(message.text))
+    yield page
+    context.close()
+    assert errors == []
+
+
 class SiteHandler(QuietHandler):
     """A static host: correct types for Pagefind's files and, like GitHub Pages, the site's
     404.html (with status 404) for any missing address when `not_found` names it."""

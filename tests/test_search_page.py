@@ -20,8 +20,6 @@ from catalogue.site.lookup import find_links
 from conftest import BuiltSite, serve_folder
 from catalogue.routes import bucket, paper_page
 
-TIMEOUT_MS = 10_000
-
 
 # --- where to look a paper up ---------------------------------------------------------------
 
@@ -139,19 +137,6 @@ def test_derived_titles_are_marked_on_cards_related_papers_and_the_pager(built_s
 
 
 # --- in Chromium ------------------------------------------------------------------------------
-
-
-@pytest.fixture
-def page(browser):
-    context = browser.new_context()
-    page = context.new_page()
-    page.set_default_timeout(TIMEOUT_MS)
-    errors = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    page.on("console", lambda message: message.type == "error" and errors.append(message.text))
-    yield page
-    context.close()
-    assert errors == []
 
 
 def wait_for_results(page, engine: str, count: int | None = None):

@@ -18,7 +18,6 @@ from catalogue.search.index import PAGES_FILE, read_pages_file, render_pages_fil
 from catalogue.search.offline import FALLBACK_FILE, PARTS_DIR, OfflineIndex, SearchEntry, read_offline_index
 from conftest import BuiltSite, build_project, make_project, serve_folder
 
-TIMEOUT_MS = 10_000
 RUNTIME = {"pagefind.js", "pagefind-worker.js"}
 QUERIES = ["sinkhorn", "EgoTSR", "graph neural", "diffusion", "reinforcement learning", "transformer attention"]
 
@@ -65,19 +64,6 @@ def test_force_language_indexes_every_page_in_the_sites_language(tmp_path):
     assert sorted(p.name for p in (tmp_path / "chinese").glob("wasm.*")) == ["wasm.unknown.pagefind"]
     search.drop_runtime(tmp_path / "forced")
     assert not bundle_names(tmp_path / "forced") & RUNTIME and not list((tmp_path / "forced").glob("wasm.*"))
-
-
-@pytest.fixture
-def page(browser):
-    context = browser.new_context()
-    page = context.new_page()
-    page.set_default_timeout(TIMEOUT_MS)
-    errors = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    page.on("console", lambda message: message.type == "error" and errors.append(message.text))
-    yield page
-    context.close()
-    assert errors == []  # a file the browser looked for and did not find is an error here
 
 
 def result_links(page, base: str, query: str, engine: str) -> list[str]:
