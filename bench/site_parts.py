@@ -10,14 +10,18 @@ and the tar size GitHub Pages' upload action makes of them (512-byte headers, 51
 
 import argparse
 import json
-import os
-from pathlib import Path
+import sys
+from pathlib import Path, PurePosixPath
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from catalogue.site import hosts  # noqa: E402
 
 PREVIEW_SUFFIXES = (".png", ".jpg", ".jpeg")
 DATA_NAMES = ("papers", "catalogue", "feed", "sitemap", "list-", "feeds", "data")
 
 
-def part_of(relative: Path) -> str:
+def part_of(relative: PurePosixPath) -> str:
     """The part a published file belongs to, read from its address."""
     top = relative.parts[0]
     if relative.suffix in PREVIEW_SUFFIXES and top != "assets":
@@ -40,28 +44,17 @@ def tar_bytes(size: int) -> int:
 
 
 def measure(site: Path) -> dict:
+    shape = hosts.measure(site)  # the walk `check` makes
     parts: dict[str, dict] = {}
-    folders: dict[str, int] = {}
-    largest = ("", 0)
-    total = {"bytes": 0, "files": 0, "tar": 1024}
-    for folder, subfolders, names in os.walk(site):
-        folders[os.path.relpath(folder, site)] = len(subfolders) + len(names)
-        for name in names:
-            path = Path(folder, name)
-            relative = path.relative_to(site)
-            size = path.stat().st_size
-            part = parts.setdefault(part_of(relative), {"bytes": 0, "files": 0})
-            part["bytes"] += size
-            part["files"] += 1
-            total["bytes"] += size
-            total["files"] += 1
-            total["tar"] += tar_bytes(size)
-            if size > largest[1]:
-                largest = (str(relative), size)
-    fullest = max(folders.items(), key=lambda item: item[1])
+    for relative, size in shape.files.items():
+        part = parts.setdefault(part_of(PurePosixPath(relative)), {"bytes": 0, "files": 0})
+        part["bytes"] += size
+        part["files"] += 1
+    fullest, largest = shape.fullest(), shape.largest()
     return {
         "parts": dict(sorted(parts.items(), key=lambda item: -item[1]["bytes"])),
-        "total": total,
+        "total": {"bytes": shape.total(), "files": len(shape.files),
+                  "tar": 1024 + sum(tar_bytes(size) for size in shape.files.values())},
         "fullest folder": {"path": fullest[0], "entries": fullest[1]},
         "largest file": {"path": largest[0], "bytes": largest[1]},
     }

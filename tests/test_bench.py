@@ -19,6 +19,7 @@ sys.path.insert(0, str(PROJECT))
 
 from bench.hugo_site import write_hugo_site  # noqa: E402
 from bench.page_weight import chrome, measure as page_weight, paper_parts  # noqa: E402
+from bench.site_parts import measure as site_parts  # noqa: E402
 from bench.real_seeds import scaled_records, write_corpus_seed_files  # noqa: E402
 from bench.realtext import SAMPLE, read_records, venue_years  # noqa: E402
 from bench.scale import hugo_binary, stage_lines  # noqa: E402
@@ -181,3 +182,20 @@ def test_page_weight_counts_a_pages_own_lines_out_of_its_chrome():
     own = page.format(own='<title>T</title>\n<meta name="citation_title" content="T">\n', abstract="A" * 50)
     assert chrome(own) == chrome(bare)
     assert paper_parts(own)["abstract"] - paper_parts(bare)["abstract"] == 50
+
+
+def test_site_parts_adds_every_file_to_one_part(tmp_path):
+    """The bytes by part add up to the site, and the fullest folder and largest file are the site's."""
+    written = {"papers/0a/x/index.html": 300, "papers/0a/x/x.bib": 40, "authors/0a/index.html": 200,
+               "venues/v/preview.png": 900, "pagefind/v/fragment/a.pf_fragment": 70, "data/v.json": 500,
+               "topics/t/index.html": 120, "assets/style.css": 80, "index.html": 60}
+    for path, size in written.items():
+        (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / path).write_bytes(b"x" * size)
+    figures = site_parts(tmp_path)
+    assert {name: part["bytes"] for name, part in figures["parts"].items()} == {
+        "paper pages": 340, "author pages": 200, "previews": 900, "search": 70, "data files": 500,
+        "lists and other pages": 180, "assets": 80}
+    assert figures["total"]["bytes"] == sum(written.values()) and figures["total"]["files"] == len(written)
+    assert figures["largest file"] == {"path": "venues/v/preview.png", "bytes": 900}
+    assert figures["fullest folder"] == {"path": "", "entries": 8}  # the top: seven folders and index.html
