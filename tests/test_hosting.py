@@ -10,6 +10,7 @@ import json
 import mimetypes
 import re
 import shlex
+import subprocess
 import threading
 import tomllib
 import urllib.error
@@ -25,7 +26,9 @@ import pytest
 import yaml
 
 from conftest import BuiltSite, build_project, make_project
+from catalogue.publish.manifest import record_folder
 from catalogue.routes import bucket
+from catalogue.system.cache import CACHE_DIR
 
 PROJECT = Path(__file__).resolve().parent.parent
 SUBPATH = "REPO"
@@ -324,6 +327,53 @@ def test_pages_artifact_keeps_every_file_the_build_writes(served: ServedSite):
     if dotfiles and major >= 4:
         assert upload.get("with", {}).get("include-hidden-files") in (True, "true"), \
             f"the build writes {dotfiles}, which {upload['uses']} would leave out"
+
+
+# --- what CI keeps between runs ----------------------------------------------------------
+
+PLUGIN_IN_NODE = """
+const plugin = require(process.argv[1]);
+const calls = [];
+const utils = {cache: {
+  restore: async (paths) => { calls.push(["restore", paths]); return false; },
+  save: async (paths) => { calls.push(["save", paths]); return true; },
+}};
+(async () => {
+  await plugin.onPreBuild({utils});
+  calls.push(["build"]);
+  await plugin.onPostBuild({utils});
+  process.stdout.write("\\n" + JSON.stringify(calls));
+})();
+"""
+
+
+def kept_between_runs() -> list[str]:
+    """The build's records a CI run keeps for the next, as the build names them: the cache of slow
+    results, the published folder and the record folder beside it."""
+    publish = netlify_config()["build"]["publish"]
+    return [f"content/{CACHE_DIR}", publish, record_folder(PROJECT / publish).name]
+
+
+def test_the_pages_workflow_keeps_the_builds_records_between_runs():
+    steps = next(job["steps"] for job in workflow()["jobs"].values()
+                 if any(action(step) == "actions/upload-pages-artifact" for step in job.get("steps", [])))
+    order = [action(step) or step.get("run", "") for step in steps]
+    cache = next(step for step in steps if action(step) == "actions/cache")
+    run = next(step for step in steps if step.get("run", "").lstrip().startswith("python build.py"))
+    assert order.index("actions/cache") < order.index(run["run"])  # restored before, saved after the job
+    assert cache["with"]["path"].split() == kept_between_runs()
+    key, prefix = cache["with"]["key"], cache["with"]["restore-keys"]
+    assert "${{ github.run_id }}" in key and key.startswith(prefix)  # a new entry each run; the newest restored
+
+
+def test_netlifys_build_plugin_keeps_the_builds_records_between_builds():
+    plugins = netlify_config()["plugins"]
+    folder = PROJECT / plugins[0]["package"].lstrip("/")
+    assert len(plugins) == 1 and yaml.safe_load((folder / "manifest.yml").read_text(encoding="utf-8"))["name"]
+    done = subprocess.run(["node", "-e", PLUGIN_IN_NODE, str(folder / "index.js")], capture_output=True,
+                          text=True, timeout=60, check=True)
+    kept = kept_between_runs()
+    assert json.loads(done.stdout.splitlines()[-1]) == [["restore", kept], ["build"], ["save", kept]]  # after its log lines
 
 
 # --- the site under /REPO/, as GitHub Pages serves it --------------------------------------

@@ -355,3 +355,22 @@ def test_views_are_made_again_only_for_what_changed(tmp_path, seeds_builds, monk
     assert asked == [everyone]
     monkeypatch.setattr(paper_views, "code_version", lambda module: "other code")
     assert views(hosted) and asked == [everyone]
+
+
+def test_a_fresh_checkout_with_the_kept_records_restored_builds_incrementally(tmp_path, seeds_builds):
+    """CI keeps content/.cache, site/ and .site-build/ between runs (tests/test_hosting.py checks that
+    the Pages workflow and the Netlify plugin name them). In a fresh checkout elsewhere, where every
+    other file is new (new inodes and times), the build finds nothing changed; a pushed edit remakes
+    only what shows it, and the site equals a clean build: a kept record is a shortcut, never a source."""
+    built = seeds_builds.built()
+    checkout = tmp_path / "checkout"
+    shutil.copytree(built.seeds, checkout / "seeds", copy_function=shutil.copy)
+    shutil.copytree(built.content, checkout / "content", copy_function=shutil.copy,
+                    ignore=shutil.ignore_patterns(".cache", ".lock"))
+    for kept in (built.content / ".cache", built.out, built.out.with_name(f".{built.out.name}-build")):
+        shutil.copytree(kept, checkout / kept.relative_to(built.root), symlinks=True)  # as a tar restores them
+    assert "Up to date" in build_project(checkout).output
+    edit_title(checkout / "content", "flashsinkhorn", "FlashSinkhorn, retitled in a push")
+    pushed = build_project(checkout)
+    assert 0 < written(pushed.output) < len(files(pushed.out)) / 2, pushed.output
+    assert files(pushed.out) == clean_build(checkout, tmp_path)
