@@ -228,3 +228,17 @@ def test_what_the_lookup_brings_shows_where_given_titles_and_authors_show(tmp_pa
     assert listed[title]["title_source"] == "lookup" and listed[title]["authors"] == FOUND["authors"]
     refused = content_files(root)[key(LOOK_ALIKE)]
     assert 'data-pagefind-meta="derived:1"' in next(site.glob(f"papers/*/{refused.slug}/index.html")).read_text(encoding="utf-8")
+
+
+def test_the_pages_workflow_and_netlify_turn_the_lookup_on_with_one_setting():
+    import tomllib
+
+    import yaml
+
+    from catalogue.cli import LOOKUP_VARIABLE, OFF, ON
+    workflow = yaml.safe_load((PROJECT / ".github" / "workflows" / "pages.yml").read_text(encoding="utf-8"))
+    build = next(step for step in workflow["jobs"]["build"]["steps"] if step.get("name") == "Build")
+    assert build["env"][LOOKUP_VARIABLE] == "${{ vars.CATALOGUE_LOOKUP }}" and "python build.py" in build["run"]
+    netlify = tomllib.loads((PROJECT / "netlify.toml").read_text(encoding="utf-8"))
+    assert netlify["build"]["environment"][LOOKUP_VARIABLE] in OFF + ON
+    assert "python3 build.py" in netlify["build"]["command"]
