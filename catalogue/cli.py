@@ -107,6 +107,9 @@ def lookup_settings(lookup: bool, url: str, mailto: str | None):
     """The lookup's settings, or None when off."""
     if not lookup:
         return None
+    if not url.lower().startswith(("https://", "http://")):
+        raise CatalogueError(f"--lookup-url {url!r}: give the service's http(s) address, such as "
+                             "https://api.openalex.org (nothing was read or written)")
     from catalogue.ingest.lookup.service import LookupSettings
     return LookupSettings(url=url, mailto=mailto or None, api_key=os.environ.get("OPENALEX_API_KEY") or None)
 

@@ -109,7 +109,7 @@ def ingest(seeds: Path, content: Path, prune: bool = False, allow_removals: bool
                                                      " (said when the seeds were last read; 'build.py ingest' lists them)")
     say(f"  {counted(report.papers, 'paper')}: {report.added} new, {report.updated} updated, "
         f"{report.kept_edits} with hand edits kept, {report.pruned} pruned, {notes}")
-    if report.lookup:
+    if report.lookup and report.lookup.asked:
         say(f"  Titles {report.lookup.summary()}")
     return replace(report, content_written=True) if taxonomy else report
 

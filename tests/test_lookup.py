@@ -11,6 +11,7 @@ import re
 import shutil
 import socket
 from pathlib import Path
+from urllib.parse import parse_qs, urlparse
 
 import pytest
 from click.testing import CliRunner
@@ -85,7 +86,8 @@ def test_the_paper_itself_is_taken_and_its_closest_look_alike_refused(at):
 def test_searches_are_at_most_two_spans_of_the_abstracts_words():
     spans = search_spans(RECORDS[3]["abstract"])
     assert 1 <= len(spans) <= 2 and all(re.fullmatch(r"[\w' -]+", span) for span in spans)
-    assert spans[0].split()[:3] == re.sub(r"[^\w\s'-]", " ", RECORDS[3]["abstract"]).split()[:3]
+    assert spans[0].split()[:3] == re.sub(r"[^\w\s'-]", " ", RECORDS[3]["abstract"]).lower().split()[:3]
+    assert search_spans("We study AND NOT graphs") == ["we study and not graphs"] and search_spans("$$") == []
 
 
 def test_a_429_is_waited_out_and_asked_again(waits):
@@ -181,11 +183,27 @@ def test_ingest_records_the_answer_and_never_asks_again(tmp_path, waits, stand_i
         path = next(path for path in files if read_paper(path).openalex)
         path.write_text(path.read_text(encoding="utf-8").replace(FOUND["title"], "My own title"), encoding="utf-8")
         run(root, "ingest", "--lookup", "--lookup-url", url)
-        assert stand_in.requests[asked:] and all("search=" + search_spans(FAILING["abstract"])[0].split()[0] in request
+        failing = set(search_spans(FAILING["abstract"]))
+        assert stand_in.requests[asked:] and all(parse_qs(urlparse(request).query)["search"][0] in failing
                                                  for request in stand_in.requests[asked:])  # the failing one alone
         edited = read_paper(path)
         assert (edited.title, edited.title_source, edited.openalex) == ("My own title", "edited", "W1")
         assert edited.authors == tuple(FOUND["authors"])
+
+
+def test_a_hand_edit_after_a_lookup_keeps_the_rest_of_the_answer(tmp_path, waits, stand_in):
+    """The ingest that merges hand edits alone (the seeds unchanged) takes the answer back from the file too."""
+    root = seeds_of(tmp_path, [FOUND, LOOK_ALIKE])
+    with serving(stand_in) as url:
+        run(root, "ingest", "--lookup", "--lookup-url", url)
+        path = next(path for path in (root / "content" / "papers").glob("*.md") if read_paper(path).openalex)
+        path.write_text(path.read_text(encoding="utf-8").replace(FOUND["title"], "My own title"), encoding="utf-8")
+        asked = len(stand_in.requests)
+        said = run(root, "ingest", "--lookup", "--lookup-url", url)
+    edited = read_paper(path)
+    assert (edited.title, edited.title_source, edited.authors, edited.pdf) == (
+        "My own title", "edited", tuple(FOUND["authors"]), FOUND["pdf"])
+    assert len(stand_in.requests) == asked and "1 with hand edits kept" in said
 
 
 def test_an_unreachable_service_loses_nothing_and_stops_asking(tmp_path, waits):
@@ -197,11 +215,13 @@ def test_an_unreachable_service_loses_nothing_and_stops_asking(tmp_path, waits):
     assert len([wait for wait in waits if wait >= 1]) == 3 * 3  # three papers tried, with their retries; then none
 
 
-def test_a_setting_that_is_neither_on_nor_off_is_refused(tmp_path):
+@pytest.mark.parametrize("env, said", [({"CATALOGUE_LOOKUP": "sometimes"}, "CATALOGUE_LOOKUP"),
+                                        ({"CATALOGUE_LOOKUP": "1", "CATALOGUE_LOOKUP_URL": "file:///etc"}, "--lookup-url")])
+def test_a_setting_that_is_neither_on_nor_off_or_not_a_web_address_is_refused(tmp_path, env, said):
     root = seeds_of(tmp_path, RECORDS[:1])
     result = CliRunner().invoke(main, ["ingest", "--seeds", str(root / "seeds"), "--content", str(root / "content")],
-                                env={"CATALOGUE_LOOKUP": "sometimes"})
-    assert result.exit_code != 0 and "CATALOGUE_LOOKUP" in result.output
+                                env=env)
+    assert result.exit_code != 0 and said in result.output
     assert not (root / "content" / "papers").exists()
 
 
@@ -209,6 +229,9 @@ def test_what_the_lookup_brings_shows_where_given_titles_and_authors_show(tmp_pa
     root = seeds_of(tmp_path, [FOUND, LOOK_ALIKE])
     with serving(stand_in) as url:
         run(root, "build", "--lookup", "--lookup-url", url)
+        asked = len(stand_in.requests)
+        assert "Up to date" in run(root, "build", "--lookup", "--lookup-url", url)
+        assert len(stand_in.requests) == asked  # no request on a rebuild
     site = root / "site"
     found = content_files(root)[key(FOUND)]
     page = next(site.glob(f"papers/*/{found.slug}/index.html")).read_text(encoding="utf-8")
@@ -218,6 +241,8 @@ def test_what_the_lookup_brings_shows_where_given_titles_and_authors_show(tmp_pa
     ld = json.loads(re.search(r'<script type="application/ld\+json">(.*?)</script>', page, re.S)[1])
     assert ld["name"] == title and first in json.dumps(ld)
     assert f'href="{FOUND["pdf"]}"' in page and "arxiv.org/search" not in page  # straight to the PDF
+    bib = next(site.glob(f"papers/*/{found.slug}/{found.slug}.bib")).read_text(encoding="utf-8")
+    assert title.split(":")[0] in bib and FOUND["authors"][-1].split()[-1] in bib
     assert 'class="title-note"' not in page and 'data-pagefind-meta="derived:1"' not in page
     assert any(first in path.read_text(encoding="utf-8") and title in path.read_text(encoding="utf-8")
                for path in site.glob("authors/**/*.html"))

@@ -18,7 +18,7 @@ from catalogue.text import replace_unsafe, without_invisible
 
 SELECT = "id,title,doi,authorships,primary_location,best_oa_location,abstract_inverted_index"
 CANDIDATES = 5  # per request: the paper itself ranks first when the service knows it
-QUERY_WORDS = 32  # words of the abstract a request searches by
+QUERY_WORDS = 16  # words of the abstract a request searches by
 WORK_ID = re.compile(r"\A(?:https://openalex\.org/)?(W\d{1,15})\Z")
 ADDRESS = re.compile(r"\Ahttps?://[^\s<>\"/?#]+[^\s<>\"]*\Z", re.IGNORECASE)
 DOI = re.compile(r"\A(?:https?://(?:dx\.)?doi\.org/)?(10\.\d{4,9}/\S+)\Z", re.IGNORECASE)
@@ -44,12 +44,13 @@ class Work:
 
 
 def search_spans(abstract: str) -> list[str]:
-    """The searches for a paper, at most two: the abstract's first QUERY_WORDS words, then the next
-    QUERY_WORDS (a first sentence of background is shared by many papers; the second span is its
-    own). Words only: punctuation means syntax to the service."""
-    found = WORD.findall(TAG.sub(" ", abstract.replace("$", " ")))
-    spans = [found[at:at + QUERY_WORDS] for at in range(0, min(len(found), 2 * QUERY_WORDS), QUERY_WORDS)]
-    return [" ".join(span) for span in spans if len(span) >= QUERY_WORDS // 2 or span is spans[0]]
+    """The searches for a paper, at most two: QUERY_WORDS words from the abstract's start, then as
+    many from its middle (the service finds works holding every word searched for, so a version of
+    the abstract that differs in one place is still found by the other). Lower-case words only:
+    punctuation, quotes and upper-case AND, OR and NOT mean syntax to the service."""
+    found = [word.lower() for word in WORD.findall(TAG.sub(" ", abstract.replace("$", " ")))]
+    starts = (0, len(found) // 2) if len(found) >= 2 * QUERY_WORDS else (0,)
+    return [" ".join(found[start:start + QUERY_WORDS]) for start in starts if found]
 
 
 def works_address(base_url: str, search: str, mailto: str | None, api_key: str | None) -> str:
