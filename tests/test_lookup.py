@@ -267,3 +267,24 @@ def test_the_pages_workflow_and_netlify_turn_the_lookup_on_with_one_setting():
     netlify = tomllib.loads((PROJECT / "netlify.toml").read_text(encoding="utf-8"))
     assert netlify["build"]["environment"][LOOKUP_VARIABLE] in OFF + ON
     assert "python3 build.py" in netlify["build"]["command"]
+
+
+def test_requests_keep_their_pace(waits):
+    stand_in = StandIn()
+    with serving(stand_in) as url:
+        service = Service(LookupSettings(url=url, interval=0.5))
+        service.get_json(f"{url}/works?search=x")
+        service.get_json(f"{url}/works?search=y")
+    assert len(stand_in.requests) == 2 and len(waits) == 1 and 0.3 < waits[0] <= 0.5
+
+
+@pytest.mark.parametrize("line, key", [("openalex: X12", "openalex"), ("doi: doi.org/10.1/x", "doi"),
+                                       ("title_source: guessed", "title_source"), ("looked_up: yesterday", "looked_up")])
+def test_a_content_file_with_a_malformed_answer_names_the_key(line, key):
+    from catalogue.content.paper_file import parse_paper_markdown
+    from catalogue.errors import ContentFileError
+    text = f"---\nid: 0123456789ab\nslug: x\ntitle: T\n{line}\nsource: seeds/x.txt:3\n---\n\nAn abstract.\n"
+    with pytest.raises(ContentFileError, match=f"'{key}'"):
+        parse_paper_markdown(text, "content/papers/x.md")
+    good = "openalex: W12\ndoi: 10.1234/x.y\ntitle_source: lookup\nlooked_up: 2026-12-05"
+    assert parse_paper_markdown(text.replace(line, good), "x.md").openalex == "W12"
