@@ -1,4 +1,4 @@
-"""The lookup itself: each paper to ask about searched by its abstract's words (at most two
+"""The lookup itself: each paper to ask about searched by its abstract's words (at most three
 requests, plus retries), its best candidate taken when the abstract matches, and the papers the
 service could not answer counted with the reason, so that the build goes on without them."""
 

@@ -19,6 +19,7 @@ from catalogue.text import replace_unsafe, without_invisible
 SELECT = "id,title,doi,authorships,primary_location,best_oa_location,abstract_inverted_index"
 CANDIDATES = 5  # per request: the paper itself ranks first when the service knows it
 QUERY_WORDS = 16  # words of the abstract a request searches by
+SEARCHES = 3  # at most, a paper: spans from its start, its first third and its second
 WORK_ID = re.compile(r"\A(?:https://openalex\.org/)?(W\d{1,15})\Z")
 ADDRESS = re.compile(r"\Ahttps?://[^\s<>\"/?#]+[^\s<>\"]*\Z", re.IGNORECASE)
 DOI = re.compile(r"\A(?:https?://(?:dx\.)?doi\.org/)?(10\.\d{4,9}/\S+)\Z", re.IGNORECASE)
@@ -44,13 +45,14 @@ class Work:
 
 
 def search_spans(abstract: str) -> list[str]:
-    """The searches for a paper, at most two: QUERY_WORDS words from the abstract's start, then as
-    many from its middle (the service finds works holding every word searched for, so a version of
-    the abstract that differs in one place is still found by the other). Lower-case words only:
-    punctuation, quotes and upper-case AND, OR and NOT mean syntax to the service."""
+    """The searches for a paper, at most SEARCHES, each of QUERY_WORDS words, from the abstract's
+    start, first third and second third, asked in turn until one finds the paper: the service
+    finds works holding every word searched for, so a version of the abstract that differs in one
+    place is still found by another span. Lower-case words only: punctuation, quotes and upper-case
+    AND, OR and NOT mean syntax to the service."""
     found = [word.lower() for word in WORD.findall(TAG.sub(" ", abstract.replace("$", " ")))]
-    starts = (0, len(found) // 2) if len(found) >= 2 * QUERY_WORDS else (0,)
-    return [" ".join(found[start:start + QUERY_WORDS]) for start in starts if found]
+    spans = min(SEARCHES, max(1, len(found) // QUERY_WORDS))
+    return [" ".join(found[len(found) * at // spans:][:QUERY_WORDS]) for at in range(spans) if found]
 
 
 def works_address(base_url: str, search: str, mailto: str | None, api_key: str | None) -> str:
