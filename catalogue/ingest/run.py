@@ -4,7 +4,8 @@ A seed file may be a text list or a structured list (JSON, CSV, BibTeX); either 
 (formats.py), and a record's given title, authors and links are used as they are: only what
 it does not carry is derived from the abstract (derive.py). Which paper a record is comes from
 identity.py: an id is a name, not a checksum, and a slug belongs to its file. Fields a person
-edited are kept (merge.py, state.py); papers gone from the seeds are refused, pruned or marked
+edited are kept (merge.py, state.py); with --lookup, real titles come from OpenAlex (lookup/);
+papers gone from the seeds are refused, pruned or marked
 (removals.py). When only content files changed since the last ingest, only they are merged
 again (snapshot.py).
 """

@@ -13,10 +13,10 @@ from catalogue.ingest.lookup.service import LookupSettings, Service, Unanswered
 GIVE_UP_AFTER = 3  # papers in a row left unanswered: the service is down, the rest wait for the next build
 
 
-def look_up(papers: dict[str, Paper], asking: list[str], settings: LookupSettings, today: str,
-            service: Service | None = None) -> tuple[dict[str, Paper], LookupReport]:
+def look_up(papers: dict[str, Paper], asking: list[str], settings: LookupSettings,
+            today: str) -> tuple[dict[str, Paper], LookupReport]:
     """`papers` with the answers for those of `asking` (ids) the service answered, and the report."""
-    service = service or Service(settings)
+    service = Service(settings)
     papers = dict(papers)
     found = unknown = unanswered = in_a_row = 0
     reason = None
