@@ -20,7 +20,7 @@ from catalogue.ingest.lookup.openalex import Work
 from catalogue.ingest.state import value_hash
 
 LOOKED_UP = ("title", "authors", "doi", "pdf", "url")  # the fields an answer gives
-ASK_AGAIN_DAYS = 180  # a paper the service did not know may be known half a year later
+ASK_AGAIN_DAYS = 180  # a paper the service did not know yet may be known later
 
 
 def as_recorded(fresh: Paper, current: Paper | None, recorded: dict | None) -> Paper:

@@ -1,12 +1,12 @@
 """When a candidate found by the service is this paper: its abstract, rebuilt, says the same words
 in the same order as the paper's.
 
-The rule: both abstracts folded into words (catalogue.text.words: lower case, plurals folded,
-markup's letters kept as words), then difflib's ratio over the two word lists,
-2 * (words in matching runs) / (words in both), at least SAME_PAPER. Measured on real abstracts
-(bench/lookup_match.py, bench/README.md): the same abstract as the service gives it back (markup
-stripped, a sentence added or dropped by another version) stays far above the threshold, and the
-nearest papers on the same topic far below it.
+The rule: both abstracts folded into words (catalogue.text.words: lower case, plurals folded; HTML
+tags and LaTeX commands left out), then difflib's ratio over the two word lists, 2 * (words in
+matching runs) / (words in both), at least SAME_PAPER. Measured on real abstracts (bench/lookup_match.py; the figures are in
+bench/README.md): the abstract as the service gives it back, and most other versions of it, score
+above the threshold; papers on the same topic score below it, but for a work's own other forms
+(an extended version, a series' prefaces).
 """
 
 from __future__ import annotations
