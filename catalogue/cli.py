@@ -71,6 +71,49 @@ out_option = site_folder_option("Folder the site is written to (replaced only wh
 built_site_option = site_folder_option("Folder of the built site (as given to build's --out).")
 
 
+LOOKUP_VARIABLE = "CATALOGUE_LOOKUP"  # the one setting a host's build turns lookup on with
+OFF, ON = ("", "0", "false", "no", "off"), ("1", "true", "yes", "on")
+
+
+def lookup_wanted(context: click.Context, parameter: click.Parameter, given: bool) -> bool:
+    """--lookup/--no-lookup when given, else $CATALOGUE_LOOKUP (1 or 0; unset or empty: off)."""
+    if context.get_parameter_source(parameter.name) is not click.core.ParameterSource.DEFAULT:
+        return given
+    value = os.environ.get(LOOKUP_VARIABLE, "").strip().lower()
+    if value not in OFF + ON:
+        raise CatalogueError(f"${LOOKUP_VARIABLE} is {value!r}; set it to 1 to look titles up, or 0 (nothing was "
+                             "read or written)")
+    return value in ON
+
+
+def lookup_options(command):
+    """Looking titles up at OpenAlex: whether, where, and the contact address sent with each request."""
+    for option in reversed((
+        click.option("--lookup/--no-lookup", default=False, callback=lookup_wanted,
+                     help="Ask OpenAlex for the real title, authors, DOI and PDF of each paper whose list gives no "
+                          "title (its abstract's words are sent), and record them in content/; default: "
+                          f"${LOOKUP_VARIABLE} (1 or 0), else off. See README, 'Titles looked up'."),
+        click.option("--lookup-url", envvar="CATALOGUE_LOOKUP_URL", default="https://api.openalex.org",
+                     show_default=True, help="The works API asked (also $CATALOGUE_LOOKUP_URL)."),
+        click.option("--lookup-mailto", envvar="CATALOGUE_LOOKUP_MAILTO", default=None, metavar="EMAIL",
+                     help="Your address, sent with each request as OpenAlex asks of polite clients (also "
+                          "$CATALOGUE_LOOKUP_MAILTO). An API key, if you have one, is read from $OPENALEX_API_KEY."),
+    )):
+        command = option(command)
+    return command
+
+
+def lookup_settings(lookup: bool, url: str, mailto: str | None):
+    """The lookup's settings, or None when off."""
+    if not lookup:
+        return None
+    if not url.lower().startswith(("https://", "http://")):
+        raise CatalogueError(f"--lookup-url {url!r}: give the service's http(s) address, such as "
+                             "https://api.openalex.org (nothing was read or written)")
+    from catalogue.ingest.lookup.service import LookupSettings
+    return LookupSettings(url=url, mailto=mailto or None, api_key=os.environ.get("OPENALEX_API_KEY") or None)
+
+
 class Interrupted(CatalogueError):
     exit_code = 130  # the shells' code for a command stopped by Ctrl-C
 
@@ -143,13 +186,16 @@ def site_options(command):
 @click.option("--no-search", is_flag=True, help="Skip the Pagefind index (faster); search then uses the "
                                                "offline index (search-index.js) everywhere.")
 @allow_removals_option
+@lookup_options
 @jobs_option
 def build(seeds: Path, content: Path, out: Path, base_url: str | None, language: str | None, config_path: Path,
-          templates: Path, assets: Path, no_search: bool, allow_removals: bool) -> None:
+          templates: Path, assets: Path, no_search: bool, allow_removals: bool, lookup: bool, lookup_url: str,
+          lookup_mailto: str | None) -> None:
     """Ingest the seeds, render every page, index them for search (= ingest + render + index)."""
     started = time.perf_counter()
     config = pipeline.site_config(config_path, base_url, language)
-    report = pipeline.build(seeds, content, out, config, templates, assets, not no_search, allow_removals)
+    report = pipeline.build(seeds, content, out, config, templates, assets, not no_search, allow_removals,
+                            lookup_settings(lookup, lookup_url, lookup_mailto))
     if report:
         say(f"Built {counted(report.papers, 'paper')}, {counted(report.files, 'file')} ({report.size / 1e6:.1f} MB) "
             f"in {time.perf_counter() - started:.1f} s -> {display(out)}/index.html")
@@ -187,12 +233,15 @@ def index_command(out: Path) -> None:
                                            "content/.trash/<date-time>/ (by default they are kept and marked "
                                            "'in_seeds: false'); needs --allow-removals.")
 @allow_removals_option
+@lookup_options
 @jobs_option
-def ingest_command(seeds: Path, content: Path, prune: bool, allow_removals: bool) -> None:
+def ingest_command(seeds: Path, content: Path, prune: bool, allow_removals: bool, lookup: bool, lookup_url: str,
+                   lookup_mailto: str | None) -> None:
     """Turn the seed lists into content/papers/*.md, keeping every hand edit."""
     check_seeds_folder(seeds)  # a mistyped --seeds stops before content/ is touched
     with exclusive(content):
-        pipeline.ingest(seeds, content, prune, allow_removals, repeat_notes=True)
+        pipeline.ingest(seeds, content, prune, allow_removals, repeat_notes=True,
+                        lookup=lookup_settings(lookup, lookup_url, lookup_mailto))
 
 
 @main.command(short_help="Preview the built site on http://127.0.0.1:8000/.")

@@ -103,7 +103,8 @@ class Paper:
     source: Source
     name: str | None = None
     other_names: tuple[str, ...] = ()
-    title_source: Literal["derived", "given", "edited"] = "derived"  # from the abstract, the list, a person
+    # from the abstract, the list, the lookup service (OpenAlex), a person
+    title_source: Literal["derived", "given", "lookup", "edited"] = "derived"
     venue: str | None = None
     year: int | None = None
     published: str | None = None  # the day the venue published it (an ISO date), when the list gives it
@@ -116,6 +117,9 @@ class Paper:
     keywords: tuple[str, ...] = ()  # the authors' own keywords, when the list gives them
     pdf: str | None = None  # the paper itself
     url: str | None = None  # its page in the proceedings or at the venue ("Proceedings")
+    doi: str | None = None  # 10.1000/xyz, as the lookup service gave it
+    openalex: str | None = None  # the work the lookup found (W2741809807)
+    looked_up: str | None = None  # when the lookup service was last asked about it, an ISO date
     in_seeds: bool = True  # False: gone from the seed lists, kept until `ingest --prune`
     old_slugs: tuple[str, ...] = ()  # earlier addresses, each kept as a redirect
     added: str | None = None  # when the catalogue first had it, an ISO date (2026-12-04); None until ingest dates it

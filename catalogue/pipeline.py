@@ -43,6 +43,7 @@ from catalogue.ingest.trash import TRASH_DIR
 
 if TYPE_CHECKING:  # imported where used: a build that is up to date never loads ingest
     from catalogue.discovery.related import SimilarityProcess
+    from catalogue.ingest.lookup.service import LookupSettings
     from catalogue.ingest.run import IngestReport
 
 PROJECT = Path(__file__).resolve().parent.parent
@@ -56,21 +57,24 @@ class SiteReport:
 
 
 def build(seeds: Path, content: Path, out: Path, config: SiteConfig, templates: Path, assets: Path, search: bool,
-          allow_removals: bool) -> SiteReport | None:
-    """Ingest the seeds, render every page, index them for search; None when `out` is up to date."""
+          allow_removals: bool, lookup: LookupSettings | None = None) -> SiteReport | None:
+    """Ingest the seeds (looking titles up with `lookup`), render every page, index them for search;
+    None when `out` is up to date."""
     check_seeds_folder(seeds)  # a mistyped --seeds stops before anything is touched
     with writing_site(out, seeds=seeds, content=content, templates=templates, assets=assets):
-        if up_to_date(out, before := build_fingerprint(seeds, content, templates, assets, config, search)):
+        if up_to_date(out, before := build_fingerprint(seeds, content, templates, assets, config, search, lookup)):
             return None
         from catalogue.content.papers import PAPERS_DIR
         from catalogue.discovery.related import SimilarityProcess, is_small_catalogue
         small = is_small_catalogue(content / PAPERS_DIR)
         with SimilarityProcess(Cache.file_beside(content), small) as similarity:  # started now: its start-up overlaps ingest
-            report = ingest(seeds, content, allow_removals=allow_removals)
+            report = ingest(seeds, content, allow_removals=allow_removals, lookup=lookup)
             # taken after ingest (unless it wrote nothing), before content/ is read: a file edited during the
-            # render changes the next build's
-            fingerprint = build_fingerprint(seeds, content, templates, assets, config, search) \
+            # render changes the next build's; a lookup the service left unfinished, too (it asks again)
+            fingerprint = build_fingerprint(seeds, content, templates, assets, config, search, lookup) \
                 if report.content_written else before
+            if report.lookup and report.lookup.unanswered:
+                fingerprint = digest(fingerprint, "lookup unfinished")
             return render(content, out, config, templates, assets, search, fingerprint, similarity)
 
 
@@ -84,9 +88,10 @@ def render_only(content: Path, out: Path, config: SiteConfig, templates: Path, a
 
 
 def ingest(seeds: Path, content: Path, prune: bool = False, allow_removals: bool = False,
-           repeat_notes: bool = False) -> IngestReport:
-    """seeds/ -> content/papers/*.md, keeping every hand edit; returns the IngestReport (also said).
-    Notes about seeds unread since they were said are counted, not listed again, unless `repeat_notes`."""
+           repeat_notes: bool = False, lookup: LookupSettings | None = None) -> IngestReport:
+    """seeds/ -> content/papers/*.md, keeping every hand edit, looking titles up with `lookup`; returns
+    the IngestReport (also said). Notes about seeds unread since they were said are counted, not
+    listed again, unless `repeat_notes`."""
     from catalogue.content.taxonomy import write_default_taxonomy
     from catalogue.ingest.run import KEPT_TYPES, ingest as ingest_seeds, ingest_date
     from catalogue.system.notes import note_lines
@@ -95,7 +100,7 @@ def ingest(seeds: Path, content: Path, prune: bool = False, allow_removals: bool
     folder = f"{display(seeds)}{'/' if seeds.is_dir() else ''}"
     with stage(f"Ingesting {folder} into {display(content)}/"), closing(Cache.beside(content, KEPT_TYPES)) as cache:
         today = ingest_date(source_date_epoch(os.environ.get("SOURCE_DATE_EPOCH")))
-        report = ingest_seeds(seeds, content, prune, cache, allow_removals, today)
+        report = ingest_seeds(seeds, content, prune, cache, allow_removals, today, lookup)
     listed = repeat_notes or not report.notes_said_before
     if listed:
         for line in note_lines(at_their_places(report.problems, seeds, content.parent)):
@@ -104,6 +109,8 @@ def ingest(seeds: Path, content: Path, prune: bool = False, allow_removals: bool
                                                      " (said when the seeds were last read; 'build.py ingest' lists them)")
     say(f"  {counted(report.papers, 'paper')}: {report.added} new, {report.updated} updated, "
         f"{report.kept_edits} with hand edits kept, {report.pruned} pruned, {notes}")
+    if report.lookup and report.lookup.asked:
+        say(f"  Titles {report.lookup.summary()}")
     return replace(report, content_written=True) if taxonomy else report
 
 
@@ -283,12 +290,14 @@ def cycles_left_alone() -> Iterator[None]:
 
 
 def build_fingerprint(seeds: Path | None, content: Path, templates: Path, assets: Path, config: SiteConfig,
-                      search: bool) -> str:
-    """Everything a build reads (file names and bytes, settings, this code): equal fingerprints, equal sites."""
+                      search: bool, lookup: LookupSettings | None = None) -> str:
+    """Everything a build reads (file names and bytes, settings, this code): equal fingerprints, equal sites.
+    A build that looks titles up is another build (the first asks the service)."""
     with known_files(content) as known:
         return digest(package_version(), seeds_state(seeds, content.parent, known("seeds")) if seeds else None,
                       tree_state(content, (LOCK_FILE, CACHE_DIR, TRASH_DIR), known("content")),
-                      tree_state(templates), tree_state(assets), config, search)
+                      tree_state(templates), tree_state(assets), config, search,
+                      *((lookup.url,) if lookup else ()))
 
 
 @contextmanager

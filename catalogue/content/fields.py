@@ -24,6 +24,8 @@ PORTABLE_SLUG = (f"lower-case letters, digits and single hyphens, at most {MAX_N
                  "keeps for a device (con, nul, com1, ...)")
 PAPER_ID = re.compile(r"\A[0-9a-f]{12}\Z")
 WEB_ADDRESS = re.compile(r"\Ahttps?://[^\s<>\"/?#]+[^\s<>\"]*\Z", re.IGNORECASE)
+DOI = re.compile(r"\A10\.\d{4,9}/\S+\Z")
+WORK_ID = re.compile(r"\AW\d{1,15}\Z")
 ISO_DATE = re.compile(r"\A\d{4}-\d{2}-\d{2}\Z")
 SOURCE = re.compile(r"\A(\S(?:.*\S)?):(?:record (\d+)|(\d+))\Z")  # a seed file and its line or record; '.' stops at line breaks
 # Characters no front-matter text may hold (HTML and XML forbid them, or they end a line), and
@@ -163,8 +165,8 @@ FIELDS = (
     Field("name", _optional_text, derived=True),
     Field("other_names", _texts, list, derived=True, omitted=EMPTY),
     Field("title", _text, derived=True, required=True),
-    Field("title_source", _checked(str, lambda v: v in ("derived", "given", "edited"),
-                                   "'derived', 'given' or 'edited'"), absent="derived"),
+    Field("title_source", _checked(str, lambda v: v in ("derived", "given", "lookup", "edited"),
+                                   "'derived', 'given', 'lookup' or 'edited'"), absent="derived"),
     Field("venue", _optional_text, derived=True),
     Field("year", _checked(int, lambda v: 0 < v < 10000, "a year like 2026", optional=True), derived=True),
     Field("published", _date, _date_value, derived=True, omitted=EMPTY),  # the venue's day, when the list gives it
@@ -176,6 +178,11 @@ FIELDS = (
     Field("keywords", _texts, list, derived=True, omitted=EMPTY),
     Field("pdf", _ADDRESS, derived=True, omitted=EMPTY),
     Field("url", _ADDRESS, derived=True, omitted=EMPTY),
+    # what the lookup service (OpenAlex) answered: the DOI, the work it found, the day it was asked
+    Field("doi", _checked(str, DOI.fullmatch, "a DOI like 10.1000/xyz", optional=True), derived=True, omitted=EMPTY),
+    Field("openalex", _checked(str, WORK_ID.fullmatch, "an OpenAlex work id like W2741809807", optional=True),
+          derived=True, omitted=EMPTY),
+    Field("looked_up", _date, _date_value, derived=True, omitted=EMPTY),
     Field("source", _parse_source, str, derived=True, required=True),
     # set once, when the paper first arrives (or, for a file from before this field, at its next ingest)
     Field("added", _date, _date_value, omitted=EMPTY),

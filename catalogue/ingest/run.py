@@ -4,7 +4,8 @@ A seed file may be a text list or a structured list (JSON, CSV, BibTeX); either 
 (formats.py), and a record's given title, authors and links are used as they are: only what
 it does not carry is derived from the abstract (derive.py). Which paper a record is comes from
 identity.py: an id is a name, not a checksum, and a slug belongs to its file. Fields a person
-edited are kept (merge.py, state.py); papers gone from the seeds are refused, pruned or marked
+edited are kept (merge.py, state.py); with --lookup, real titles come from OpenAlex (lookup/);
+papers gone from the seeds are refused, pruned or marked
 (removals.py). When only content files changed since the last ingest, only they are merged
 again (snapshot.py).
 """
@@ -14,6 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timezone
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from catalogue.system.cache import Cache, code_version
 from catalogue.content.paper_file import read_paper, render_paper_markdown, write_text_atomic
@@ -26,6 +28,7 @@ from catalogue.model import Paper, Problem, Record, Source, Topic
 from catalogue.ingest.derive import KEPT_TYPES as DERIVED_TYPES
 from catalogue.ingest.derive import derive_arrivals
 from catalogue.ingest.identity import continue_identities, plan_papers
+from catalogue.ingest.lookup.answers import LookupReport, as_recorded, ask_about
 from catalogue.ingest.merge import dated, merge, remember_renamed_slug, write_papers
 from catalogue.ingest.removals import papers_leaving, refuse_removals, set_aside
 from catalogue.ingest.seed_files import SeedFile, Unreadable, at_their_places, find_seed_files, read_seed_bytes
@@ -33,6 +36,9 @@ from catalogue.ingest.snapshot import KEPT_TYPES as SNAPSHOT_TYPES
 from catalogue.ingest.snapshot import (DERIVED, SNAPSHOT, ContentFile, IngestSnapshot, addresses_of, changed_files,
                                        content_stats, derived_key, file_stat, snapshot_key)
 from catalogue.ingest.state import STATE_FILE, read_state, write_state
+
+if TYPE_CHECKING:
+    from catalogue.ingest.lookup.service import LookupSettings
 
 # What ingest keeps in the build cache, each part declared beside its types: content files' papers, derived papers, its snapshot, converted abstracts.
 KEPT_TYPES = tuple(dict.fromkeys((*CONTENT_TYPES, *DERIVED_TYPES, *SNAPSHOT_TYPES, *CONVERTED_TYPES)))
@@ -51,10 +57,11 @@ class IngestReport:
     content_written: bool = field(default=True, compare=False)
     # True when `problems` are the last whole ingest's, unchanged and said then: a build need not list them again
     notes_said_before: bool = field(default=False, compare=False)
+    lookup: LookupReport | None = field(default=None, compare=False)  # how the lookup went, when asked for
 
 
 def ingest(seeds_dir: Path, content_dir: Path, prune: bool = False, cache: Cache | None = None,
-           allow_removals: bool = False, today: str | None = None) -> IngestReport:
+           allow_removals: bool = False, today: str | None = None, lookup: LookupSettings | None = None) -> IngestReport:
     """Parse every seed file, merge with content/, write what changed.
 
     Papers gone from the seeds are kept and marked, or moved to content/.trash/ when prune is
@@ -64,17 +71,21 @@ def ingest(seeds_dir: Path, content_dir: Path, prune: bool = False, cache: Cache
     not extracted again, and when nothing but content files changed since the last ingest
     (snapshot.py), only those are merged again: the same files and report as a whole ingest.
     A paper new to the catalogue, or a content file without its `added` date, is dated `today`
-    (an ISO date; None: today's in UTC, see ingest_date).
+    (an ISO date; None: today's in UTC, see ingest_date). With `lookup`, each paper whose list gives
+    no title and that was not asked about lately is looked up (lookup/): what the service knows is
+    written into its content file.
     """
     cache = cache or Cache(None, KEPT_TYPES)
     today = today or ingest_date(None)
     taxonomy, fallback = read_taxonomy(content_dir)
-    key = snapshot_key(code_version(__name__), seeds_dir, content_dir, taxonomy, fallback, prune, allow_removals)
+    key = snapshot_key(code_version(__name__), seeds_dir, content_dir, taxonomy, fallback, prune, allow_removals,
+                       lookup is not None)
     stats = content_stats(content_dir / PAPERS_DIR)  # before any is read: one edited meanwhile differs next time
     snapshot = cache.get(SNAPSHOT, key) if stats is not None else None
     if snapshot and (report := ingest_hand_edits(content_dir, key, snapshot, stats, cache, today)):
         return report
-    return ingest_all(seeds_dir, content_dir, prune, cache, allow_removals, (taxonomy, fallback), key, stats, today)
+    return ingest_all(seeds_dir, content_dir, prune, cache, allow_removals, (taxonomy, fallback), key, stats, today,
+                      lookup)
 
 
 def ingest_date(source_date_epoch: int | None) -> str:
@@ -110,7 +121,8 @@ def ingest_hand_edits(content_dir: Path, key: str, snapshot: IngestSnapshot, sta
         fresh = derived.get(derived_key(key, row.id))
         if (current.id, addresses_of(current)) != (row.id, row.addresses) or fresh is None:
             return None
-        paper, edited = merge(replace(current, in_seeds=True), state.get(row.id), fresh)
+        paper, edited = merge(replace(current, in_seeds=True), state.get(row.id),
+                              as_recorded(fresh, current, state.get(row.id)))
         merged.append((row, path, dated(remember_renamed_slug(paper, state.get(row.id, {}).get("slug")), today),
                        bool(edited)))
     written: dict[Path, Paper] = {}
@@ -135,10 +147,11 @@ def edits_kept(snapshot: IngestSnapshot) -> int:
 
 def ingest_all(seeds_dir: Path, content_dir: Path, prune: bool, cache: Cache, allow_removals: bool,
                topics: tuple[tuple[Topic, ...], str], key: str,
-               stats: dict[str, tuple[int, int]] | None, today: str) -> IngestReport:
+               stats: dict[str, tuple[int, int]] | None, today: str, lookup: LookupSettings | None) -> IngestReport:
     """Every seed file read and every paper merged with its content file; the outcome kept
     under `key` (snapshot_key) with the files' `stats` taken before any was read. `topics`: the
-    taxonomy and its fallback topic; `today`, the date a paper without one is given."""
+    taxonomy and its fallback topic; `today`, the date a paper without one is given; `lookup`, where
+    to look titles up (None: only what content files recorded of earlier lookups)."""
     seed_files, problems = find_seed_files(seeds_dir, content_dir.parent)
     taxonomy, fallback = topics
     existing = {paper.id: (path, paper) for path, paper in read_papers(content_dir, cache).items()}
@@ -155,7 +168,10 @@ def ingest_all(seeds_dir: Path, content_dir: Path, prune: bool, cache: Cache, al
     derived, notes = derive_arrivals(arrivals, continued, taxonomy, fallback, cache)
     # each seed file's notes together, by line
     problems = sorted(problems + notes + reported_once, key=lambda problem: problem.source)
-    outcome = write_papers(content_dir, derived, existing, state, cache, today)
+    fresh, looked_up = with_lookups(derived, existing, state, today, lookup)
+    if looked_up and looked_up.unanswered:
+        stats = None  # the next ingest is whole, and asks again
+    outcome = write_papers(content_dir, fresh, existing, state, cache, today)
     problems += set_aside(content_dir, leaving, prune, outcome.written, outcome.left, today)
     remember_as_read(outcome.written, cache)
     write_state(state_path, outcome.state)
@@ -165,7 +181,21 @@ def ingest_all(seeds_dir: Path, content_dir: Path, prune: bool, cache: Cache, al
     keep_snapshot(cache, key, IngestSnapshot(file_stat(state_path), (), len(derived), reported_again),
                   stats if not pruned else None, outcome.left, outcome.written,
                   {derived_key(key, pid): paper for pid, paper in derived.items()})
-    return IngestReport(len(derived), outcome.added, outcome.updated, outcome.kept_edits, pruned, tuple(problems))
+    return IngestReport(len(derived), outcome.added, outcome.updated, outcome.kept_edits, pruned, tuple(problems),
+                        lookup=looked_up)
+
+
+def with_lookups(derived: dict[str, Paper], existing: dict[str, tuple[Path, Paper]], state: dict, today: str,
+                 lookup: LookupSettings | None) -> tuple[dict[str, Paper], LookupReport | None]:
+    """The derived papers with the answers their content files record and, with `lookup`, those
+    the service gives now for the papers to ask about."""
+    current = {pid: paper for pid, (_, paper) in existing.items()}
+    fresh = {pid: as_recorded(paper, current.get(pid), state.get(pid)) for pid, paper in derived.items()}
+    if lookup is None:
+        return fresh, None
+    from catalogue.ingest.lookup.ask import look_up  # the network's modules, only when asked for
+    asking = [pid for pid in sorted(fresh) if ask_about(fresh[pid], current.get(pid), today)]
+    return look_up(fresh, asking, lookup, today)
 
 
 def read_seed_records(seed_files: list[SeedFile], problems: list[Problem]) -> list[Record]:

@@ -47,10 +47,11 @@ KEPT_TYPES = (ContentFile, IngestSnapshot)  # the records ingest keeps in the bu
 
 
 def snapshot_key(code: str, seeds_dir: Path, content_dir: Path, taxonomy: tuple[Topic, ...], fallback: str,
-                 prune: bool, allow_removals: bool) -> str:
-    """Everything an ingest's outcome follows from, the content files aside; `code`: the ingest stage's code_version."""
+                 prune: bool, allow_removals: bool, lookup: bool = False) -> str:
+    """Everything an ingest's outcome follows from, the content files aside; `code`: the ingest stage's
+    code_version; `lookup`: whether papers are looked up (a first ingest with it asks the service)."""
     return digest(code, seeds_state(seeds_dir, content_dir.parent), taxonomy, fallback, prune,
-                  allow_removals)
+                  allow_removals, *((True,) if lookup else ()))
 
 
 def derived_key(snapshot: str, pid: str) -> str:
