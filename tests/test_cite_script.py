@@ -158,3 +158,24 @@ def test_a_page_without_its_entry_copies_and_shows_the_entry_of_its_bib(built_si
     assert tab.evaluate("window.copied") == (made[0].parent / f"{made[0].parent.name}.bib").read_text(encoding="utf-8").strip()
     context.close()
     assert formulas
+
+
+def test_the_cite_controls_are_within_the_first_screen(built_site, authored_site, page):
+    """Copy link, copy BibTeX and the .bib sit under the paper's links, on a desktop and on a phone,
+    whatever the paper (the longest title and author list of the build), and the entry they copy is
+    the .bib's, made by cite.js with the table of TeX's letters where the page needs it."""
+    pages = sorted((built_site.out / "papers").glob("*/*/index.html"))
+    fullest = max(pages, key=lambda path: len(path.read_text(encoding="utf-8").split("<section class=\"abstract\"")[0]))
+    authored = sorted((authored_site / "papers").glob("*/*/index.html"))  # at a base URL, with names beyond ASCII
+    lettered = [path for path in authored if "tex-letters.js" in path.read_text(encoding="utf-8")]
+    for width, height in ((1280, 800), (390, 844)):
+        page.set_viewport_size({"width": width, "height": height})
+        page.goto(fullest.as_uri())
+        for control in ("[data-copy-link]", '[data-copy="#cite-bibtex"]', ".cite-actions a[download]"):
+            box = page.locator(control).bounding_box()
+            assert box and box["y"] + box["height"] <= height and box["x"] + box["width"] <= width, (control, width)
+        assert page.locator("#cite-bibtex").count() == 1
+    for path in lettered:  # a non-ASCII name: the entry is escaped as cite.py escapes it
+        page.goto(path.as_uri())
+        assert page.text_content("#cite-bibtex") == (path.parent / f"{path.parent.name}.bib").read_text(encoding="utf-8")
+    assert lettered  # José García

@@ -186,7 +186,7 @@ FIELDS = (
     Field("old_slugs", _each(_checked(str, is_portable, f"a list of slugs, each of {PORTABLE_SLUG}")), list,
           omitted=EMPTY),
     # set once, as `added` is: a key cited in manuscripts never changes (cite_keys.py)
-    Field("cite_key", _checked(str, KEY.fullmatch, "lower-case letters and digits"), omitted=EMPTY),
+    Field("cite_key", _checked(str, KEY.fullmatch, "lower-case letters and digits", optional=True), omitted=EMPTY),
 )
 KEYS = tuple(field.name for field in FIELDS)  # in the order they are written
 BODY = "abstract"  # the Paper field a content file holds after its front matter
