@@ -86,8 +86,9 @@ window.catalogueBibtex = (function () {
 
   // The BibTeX entry when the page does not carry it, and the text and Markdown citations under it,
   // made from what the page says of the paper (its title and year; its authors, venue and address in
-  // its JSON-LD; its PDF in its Scholar tag; its key and booktitle, and an address or PDF said
-  // nowhere else, in the cite section's data-*) rather than written into every page.
+  // its JSON-LD; its PDF in its Scholar tag; its venue's proceedings in site-data.js; its key, and
+  // an address or PDF said nowhere else, in the cite section's data-*) rather than written into
+  // every page.
   function addCitations() {
     var details = document.querySelector("details.citations");
     var heading = document.querySelector("article.paper h1");
@@ -102,9 +103,14 @@ window.catalogueBibtex = (function () {
       var article = document.querySelector("article[data-year]");
       var pdf = document.querySelector('meta[name="citation_pdf_url"]');
       var said = section.dataset;
+      var year = article ? article.getAttribute("data-year") : "";
+      // The venue as its list names it is the JSON-LD's venue less the year; site-data.js names its proceedings.
+      var named = year && venue.slice(-year.length - 1) === " " + year ? venue.slice(0, -year.length - 1) : venue;
+      var proceedings = window.catalogueSite("proceedings");
       var made = window.catalogueBibtex({
-        title: title, authors: authors, booktitle: said.booktitle || "", url: said.url || paper.url || "",
-        pdf: said.pdf || (pdf ? pdf.content : ""), year: article ? article.getAttribute("data-year") : "", key: said.key
+        title: title, authors: authors, url: said.url || paper.url || "",
+        booktitle: Object.prototype.hasOwnProperty.call(proceedings, named) ? proceedings[named] : venue,
+        pdf: said.pdf || (pdf ? pdf.content : ""), year: year, key: said.key
       });
       if (made) details.appendChild(document.createElement("pre")).textContent = made;
       if (made) details.lastChild.id = "cite-bibtex";

@@ -6,6 +6,7 @@ from __future__ import annotations
 import functools
 import re
 import unicodedata
+from collections.abc import Iterable
 from pathlib import Path
 
 import yaml
@@ -80,6 +81,12 @@ def entry_url(paper: Paper, page_url: str | None) -> str | None:
     """The entry's `url`: the paper's page on the site when the base URL is known, else its page in
     the proceedings when the list gives one."""
     return page_url or paper.url
+
+
+def proceedings_names(venues: Iterable[str]) -> dict[str, str]:
+    """venue -> its proceedings' name, for the catalogue's venues proceedings.yaml knows (site-data.js:
+    cite.js names the booktitle from it, so that no page need say it)."""
+    return {venue: name for venue in sorted(set(venues)) if (name := _proceedings().get(venue.casefold()))}
 
 
 def render_bibtex(paper: Paper, url: str | None) -> str:

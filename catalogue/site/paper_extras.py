@@ -26,6 +26,7 @@ class PaperExtras:
     find_links: tuple[FindLink, ...]  # none when the list links its PDF or its proceedings
     bibtex_in_page: bool  # whether the page carries its BibTeX entry (see script_makes_bibtex)
     cite_data: dict  # what cite.js reads to make it otherwise (data-* attributes of the cite section)
+    tex_letters: bool  # whether cite.js needs the table of TeX's letters (tex-letters.js) for it
     tidied: str
 
 
@@ -36,7 +37,9 @@ def paper_extras(view: PaperView, strings: Strings) -> PaperExtras:
     find = () if paper.pdf or paper.url else find_links(view.title_text, paper.title_source == "derived")
     scholar = known_for_scholar(paper)
     made = script_makes_bibtex(view, scholar)
-    return PaperExtras(scholar, structured_data(view), find, made is None, made or {}, tidy_notes(paper.cleaned, strings.text))
+    letters = made is not None and needs_table((view.title_text, paper.venue or "", *(a.name for a in view.authors)))
+    return PaperExtras(scholar, structured_data(view), find, made is None, made or {}, letters,
+                       tidy_notes(paper.cleaned, strings.text))
 
 
 def known_for_scholar(paper: Paper) -> bool:
@@ -49,18 +52,16 @@ def known_for_scholar(paper: Paper) -> bool:
 
 
 def script_makes_bibtex(view: PaperView, scholar_tags: bool) -> dict | None:
-    """What assets/cite.js reads, beside what the page says anyway (title, JSON-LD, year), to make the
-    paper's BibTeX entry, the same as its .bib, so that the page need not carry it (the key, the
-    booktitle, the entry's address when the JSON-LD gives none, the PDF when no Scholar tag does);
-    None when it cannot (cite_script.script_makes)."""
+    """What assets/cite.js reads, beside what the page says anyway (title, JSON-LD, year) and site-data.js's
+    proceedings names, to make the paper's BibTeX entry, the same as its .bib, so that the page need
+    not carry it (the key, the entry's address when the JSON-LD gives none, the PDF when no Scholar
+    tag does); None when it cannot (cite_script.script_makes)."""
     paper = view.paper
     inputs = script_inputs(paper, view.title_text, tuple(author.name for author in view.authors), view.url)
     if not script_makes(paper, inputs, view.bibtex):
         return None
-    said = {"key": inputs["key"], "booktitle": inputs["booktitle"],
-            "url": inputs["url"] if inputs["url"] != (view.url or "") else "",
-            "pdf": inputs["pdf"] if not scholar_tags else "",
-            "letters": "1" if needs_table((inputs["title"], inputs["booktitle"], *inputs["authors"])) else ""}
+    said = {"key": inputs["key"], "url": inputs["url"] if inputs["url"] != (view.url or "") else "",
+            "pdf": inputs["pdf"] if not scholar_tags else ""}
     return {name: value for name, value in said.items() if value}
 
 
