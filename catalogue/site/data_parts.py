@@ -1,10 +1,11 @@
 """The whole-catalogue data cut into parts no host refuses and no reader loads whole: papers.json's
 records and the BibTeX per venue and year (data/<venue-slug>.json and .bib, with papers.json as their
 index), a feed per venue and year, and the reading list's data by the last hex digits of a paper's
-id (list-data/<digits>.js: even for ids not made by hashing, each row with what the list's BibTeX
-export needs) and per venue and year for the home page's filters (list-data/venues/<venue-slug>.js),
-list-data.js naming what the parts refer to, and tex-letters.js, the table assets/cite.js escapes with. Each part
-is keyed by its own papers, so an edit remakes only the parts it touches."""
+id (list-data/<digits>.js: even for ids not made by hashing, each row with what the BibTeX export
+of the list needs) and per venue and year for the filters of the home page
+(list-data/venues/<venue-slug>.js), list-data.js naming what the parts refer to, and tex-letters.js,
+the table assets/cite.js escapes with. Each part is keyed by its own papers, so an edit remakes only
+the parts it touches."""
 
 from __future__ import annotations
 
