@@ -16,27 +16,57 @@ window.catalogueCitations = function (title, authors, venue, url) {
   };
 };
 
-// A paper's BibTeX entry as catalogue/site/cite.py writes it, for a paper whose texts it holds as
-// written (paper_extras.script_makes_bibtex; else the page carries its entry): `venue` is the venue
-// and year as pages name it ("ICML 2026"), `year` a string, `slug` the name of its .bib.
-window.catalogueBibtex = function (paper) {
+// A paper's BibTeX entry as catalogue/site/cite.py writes it, from its title and authors as written,
+// its booktitle ("" without a venue), its year (a string), its entry's address and PDF and its key;
+// null when a text holds a character it cannot write as cite.py does (cite_script.script_makes decides
+// which entries a page or a reading-list record carries instead). Text is escaped as tex.py does:
+// TeX's special characters as the commands that print them, any other beyond ASCII from
+// tex-letters.js (window.CATALOGUE_PARTS["tex-letters"], made from tex.py by the build).
+window.catalogueBibtex = (function () {
   "use strict";
+  var ESCAPES = { "\\": "\\textbackslash{}", "{": "\\textbraceleft{}", "}": "\\textbraceright{}", "$": "\\$",
+                  "&": "\\&", "%": "\\%", "#": "\\#", "_": "\\_", "^": "\\textasciicircum{}", "~": "\\textasciitilde{}" };
+  var URL_ESCAPES = { "{": "%7B", "}": "%7D", "\\": "%5C", "^": "%5E" };
   var most = 100;  // authors named before "and others" (cite.py's MAX_BIBTEX_AUTHORS)
-  var authors = paper.authors.slice(0, most).concat(paper.authors.length > most ? ["others"] : []);
-  var inProceedings = Boolean(authors.length && paper.venue && paper.year);
+
+  function tex(text) {  // tex.py's tex_text, or null
+    var letters = (window.CATALOGUE_PARTS || {})["tex-letters"] || {};
+    var written = "";
+    for (var char of text.normalize("NFC")) {
+      if (ESCAPES[char]) written += ESCAPES[char];
+      else if (char >= " " && char <= "~") written += char;
+      else if (Object.prototype.hasOwnProperty.call(letters, char)) written += letters[char];
+      else return null;
+    }
+    return written;
+  }
+
   // Words with inner capitals braced, which styles would lower-case (cite.py's protect_capitals).
-  var title = paper.title.split(" ").map(function (word) { return /[^\s\-][A-Z]/.test(word) ? "{" + word + "}" : word; });
-  var fields = [["title", "{" + title.join(" ") + "}"],
-                authors.length ? ["author", "{" + authors.join(" and ") + "}"]
-                               : ["key", "{" + (paper.title.match(/\S+/g) || []).slice(0, 4).join(" ") + "}"]];
-  if (paper.venue) fields.push([inProceedings ? "booktitle" : "howpublished", "{" + paper.venue + "}"]);
-  if (paper.year) fields.push(["year", paper.year]);
-  if (paper.url) fields.push(["url", "{" + paper.url + "}"]);
-  if (paper.pdf) fields.push(["pdf", "{" + paper.pdf + "}"]);
-  var key = ((paper.venue || paper.year) + paper.slug).toLowerCase().replace(/[^a-z0-9]/g, "");
-  return "@" + (inProceedings ? "inproceedings" : "misc") + "{" + key + ",\n" +
-    fields.map(function (field) { return "  " + field[0] + " = " + field[1]; }).join(",\n") + "\n}\n";
-};
+  function protect(title) {
+    return title.split(" ").map(function (word) {
+      var letters = word.replace(/\\(?:[A-Za-z]+|[\s\S])|[{}]/g, "");
+      return /[^\s\-][A-Z]/.test(letters) ? "{" + word + "}" : word;
+    }).join(" ");
+  }
+
+  return function (paper) {
+    if (/[$\\]/.test(paper.title + paper.authors.join("") + paper.booktitle)) return null;  // math, commands
+    var authors = paper.authors.slice(0, most).concat(paper.authors.length > most ? ["others"] : []);
+    var inProceedings = Boolean(authors.length && paper.booktitle && paper.year);
+    var title = tex(paper.title);
+    var named = authors.length ? tex(authors.join(" and ")) : tex((paper.title.match(/\S+/g) || []).slice(0, 4).join(" "));
+    var booktitle = paper.booktitle ? tex(paper.booktitle) : "";
+    if (title === null || named === null || booktitle === null) return null;
+    var fields = [["title", "{" + protect(title) + "}"], [authors.length ? "author" : "key", "{" + named + "}"]];
+    if (paper.booktitle) fields.push([inProceedings ? "booktitle" : "howpublished", "{" + booktitle + "}"]);
+    if (paper.year) fields.push(["year", paper.year]);
+    [["url", paper.url], ["pdf", paper.pdf]].forEach(function (address) {
+      if (address[1]) fields.push([address[0], "{" + address[1].replace(/[{}\\^]/g, function (c) { return URL_ESCAPES[c]; }) + "}"]);
+    });
+    return "@" + (inProceedings ? "inproceedings" : "misc") + "{" + paper.key + ",\n" +
+      fields.map(function (field) { return "  " + field[0] + " = " + field[1]; }).join(",\n") + "\n}\n";
+  };
+})();
 
 (function () {
   "use strict";
@@ -56,7 +86,8 @@ window.catalogueBibtex = function (paper) {
 
   // The BibTeX entry when the page does not carry it, and the text and Markdown citations under it,
   // made from what the page says of the paper (its title and year; its authors, venue and address in
-  // its JSON-LD; its PDF in its Scholar tag; its slug in the .bib's name) rather than written into
+  // its JSON-LD; its PDF in its Scholar tag; its venue's proceedings in site-data.js; its key, and
+  // an address or PDF said nowhere else, in the cite section's data-*) rather than written into
   // every page.
   function addCitations() {
     var details = document.querySelector("details.citations");
@@ -67,19 +98,24 @@ window.catalogueBibtex = function (paper) {
     var title = heading.getAttribute("data-title") || heading.textContent;  // the title as text (paper.html)
     var authors = (paper.author || []).map(function (author) { return author.name; });
     var venue = paper.isPartOf ? paper.isPartOf.name : "";
-    var bib = document.querySelector(".cite-actions a[download]");
-    if (!document.getElementById("cite-bibtex") && bib) {
+    var section = document.querySelector("section.cite");
+    if (!document.getElementById("cite-bibtex") && section) {
       var article = document.querySelector("article[data-year]");
       var pdf = document.querySelector('meta[name="citation_pdf_url"]');
-      var entry = details.appendChild(document.createElement("pre"));
-      entry.id = "cite-bibtex";
-      entry.textContent = window.catalogueBibtex({
-        title: title, authors: authors, venue: venue, url: paper.url || "", pdf: pdf ? pdf.content : "",
-        year: article ? article.getAttribute("data-year") : "",
-        slug: decodeURIComponent(bib.getAttribute("href").split("/").pop().replace(/\.bib$/, ""))
+      var said = section.dataset;
+      var year = article ? article.getAttribute("data-year") : "";
+      // The venue as its list names it is the JSON-LD's venue less the year; site-data.js names its proceedings.
+      var named = year && venue.slice(-year.length - 1) === " " + year ? venue.slice(0, -year.length - 1) : venue;
+      var proceedings = window.catalogueSite("proceedings");
+      var made = window.catalogueBibtex({
+        title: title, authors: authors, url: said.url || paper.url || "",
+        booktitle: Object.prototype.hasOwnProperty.call(proceedings, named) ? proceedings[named] : venue,
+        pdf: said.pdf || (pdf ? pdf.content : ""), year: year, key: said.key
       });
+      if (made) details.appendChild(document.createElement("pre")).textContent = made;
+      if (made) details.lastChild.id = "cite-bibtex";
     }
-    var made = window.catalogueCitations(title, authors, venue, paper.url || "");
+    var citations = window.catalogueCitations(title, authors, venue, paper.url || "");
     [["plain", text("text_citation")], ["markdown", "Markdown"]].forEach(function (kind) {
       var title = document.createElement("h3");
       title.id = kind[0] + "-heading";
@@ -92,8 +128,8 @@ window.catalogueBibtex = function (paper) {
       var shown = document.createElement("p");
       shown.id = "cite-" + kind[0];
       shown.className = "citation-text";
-      if (kind[0] === "markdown") shown.appendChild(document.createElement("code")).textContent = made.markdown;
-      else shown.textContent = made.plain;
+      if (kind[0] === "markdown") shown.appendChild(document.createElement("code")).textContent = citations.markdown;
+      else shown.textContent = citations.plain;
       details.append(title, shown);
     });
   }

@@ -69,9 +69,10 @@
   }
 
   // list-data.js names the venues, the topics and how many of a paper id's last hex digits name
-  // its part; list-data/<digits>.js holds those papers' rows, list-bibtex/<digits>.js their BibTeX
-  // (loaded only for an export). Only the parts of the papers in the list are fetched.
-  var shown = { ids: [], digits: 1 };  // the list as last shown
+  // its part; list-data/<digits>.js holds those papers' rows, each with what cite.js needs to write
+  // its BibTeX (or the entry itself, data_parts.list_row). Only the parts of the papers in the list
+  // are fetched; the table of TeX's letters only for an export.
+  var shown = { ids: [], rows: {}, tables: null };  // the list as last shown
 
   function partsOf(folder, ids, digits) {
     return ids.map(function (id) { return folder + "/" + id.slice(-digits); });
@@ -111,25 +112,37 @@
       var written = window.catalogueMarkdown;
       return "- [" + written.text(row[2]) + "](" + written.url(address) + "). *" + written.text(tables.venues[row[4]][0]) + "*.";
     }).join("\n") + "\n";
-    shown = { ids: ids, digits: tables.digits };
+    shown = { ids: ids, rows: rows, tables: tables };
     var bibtexLink = document.getElementById("export-bibtex");
     if (bibtexLink.href.indexOf("blob:") === 0) URL.revokeObjectURL(bibtexLink.href);
     bibtexLink.href = "#";
-    var loaded = partsOf("list-bibtex", ids, tables.digits).every(function (name) { return name in window.CATALOGUE_PARTS; });
-    if (loaded) exportBibtex();
+    if ("tex-letters" in window.CATALOGUE_PARTS) exportBibtex();
     setDownload("export-markdown", markdown, "text/markdown");
     list.dataset.count = String(ids.length);
   }
 
-  // The list's BibTeX, from the parts of its papers (fetched now if they are not in yet), as the
-  // export link's download; then `then`.
+  // A paper's BibTeX from its row (data_parts.list_row): the entry it carries, or the one cite.js
+  // writes from its title, authors, venue's booktitle, year, key, PDF and address.
+  function entryOf(row, tables) {
+    var cite = row[9];
+    if (typeof cite === "string") return cite;
+    if (!cite) return "";
+    var venue = tables.venues[row[4]];
+    var names = row[6].map(function (entry) { return typeof entry === "string" ? entry : entry[0]; });
+    var page = tables.base ? tables.base + window.catalogueRoute("paper_shared", {slug: row[1]}) : "";
+    return window.catalogueBibtex({
+      title: row[2], authors: cite.a || names, booktitle: venue[3], year: venue[1] ? String(venue[1]) : "",
+      url: cite.u || page, pdf: cite.p || "", key: cite.k
+    }) || "";
+  }
+
+  // The list's BibTeX, from the rows of its papers (the table of TeX's letters fetched now if it is
+  // not in yet), as the export link's download; then `then`.
   function exportBibtex(then) {
-    var ids = shown.ids, digits = shown.digits;
-    window.catalogueParts(partsOf("list-bibtex", ids, digits), function () {
+    var ids = shown.ids, rows = shown.rows, tables = shown.tables;
+    window.catalogueParts(["tex-letters"], function () {
       if (ids !== shown.ids) return;  // the list changed meanwhile: shown again, without this export
-      var bibtex = ids.map(function (id) {
-        return (window.CATALOGUE_PARTS["list-bibtex/" + id.slice(-digits)] || {})[id] || "";
-      }).filter(Boolean).join("\n");
+      var bibtex = ids.map(function (id) { return entryOf(rows[id], tables); }).filter(Boolean).join("\n");
       setDownload("export-bibtex", bibtex, "application/x-bibtex");
       if (then) then();
     });

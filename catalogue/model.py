@@ -123,6 +123,7 @@ class Paper:
     in_seeds: bool = True  # False: gone from the seed lists, kept until `ingest --prune`
     old_slugs: tuple[str, ...] = ()  # earlier addresses, each kept as a redirect
     added: str | None = None  # when the catalogue first had it, an ISO date (2026-12-04); None until ingest dates it
+    cite_key: str | None = None  # its BibTeX key, recorded when it first arrives (content/cite_keys.py)
 
 
 @dataclass(frozen=True)

@@ -54,8 +54,10 @@ def sample_papers() -> list[Paper]:
 
 
 def paper(slug: str, title: str, authors: tuple[str, ...], venue: str | None, year: int | None) -> Paper:
+    """A paper whose key names its case (venue, year, slug), as the warnings name entries."""
+    key = re.sub(r"[^a-z0-9]", "", f"{venue or ''}{year or ''}{slug}".lower())
     return Paper(id=f"{len(slug):012d}", slug=slug, title=title, abstract="", source=Source("s.txt", 1),
-                 title_source="given", authors=authors, venue=venue, year=year)
+                 title_source="given", authors=authors, venue=venue, year=year, cite_key=key)
 
 
 def written(papers: list[Paper], folder: Path) -> Path:

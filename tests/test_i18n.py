@@ -325,7 +325,10 @@ def test_a_chinese_site_without_settings_has_a_chinese_title_and_description(chi
 
 ATOM = "{http://www.w3.org/2005/Atom}"
 BIBTEX_FIELD = re.compile(r"^\s*(\w+) = \{(.*)\},?$", re.MULTILINE)
-PAPERS_OWN_FIELDS = {"title", "key", "author", "url", "pdf", "doi"}  # what the paper says (a key is its title's first words), and addresses
+# What the paper says (a key is its title's first words), addresses, and its venue: its proceedings'
+# own name (catalogue/site/proceedings.yaml: a proper name, cited as the venue publishes it) or the
+# venue as its list names it.
+PAPERS_OWN_FIELDS = {"title", "key", "author", "url", "pdf", "doi", "booktitle", "howpublished"}
 # Files no reader is shown: the catalogue's data (papers.json and its parts give each paper's fields
 # as its content file holds them, in every language), addresses, the build's own records; and
 # assets/, copied as they are (the text their scripts show comes from each page's script strings,
@@ -362,10 +365,11 @@ def shown_texts(site: Path, relative: str) -> list[str] | None:
     path = site / relative
     if relative == "feed.xml" or re.fullmatch(r"venues/[^/]+/feed\.xml", relative):
         return feed_texts(site, relative)
-    if relative.startswith("list-data/"):
-        return []  # rows of the papers' own text, their venues and topics by their place in list-data.js
-    if relative.startswith("list-bibtex/"):
-        return [text for bibtex in part_data(path).values() for text in bibtex_texts(bibtex)]
+    if relative.startswith("list-data/"):  # rows of the papers' own text, their venues and topics by their place
+        return [text for row in part_data(path) if len(row) > 9 and isinstance(row[9], str)  # in list-data.js; an
+                for text in bibtex_texts(row[9])]                                               # entry cite.js cannot write
+    if relative == "tex-letters.js":
+        return []  # TeX's commands for letters beyond ASCII (assets/cite.js)
     if relative in ("list-data.js", "search-index.js"):
         data = part_data(path) if relative == "list-data.js" else script_data(path)
         venues = [venue[0] if isinstance(venue, list) else venue for venue in data["venues"]]

@@ -6,11 +6,11 @@ import bibtexparser
 import pytest
 
 from catalogue.i18n.strings import read_table
-from catalogue.routes import SITE_DATA, paper_page
+from catalogue.routes import SITE_DATA, paper_bibtex, paper_page
 from conftest import BuiltSite, serve_under_subpath
 from site_data import list_rows
 
-DATA_SCRIPTS = "Array.from(document.scripts, s => s.getAttribute('src') || '').filter(s => /list-(data|bibtex)/.test(s))"
+DATA_SCRIPTS = "Array.from(document.scripts, s => s.getAttribute('src') || '').filter(s => /list-data|tex-letters/.test(s))"
 
 
 @pytest.fixture
@@ -80,9 +80,13 @@ def test_the_reading_list_loads_only_its_papers_parts_from_disk_and_bibtex_when_
     assert page.locator("#my-list .card button.star").evaluate_all("s => s.map(b => b.dataset.paper)") == ids
     with page.expect_download() as download:
         page.click("#export-bibtex")
-    library = bibtexparser.parse_string(open(download.value.path(), encoding="utf-8").read())
+    exported = open(download.value.path(), encoding="utf-8").read()
+    library = bibtexparser.parse_string(exported)
     assert len(library.entries) == 2 and library.failed_blocks == []
-    assert sorted(page.evaluate(DATA_SCRIPTS)) == sorted(["list-data.js", *rows, *[f"list-bibtex/{p[-1]}.js" for p in ids]])
+    # The entries are the papers' .bib files, written by cite.js from the rows (the table of letters fetched for it).
+    slugs = {paper: row[1] for paper, row in list_rows(built_site.out).items()}
+    assert exported == "\n".join((built_site.out / paper_bibtex(slugs[paper])).read_text(encoding="utf-8") for paper in ids)
+    assert sorted(page.evaluate(DATA_SCRIPTS)) == sorted(["list-data.js", *rows, "tex-letters.js"])
 
 
 def test_the_reading_list_fetches_a_few_parts_from_a_server(built_site: BuiltSite, context, tmp_path):

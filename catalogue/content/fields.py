@@ -16,6 +16,7 @@ from catalogue.text import UNSAFE
 from catalogue.errors import ContentFileError, shown
 from catalogue.portable import MAX_NAME, is_portable
 from catalogue.model import Link, Source
+from catalogue.content.cite_keys import KEY
 
 # \A and \Z (not ^ and $, which allow a final line break): match, fullmatch and search alike test the whole value.
 SLUG = re.compile(r"\A[a-z0-9]+(?:-[a-z0-9]+)*\Z")
@@ -191,6 +192,8 @@ FIELDS = (
           omitted=(True,)),  # written only to mark a paper gone from the seeds
     Field("old_slugs", _each(_checked(str, is_portable, f"a list of slugs, each of {PORTABLE_SLUG}")), list,
           omitted=EMPTY),
+    # set once, as `added` is: a key cited in manuscripts never changes (cite_keys.py)
+    Field("cite_key", _checked(str, KEY.fullmatch, "lower-case letters and digits", optional=True), omitted=EMPTY),
 )
 KEYS = tuple(field.name for field in FIELDS)  # in the order they are written
 BODY = "abstract"  # the Paper field a content file holds after its front matter

@@ -16,6 +16,7 @@ from catalogue.content.papers import PAPERS_DIR
 from catalogue.markup.convert import TextConverter
 from catalogue.model import Paper
 from catalogue.ingest.identity import choose_slug
+from catalogue.content.cite_keys import choose_key
 from catalogue.ingest.state import value_hash
 from catalogue.routes import PaperAddresses
 
@@ -43,6 +44,7 @@ def write_papers(content_dir: Path, derived: dict[str, Paper], existing: dict[st
     papers_dir = content_dir / PAPERS_DIR
     papers_dir.mkdir(parents=True, exist_ok=True)
     taken = {slug for _, paper in existing.values() for slug in (paper.slug, *paper.old_slugs)}
+    taken_keys = {paper.cite_key for _, paper in existing.values() if paper.cite_key}
     added = updated = kept_edits = 0
     # Records of papers not derived now stay, those of pruned papers too: moved back from
     # .trash/, a paper finds its record as it was.
@@ -65,10 +67,10 @@ def write_papers(content_dir: Path, derived: dict[str, Paper], existing: dict[st
         if pid in existing:
             path, current = existing[pid]
             paper, edited = merge(replace(current, in_seeds=True), state.get(pid), fresh)
-            paper = dated(remember_renamed_slug(paper, state.get(pid, {}).get("slug")), today)
+            paper = keyed(dated(remember_renamed_slug(paper, state.get(pid, {}).get("slug")), today), taken_keys)
             kept_edits += bool(edited)
         else:
-            paper = replace(fresh, slug=choose_slug(fresh, pid, taken, markup), added=today)
+            paper = keyed(replace(fresh, slug=choose_slug(fresh, pid, taken, markup), added=today), taken_keys)
             taken.add(paper.slug)
             path = content_dir / PaperAddresses(paper.slug).content_file
             added += 1
@@ -115,6 +117,16 @@ def merge(current: Paper, recorded: dict | None, fresh: Paper) -> tuple[Paper, l
             edited.append(name)
     title_source = "edited" if "title" in edited else fresh.title_source
     return replace(current, title_source=title_source, **values), edited
+
+
+def keyed(paper: Paper, taken: set[str]) -> Paper:
+    """A paper whose file records no BibTeX key (new, or written before keys were recorded) is given
+    one no other paper holds (cite_keys.py), added to `taken`; a key the file holds stays."""
+    if paper.cite_key:
+        return paper
+    paper = replace(paper, cite_key=choose_key(paper, paper.id, taken))
+    taken.add(paper.cite_key)
+    return paper
 
 
 def dated(paper: Paper, today: str) -> Paper:

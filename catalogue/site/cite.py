@@ -3,12 +3,18 @@ citation as text and as Markdown)."""
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
+from collections.abc import Iterable
+from pathlib import Path
+
+import yaml
 
 from catalogue.text import replace_unsafe
 from catalogue.markup.inline_html import without_inline_html
 from catalogue.model import Paper
+from catalogue.content.cite_keys import base_key
 from catalogue.site.tex import tex_text, tex_with_math
 
 _MATH = re.compile(r"\$[^$]*\$")
@@ -16,7 +22,7 @@ _LINE_BREAKS = re.compile(r"[\t\n\r\x0c\u2028\u2029]")
 _INNER_CAPITAL = re.compile(r"[^\s\-][A-Z]")
 # What a word's letters are read through: `G{\"O}DEL` is GODEL to a style that changes case.
 _COMMAND_OR_BRACE = re.compile(r"\\(?:[A-Za-z]+|.)|[{}]")
-_NOT_KEY = re.compile(r"[^a-z0-9]")
+PROCEEDINGS = Path(__file__).with_name("proceedings.yaml")  # venue -> its proceedings' full name
 # Authors a BibTeX entry names before "and others" (BibTeX's et al.): bibtex holds a field in a
 # buffer of limited size, and a longer list is cut mid-name.
 MAX_BIBTEX_AUTHORS = 100
@@ -28,8 +34,19 @@ _URL_ESCAPES = str.maketrans({"{": "%7B", "}": "%7D", "\\": "%5C", "^": "%5E"})
 
 
 def citation_key(paper: Paper) -> str:
-    """venue + year + slug, letters and digits only: icml2026egotsr."""
-    return _NOT_KEY.sub("", f"{paper.venue or ''}{paper.year or ''}{paper.slug}".lower())
+    """author-year-word, as recorded in its content file (content/cite_keys.py): krichene2014convergence."""
+    return paper.cite_key or base_key(paper)
+
+
+@functools.cache
+def _proceedings() -> dict[str, str]:
+    return {venue.casefold(): name for venue, name in yaml.safe_load(PROCEEDINGS.read_text(encoding="utf-8")).items()}
+
+
+def booktitle(venue: str | None, year: int | None) -> str:
+    """What an entry names the venue by: its proceedings' full name when proceedings.yaml knows the
+    venue (the year is a field of its own), else the venue and year as pages name them."""
+    return _proceedings().get((venue or "").casefold()) or venue_year_label(venue, year, "")
 
 
 def bibtex_field(text: str, math: bool = False) -> str:
@@ -60,6 +77,18 @@ def protect_capitals(title: str) -> str:
     return " ".join(protect(word) for word in title.split(" "))
 
 
+def entry_url(paper: Paper, page_url: str | None) -> str | None:
+    """The entry's `url`: the paper's page on the site when the base URL is known, else its page in
+    the proceedings when the list gives one."""
+    return page_url or paper.url
+
+
+def proceedings_names(venues: Iterable[str]) -> dict[str, str]:
+    """venue -> its proceedings' name, for the catalogue's venues proceedings.yaml knows (site-data.js:
+    cite.js names the booktitle from it, so that no page need say it)."""
+    return {venue: name for venue in sorted(set(venues)) if (name := _proceedings().get(venue.casefold()))}
+
+
 def render_bibtex(paper: Paper, url: str | None) -> str:
     """An entry with what is known of the paper (no note: a derived title is marked on the site, and a
     citation manager would carry the note into every bibliography). @inproceedings needs authors, a
@@ -75,11 +104,11 @@ def render_bibtex(paper: Paper, url: str | None) -> str:
     else:
         fields.append(("key", bibtex_field(" ".join(_WORD.findall(plain_title)[:KEY_WORDS]), math=True)))
     if paper.venue:
-        venue = bibtex_field(f"{paper.venue} {paper.year or ''}".strip())
+        venue = bibtex_field(booktitle(paper.venue, paper.year))
         fields.append(("booktitle" if in_proceedings else "howpublished", venue))
     if paper.year:
         fields.append(("year", str(paper.year)))
-    if url:
+    if url := entry_url(paper, url):
         fields.append(("url", bibtex_url(url)))
     if paper.pdf:
         fields.append(("pdf", bibtex_url(paper.pdf)))

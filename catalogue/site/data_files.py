@@ -86,11 +86,13 @@ def plan_paper_files(views: tuple[PaperView, ...], everything: str) -> list[Outp
     return files
 
 
-def render_site_data(strings: dict, patterns: dict) -> str:
+def render_site_data(strings: dict, patterns: dict, proceedings: dict | None = None) -> str:
     """What every page's scripts read (assets/common.js), as a plain script, one file for the whole site
     rather than a copy in each page; a script, so that it loads from disk: the interface strings in
-    the site's language and the patterns of the site's addresses (routes.PATTERNS)."""
-    return "window.CATALOGUE_SITE = " + plain_script_json({"routes": patterns, "strings": strings}) + ";\n"
+    the site's language, the patterns of the site's addresses (routes.PATTERNS) and the catalogue's
+    venues' proceedings names (cite.proceedings_names, for assets/cite.js)."""
+    data = {"routes": patterns, "strings": strings} | ({"proceedings": proceedings} if proceedings else {})
+    return "window.CATALOGUE_SITE = " + plain_script_json(data) + ";\n"
 
 
 def render_netlify_redirects(papers: Iterable[tuple[Paper, PaperAddresses]]) -> str:

@@ -1,9 +1,11 @@
 """The whole-catalogue data cut into parts no host refuses and no reader loads whole: papers.json's
 records and the BibTeX per venue and year (data/<venue-slug>.json and .bib, with papers.json as their
 index), a feed per venue and year, and the reading list's data by the last hex digits of a paper's
-id (list-data/<digits>.js, list-bibtex/<digits>.js: even for ids not made by hashing) and per venue and year for the home page's
-filters (list-data/venues/<venue-slug>.js), list-data.js naming what the parts refer to. Each part
-is keyed by its own papers, so an edit remakes only the parts it touches."""
+id (list-data/<digits>.js: even for ids not made by hashing, each row with what the BibTeX export
+of the list needs) and per venue and year for the filters of the home page
+(list-data/venues/<venue-slug>.js), list-data.js naming what the parts refer to, and tex-letters.js,
+the table assets/cite.js escapes with. Each part is keyed by its own papers, so an edit remakes only
+the parts it touches."""
 
 from __future__ import annotations
 
@@ -13,6 +15,8 @@ from catalogue import routes
 from catalogue.config import SiteConfig
 from catalogue.model import Catalogue, Paper, Topic
 from catalogue.publish.writer import Output
+from catalogue.site.cite import booktitle
+from catalogue.site.cite_script import TEX_LETTERS, render_tex_table, script_inputs, script_makes
 from catalogue.site.feeds import paper_record, render_atom, render_papers_index, render_papers_part
 from catalogue.site.json_text import plain_script_json
 from catalogue.site.pagination import CARD_AUTHORS
@@ -84,11 +88,11 @@ def part_digits(count: int) -> int:
 
 def plan_list_parts(views: tuple[PaperView, ...], topics: tuple[Topic, ...], everything: str,
                     venue: Callable[[Paper], str], groups: list[tuple[str, str, tuple[PaperView, ...]]]) -> list[Output]:
-    """list-data.js (venues, topics, how many digits name a part, the venues in catalogue order, each
-    venue's count of papers and of each topic's papers, for the home page's filters), its
-    parts by the ids' last digits and by venue-year, and the BibTeX parts by the ids' last digits
-    (loaded only for an export)."""
-    venues = [[label, members[0].paper.year, slug] for slug, label, members in groups]
+    """list-data.js (venues with their booktitles, topics, how many digits name a part, the venues in
+    catalogue order, each venue's count of papers and of each topic's papers, for the home page's
+    filters), its parts by the ids' last digits (rows with their citation, list_row) and by venue-year,
+    and the table of TeX's letters (loaded only for a BibTeX export)."""
+    venues = [[label, members[0].paper.year, slug, venue_booktitle(members[0].paper)] for slug, label, members in groups]
     venue_index = {venue(members[0].paper): n for n, (_, _, members) in enumerate(groups)}
     topic_index = {t.slug: n for n, t in enumerate(topics)}
     digits = part_digits(len(views))
@@ -97,8 +101,10 @@ def plan_list_parts(views: tuple[PaperView, ...], topics: tuple[Topic, ...], eve
     for view in views:
         for topic in dict.fromkeys(t.slug for t in view.topics):
             counts[venue_index[venue(view.paper)]][1 + topic_index[topic]] += 1
+    # The site's base URL ("" when not known), from which the BibTeX export makes a paper's address.
+    base = views[0].url.removesuffix(views[0].addresses.shared) if views and views[0].url else ""
     tables = {"venues": venues, "topics": [[t.slug, t.label] for t in topics], "digits": digits, "order": order,
-              "counts": counts}
+              "counts": counts, "base": base}
     shared = digest(everything, venues, tables["topics"], digits)  # a row names its venue and topics by their place
 
     def row(v: PaperView) -> list:
@@ -112,9 +118,9 @@ def plan_list_parts(views: tuple[PaperView, ...], topics: tuple[Topic, ...], eve
     files = [Output(LIST_ROOT, digest(everything, tables), lambda: part_script("list-data", tables))]
     for ending, members in sorted(by_ending.items()):
         key = digest(shared, [v.key for v in members])
-        files += [Output(f"list-data/{ending}.js", key,
-                         lambda members=members, ending=ending: part_script(f"list-data/{ending}", [row(v) for v in members])),
-                  Output(f"list-bibtex/{ending}.js", key, lambda members=members, ending=ending: render_bibtex_part(ending, members))]
+        files.append(Output(f"list-data/{ending}.js", key, lambda members=members, ending=ending: part_script(
+            f"list-data/{ending}", [list_row(row(v), v, venues[venue_index[venue(v.paper)]][3]) for v in members])))
+    files.append(Output(f"{TEX_LETTERS}.js", everything, render_tex_table))
     for slug, _, members in groups:
         files.append(Output(f"{routes.venue_list_part(slug)}.js", digest(shared, [v.key for v in members]),
                             lambda members=members, slug=slug: part_script(routes.venue_list_part(slug), [row(v) for v in members])))
@@ -127,11 +133,24 @@ def part_script(name: str, data) -> str:
     return f"(window.CATALOGUE_PARTS = window.CATALOGUE_PARTS || {{}})[{plain_script_json(name)}] = {plain_script_json(data)};\n"
 
 
-def render_bibtex_part(ending: str, views: list[PaperView]) -> str:
-    """For the reading list's export: id -> BibTeX of the papers whose ids end with `ending`."""
-    entries = ",".join(v.bibtex_entry for v in sorted(views, key=lambda v: v.paper.id))  # as sort_keys orders them
-    name = plain_script_json(f"list-bibtex/{ending}")
-    return f"(window.CATALOGUE_PARTS = window.CATALOGUE_PARTS || {{}})[{name}] = {{{entries}}};\n"
+def venue_booktitle(paper: Paper) -> str:
+    return booktitle(paper.venue, paper.year) if paper.venue else ""
+
+
+def list_row(row: list, view: PaperView, venue_booktitle: str) -> list:
+    """A reading-list row (row[8] 1 for a derived title, else 0) and, ninth, what the list's BibTeX
+    export needs beyond the row and its venue's booktitle to write the paper's entry as cite.py does
+    (assets/reader.js, cite.js): its key `k`, its PDF `p`, its authors `a` when the row's names are
+    not all of them as the paper writes them, its entry's address `u` when that is not its page's
+    address; or, when cite.js cannot write it (cite_script.script_makes), the entry itself."""
+    inputs = script_inputs(view.paper, view.title_text, tuple(a.name for a in view.authors), view.url)
+    inputs["booktitle"] = venue_booktitle
+    if not script_makes(view.paper, inputs, view.bibtex):
+        return row[:8] + [row[8] if len(row) > 8 else 0, view.bibtex]
+    shown = [entry if isinstance(entry, str) else entry[0] for entry in row[6]]
+    said = {"k": inputs["key"], "p": inputs["pdf"], "u": inputs["url"] if inputs["url"] != (view.url or "") else "",
+            "a": inputs["authors"] if inputs["authors"] != shown else []}
+    return row[:8] + [row[8] if len(row) > 8 else 0, {name: value for name, value in said.items() if value}]
 
 
 def author_entry(author: AuthorRef) -> str | list[str]:

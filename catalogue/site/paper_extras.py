@@ -4,7 +4,6 @@ whether it carries its BibTeX entry, and what ingest tidied in its abstract."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -13,7 +12,8 @@ from markupsafe import Markup as SafeHtml
 from catalogue.i18n.strings import Strings
 from catalogue.model import Paper
 from catalogue.markup.cleanup import COLLAPSED_WHITESPACE, REMOVED_REPEAT, RESTORED_COMMANDS, read_note
-from catalogue.site.cite import bibtex_url, venue_label
+from catalogue.site.cite import venue_label
+from catalogue.site.cite_script import needs_table, script_inputs, script_makes
 from catalogue.site.json_text import script_json
 from catalogue.site.lookup import FindLink, find_links
 from catalogue.site.views import PaperView
@@ -25,6 +25,8 @@ class PaperExtras:
     structured_data: SafeHtml
     find_links: tuple[FindLink, ...]  # none when the list links its PDF or its proceedings
     bibtex_in_page: bool  # whether the page carries its BibTeX entry (see script_makes_bibtex)
+    cite_data: dict  # what cite.js reads to make it otherwise (data-* attributes of the cite section)
+    tex_letters: bool  # whether cite.js needs the table of TeX's letters (tex-letters.js) for it
     tidied: str
 
 
@@ -34,7 +36,9 @@ def paper_extras(view: PaperView, strings: Strings) -> PaperExtras:
     paper = view.paper
     find = () if paper.pdf or paper.url else find_links(view.title_text, paper.title_source == "derived")
     scholar = known_for_scholar(paper)
-    return PaperExtras(scholar, structured_data(view), find, not script_makes_bibtex(view, scholar),
+    made = script_makes_bibtex(view, scholar)
+    letters = made is not None and needs_table((view.title_text, paper.venue or "", *(a.name for a in view.authors)))
+    return PaperExtras(scholar, structured_data(view), find, made is None, made or {}, letters,
                        tidy_notes(paper.cleaned, strings.text))
 
 
@@ -47,25 +51,18 @@ def known_for_scholar(paper: Paper) -> bool:
     return bool(paper.authors) and paper.title_source != "derived"
 
 
-# Printable ASCII but what TeX acts on (\ { } $ & % # _ ^ ~: cite.py writes commands for them) and
-# HTML's < > (tags cite.py drops): text a BibTeX entry holds as it is.
-_AS_WRITTEN = re.compile(r"[ !\"'()*+,\-./0-9:;=?@A-Z\[\]`a-z|]*")
-
-
-def script_makes_bibtex(view: PaperView, scholar_tags: bool) -> bool:
-    """Whether assets/cite.js makes the paper's BibTeX entry, the same as its .bib, from what the page
-    says anyway (title, JSON-LD, year, the .bib's name, the PDF's tag), so that the page need not
-    carry it: when each of its texts is held as written and the page says them as the paper does."""
+def script_makes_bibtex(view: PaperView, scholar_tags: bool) -> dict | None:
+    """What assets/cite.js reads, beside what the page says anyway (title, JSON-LD, year) and site-data.js's
+    proceedings names, to make the paper's BibTeX entry, the same as its .bib, so that the page need
+    not carry it (the key, the entry's address when the JSON-LD gives none, the PDF when no Scholar
+    tag does); None when it cannot (cite_script.script_makes)."""
     paper = view.paper
-    return (bibtex_as_written(paper, view.url) and view.title_text == paper.title
-            and tuple(author.name for author in view.authors) == paper.authors and (scholar_tags or not paper.pdf))
-
-
-def bibtex_as_written(paper: Paper, url: str | None) -> bool:
-    """Whether the paper's BibTeX entry holds its title, authors, venue and addresses as written
-    (cite.render_bibtex escapes nothing of them), and its key is its venue, year and slug in ASCII."""
-    return (all(_AS_WRITTEN.fullmatch(text) for text in (paper.title, paper.venue or "", paper.slug, *paper.authors))
-            and all(bibtex_url(address) == "{" + address + "}" for address in (url, paper.pdf) if address))
+    inputs = script_inputs(paper, view.title_text, tuple(author.name for author in view.authors), view.url)
+    if not script_makes(paper, inputs, view.bibtex):
+        return None
+    said = {"key": inputs["key"], "url": inputs["url"] if inputs["url"] != (view.url or "") else "",
+            "pdf": inputs["pdf"] if not scholar_tags else ""}
+    return {name: value for name, value in said.items() if value}
 
 
 def tidy_notes(notes: tuple[str, ...], t: Callable[..., str]) -> str:

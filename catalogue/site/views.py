@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from markupsafe import Markup as SafeHtml
 
@@ -19,7 +19,7 @@ from catalogue.routes import PaperAddresses, venue_slugs
 from catalogue.search.offline import AbstractTerms, abstract_terms
 from catalogue.site.authors import author_key, author_path, shown_names
 from catalogue.site.cite import render_bibtex, venue_label
-from catalogue.site.json_text import plain_script_json
+from catalogue.content.cite_keys import citation_keys
 from catalogue.content.papers import paper_digest
 from catalogue.system.cache import Cache, code_version, digest
 from catalogue.system.progress import Progress
@@ -42,7 +42,6 @@ class ViewParts:
     abstract_html: str
     excerpt: str
     description: str
-    bibtex_entry: str  # its entry in the list-bibtex/ parts: "id":"bibtex" as JSON
     terms: AbstractTerms  # what the offline search index reads of its abstract
     conversions: tuple[str, ...]  # the cache keys of its converted texts, kept as long as the view
 
@@ -84,7 +83,6 @@ class PaperView:
     description: str
     topics: tuple[Topic, ...]
     authors: tuple[AuthorRef, ...]
-    bibtex_entry: str  # its entry in the list-bibtex/ parts
     terms: AbstractTerms  # what the offline search index reads of its abstract
     key: str  # a digest of everything above: pages that show the paper change when it changes
 
@@ -139,12 +137,14 @@ def view_papers(catalogue: Catalogue, config: SiteConfig, cache: Cache,
     settings = digest(code_version(__name__), config)
     topic_keys = {slug: digest(topic) for slug, topic in topics.items()}
     venues = venue_slugs(venue_label(paper) for paper in catalogue.papers)  # as venue_groups names their pages
-    shown = [(paper, tuple(topics[slug] for slug in paper.topics),
+    cite_keys = citation_keys(catalogue.papers)  # recorded by ingest; a file without one gets one here
+    shown = [(paper if paper.cite_key == cite_keys[paper.id] else replace(paper, cite_key=cite_keys[paper.id]),
+              tuple(topics[slug] for slug in paper.topics),
               tuple(AuthorRef(author, *authors[author_key(author)]) for author in paper.authors),
               PaperAddresses(paper.slug, paper.old_slugs, config.base_url, venues[venue_label(paper)]))
              for paper in catalogue.papers]
     keys = [digest(settings, digest_of_paper, [topic_keys[slug] for slug in paper.topics],
-                   [(ref.name, ref.shown, ref.path) for ref in refs], venue(paper), addresses.venue)
+                   [(ref.name, ref.shown, ref.path) for ref in refs], venue(paper), addresses.venue, paper.cite_key)
             for (paper, _, refs, addresses), digest_of_paper in zip(shown, catalogue.digests or map(paper_digest, catalogue.papers))]
     parts = cache.get_many(VIEW_PARTS, keys)
     missing = [paper for (paper, *_), key in zip(shown, keys) if key not in parts]
@@ -195,7 +195,6 @@ def view_parts(paper: Paper, addresses: PaperAddresses, converted: Callable[[str
                      abstract_html=abstract.html,
                      excerpt=shorten(abstract.plain, EXCERPT_LENGTH),
                      description=shorten(abstract.plain or f"{title.plain} ({venue(paper)})", DESCRIPTION_LENGTH),
-                     bibtex_entry=plain_script_json({paper.id: bibtex})[1:-1],
                      terms=abstract_terms(abstract.plain),
                      conversions=tuple(conversion_key(text, links) for text, links in (
                          (paper.abstract, True), (paper.title, False), (paper.name, False)) if text))
@@ -216,6 +215,5 @@ def view_paper(paper: Paper, topics: tuple[Topic, ...], authors: tuple[AuthorRef
                      description=parts.description,
                      topics=topics,
                      authors=authors,
-                     bibtex_entry=parts.bibtex_entry,
                      terms=parts.terms,
                      key=key)
