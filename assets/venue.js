@@ -102,17 +102,20 @@
     return withGaps;
   }
 
+  // A menu of the pages and a button that goes (choosing alone does not move a keyboard's reader on).
   function jumpMenu(page, pages, go) {
+    var form = element("form", "page-jump");
     var select = element("select");
     for (var number = 1; number <= pages; number += 1) {
       var option = select.appendChild(element("option", null, String(number)));
       option.value = String(number);
       option.selected = number === page;
     }
-    select.addEventListener("change", function () { go(Number(select.value)); });
-    var label = labelled(text("jump_page"), select);
-    label.className = "page-jump";
-    return label;
+    form.appendChild(labelled(text("jump_page"), select));
+    var button = form.appendChild(element("button", null, text("go")));
+    button.type = "submit";
+    form.addEventListener("submit", function (event) { event.preventDefault(); go(Number(select.value)); });
+    return form;
   }
 
   function filteredAddress(page) {
@@ -142,7 +145,7 @@
       if (number === page) made.setAttribute("aria-current", "page");
     });
     if (page < pages) step(page + 1, "next", text("next_page"), "next");
-    nav.appendChild(jumpMenu(page, pages, function (number) { state.page = number; show(true); }));
+    nav.appendChild(jumpMenu(page, pages, function (number) { state.page = number; show(true, true); }));
     return nav;
   }
 
@@ -203,7 +206,7 @@
 
   // Show the state and put it in the address (the same page, its query only: a page opened from
   // disk may change no more); back on the static page once no choice is left.
-  function show(scrollUp) {
+  function show(scrollUp, focusFirst) {
     try { history.replaceState(null, "", active() ? filteredAddress(state.page) : location.pathname); } catch (error) { /* a sandboxed frame */ }
     if (!active()) { restore(); return; }
     list.setAttribute("aria-busy", "true");
@@ -211,6 +214,8 @@
       if (!rows || !active()) return;
       render();
       if (scrollUp && list.getBoundingClientRect().top < 0) tools.scrollIntoView();
+      var first = focusFirst && list.querySelector(".card-title a");
+      if (first) first.focus();
     });
   }
 

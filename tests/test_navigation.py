@@ -76,15 +76,22 @@ def test_a_venue_page_filters_and_sorts_its_papers(built_site: BuiltSite, page):
 
 def test_a_venue_pages_pager_jumps_to_any_page(built_site: BuiltSite, page, tmp_path):
     slug = venue_of_most(built_site)
-    with serve_folder(built_site.out) as address:  # pages of 2 papers, so that the venue has several
-        page.route("**/" + venue_page(slug), lambda route: route.fulfill(
-            response=route.fetch(), body=route.fetch().text().replace('data-per-page="100"', 'data-per-page="2"')))
+    def in_pages_of_two(route):  # so that the venue has several pages
+        response = route.fetch()
+        route.fulfill(response=response, body=response.text().replace('data-per-page="100"', 'data-per-page="2"'))
+
+    with serve_folder(built_site.out) as address:
+        page.route("**/" + venue_page(slug), in_pages_of_two)
         page.goto(address + venue_page(slug))
         page.select_option(".list-tools select", "author")
+        page.locator("#paper-list:not([aria-busy])").wait_for()
         jump = page.locator(".page-jump select")
+        jump.wait_for()
         pages = jump.locator("option").count()
         assert pages >= 2
         jump.select_option(str(pages))
+        assert "page=" not in page.url  # choosing alone does not move on
+        page.locator(".page-jump button").click()
         assert f"page={pages}" in page.url
         assert page.locator("#paper-list").get_attribute("start") == str(2 * (pages - 1) + 1)
         assert page.locator(".list-pager [aria-current]").inner_text() == str(pages)
