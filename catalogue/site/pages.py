@@ -18,7 +18,6 @@ from catalogue.model import Catalogue, Topic
 from catalogue.publish.writer import Output
 from catalogue.site.contexts import (AuthorsIndexValues, AuthorsPageValues, ForwardValues, ListValues, MapGroup, MapValues,
                                      OverviewValues, PaperValues, SearchValues, SiteParts, StatsValues, Values, named_values)
-from catalogue.site.author_parts import plan_author_parts
 from catalogue.site.charts import render_bar_chart, render_swatch
 from catalogue.site.cite import venue_label
 from catalogue.site.groups import AuthorGroup, author_groups, author_pages, venue_groups
@@ -159,7 +158,7 @@ class PagePlanner:
                 sections=part.sections, jumps=jumps, author_count=count, number=part.number, page_count=len(index),
                 previous_page=index[at - 1].path if at else None,
                 next_page=index[at + 1].path if at + 1 < len(index) else None)))
-        return pages + plan_author_parts(self.authors, self.base)
+        return pages
 
     def plan_papers(self, related: list[tuple[tuple[int, tuple[str, ...]], ...]]) -> list[Output]:
         """A page per paper, with its related papers (index of the other, terms they share: the page

@@ -20,6 +20,7 @@ from catalogue.model import Catalogue
 from catalogue.site.cards import plan_cards
 from catalogue.site.cite import venue_label
 from catalogue.publish.writer import Batch, Output
+from catalogue.site.author_parts import plan_author_parts
 from catalogue.site.data_files import plan_data_files, plan_index_record, plan_paper_files, render_site_data
 from catalogue.site.pages import PagePlanner
 from catalogue.site.pagination import PageSizes
@@ -50,6 +51,7 @@ def plan_site(catalogue: Catalogue, config: SiteConfig, env: Environment, cache:
     paper_paths = [view.path for view in views] + [routes.MAP]
     data = plan_data_files(catalogue, views, config, sorted([o.path for o in lists] + paper_paths), everything, venue)
     data.append(plan_index_record(views, everything, t("paper.unknown_venue"), config.language))
+    data += plan_author_parts(pages.authors, everything)  # the authors index's filter data
     data.append(Output(routes.SITE_DATA, everything, lambda: render_site_data(strings.script_strings(), routes.PATTERNS)))
     # The few big files first (data, then lists), the many small ones after: no worker is left with a big one at the end.
     first = data + lists + plan_paper_files(views, everything) + plan_cards(pages.venues, config, strings)
