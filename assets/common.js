@@ -183,6 +183,15 @@ window.catalogueStar = function (id, paper) {
   return star;
 };
 
+// Whether a paper's name begins its title ("MIMICause" and "MIMICause: ..."), as a word: its badge
+// would repeat it (catalogue/site/views.py's name_begins_title).
+window.catalogueNameInTitle = function (name, title) {
+  "use strict";
+  name = name.toLowerCase();
+  title = title.toLowerCase();
+  return title.indexOf(name) === 0 && !/^[\p{L}\p{N}]/u.test(title.slice(name.length));
+};
+
 // A paper of list-data.js (a row of window.CATALOGUE_LIST: see catalogue/site/data_files.py's
 // render_list_data) as a list shows it: the same elements as templates/_macros.html's paper_card
 // (and its star), for the home page's filters (filter.js) and the reading list (reader.js).
@@ -204,7 +213,7 @@ window.catalogueEntries = function (list, root) {
     if (row[8] === 1) heading.appendChild(window.catalogueDerivedMark());
     var meta = item.appendChild(element("p", "card-meta"));
     meta.appendChild(window.catalogueStar(row[0], row[3] || row[2]));
-    if (row[3]) meta.appendChild(element("span", "name", row[3]));
+    if (row[3] && !window.catalogueNameInTitle(row[3], row[2])) meta.appendChild(element("span", "name", row[3]));
     meta.appendChild(element("span", "venue", list.venues[row[4]][0]));
     if (row[6].length) {
       var authors = item.appendChild(element("p", "card-authors"));

@@ -218,7 +218,7 @@
     window.addEventListener("hashchange", showAuthor);
   }
 
-  // --- Keyboard: j/k move through a list, s stars the focused or selected paper, ? shows the help
+  // --- Keyboard: j/k move through a list (or to the next and previous paper's page), s stars the focused or selected paper, ? shows the help
 
   var current = -1;
 
@@ -229,7 +229,7 @@
 
   function move(step) {
     var list = items();
-    if (!list.length) return;
+    if (!list.length) { turn(step); return; }
     var focused = list.filter(function (item) { return item.contains(document.activeElement); })[0];
     if (focused) current = list.indexOf(focused);  // from the paper with the focus (a click, Tab, "Show more")
     list.forEach(function (item) { item.classList.remove("is-current"); });
@@ -239,6 +239,12 @@
     var link = item.querySelector(".card-title a, .result-title a");
     if (link) link.focus();
     item.scrollIntoView({ block: "nearest" });
+  }
+
+  // On a paper's page, the next or previous paper in the catalogue's order: its pager's link.
+  function turn(step) {
+    var link = document.querySelector("article.paper") && document.querySelector('nav.pager a[rel="' + (step > 0 ? "next" : "prev") + '"]');
+    if (link) location.href = link.href;
   }
 
   // The paper of the card or search result with the focus (the header box's results too), else

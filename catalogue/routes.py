@@ -49,6 +49,7 @@ PATTERNS = {
     "list_page": "page/{number}/index.html",  # from a list's folder; the first page is index.html
     "compact": "compact/",  # a list's compact view, a folder of the list's folder
     "venue_list_part": "list-data/venues/{slug}",  # a venue-year's rows for the home page's filters (a .js part)
+    "author_index_part": "list-data/authors/{key}",  # the authors index's filter: names by a word's first letter
 }
 # Addresses of earlier layouts, each with the pattern of its page's address now: 404.html forwards
 # a reader who follows an old link there (assets/forward.js), on every host, since no redirect rule
@@ -207,6 +208,11 @@ def venue_feed(slug: str) -> str:
 def venue_list_part(slug: str) -> str:
     """The part of the list data that holds a venue and year's rows (without .js, as parts are named)."""
     return PATTERNS["venue_list_part"].format(slug=slug)
+
+
+def author_index_part(key: str) -> str:
+    """The part of the authors index's filter data for names with a word starting with `key` (without .js)."""
+    return PATTERNS["author_index_part"].format(key=key)
 
 
 def venue_page(slug: str) -> str:

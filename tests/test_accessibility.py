@@ -7,7 +7,7 @@ Pagefind shows excerpts), and the 404 page and a --base-url build from a host un
 author pages and a paper with authors and links in a small build that has them (tests/authored.py).
 States that only exist after a script ran are checked too: search results, a pressed topic
 chip, the header's quick-search panel, highlighted words, starred papers and the reading list,
-the opened citations; one paper page at phone width, where long lines overflow.
+the opened citations, a venue's papers sorted and filtered, the authors index filtered; one paper page at phone width, where long lines overflow.
 
 A failure lists each violation with its impact, the elements (selector and HTML) and, for
 colour contrast, the colours, their ratio and the ratio required.
@@ -103,6 +103,20 @@ def list_with_papers(page) -> None:
     page.locator("#my-list .card").first.wait_for(timeout=TIMEOUT_MS)
 
 
+def venue_sorted_and_filtered(page) -> None:
+    """A venue's papers sorted and filtered (assets/venue.js), its first paper starred."""
+    page.select_option(".list-tools select", "title")
+    page.fill(".list-tools input", "a")
+    page.locator("#paper-list:not([aria-busy]) .card").first.wait_for(timeout=TIMEOUT_MS)
+    star_first_paper(page)
+
+
+def authors_filtered(page) -> None:
+    """The authors index's filter with matching names (assets/authors.js)."""
+    page.fill(".author-filter-box input", "a")
+    page.locator("#author-matches li").first.wait_for(timeout=TIMEOUT_MS)
+
+
 @dataclass(frozen=True)
 class Case:
     address: Callable[[Sites], str]
@@ -121,7 +135,7 @@ CASES: dict[str, Case] = {
     "topics": Case(lambda s: s.file + "topics/index.html"),
     "topic": Case(lambda s: s.file + f"topics/{TOPIC}/index.html"),
     "venues, quick search open": Case(lambda s: s.file + "venues/index.html", open_quick_search),
-    "venue": Case(lambda s: s.file + f"venues/{VENUE}/index.html"),
+    "venue, sorted and filtered": Case(lambda s: s.file + f"venues/{VENUE}/index.html", venue_sorted_and_filtered),
     "map": Case(lambda s: s.file + "map/index.html"),
     "stats": Case(lambda s: s.file + "stats/index.html"),
     "paper, all open": Case(lambda s: s.file + f"papers/{bucket(PAPER)}/{PAPER}/index.html?highlight=proof", paper_with_everything_open),
@@ -131,7 +145,7 @@ CASES: dict[str, Case] = {
                                     paper_with_everything_open, 200),
     "404 at a missing address": Case(lambda s: s.based + "papers/does-not-exist/index.html", status=404),
     "reading list": Case(lambda s: s.file + "list.html", list_with_papers, needs="list.html"),
-    "authors index": Case(lambda s: s.authored + "authors/index.html"),
+    "authors index, filtered": Case(lambda s: s.authored + "authors/index.html", authors_filtered),
     "author": Case(lambda s: s.authored + author_page("ada-lovelace")),  # their section alone (:target)
     "authors of a bucket": Case(lambda s: s.authored + author_page("ada-lovelace").split("#")[0]),  # every section
     "paper with authors and links": Case(lambda s: s.authored + paper_page("engines")),

@@ -148,7 +148,8 @@ def test_paper_page_marks_its_search_metadata(built_site):
     html = (built_site.out / "papers" / bucket("flashsinkhorn") / "flashsinkhorn" / "index.html").read_text(encoding="utf-8")
     assert "data-pagefind-body" in html
     # The name and title as Pagefind's metadata: the element's text when that is the text itself.
-    assert '<span class="name" dir="auto" data-pagefind-weight="10" data-pagefind-meta="name">FlashSinkhorn</span>' in html
+    # Its title begins with its name: the name is hidden (not repeated above the title), still searched.
+    assert '<span class="name" hidden dir="auto" data-pagefind-weight="10" data-pagefind-meta="name">FlashSinkhorn</span>' in html
     assert re.search(r'<h1 [^>]*data-pagefind-meta="title">[^<]+</h1>', html) and "data-title" not in html
     assert 'data-pagefind-filter="topic"' in html and 'data-pagefind-filter="venue">ICML<' in html
     index = (built_site.out / "index.html").read_text(encoding="utf-8")

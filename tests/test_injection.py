@@ -58,7 +58,7 @@ PAYLOADS = [
 # Our own scripts, and only these, may appear on a page.
 OWN_SCRIPTS = ("assets/filter.js", "assets/map.js", "assets/search.js", "assets/cite.js", "assets/reader.js", "assets/common.js",
                "list-data.js", "assets/parts.js", "assets/listview.js", "map/map-data.js", "script head json-ld", "site-data.js",
-               "search-index.js", "assets/forward.js", "script site-forwards")  # search.js adds it when the search page's box gets focus, from disk
+               "search-index.js", "assets/forward.js", "script site-forwards", "assets/venue.js", "assets/authors.js")  # search.js adds it when the search page's box gets focus, from disk
 OFFLINE_PART = re.compile(r"script (?:\.\./)*search-index/[0-9]+\.js")  # and the offline index's parts it names
 
 FIND_INJECTED = """() => {

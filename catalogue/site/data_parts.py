@@ -112,6 +112,12 @@ def plan_list_parts(views: tuple[PaperView, ...], topics: tuple[Topic, ...], eve
                  [topic_index[t.slug] for t in v.topics], [author_entry(a) for a in v.authors[:CARD_AUTHORS]],
                  len(v.authors)] + ([1] if v.paper.title_source == "derived" else []))
 
+    def venue_row(v: PaperView) -> list:
+        """A row with the names of the authors after the card's, which a venue's page filters by (assets/venue.js)."""
+        more = [a.shown for a in v.authors[CARD_AUTHORS:]]
+        made = row(v)
+        return made + ([0] * (9 - len(made)) + [more] if more else [])
+
     by_ending: dict[str, list[PaperView]] = {}
     for view in views:
         by_ending.setdefault(view.paper.id[-digits:], []).append(view)
@@ -123,7 +129,7 @@ def plan_list_parts(views: tuple[PaperView, ...], topics: tuple[Topic, ...], eve
     files.append(Output(f"{TEX_LETTERS}.js", everything, render_tex_table))
     for slug, _, members in groups:
         files.append(Output(f"{routes.venue_list_part(slug)}.js", digest(shared, [v.key for v in members]),
-                            lambda members=members, slug=slug: part_script(routes.venue_list_part(slug), [row(v) for v in members])))
+                            lambda members=members, slug=slug: part_script(routes.venue_list_part(slug), [venue_row(v) for v in members])))
     return files
 
 

@@ -20,6 +20,7 @@ from catalogue.model import Catalogue
 from catalogue.site.cards import plan_cards
 from catalogue.site.cite import proceedings_names, venue_label
 from catalogue.publish.writer import Batch, Output
+from catalogue.site.author_parts import plan_author_parts
 from catalogue.site.data_files import plan_data_files, plan_index_record, plan_paper_files, render_site_data
 from catalogue.site.pages import PagePlanner
 from catalogue.site.pagination import PageSizes
@@ -50,6 +51,7 @@ def plan_site(catalogue: Catalogue, config: SiteConfig, env: Environment, cache:
     paper_paths = [view.path for view in views] + [routes.MAP]
     data = plan_data_files(catalogue, views, config, sorted([o.path for o in lists] + paper_paths), everything, venue)
     data.append(plan_index_record(views, everything, t("paper.unknown_venue"), config.language))
+    data += plan_author_parts(pages.authors, everything)  # the authors index's filter data
     proceedings = proceedings_names(paper.venue for paper in catalogue.papers if paper.venue)
     data.append(Output(routes.SITE_DATA, digest(everything, proceedings),
                        lambda: render_site_data(strings.script_strings(), routes.PATTERNS, proceedings)))

@@ -96,6 +96,18 @@ class PaperView:
         """Its page's address for sharing, when the base URL is known."""
         return self.addresses.url
 
+    @property
+    def name_badge(self) -> bool:
+        """Whether its name is shown beside its title: not when the title begins with it."""
+        return bool(self.name_text) and not name_begins_title(self.name_text, self.title_text)
+
+
+def name_begins_title(name: str, title: str) -> bool:
+    """'MIMICause' begins 'MIMICause: Representation...' (as a word: not 'BERTology'); as
+    assets/common.js's catalogueNameInTitle, which the cards made there follow."""
+    name, title = name.casefold(), title.casefold()
+    return title.startswith(name) and not title[len(name):len(name) + 1].isalnum()
+
 
 def shorten(text: str, limit: int) -> str:
     """text cut at a word boundary, with an ellipsis when cut."""
