@@ -34,9 +34,10 @@
     return new URL((root || "./") + path, document.baseURI);
   }
 
-  // Pagefind's index is one bundle per venue and year, listed in pagefind/shards.json with a
-  // vocabulary bundle (one page of words per shard, filtered as vocabulary:<shard>). The
-  // vocabulary's pagefind.js loads and the shards are merged into it, each tagged shard:<name>.
+  // Pagefind's index is a few bundles (each page in one by a hash of its address), listed in
+  // pagefind/shards.json with a vocabulary bundle (one page of words per shard, filtered as
+  // vocabulary:<shard>). The vocabulary's pagefind.js loads and the shards are merged into it,
+  // each tagged shard:<name>.
   function pagefindEngine() {
     return fetch(siteUrl("pagefind/shards.json"), { cache: "no-cache" }).then(function (response) {
       if (!response.ok) throw new Error("pagefind/shards.json: " + response.status);
@@ -53,7 +54,7 @@
           return pagefind.init();  // every bundle's entry and metadata, now rather than at the first search
         }).then(function () {
           return { name: "pagefind", search: function (query, choice) {
-            return searchPagefind(pagefind, shards.bundles, query, choice);
+            return searchPagefind(pagefind, shards, query, choice);
           } };
         });
       });
@@ -63,14 +64,15 @@
   // As one index over every page would: the shards whose words match the whole query (an index
   // lacking a word falls back to near misses), then the results of those shards alone. An exact
   // search ("...") has no near misses, and no phrase would match a page of words.
-  function searchPagefind(pagefind, bundles, query, choice) {
+  function searchPagefind(pagefind, shards, query, choice) {
+    var bundles = shards.bundles;
     var everyShard = bundles.map(function (bundle) { return bundle.name; });
     var exact = /^\s*".+"\s*$/.test(query);
-    var shards = query && !exact && bundles.length > 1 ? pagefind.search(query, { filters: { vocabulary: { any: everyShard } } }).then(function (found) {
+    var matchingShards = query && !exact && bundles.length > 1 ? pagefind.search(query, { filters: { vocabulary: { any: everyShard } } }).then(function (found) {
       var counts = (found && found.filters.vocabulary) || {};
       return everyShard.filter(function (name) { return counts[name] > 0; });
     }) : Promise.resolve(everyShard);
-    return shards.then(function (matching) {
+    return matchingShards.then(function (matching) {
       if (!matching.length) return [];
       var filters = { shard: { any: matching } };
       if (choice.topic) filters.topic = choice.topic;
@@ -79,9 +81,7 @@
       if (choice.author) filters.author = choice.author;
       if (choice.sort && bundles.length > 1) {
         // Merged indexes rank by score whatever the sort: so search one year at a time, in order.
-        var years = bundles.map(function (bundle) { return bundle.year; }).filter(function (year, at, all) {
-          return year && all.indexOf(year) === at && (!choice.year || year === choice.year);
-        }).sort(function (a, b) { return choice.sort === "oldest" ? a - b : b - a; });
+        var years = shards.years.filter(function (year) { return !choice.year || year === choice.year; }).sort(function (a, b) { return choice.sort === "oldest" ? a - b : b - a; });
         return Promise.all(years.map(function (year) {
           return pagefind.search(query || null, { filters: Object.assign({}, filters, { year: year }) });
         })).then(function (each) {
