@@ -12,7 +12,8 @@
   var QUICK_LIMIT = 6;
   var PAGE_SIZE = 30;  // results the search page shows at first, and adds with each "Show more"
   var EXCERPT_WORDS = 30;  // as Pagefind's excerpts
-  var SHOWN_AUTHORS = 3;  // as the cards (catalogue/site/pagination.py's CARD_AUTHORS), then "et al."
+  var SHOWN_AUTHORS = 3;
+  var MAX_DROPPED = 6;  // a longer query is not tried without each of its words  // as the cards (catalogue/site/pagination.py's CARD_AUTHORS), then "et al."
   var text = window.catalogueText;
 
   // --- Engines: search(query, {topic, venue, year, author, sort}) -> Promise<found> ------------
@@ -92,16 +93,62 @@
       if (choice.sort) options.sort = { year: choice.sort === "oldest" ? "asc" : "desc" };
       return pagefind.search(query || null, options).then(function (found) { return found ? found.results : []; });
     }).then(function (results) {
-      return { total: results.length, page: function (from, to) {
+      var load = function (from, to) {
         return Promise.all(results.slice(from, to).map(function (result) { return result.data(); }))
-          .then(function (pages) { return pages.map(pagefindResult); });
-      } };
+          .then(function (pages) {
+            return pages.map(pagefindResult).filter(function (result) { return matchesEveryWord(result.text, query); });
+          });
+      };
+      // A query whose words are nowhere (a typo, "zzqqxx") gets Pagefind's near misses: no match.
+      var first = results.length ? load(0, 1) : Promise.resolve([]);
+      return first.then(function (top) {
+        var total = top.length ? results.length : 0;
+        return { total: total, page: function (from, to) {
+          return total ? load(from, to).then(function (page) {
+            return from === 0 && !choice.sort ? byTitlePhrase(page, query) : page;
+          }) : Promise.resolve([]);
+        } };
+      });
     });
+  }
+
+  // Pagefind matches a word's stem, and a shorter prefix of it when no indexed word has it: a
+  // result is kept when, for each query word, one of its words begins with the word's first
+  // half (all of a short word), which a stem keeps and a near miss lacks. Words of scripts
+  // without spaces between words are left to Pagefind.
+  function matchesEveryWord(content, query) {
+    var own = (content || "").toLowerCase().match(/[\p{L}\p{N}]+/gu) || [];
+    return (query.toLowerCase().match(/[\p{L}\p{N}]+/gu) || []).every(function (word) {
+      if (/[^a-z0-9\u00c0-\u024f]/.test(word)) return true;
+      var head = word.length <= 4 ? word : word.slice(0, Math.max(4, Math.ceil(word.length / 2)));
+      return own.some(function (token) { return token.indexOf(head) === 0; });
+    });
+  }
+
+  // A query that is a paper's title, or a run of its words, finds that paper first: results whose
+  // title holds the query as a phrase come first, the whole title before a part of it; the rest
+  // keep their order.
+  function byTitlePhrase(results, query) {
+    var phrase = plainWords(query);
+    if (phrase.split(" ").length < 2) return results;
+    var rank = function (result) {
+      var title = plainWords(result.title);
+      if (title === phrase) return 0;
+      return (" " + title + " ").indexOf(" " + phrase + " ") >= 0 ? 1 : 2;
+    };
+    return results.map(function (result, at) { return { result: result, rank: rank(result), at: at }; })
+      .sort(function (a, b) { return a.rank - b.rank || a.at - b.at; })
+      .map(function (entry) { return entry.result; });
+  }
+
+  function plainWords(text) {
+    return ((text || "").toLowerCase().match(/[\p{L}\p{N}]+/gu) || []).join(" ");
   }
 
   function pagefindResult(page) {
     var filters = page.filters || {};
     var meta = page.meta || {};
+    var authorPages = (meta.authors || "").split(" ").filter(Boolean);  // the authors' slugs, in order
     return {
       url: page.url.replace(/\/$/, "/index.html"),
       id: meta.id || "",
@@ -111,6 +158,8 @@
       venue: [].concat(filters.venue || [], filters.year || []).join(" "),
       topics: filters.topic || [],
       authors: filters.author || [],
+      authorPages: authorPages.length === (filters.author || []).length ? authorPages : [],
+      text: [meta.title, meta.name, page.content].join(" "),
       excerpt: abstractExcerpt(page)
     };
   }
@@ -197,11 +246,13 @@
       var name = row[1] || title.split(":")[0];
       var topics = row[4].map(function (n) { return index.topics[n]; });
       var authors = row[6] || [];
+      var slugs = row[9] || [];
       return {
         slug: row[0], name: name, title: title, venue: index.venues[row[3]], topics: topics, authors: authors,
         id: row[7] || "", derived: row[8] === 1,
+        authorPages: authors.map(function (name, at) { return slugs[at] || plainSlug(name); }),
         nameWords: words(name.replace(/-/g, " ")).concat(words(name.replace(/-/g, ""))),
-        titleWords: words(title), authorWords: words(authors.join(" ")), topicWords: words(topics.join(" ")),
+        titleWords: words(title), plainTitle: " " + plainWords(title) + " ", authorWords: words(authors.join(" ")), topicWords: words(topics.join(" ")),
         terms: row[5].split(" ")
       };
     });
@@ -222,10 +273,12 @@
     var wanted = words(query).filter(function (word) { return stopwords.indexOf(word) < 0; });
     var needed = Math.max(1, Math.ceil(wanted.length / 2));
     var exact = query.trim().toLowerCase();
+    var phrase = plainWords(query);
     var scored = [];
     papers.forEach(function (paper, order) {
       if (!matchesChoice(paper, choice)) return;
       var score = paper.name.toLowerCase() === exact ? 100 : 0;
+      if (phrase.indexOf(" ") > 0) score += paper.plainTitle === " " + phrase + " " ? 60 : paper.plainTitle.indexOf(" " + phrase + " ") >= 0 ? 40 : 0;
       var matched = [];
       var hits = 0;
       wanted.forEach(function (word) {
@@ -253,6 +306,7 @@
       return {
         url: siteUrl(window.catalogueRoute("paper", {slug: paper.slug})).href, id: paper.id, name: paper.name,
         title: paper.title, derived: paper.derived, venue: paper.venue, topics: paper.topics, authors: paper.authors,
+        authorPages: paper.authorPages,
         excerpt: hit.matched.length ? text("key_terms") + " <mark>" + hit.matched.join("</mark>, <mark>") + "</mark>" : ""
       };
     });
@@ -278,6 +332,11 @@
     return (!choice.topic || paper.topics.indexOf(choice.topic) >= 0) &&
       (!choice.venue || venue === choice.venue) && (!choice.year || String(yearOf(paper)) === choice.year) &&
       (!choice.author || paper.authors.some(function (name) { return authorKey(name) === authorKey(choice.author); }));
+  }
+
+  // An author's slug when the offline index gives none (catalogue/search/offline.py's plain_slug).
+  function plainSlug(name) {
+    return authorKey(name).split(" ").join("-");
   }
 
   // As catalogue/authors.py's author_key: two spellings equal once folded are one author.
@@ -314,7 +373,7 @@
     if (result.authors.length) {
       var authors = document.createElement("p");
       authors.className = "result-authors";
-      authors.textContent = shortAuthors(result.authors);
+      appendAuthors(authors, result);
       item.appendChild(authors);
     }
     item.appendChild(meta);
@@ -346,9 +405,18 @@
     document.dispatchEvent(new CustomEvent("catalogue:stars"));
   }
 
-  function shortAuthors(names) {
-    var shown = names.slice(0, SHOWN_AUTHORS).join(", ");
-    return names.length > SHOWN_AUTHORS ? shown + " " + text("et_al") : shown;
+  // The first SHOWN_AUTHORS names, each a link to its author's section (their bucket's page).
+  function appendAuthors(parent, result) {
+    result.authors.slice(0, SHOWN_AUTHORS).forEach(function (name, at) {
+      if (at) parent.appendChild(document.createTextNode(", "));
+      var slug = result.authorPages[at];
+      var node = document.createElement(slug ? "a" : "span");
+      if (slug) node.href = root + window.catalogueRoute("author", { slug: slug });
+      node.dir = "auto";
+      node.textContent = name;
+      parent.appendChild(node);
+    });
+    if (result.authors.length > SHOWN_AUTHORS) parent.appendChild(document.createTextNode(" " + text("et_al")));
   }
 
   // Excerpts mark matches with <mark>; everything else is inserted as text, never as HTML.
@@ -365,6 +433,99 @@
     var area = document.createElement("textarea");
     area.innerHTML = text;
     return area.value;
+  }
+
+  // --- No match: a way forward --------------------------------------------------------------
+  // The query without one of its words (each that leaves results, with their count), and the query
+  // with each unknown word spelled as the closest known word of the catalogue's titles (the terms
+  // of search-index.js, the most frequent first: within one edit for a short word, two for a
+  // longer one), when that finds papers.
+
+  function wayForward(active, query, chosen) {
+    var parts = query.split(/\s+/).filter(Boolean);
+    var dropped = parts.length < 2 || parts.length > MAX_DROPPED ? Promise.resolve([]) : Promise.all(parts.map(function (_, at) {
+      var shorter = parts.slice(0, at).concat(parts.slice(at + 1)).join(" ");
+      return active.search(shorter, chosen).then(function (found) { return { query: shorter, count: found.total }; });
+    })).then(function (all) { return all.filter(function (one) { return one.count > 0; }); });
+    var spelled = knownTerms().then(function (terms) {
+      var fixed = parts.map(function (part) {
+        var word = part.toLowerCase();
+        return /^[a-z]{4,}$/.test(word) && !terms.has[word] ? closest(word, terms.list) || part : part;
+      }).join(" ");
+      if (fixed === parts.join(" ")) return null;
+      return active.search(fixed, chosen).then(function (found) { return found.total ? { query: fixed, count: found.total } : null; });
+    }).catch(function () { return null; });
+    return Promise.all([spelled, dropped]);
+  }
+
+  var termsLoading = null;
+
+  function knownTerms() {
+    if (!termsLoading) {
+      termsLoading = (window.CATALOGUE_SEARCH ? Promise.resolve() : loadScript("search-index.js")).then(function () {
+        var list = (window.CATALOGUE_SEARCH.terms || "").split(" ").filter(Boolean);
+        var has = Object.create(null);
+        list.forEach(function (term) { has[term] = true; });
+        return { list: list, has: has };
+      });
+    }
+    return termsLoading;
+  }
+
+  // The first most frequent term nearest to word (optimal string alignment distance).
+  function closest(word, list) {
+    var most = word.length <= 5 ? 1 : 2;
+    var best = null;
+    var bestDistance = most + 1;
+    for (var i = 0; i < list.length && bestDistance > 1; i++) {
+      var term = list[i];
+      if (Math.abs(term.length - word.length) >= bestDistance) continue;
+      var distance = edits(word, term);
+      if (distance < bestDistance) { best = term; bestDistance = distance; }
+    }
+    return best;
+  }
+
+  function edits(a, b) {
+    var rows = [];
+    for (var i = 0; i <= a.length; i++) {
+      rows.push([i]);
+      for (var j = 1; j <= b.length; j++) {
+        if (i === 0) { rows[0].push(j); continue; }
+        var cost = a[i - 1] === b[j - 1] ? 0 : 1;
+        var value = Math.min(rows[i - 1][j] + 1, rows[i][j - 1] + 1, rows[i - 1][j - 1] + cost);
+        if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) value = Math.min(value, rows[i - 2][j - 2] + 1);
+        rows[i].push(value);
+      }
+    }
+    return rows[a.length][b.length];
+  }
+
+  function searchLink(query, count) {
+    var link = document.createElement("a");
+    var params = new URLSearchParams(location.search);
+    params.set("q", query);
+    link.href = root + window.catalogueRoute("search") + "?" + params.toString();
+    link.textContent = count ? text("suggestion_count", { query: query, count: count }) : query;
+    return link;
+  }
+
+  function showWayForward(suggest, spelled, dropped) {
+    var parts = [];
+    if (spelled) parts.push([text("did_you_mean"), [searchLink(spelled.query, spelled.count)]]);
+    if (dropped.length) parts.push([text("without_a_word"), dropped.map(function (one) { return searchLink(one.query, one.count); })]);
+    suggest.replaceChildren();
+    parts.forEach(function (part) {
+      var line = document.createElement("span");
+      line.className = "suggestion";
+      line.appendChild(document.createTextNode(part[0] + " "));
+      part[1].forEach(function (link, at) {
+        if (at) line.appendChild(document.createTextNode(text("list_separator")));
+        line.appendChild(link);
+      });
+      suggest.appendChild(line);
+    });
+    suggest.hidden = !parts.length;
   }
 
   // --- The header box on every page: results as you type --------------------------------
@@ -458,6 +619,7 @@
   var resultsList = document.getElementById("search-results");
   var statusLine = document.getElementById("search-status");
   var moreButton = document.getElementById("search-more");
+  var suggestLine = document.getElementById("search-suggest");
   var controls = { topic: "filter-topic", venue: "filter-venue", year: "filter-year", sort: "sort" };
   var authorFilter = document.getElementById("filter-author");
   var chosenAuthor = "";  // from the address (an author's page links here): the name their page shows
@@ -506,6 +668,7 @@
       resultsList.replaceChildren();
       resultsList.dataset.query = "";
       statusLine.textContent = "";
+      suggestLine.hidden = true;
       moreButton.hidden = true;
       return;
     }
@@ -518,8 +681,17 @@
           resultsList.dataset.engine = active.name;
           resultsList.dataset.query = query;
           statusLine.textContent = results.length ? resultCount(results.length, found.total, query) : noMatch(query, filtered);
+          suggestLine.hidden = true;
+          resultsList.dataset.suggested = "";
           offerMore();
           starsAdded();
+          if (!results.length && query) {
+            wayForward(active, query, chosen).then(function (found) {
+              if (run !== pageRun) return;
+              showWayForward(suggestLine, found[0], found[1]);
+              resultsList.dataset.suggested = query;
+            });
+          }
         });
       });
     }).catch(function () {

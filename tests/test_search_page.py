@@ -16,8 +16,10 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
+from catalogue.search.offline import read_offline_index
 from catalogue.site.lookup import find_links
 from conftest import BuiltSite, serve_folder
+from site_data import site_records
 from catalogue.routes import bucket, paper_page
 
 
@@ -230,3 +232,75 @@ def test_every_result_has_a_star_a_click_or_s_keeps_it(engine, built_site, page)
         page.keyboard.press("s")
         first = page.locator("#site-search-results .result button.star").first
         assert first.get_attribute("aria-pressed") == "true" and page.inner_text("#list-count") == "(2)"
+
+
+# --- answers: a title first, no unrelated papers, a way forward, authors linked ----------------
+
+
+def submit(page, query: str) -> tuple[list[str], str]:
+    """The result slugs and the status line once search.html has answered `query`."""
+    page.evaluate("q => { const r = document.querySelector('#search-results'); delete r.dataset.query;"
+                  " const i = document.querySelector('#search-input'); i.value = q; i.form.requestSubmit(); }", query)
+    page.wait_for_function("q => document.querySelector('#search-results').dataset.query === q", arg=query)
+    hrefs = page.eval_on_selector_all("#search-results a.result-link", "links => links.map(a => a.href)")
+    return [urlsplit(href).path.rstrip("/").split("/")[-2] for href in hrefs], page.inner_text("#search-status")
+
+
+def suggestions(page, query: str) -> list[str]:
+    """The links of the way forward search.html offers for `query` (it has matched nothing)."""
+    page.wait_for_function("q => document.querySelector('#search-results').dataset.suggested === q", arg=query)
+    return page.eval_on_selector_all("#search-suggest a", "links => links.map(a => a.textContent)")
+
+
+@pytest.mark.parametrize("engine", ["pagefind", "fallback"])
+def test_a_title_or_most_of_it_finds_its_paper_first(engine, built_site, page):
+    papers = sorted((paper for paper in site_records(built_site.out) if len(paper["title"].split()) >= 4),
+                    key=lambda paper: paper["slug"])[:8]
+    assert len(papers) == 8
+    with serve_folder(built_site.out) as address:
+        page.goto((address if engine == "pagefind" else built_site.out.as_uri() + "/") + "search.html")
+        for paper in papers:
+            words = paper["title"].split()
+            for query in (paper["title"], " ".join(words[:-1])):  # the title, and all of it but its last word
+                found, _ = submit(page, query)
+                assert found[:1] == [paper["slug"]], (query, found[:3])
+
+
+@pytest.mark.parametrize("engine", ["pagefind", "fallback"])
+def test_a_query_matching_nothing_says_so_and_offers_a_spelling_and_fewer_words(engine, built_site, page):
+    terms = read_offline_index(built_site.out)["terms"].split()
+    word = next(term for term in terms if len(term) >= 8)  # a frequent title word
+    typo = word[0] + word[2] + word[1] + word[3:]  # two letters swapped early, where a stem keeps them
+    with serve_folder(built_site.out) as address:
+        page.goto((address if engine == "pagefind" else built_site.out.as_uri() + "/") + "search.html")
+        assert submit(page, "zzqqxx") == ([], "No papers match “zzqqxx”.")  # never papers that only share a letter
+        assert suggestions(page, "zzqqxx") == [] and page.locator("#search-suggest").is_hidden()
+        assert submit(page, typo)[0] == []
+        offered = suggestions(page, typo)
+        assert len(offered) == 1 and re.fullmatch(rf"{word} \(\d+\)", offered[0]), offered
+        page.click("#search-suggest a")
+        assert submit(page, word)[0], "the suggestion finds papers"
+        if engine == "pagefind":  # the offline index needs half the words only
+            both = f"{word} zzqqxx"
+            assert submit(page, both)[0] == []
+            assert [text for text in suggestions(page, both) if text.startswith(word)], suggestions(page, both)
+
+
+@pytest.mark.parametrize("engine", ["pagefind", "fallback"])
+def test_result_authors_link_their_pages_and_results_shift_nothing(engine, authored_site, page):
+    page.add_init_script("window.__cls = 0; new PerformanceObserver(list => list.getEntries().forEach(e => "
+                         "{ window.__cls += e.value; })).observe({type: 'layout-shift', buffered: true});")
+    with serve_folder(authored_site) as address:
+        base = address if engine == "pagefind" else authored_site.as_uri() + "/"
+        page.goto(base + "search.html?q=catalogue")  # every paper's abstract says it
+        wait_for_results(page, engine)
+        links = page.eval_on_selector_all("#search-results .result-authors a",
+                                          "links => links.map(a => [a.textContent, a.getAttribute('href')])")
+        assert len(links) >= 6 and any(not name.isascii() for name, _ in links), links  # an accented name too
+        for name, href in links:
+            path, slug = href.removeprefix(page.evaluate("document.documentElement.dataset.root")).split("#")
+            section = re.search(rf'<section id="{re.escape(slug)}"><h2>(.*?)</h2>',
+                                (authored_site / path).read_text(encoding="utf-8"))
+            assert section and html.unescape(section[1]) == name, (name, href)
+        page.wait_for_timeout(300)
+        assert page.evaluate("window.__cls") <= 0.1
