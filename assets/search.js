@@ -10,7 +10,7 @@
   "use strict";
   var root = document.documentElement.getAttribute("data-root") || "";
   var QUICK_LIMIT = 6;
-  var PAGE_SIZE = 30;  // results the search page shows at first, and adds with each "Show more"
+  var PAGE_SIZE = 20;  // results the search page shows at first, and adds with each "Show more": each is a request
   var EXCERPT_WORDS = 30;  // as Pagefind's excerpts
   var SHOWN_AUTHORS = 3;
   var MAX_DROPPED = 6;  // a longer query is not tried without each of its words  // as the cards (catalogue/site/pagination.py's CARD_AUTHORS), then "et al."
@@ -40,24 +40,27 @@
   // vocabulary:<shard>). The vocabulary's pagefind.js loads and the shards are merged into it,
   // each tagged shard:<name>.
   function pagefindEngine() {
-    return fetch(siteUrl("pagefind/shards.json"), { cache: "no-cache" }).then(function (response) {
+    var listed = fetch(siteUrl("pagefind/shards.json"), { cache: "no-cache" }).then(function (response) {
       if (!response.ok) throw new Error("pagefind/shards.json: " + response.status);
       return response.json();
-    }).then(function (shards) {
+    });
+    // The vocabulary's runtime (catalogue/search/index.py's VOCABULARY) loads meanwhile.
+    var runtime = import(siteUrl("pagefind/vocabulary/pagefind.js").href);
+    return Promise.all([listed, runtime]).then(function (loaded) {
+      var shards = loaded[0];
+      var pagefind = loaded[1];
       var baseUrl = siteUrl("").pathname;
-      return import(siteUrl("pagefind/" + shards.vocabulary.path + "pagefind.js").href).then(function (pagefind) {
-        return Promise.resolve(pagefind.options({ baseUrl: baseUrl })).then(function () {
-          return Promise.all(shards.bundles.map(function (bundle) {
-            return pagefind.mergeIndex(siteUrl("pagefind/" + bundle.path).pathname,
-                                       { baseUrl: baseUrl, mergeFilter: { shard: bundle.name } });
-          }));
-        }).then(function () {
-          return pagefind.init();  // every bundle's entry and metadata, now rather than at the first search
-        }).then(function () {
-          return { name: "pagefind", search: function (query, choice) {
-            return searchPagefind(pagefind, shards, query, choice);
-          } };
-        });
+      return Promise.resolve(pagefind.options({ baseUrl: baseUrl })).then(function () {
+        return Promise.all(shards.bundles.map(function (bundle) {
+          return pagefind.mergeIndex(siteUrl("pagefind/" + bundle.path).pathname,
+                                     { baseUrl: baseUrl, mergeFilter: { shard: bundle.name } });
+        }));
+      }).then(function () {
+        return pagefind.init();  // every bundle's entry and metadata, now rather than at the first search
+      }).then(function () {
+        return { name: "pagefind", search: function (query, choice) {
+          return searchPagefind(pagefind, shards, query, choice);
+        } };
       });
     });
   }
@@ -73,15 +76,20 @@
       var counts = (found && found.filters.vocabulary) || {};
       return everyShard.filter(function (name) { return counts[name] > 0; });
     }) : Promise.resolve(everyShard);
-    return matchingShards.then(function (matching) {
-      if (!matching.length) return [];
+    var filtered = function (matching) {
       var filters = { shard: { any: matching } };
       if (choice.topic) filters.topic = choice.topic;
       if (choice.venue) filters.venue = choice.venue;
       if (choice.year) filters.year = choice.year;
       if (choice.author) filters.author = choice.author;
-      if (choice.sort && bundles.length > 1) {
-        // Merged indexes rank by score whatever the sort: so search one year at a time, in order.
+      return filters;
+    };
+    var ranked = function (matching) {
+      if (!matching.length) return Promise.resolve([]);
+      var filters = filtered(matching);
+      if (choice.sort) {
+        // Merged indexes rank by score whatever the sort (and the pages carry no sort, which would
+        // cost every search bytes for each page): so search one year at a time, in order.
         var years = shards.years.filter(function (year) { return !choice.year || year === choice.year; }).sort(function (a, b) { return choice.sort === "oldest" ? a - b : b - a; });
         return Promise.all(years.map(function (year) {
           return pagefind.search(query || null, { filters: Object.assign({}, filters, { year: year }) });
@@ -89,9 +97,12 @@
           return [].concat.apply([], each.map(function (found) { return found ? found.results : []; }));
         });
       }
-      var options = { filters: filters };
-      if (choice.sort) options.sort = { year: choice.sort === "oldest" ? "asc" : "desc" };
-      return pagefind.search(query || null, options).then(function (found) { return found ? found.results : []; });
+      return pagefind.search(query || null, { filters: filters }).then(function (found) { return found ? found.results : []; });
+    };
+    // Every shard is searched meanwhile: most queries match in all of them, and that answer is kept.
+    var everywhere = choice.sort ? null : ranked(everyShard);
+    return matchingShards.then(function (matching) {
+      return everywhere && matching.length === everyShard.length ? everywhere : ranked(matching);
     }).then(function (results) {
       var load = function (from, to) {
         return Promise.all(results.slice(from, to).map(function (result) { return result.data(); }))
@@ -572,7 +583,7 @@
   }
 
   function moveFocus(step) {
-    var links = Array.prototype.slice.call(quickPanel.querySelectorAll("a"));
+    var links = Array.prototype.slice.call(quickPanel.querySelectorAll(".result-link, .quick-more"));
     var index = links.indexOf(document.activeElement) + step;
     if (index < 0) return quickInput.focus();
     if (links[index]) links[index].focus();

@@ -61,7 +61,7 @@ def bundle_files(site: Path) -> dict[str, tuple[int, bytes]]:
 
 def fragment_urls(bundle: Path) -> set[str]:
     return {json.loads(gzip.decompress(fragment.read_bytes()).removeprefix(b"pagefind_dcd"))["url"]
-            for fragment in (bundle / "fragment").glob("*.pf_fragment")}
+            for fragment in (bundle / "fragment").glob("*/*.pf_fragment")}
 
 
 def venues(site: Path) -> dict[str, str]:
@@ -239,7 +239,8 @@ def test_a_venue_that_disappears_takes_its_pages_out_of_their_shards_alone(shard
     (project / "seeds" / "002_iclr.txt").unlink()
     run_cli("ingest", "--seeds", str(project / "seeds"), "--content", str(project / "content"), "--prune", "--allow-removals")
     rebuilt = build_project(project)
-    assert f"Indexed 32 pages in 4 shards: {4 - len(touched)} unchanged, {len(touched)} indexed" in rebuilt.output
+    assert f"Indexed 32 pages in 4 shards: {4 - len(touched)} unchanged, {len(touched)} indexed" in rebuilt.output, \
+        re.search(r"Indexed .*", rebuilt.output)[0]
     assert "2024" not in shards_file(rebuilt.out)["years"]
     assert sum(bundle["pages"] for bundle in shards_file(rebuilt.out)["bundles"]) == 32
     assert check_site(rebuilt.out, validate_html=False) == []
@@ -327,9 +328,15 @@ class SearchPage:
         self.page.evaluate(SUBMIT, params)
 
     def read(self, params: dict[str, str]) -> tuple[list[str], str]:
+        """Every result, "Show more" clicked until all are shown."""
         self.page.wait_for_function("q => { const r = document.querySelector('#search-results');"
                                     " return r !== null && r.dataset.engine === 'pagefind' && r.dataset.query === q; }",
                                     arg=params.get("q", ""))
+        more = self.page.locator("#search-more")
+        while more.is_visible():
+            shown = self.page.locator("#search-results .result").count()
+            more.click()
+            self.page.wait_for_function("n => document.querySelectorAll('#search-results .result').length > n", arg=shown)
         hrefs = self.page.eval_on_selector_all("#search-results a.result-link", "links => links.map(a => a.href)")
         return [urlsplit(href).path.split("/")[4] for href in hrefs], self.page.locator("#search-status").inner_text()
 

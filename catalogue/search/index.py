@@ -51,7 +51,7 @@ from catalogue.system.terminal import counted
 BUNDLE_DIR = "pagefind"
 SHARDS_FILE = "shards.json"  # in BUNDLE_DIR: the bundles search.js merges, and their fingerprints
 PAGES_FILE = SEARCH_PAGES  # written by the render: the pages to index, their filters and keys (never published)
-SHARDS_FORMAT = 5  # bump when the way a shard is indexed changes, so that every shard is indexed again
+SHARDS_FORMAT = 6  # bump when the way a shard is indexed changes, so that every shard is indexed again
 VOCABULARY = "vocabulary"  # the bundle of each shard's words (a folder in BUNDLE_DIR)
 WORDS_KIND = "shard-words"  # cache entries: a shard's words by language, by the shard's fingerprint
 ENTRY_FILE = "pagefind-entry.json"  # in every bundle: its languages
@@ -62,6 +62,11 @@ UNUSED_FILES = ("pagefind-ui.js", "pagefind-ui.css", "pagefind-modular-ui.js", "
                 "pagefind-component-ui.js", "pagefind-component-ui.css", "pagefind-highlight.js")
 RUNTIME_FILES = ("pagefind.js", "pagefind-worker.js")  # with wasm.*.pagefind: the vocabulary's alone are loaded
 FRAGMENT_SIGNATURE = b"pagefind_dcd"  # Pagefind 1.x puts this before each fragment's JSON
+# A shard holds a quarter of the catalogue: its fragments go in folders by their name's last
+# letter (fragment/<letter>/<name>), so that no folder grows past a host's limit, and the runtime
+# is told so (its one line that names a fragment's address).
+FRAGMENT_ADDRESS = "`${this.basePath}fragment/${hash}.pf_fragment`"
+FOLDED_FRAGMENT_ADDRESS = "`${this.basePath}fragment/${hash.slice(-1)}/${hash}.pf_fragment`"
 TEXT_META = ("name", "title")  # metadata that is also the page's text (not its id, nor the derived mark)
 
 
@@ -240,7 +245,7 @@ def read_bundle_words(bundle: Path) -> dict[str, list[str]]:
     <language>_<hash>.pf_fragment); surrounding punctuation is dropped, Pagefind drops it too."""
     languages = sorted(bundle_languages(bundle), key=len, reverse=True)
     words: dict[str, set[str]] = defaultdict(set)
-    for fragment in (bundle / "fragment").glob("*.pf_fragment"):
+    for fragment in fragment_files(bundle):
         try:
             data = json.loads(gzip.decompress(fragment.read_bytes()).removeprefix(FRAGMENT_SIGNATURE))
         except (OSError, EOFError, zlib.error, ValueError) as error:
@@ -292,9 +297,19 @@ def build_bundle(bundle_root: Path, name: str, place, language: str, trim) -> st
 
 
 def drop_runtime(bundle: Path) -> None:
-    """A shard's bundle, merged into the vocabulary's, is read for its data alone."""
+    """A shard's bundle, merged into the vocabulary's, is read for its data alone; its fragments
+    go in folders by their name's last letter (FRAGMENT_ADDRESS)."""
     for unused in [*RUNTIME_FILES, *(path.name for path in bundle.glob("wasm.*.pagefind"))]:
         (bundle / unused).unlink()
+    for fragment in sorted((bundle / "fragment").glob("*.pf_fragment")):
+        folder = fragment.parent / fragment.stem[-1]
+        folder.mkdir(exist_ok=True)
+        fragment.rename(folder / fragment.name)
+
+
+def fragment_files(bundle: Path) -> list[Path]:
+    """A shard's fragments, one per page (in fragment/<letter>/)."""
+    return sorted((bundle / "fragment").glob("*/*.pf_fragment"))
 
 
 def keep_runtime(bundle: Path) -> None:
@@ -305,6 +320,14 @@ def keep_runtime(bundle: Path) -> None:
         if path.name not in needed:
             path.unlink()
     remove_tree(bundle / "fragment")
+    for name in RUNTIME_FILES:
+        script = bundle / name
+        code = script.read_text(encoding="utf-8")
+        if code.count(FRAGMENT_ADDRESS) != 1:
+            raise CatalogueError(f"{script}: this Pagefind's runtime does not name a fragment's address as "
+                                 f"{FRAGMENT_ADDRESS}; search cannot find fragments in folders (pin the Pagefind "
+                                 "version of requirements.txt)")
+        script.write_text(code.replace(FRAGMENT_ADDRESS, FOLDED_FRAGMENT_ADDRESS), encoding="utf-8")
 
 
 def bundle_languages(bundle: Path) -> dict[str, dict]:
