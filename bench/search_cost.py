@@ -6,7 +6,7 @@ Serves the built site on 127.0.0.1 with a server that counts the bytes and reque
 and for each query opens search.html?q=<query> in a fresh Chromium context (empty cache, as a
 first visit), waits until the results (or the line saying there are none) are shown, and prints
 everything fetched from the navigation on (the page, its styles and scripts, the search index),
-the part under pagefind/ and search-index*, the time from the navigation's start to the status
+the part under pagefind/ and search-index* (with --parts: by kind of file), the time from the navigation's start to the status
 line's text (the page's own clock), and the page's layout shift (CLS) meanwhile.
 """
 
@@ -30,6 +30,16 @@ CLS_SCRIPT = """window.__cls = 0; new PerformanceObserver(list => { for (const e
 new MutationObserver(() => { const status = document.getElementById('search-status');
   if (status && status.textContent && !window.__shown) window.__shown = performance.now(); })
   .observe(document, {subtree: true, childList: true, characterData: true});"""
+
+
+KINDS = (("metadata", (".pf_meta", "pagefind-entry.json", "shards.json")), ("index", (".pf_index", ".pf_filter")),
+         ("fragments", (".pf_fragment",)), ("runtime", ("pagefind.js", "pagefind-worker.js", ".pagefind")))
+
+
+def kind(path: str) -> str:
+    """What a served file is to search: the page's own, or a part of Pagefind's index."""
+    path = path.split("?")[0]
+    return next((name for name, endings in KINDS if path.endswith(endings)), "page")
 
 
 class CountingHandler(QuietHandler):
@@ -58,7 +68,8 @@ def measure(browser, base: str, query: str, served: list) -> dict:
     first = page.locator("#search-results .result-link").first.text_content() if results else ""
     context.close()
     search = [size for path, size in served if "/pagefind/" in path or "search-index" in path]
-    return {"query": query, "bytes": sum(size for _, size in served), "requests": len(served),
+    parts = {name: sum(size for path, size in served if kind(path) == name) for name, _ in (*KINDS, ("page", ()))}
+    return {"query": query, "bytes": sum(size for _, size in served), "requests": len(served), "parts": parts,
             "search_bytes": sum(search), "search_requests": len(search), "seconds": elapsed, "cls": cls,
             "results": results, "first": first}
 
@@ -67,6 +78,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--site", type=Path, default=Path("site"))
     parser.add_argument("--query", action="append", help="a query (repeat); by default a few of each kind")
+    parser.add_argument("--parts", action="store_true", help="also the KB of each kind of file (page, metadata, ...)")
     args = parser.parse_args()
     served: list[tuple[str, int]] = []
     CountingHandler.served = served
@@ -82,6 +94,8 @@ def main() -> None:
             print(f"{query:<28} {row['bytes'] / 1000:>7.0f} {row['requests']:>8} {row['search_bytes'] / 1000:>9.0f} "
                   f"{row['search_requests']:>10} {row['seconds']:>7.2f} {row['cls']:>5.2f}  "
                   f"({row['results']}) {row['first'][:60]}")
+            if args.parts:
+                print(" " * 29 + "  ".join(f"{name} {size / 1000:.0f} KB" for name, size in row["parts"].items()))
         browser.close()
     server.shutdown()
 
