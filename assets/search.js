@@ -12,13 +12,14 @@
   var QUICK_LIMIT = 6;
   var PAGE_SIZE = 20;  // results the search page shows at first, and adds with each "Show more": each is a request
   var EXCERPT_WORDS = 30;  // as Pagefind's excerpts
-  var SHOWN_AUTHORS = 3;
-  var MAX_DROPPED = 6;  // a longer query is not tried without each of its words  // as the cards (catalogue/site/pagination.py's CARD_AUTHORS), then "et al."
+  var SHOWN_AUTHORS = 3;  // as the cards (catalogue/site/pagination.py's CARD_AUTHORS), then "et al."
+  var MAX_DROPPED = 6;  // a longer query is not tried without each of its words
   var text = window.catalogueText;
 
   // --- Engines: search(query, {topic, venue, year, author, sort}) -> Promise<found> ------------
-  // found.total is the number of matches; found.page(from, to) -> Promise<[result]> gives those
-  // results, in ranked order, loading what they need only then.
+  // found.raw is the number of the engine's answers, found.total that of matches (the answers
+  // less the near misses found so far among those read); found.page(from, to) -> Promise<[result]>
+  // gives the matches among answers from..to, in ranked order, loading what they need only then.
 
   var engineLoading = null;
 
@@ -104,36 +105,47 @@
     return matchingShards.then(function (matching) {
       return everywhere && matching.length === everyShard.length ? everywhere : ranked(matching);
     }).then(function (results) {
-      var load = function (from, to) {
-        return Promise.all(results.slice(from, to).map(function (result) { return result.data(); }))
-          .then(function (pages) {
-            return pages.map(pagefindResult).filter(function (result) { return matchesEveryWord(result.text, query); });
+      var loaded = [];  // each answer's fragment, loaded once
+      var missed = {};  // the near misses among the answers read
+      var found = { raw: results.length, total: results.length, page: function (from, to) {
+        if (!found.raw) return Promise.resolve([]);
+        return Promise.all(results.slice(from, to).map(function (result, at) {
+          return loaded[from + at] || (loaded[from + at] = result.data());
+        })).then(function (pages) {
+          var kept = [];
+          pages.forEach(function (page, at) {
+            var result = pagefindResult(page);
+            if (matchesEnoughWords(result.text, query)) kept.push(result);
+            else missed[from + at] = true;
           });
-      };
-      // A query whose words are nowhere (a typo, "zzqqxx") gets Pagefind's near misses: no match.
-      var first = results.length ? load(0, 1) : Promise.resolve([]);
-      return first.then(function (top) {
-        var total = top.length ? results.length : 0;
-        return { total: total, page: function (from, to) {
-          return total ? load(from, to).then(function (page) {
-            return from === 0 && !choice.sort ? byTitlePhrase(page, query) : page;
-          }) : Promise.resolve([]);
-        } };
+          found.total = results.length - Object.keys(missed).length;
+          return from === 0 && !choice.sort ? byTitlePhrase(kept, query) : kept;
+        });
+      } };
+      // A query whose words are nowhere (a typo, "zzqqxx") gets Pagefind's near misses: no match
+      // when none of the first answers matches (as many as the page shows: loaded once).
+      var probe = choice.probe || PAGE_SIZE;
+      return found.page(0, probe).then(function (top) {
+        if (!top.length) found.total = found.raw = 0;
+        return found;
       });
     });
   }
 
-  // Pagefind matches a word's stem, and a shorter prefix of it when no indexed word has it: a
-  // result is kept when, for each query word, one of its words begins with the word's first
-  // half (all of a short word), which a stem keeps and a near miss lacks. Words of scripts
-  // without spaces between words are left to Pagefind.
-  function matchesEveryWord(content, query) {
+  // Pagefind answers pages with any of the query's words, and with a shorter prefix of a word
+  // no indexed word begins with. A result is kept when at least half the query's words (as the
+  // offline index asks) each begin one of its words with their first half (all of a short word),
+  // which a stem keeps and a near miss lacks. Words of scripts without spaces between words are
+  // left to Pagefind.
+  function matchesEnoughWords(content, query) {
     var own = (content || "").toLowerCase().match(/[\p{L}\p{N}]+/gu) || [];
-    return (query.toLowerCase().match(/[\p{L}\p{N}]+/gu) || []).every(function (word) {
+    var wanted = query.toLowerCase().match(/[\p{L}\p{N}]+/gu) || [];
+    var matched = wanted.filter(function (word) {
       if (/[^a-z0-9\u00c0-\u024f]/.test(word)) return true;
       var head = word.length <= 4 ? word : word.slice(0, Math.max(4, Math.ceil(word.length / 2)));
       return own.some(function (token) { return token.indexOf(head) === 0; });
     });
+    return matched.length >= Math.ceil(wanted.length / 2);
   }
 
   // A query that is a paper's title, or a run of its words, finds that paper first: results whose
@@ -270,7 +282,7 @@
     var stopwords = index.stopwords.split(" ");
     return { name: "fallback", search: function (query, choice) {
       var found = searchFallback(papers, query, choice, stopwords);
-      return Promise.resolve({ total: found.length, page: function (from, to) {
+      return Promise.resolve({ raw: found.length, total: found.length, page: function (from, to) {
         return Promise.resolve(found.slice(from, to));
       } });
     } };
@@ -456,7 +468,7 @@
     var parts = query.split(/\s+/).filter(Boolean);
     var dropped = parts.length < 2 || parts.length > MAX_DROPPED ? Promise.resolve([]) : Promise.all(parts.map(function (_, at) {
       var shorter = parts.slice(0, at).concat(parts.slice(at + 1)).join(" ");
-      return active.search(shorter, chosen).then(function (found) { return { query: shorter, count: found.total }; });
+      return active.search(shorter, probing(chosen)).then(function (found) { return { query: shorter, count: found.total }; });
     })).then(function (all) { return all.filter(function (one) { return one.count > 0; }); });
     var spelled = knownTerms().then(function (terms) {
       var fixed = parts.map(function (part) {
@@ -464,9 +476,14 @@
         return /^[a-z]{4,}$/.test(word) && !terms.has[word] ? closest(word, terms.list) || part : part;
       }).join(" ");
       if (fixed === parts.join(" ")) return null;
-      return active.search(fixed, chosen).then(function (found) { return found.total ? { query: fixed, count: found.total } : null; });
+      return active.search(fixed, probing(chosen)).then(function (found) { return found.total ? { query: fixed, count: found.total } : null; });
     }).catch(function () { return null; });
     return Promise.all([spelled, dropped]);
+  }
+
+  // A search only counted: one result read to tell a match from near misses.
+  function probing(chosen) {
+    return Object.assign({}, chosen, { probe: 1 });
   }
 
   var termsLoading = null;
@@ -566,7 +583,7 @@
     var query = quickInput.value.trim();
     var run = ++quickRun;
     if (!query) { quickPanel.hidden = true; return; }
-    engine().then(function (active) { return active.search(query, {}); }).then(function (found) {
+    engine().then(function (active) { return active.search(query, { probe: QUICK_LIMIT }); }).then(function (found) {
       return found.page(0, QUICK_LIMIT);
     }).then(function (results) {
       if (run !== quickRun) return;
@@ -687,7 +704,7 @@
       return active.search(query, chosen).then(function (found) {
         return found.page(0, PAGE_SIZE).then(function (results) {
           if (run !== pageRun) return;
-          shown = { found: found, query: query, count: results.length, run: run };
+          shown = { found: found, query: query, next: PAGE_SIZE, count: results.length, run: run };
           resultsList.replaceChildren.apply(resultsList, results.map(function (r) { return renderResult(r, query, "h2"); }));
           resultsList.dataset.engine = active.name;
           resultsList.dataset.query = query;
@@ -713,9 +730,10 @@
   // The next PAGE_SIZE results, added below; focus moves to the first of them.
   function showMore() {
     var search = shown;
-    if (!search || search.count >= search.found.total) return;
+    if (!search || search.next >= search.found.raw) return;
     moreButton.disabled = true;
-    search.found.page(search.count, search.count + PAGE_SIZE).then(function (results) {
+    search.next += PAGE_SIZE;
+    search.found.page(search.next - PAGE_SIZE, search.next).then(function (results) {
       moreButton.disabled = false;
       if (search !== shown || search.run !== pageRun) return;
       var items = results.map(function (r) { return renderResult(r, search.query, "h2"); });
@@ -729,7 +747,7 @@
   }
 
   function offerMore() {
-    var left = shown ? shown.found.total - shown.count : 0;
+    var left = shown ? Math.min(shown.found.raw - shown.next, shown.found.total - shown.count) : 0;
     moreButton.hidden = left <= 0;
     if (left > 0) moreButton.textContent = text("show_more", { count: Math.min(PAGE_SIZE, left) });
   }

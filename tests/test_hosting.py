@@ -37,7 +37,7 @@ IMMUTABLE = "public, max-age=31536000, immutable"
 NETLIFY_DEFAULT_CACHE = "public, max-age=0, must-revalidate"
 # Pagefind names these by a hash of their content: pagefind.en_3c91fdadfb.pf_meta, index/en_1326905.pf_index, ...
 # (in each bundle: pagefind/<shard>/...)
-FINGERPRINTED = re.compile(r"^pagefind/[^/]+/(?:(?:index|fragment|filter)/[^/]*_[0-9a-f]{7,}\.pf_\w+"
+FINGERPRINTED = re.compile(r"^pagefind/[^/]+/(?:(?:index|fragment(?:/[0-9a-f])?|filter)/[^/]*_[0-9a-f]{7,}\.pf_\w+"
                            r"|pagefind\.[^/]*_[0-9a-f]{7,}\.pf_meta)$")
 
 
