@@ -138,14 +138,24 @@
   // which a stem keeps and a near miss lacks. Words of scripts without spaces between words are
   // left to Pagefind.
   function matchesEnoughWords(content, query) {
-    var own = (content || "").toLowerCase().match(/[\p{L}\p{N}]+/gu) || [];
     var wanted = query.toLowerCase().match(/[\p{L}\p{N}]+/gu) || [];
-    var matched = wanted.filter(function (word) {
-      if (/[^a-z0-9\u00c0-\u024f]/.test(word)) return true;
+    return wanted.length - missingWords(content, wanted).length >= Math.ceil(wanted.length / 2);
+  }
+
+  // The words (lower case) of which the content has none.
+  function missingWords(content, wanted) {
+    var own = (content || "").toLowerCase().match(/[\p{L}\p{N}]+/gu) || [];
+    return wanted.filter(function (word) {
+      if (/[^a-z0-9\u00c0-\u024f]/.test(word)) return false;
       var head = word.length <= 4 ? word : word.slice(0, Math.max(4, Math.ceil(word.length / 2)));
-      return own.some(function (token) { return token.indexOf(head) === 0; });
+      return !own.some(function (token) { return token.indexOf(head) === 0; });
     });
-    return matched.length >= Math.ceil(wanted.length / 2);
+  }
+
+  // The query's words no result has (a typo among words that found papers): a spelling is offered.
+  function unmatchedWords(results, query) {
+    var wanted = query.toLowerCase().match(/[\p{L}\p{N}]+/gu) || [];
+    return results.reduce(function (left, result) { return missingWords(result.text, left); }, wanted);
   }
 
   // A query that is a paper's title, or a run of its words, finds that paper first: results whose
@@ -330,6 +340,7 @@
         url: siteUrl(window.catalogueRoute("paper", {slug: paper.slug})).href, id: paper.id, name: paper.name,
         title: paper.title, derived: paper.derived, venue: paper.venue, topics: paper.topics, authors: paper.authors,
         authorPages: paper.authorPages,
+        text: [paper.name, paper.title, paper.authors.join(" "), paper.topics.join(" "), paper.terms.join(" ")].join(" "),
         excerpt: hit.matched.length ? text("key_terms") + " <mark>" + hit.matched.join("</mark>, <mark>") + "</mark>" : ""
       };
     });
@@ -464,9 +475,9 @@
   // of search-index.js, the most frequent first: within one edit for a short word, two for a
   // longer one), when that finds papers.
 
-  function wayForward(active, query, chosen) {
+  function wayForward(active, query, chosen, found) {
     var parts = query.split(/\s+/).filter(Boolean);
-    var dropped = parts.length < 2 || parts.length > MAX_DROPPED ? Promise.resolve([]) : Promise.all(parts.map(function (_, at) {
+    var dropped = found || parts.length < 2 || parts.length > MAX_DROPPED ? Promise.resolve([]) : Promise.all(parts.map(function (_, at) {
       var shorter = parts.slice(0, at).concat(parts.slice(at + 1)).join(" ");
       return active.search(shorter, probing(chosen)).then(function (found) { return { query: shorter, count: found.total }; });
     })).then(function (all) { return all.filter(function (one) { return one.count > 0; }); });
@@ -713,8 +724,8 @@
           resultsList.dataset.suggested = "";
           offerMore();
           starsAdded();
-          if (!results.length && query) {
-            wayForward(active, query, chosen).then(function (found) {
+          if (query && (!results.length || unmatchedWords(results, query).length)) {
+            wayForward(active, query, chosen, results.length > 0).then(function (found) {
               if (run !== pageRun) return;
               showWayForward(suggestLine, found[0], found[1]);
               resultsList.dataset.suggested = query;
