@@ -10,14 +10,16 @@
   "use strict";
   var root = document.documentElement.getAttribute("data-root") || "";
   var QUICK_LIMIT = 6;
-  var PAGE_SIZE = 30;  // results the search page shows at first, and adds with each "Show more"
+  var PAGE_SIZE = 20;  // results the search page shows at first, and adds with each "Show more": each is a request
   var EXCERPT_WORDS = 30;  // as Pagefind's excerpts
   var SHOWN_AUTHORS = 3;  // as the cards (catalogue/site/pagination.py's CARD_AUTHORS), then "et al."
+  var MAX_DROPPED = 6;  // a longer query is not tried without each of its words
   var text = window.catalogueText;
 
   // --- Engines: search(query, {topic, venue, year, author, sort}) -> Promise<found> ------------
-  // found.total is the number of matches; found.page(from, to) -> Promise<[result]> gives those
-  // results, in ranked order, loading what they need only then.
+  // found.raw is the number of the engine's answers, found.total that of matches (the answers
+  // less the near misses found so far among those read); found.page(from, to) -> Promise<[result]>
+  // gives the matches among answers from..to, in ranked order, loading what they need only then.
 
   var engineLoading = null;
 
@@ -34,28 +36,32 @@
     return new URL((root || "./") + path, document.baseURI);
   }
 
-  // Pagefind's index is one bundle per venue and year, listed in pagefind/shards.json with a
-  // vocabulary bundle (one page of words per shard, filtered as vocabulary:<shard>). The
-  // vocabulary's pagefind.js loads and the shards are merged into it, each tagged shard:<name>.
+  // Pagefind's index is a few bundles (each page in one by a hash of its address), listed in
+  // pagefind/shards.json with a vocabulary bundle (one page of words per shard, filtered as
+  // vocabulary:<shard>). The vocabulary's pagefind.js loads and the shards are merged into it,
+  // each tagged shard:<name>.
   function pagefindEngine() {
-    return fetch(siteUrl("pagefind/shards.json"), { cache: "no-cache" }).then(function (response) {
+    var listed = fetch(siteUrl("pagefind/shards.json"), { cache: "no-cache" }).then(function (response) {
       if (!response.ok) throw new Error("pagefind/shards.json: " + response.status);
       return response.json();
-    }).then(function (shards) {
+    });
+    // The vocabulary's runtime (catalogue/search/index.py's VOCABULARY) loads meanwhile.
+    var runtime = import(siteUrl("pagefind/vocabulary/pagefind.js").href);
+    return Promise.all([listed, runtime]).then(function (loaded) {
+      var shards = loaded[0];
+      var pagefind = loaded[1];
       var baseUrl = siteUrl("").pathname;
-      return import(siteUrl("pagefind/" + shards.vocabulary.path + "pagefind.js").href).then(function (pagefind) {
-        return Promise.resolve(pagefind.options({ baseUrl: baseUrl })).then(function () {
-          return Promise.all(shards.bundles.map(function (bundle) {
-            return pagefind.mergeIndex(siteUrl("pagefind/" + bundle.path).pathname,
-                                       { baseUrl: baseUrl, mergeFilter: { shard: bundle.name } });
-          }));
-        }).then(function () {
-          return pagefind.init();  // every bundle's entry and metadata, now rather than at the first search
-        }).then(function () {
-          return { name: "pagefind", search: function (query, choice) {
-            return searchPagefind(pagefind, shards.bundles, query, choice);
-          } };
-        });
+      return Promise.resolve(pagefind.options({ baseUrl: baseUrl })).then(function () {
+        return Promise.all(shards.bundles.map(function (bundle) {
+          return pagefind.mergeIndex(siteUrl("pagefind/" + bundle.path).pathname,
+                                     { baseUrl: baseUrl, mergeFilter: { shard: bundle.name } });
+        }));
+      }).then(function () {
+        return pagefind.init();  // every bundle's entry and metadata, now rather than at the first search
+      }).then(function () {
+        return { name: "pagefind", search: function (query, choice) {
+          return searchPagefind(pagefind, shards, query, choice);
+        } };
       });
     });
   }
@@ -63,45 +69,119 @@
   // As one index over every page would: the shards whose words match the whole query (an index
   // lacking a word falls back to near misses), then the results of those shards alone. An exact
   // search ("...") has no near misses, and no phrase would match a page of words.
-  function searchPagefind(pagefind, bundles, query, choice) {
+  function searchPagefind(pagefind, shards, query, choice) {
+    var bundles = shards.bundles;
     var everyShard = bundles.map(function (bundle) { return bundle.name; });
     var exact = /^\s*".+"\s*$/.test(query);
-    var shards = query && !exact && bundles.length > 1 ? pagefind.search(query, { filters: { vocabulary: { any: everyShard } } }).then(function (found) {
+    var matchingShards = query && !exact && bundles.length > 1 ? pagefind.search(query, { filters: { vocabulary: { any: everyShard } } }).then(function (found) {
       var counts = (found && found.filters.vocabulary) || {};
       return everyShard.filter(function (name) { return counts[name] > 0; });
     }) : Promise.resolve(everyShard);
-    return shards.then(function (matching) {
-      if (!matching.length) return [];
+    var filtered = function (matching) {
       var filters = { shard: { any: matching } };
       if (choice.topic) filters.topic = choice.topic;
       if (choice.venue) filters.venue = choice.venue;
       if (choice.year) filters.year = choice.year;
       if (choice.author) filters.author = choice.author;
-      if (choice.sort && bundles.length > 1) {
-        // Merged indexes rank by score whatever the sort: so search one year at a time, in order.
-        var years = bundles.map(function (bundle) { return bundle.year; }).filter(function (year, at, all) {
-          return year && all.indexOf(year) === at && (!choice.year || year === choice.year);
-        }).sort(function (a, b) { return choice.sort === "oldest" ? a - b : b - a; });
+      return filters;
+    };
+    var ranked = function (matching) {
+      if (!matching.length) return Promise.resolve([]);
+      var filters = filtered(matching);
+      if (choice.sort) {
+        // Merged indexes rank by score whatever the sort (and the pages carry no sort, which would
+        // cost every search bytes for each page): so search one year at a time, in order.
+        var years = shards.years.filter(function (year) { return !choice.year || year === choice.year; }).sort(function (a, b) { return choice.sort === "oldest" ? a - b : b - a; });
         return Promise.all(years.map(function (year) {
           return pagefind.search(query || null, { filters: Object.assign({}, filters, { year: year }) });
         })).then(function (each) {
           return [].concat.apply([], each.map(function (found) { return found ? found.results : []; }));
         });
       }
-      var options = { filters: filters };
-      if (choice.sort) options.sort = { year: choice.sort === "oldest" ? "asc" : "desc" };
-      return pagefind.search(query || null, options).then(function (found) { return found ? found.results : []; });
+      return pagefind.search(query || null, { filters: filters }).then(function (found) { return found ? found.results : []; });
+    };
+    // Every shard is searched meanwhile: most queries match in all of them, and that answer is kept.
+    var everywhere = choice.sort ? null : ranked(everyShard);
+    return matchingShards.then(function (matching) {
+      return everywhere && matching.length === everyShard.length ? everywhere : ranked(matching);
     }).then(function (results) {
-      return { total: results.length, page: function (from, to) {
-        return Promise.all(results.slice(from, to).map(function (result) { return result.data(); }))
-          .then(function (pages) { return pages.map(pagefindResult); });
+      var loaded = [];  // each answer's fragment, loaded once
+      var missed = {};  // the near misses among the answers read
+      var found = { raw: results.length, total: results.length, page: function (from, to) {
+        if (!found.raw) return Promise.resolve([]);
+        return Promise.all(results.slice(from, to).map(function (result, at) {
+          return loaded[from + at] || (loaded[from + at] = result.data());
+        })).then(function (pages) {
+          var kept = [];
+          pages.forEach(function (page, at) {
+            var result = pagefindResult(page);
+            if (matchesEnoughWords(result.text, query)) kept.push(result);
+            else missed[from + at] = true;
+          });
+          found.total = results.length - Object.keys(missed).length;
+          return from === 0 && !choice.sort ? byTitlePhrase(kept, query) : kept;
+        });
       } };
+      // A query whose words are nowhere (a typo, "zzqqxx") gets Pagefind's near misses: no match
+      // when none of the first answers matches (as many as the page shows: loaded once).
+      var probe = choice.probe || PAGE_SIZE;
+      return found.page(0, probe).then(function (top) {
+        if (!top.length) found.total = found.raw = 0;
+        return found;
+      });
     });
+  }
+
+  // Pagefind answers pages with any of the query's words, and with a shorter prefix of a word
+  // no indexed word begins with. A result is kept when at least half the query's words (as the
+  // offline index asks) each begin one of its words with their first half (all of a short word),
+  // which a stem keeps and a near miss lacks. Words of scripts without spaces between words are
+  // left to Pagefind.
+  function matchesEnoughWords(content, query) {
+    var wanted = query.toLowerCase().match(/[\p{L}\p{N}]+/gu) || [];
+    return wanted.length - missingWords(content, wanted).length >= Math.ceil(wanted.length / 2);
+  }
+
+  // The words (lower case) of which the content has none.
+  function missingWords(content, wanted) {
+    var own = (content || "").toLowerCase().match(/[\p{L}\p{N}]+/gu) || [];
+    return wanted.filter(function (word) {
+      if (/[^a-z0-9\u00c0-\u024f]/.test(word)) return false;
+      var head = word.length <= 4 ? word : word.slice(0, Math.max(4, Math.ceil(word.length / 2)));
+      return !own.some(function (token) { return token.indexOf(head) === 0; });
+    });
+  }
+
+  // The query's words no result has (a typo among words that found papers): a spelling is offered.
+  function unmatchedWords(results, query) {
+    var wanted = query.toLowerCase().match(/[\p{L}\p{N}]+/gu) || [];
+    return results.reduce(function (left, result) { return missingWords(result.text, left); }, wanted);
+  }
+
+  // A query that is a paper's title, or a run of its words, finds that paper first: results whose
+  // title holds the query as a phrase come first, the whole title before a part of it; the rest
+  // keep their order.
+  function byTitlePhrase(results, query) {
+    var phrase = plainWords(query);
+    if (phrase.split(" ").length < 2) return results;
+    var rank = function (result) {
+      var title = plainWords(result.title);
+      if (title === phrase) return 0;
+      return (" " + title + " ").indexOf(" " + phrase + " ") >= 0 ? 1 : 2;
+    };
+    return results.map(function (result, at) { return { result: result, rank: rank(result), at: at }; })
+      .sort(function (a, b) { return a.rank - b.rank || a.at - b.at; })
+      .map(function (entry) { return entry.result; });
+  }
+
+  function plainWords(text) {
+    return ((text || "").toLowerCase().match(/[\p{L}\p{N}]+/gu) || []).join(" ");
   }
 
   function pagefindResult(page) {
     var filters = page.filters || {};
     var meta = page.meta || {};
+    var authorPages = (meta.authors || "").split(" ").filter(Boolean);  // the authors' slugs, in order
     return {
       url: page.url.replace(/\/$/, "/index.html"),
       id: meta.id || "",
@@ -111,6 +191,8 @@
       venue: [].concat(filters.venue || [], filters.year || []).join(" "),
       topics: filters.topic || [],
       authors: filters.author || [],
+      authorPages: authorPages.length === (filters.author || []).length ? authorPages : [],
+      text: [meta.title, meta.name, page.content].join(" "),
       excerpt: abstractExcerpt(page)
     };
   }
@@ -197,18 +279,20 @@
       var name = row[1] || title.split(":")[0];
       var topics = row[4].map(function (n) { return index.topics[n]; });
       var authors = row[6] || [];
+      var slugs = row[9] || [];
       return {
         slug: row[0], name: name, title: title, venue: index.venues[row[3]], topics: topics, authors: authors,
         id: row[7] || "", derived: row[8] === 1,
+        authorPages: authors.map(function (name, at) { return slugs[at] || plainSlug(name); }),
         nameWords: words(name.replace(/-/g, " ")).concat(words(name.replace(/-/g, ""))),
-        titleWords: words(title), authorWords: words(authors.join(" ")), topicWords: words(topics.join(" ")),
+        titleWords: words(title), plainTitle: " " + plainWords(title) + " ", authorWords: words(authors.join(" ")), topicWords: words(topics.join(" ")),
         terms: row[5].split(" ")
       };
     });
     var stopwords = index.stopwords.split(" ");
     return { name: "fallback", search: function (query, choice) {
       var found = searchFallback(papers, query, choice, stopwords);
-      return Promise.resolve({ total: found.length, page: function (from, to) {
+      return Promise.resolve({ raw: found.length, total: found.length, page: function (from, to) {
         return Promise.resolve(found.slice(from, to));
       } });
     } };
@@ -222,10 +306,12 @@
     var wanted = words(query).filter(function (word) { return stopwords.indexOf(word) < 0; });
     var needed = Math.max(1, Math.ceil(wanted.length / 2));
     var exact = query.trim().toLowerCase();
+    var phrase = plainWords(query);
     var scored = [];
     papers.forEach(function (paper, order) {
       if (!matchesChoice(paper, choice)) return;
       var score = paper.name.toLowerCase() === exact ? 100 : 0;
+      if (phrase.indexOf(" ") > 0) score += paper.plainTitle === " " + phrase + " " ? 60 : paper.plainTitle.indexOf(" " + phrase + " ") >= 0 ? 40 : 0;
       var matched = [];
       var hits = 0;
       wanted.forEach(function (word) {
@@ -253,6 +339,8 @@
       return {
         url: siteUrl(window.catalogueRoute("paper", {slug: paper.slug})).href, id: paper.id, name: paper.name,
         title: paper.title, derived: paper.derived, venue: paper.venue, topics: paper.topics, authors: paper.authors,
+        authorPages: paper.authorPages,
+        text: [paper.name, paper.title, paper.authors.join(" "), paper.topics.join(" "), paper.terms.join(" ")].join(" "),
         excerpt: hit.matched.length ? text("key_terms") + " <mark>" + hit.matched.join("</mark>, <mark>") + "</mark>" : ""
       };
     });
@@ -278,6 +366,11 @@
     return (!choice.topic || paper.topics.indexOf(choice.topic) >= 0) &&
       (!choice.venue || venue === choice.venue) && (!choice.year || String(yearOf(paper)) === choice.year) &&
       (!choice.author || paper.authors.some(function (name) { return authorKey(name) === authorKey(choice.author); }));
+  }
+
+  // An author's slug when the offline index gives none (catalogue/search/offline.py's plain_slug).
+  function plainSlug(name) {
+    return authorKey(name).split(" ").join("-");
   }
 
   // As catalogue/authors.py's author_key: two spellings equal once folded are one author.
@@ -314,7 +407,7 @@
     if (result.authors.length) {
       var authors = document.createElement("p");
       authors.className = "result-authors";
-      authors.textContent = shortAuthors(result.authors);
+      appendAuthors(authors, result);
       item.appendChild(authors);
     }
     item.appendChild(meta);
@@ -346,9 +439,18 @@
     document.dispatchEvent(new CustomEvent("catalogue:stars"));
   }
 
-  function shortAuthors(names) {
-    var shown = names.slice(0, SHOWN_AUTHORS).join(", ");
-    return names.length > SHOWN_AUTHORS ? shown + " " + text("et_al") : shown;
+  // The first SHOWN_AUTHORS names, each a link to its author's section (their bucket's page).
+  function appendAuthors(parent, result) {
+    result.authors.slice(0, SHOWN_AUTHORS).forEach(function (name, at) {
+      if (at) parent.appendChild(document.createTextNode(", "));
+      var slug = result.authorPages[at];
+      var node = document.createElement(slug ? "a" : "span");
+      if (slug) node.href = root + window.catalogueRoute("author", { slug: slug });
+      node.dir = "auto";
+      node.textContent = name;
+      parent.appendChild(node);
+    });
+    if (result.authors.length > SHOWN_AUTHORS) parent.appendChild(document.createTextNode(" " + text("et_al")));
   }
 
   // Excerpts mark matches with <mark>; everything else is inserted as text, never as HTML.
@@ -365,6 +467,104 @@
     var area = document.createElement("textarea");
     area.innerHTML = text;
     return area.value;
+  }
+
+  // --- No match: a way forward --------------------------------------------------------------
+  // The query without one of its words (each that leaves results, with their count), and the query
+  // with each unknown word spelled as the closest known word of the catalogue's titles (the terms
+  // of search-index.js, the most frequent first: within one edit for a short word, two for a
+  // longer one), when that finds papers.
+
+  function wayForward(active, query, chosen, found) {
+    var parts = query.split(/\s+/).filter(Boolean);
+    var dropped = found || parts.length < 2 || parts.length > MAX_DROPPED ? Promise.resolve([]) : Promise.all(parts.map(function (_, at) {
+      var shorter = parts.slice(0, at).concat(parts.slice(at + 1)).join(" ");
+      return active.search(shorter, probing(chosen)).then(function (found) { return { query: shorter, count: found.total }; });
+    })).then(function (all) { return all.filter(function (one) { return one.count > 0; }); });
+    var spelled = knownTerms().then(function (terms) {
+      var fixed = parts.map(function (part) {
+        var word = part.toLowerCase();
+        return /^[a-z]{4,}$/.test(word) && !terms.has[word] ? closest(word, terms.list) || part : part;
+      }).join(" ");
+      if (fixed === parts.join(" ")) return null;
+      return active.search(fixed, probing(chosen)).then(function (found) { return found.total ? { query: fixed, count: found.total } : null; });
+    }).catch(function () { return null; });
+    return Promise.all([spelled, dropped]);
+  }
+
+  // A search only counted: one result read to tell a match from near misses.
+  function probing(chosen) {
+    return Object.assign({}, chosen, { probe: 1 });
+  }
+
+  var termsLoading = null;
+
+  function knownTerms() {
+    if (!termsLoading) {
+      termsLoading = (window.CATALOGUE_SEARCH ? Promise.resolve() : loadScript("search-index.js")).then(function () {
+        var list = (window.CATALOGUE_SEARCH.terms || "").split(" ").filter(Boolean);
+        var has = Object.create(null);
+        list.forEach(function (term) { has[term] = true; });
+        return { list: list, has: has };
+      });
+    }
+    return termsLoading;
+  }
+
+  // The first most frequent term nearest to word (optimal string alignment distance).
+  function closest(word, list) {
+    var most = word.length <= 5 ? 1 : 2;
+    var best = null;
+    var bestDistance = most + 1;
+    for (var i = 0; i < list.length && bestDistance > 1; i++) {
+      var term = list[i];
+      if (Math.abs(term.length - word.length) >= bestDistance) continue;
+      var distance = edits(word, term);
+      if (distance < bestDistance) { best = term; bestDistance = distance; }
+    }
+    return best;
+  }
+
+  function edits(a, b) {
+    var rows = [];
+    for (var i = 0; i <= a.length; i++) {
+      rows.push([i]);
+      for (var j = 1; j <= b.length; j++) {
+        if (i === 0) { rows[0].push(j); continue; }
+        var cost = a[i - 1] === b[j - 1] ? 0 : 1;
+        var value = Math.min(rows[i - 1][j] + 1, rows[i][j - 1] + 1, rows[i - 1][j - 1] + cost);
+        if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) value = Math.min(value, rows[i - 2][j - 2] + 1);
+        rows[i].push(value);
+      }
+    }
+    return rows[a.length][b.length];
+  }
+
+  function searchLink(query, count) {
+    var link = document.createElement("a");
+    var params = new URLSearchParams(location.search);
+    params.set("q", query);
+    link.href = root + window.catalogueRoute("search") + "?" + params.toString();
+    link.textContent = count ? text("suggestion_count", { query: query, count: count }) : query;
+    return link;
+  }
+
+  function showWayForward(suggest, spelled, dropped) {
+    var parts = [];
+    if (spelled) parts.push([text("did_you_mean"), [searchLink(spelled.query, spelled.count)]]);
+    if (dropped.length) parts.push([text("without_a_word"), dropped.map(function (one) { return searchLink(one.query, one.count); })]);
+    suggest.replaceChildren();
+    parts.forEach(function (part) {
+      var line = document.createElement("span");
+      line.className = "suggestion";
+      line.appendChild(document.createTextNode(part[0] + " "));
+      part[1].forEach(function (link, at) {
+        if (at) line.appendChild(document.createTextNode(text("list_separator")));
+        line.appendChild(link);
+      });
+      suggest.appendChild(line);
+    });
+    suggest.hidden = !parts.length;
   }
 
   // --- The header box on every page: results as you type --------------------------------
@@ -394,7 +594,7 @@
     var query = quickInput.value.trim();
     var run = ++quickRun;
     if (!query) { quickPanel.hidden = true; return; }
-    engine().then(function (active) { return active.search(query, {}); }).then(function (found) {
+    engine().then(function (active) { return active.search(query, { probe: QUICK_LIMIT }); }).then(function (found) {
       return found.page(0, QUICK_LIMIT);
     }).then(function (results) {
       if (run !== quickRun) return;
@@ -411,7 +611,7 @@
   }
 
   function moveFocus(step) {
-    var links = Array.prototype.slice.call(quickPanel.querySelectorAll("a"));
+    var links = Array.prototype.slice.call(quickPanel.querySelectorAll(".result-link, .quick-more"));
     var index = links.indexOf(document.activeElement) + step;
     if (index < 0) return quickInput.focus();
     if (links[index]) links[index].focus();
@@ -458,6 +658,7 @@
   var resultsList = document.getElementById("search-results");
   var statusLine = document.getElementById("search-status");
   var moreButton = document.getElementById("search-more");
+  var suggestLine = document.getElementById("search-suggest");
   var controls = { topic: "filter-topic", venue: "filter-venue", year: "filter-year", sort: "sort" };
   var authorFilter = document.getElementById("filter-author");
   var chosenAuthor = "";  // from the address (an author's page links here): the name their page shows
@@ -506,6 +707,7 @@
       resultsList.replaceChildren();
       resultsList.dataset.query = "";
       statusLine.textContent = "";
+      suggestLine.hidden = true;
       moreButton.hidden = true;
       return;
     }
@@ -513,13 +715,22 @@
       return active.search(query, chosen).then(function (found) {
         return found.page(0, PAGE_SIZE).then(function (results) {
           if (run !== pageRun) return;
-          shown = { found: found, query: query, count: results.length, run: run };
+          shown = { found: found, query: query, next: PAGE_SIZE, count: results.length, run: run };
           resultsList.replaceChildren.apply(resultsList, results.map(function (r) { return renderResult(r, query, "h2"); }));
           resultsList.dataset.engine = active.name;
           resultsList.dataset.query = query;
           statusLine.textContent = results.length ? resultCount(results.length, found.total, query) : noMatch(query, filtered);
+          suggestLine.hidden = true;
+          resultsList.dataset.suggested = "";
           offerMore();
           starsAdded();
+          if (query && (!results.length || unmatchedWords(results, query).length)) {
+            wayForward(active, query, chosen, results.length > 0).then(function (found) {
+              if (run !== pageRun) return;
+              showWayForward(suggestLine, found[0], found[1]);
+              resultsList.dataset.suggested = query;
+            });
+          }
         });
       });
     }).catch(function () {
@@ -530,9 +741,10 @@
   // The next PAGE_SIZE results, added below; focus moves to the first of them.
   function showMore() {
     var search = shown;
-    if (!search || search.count >= search.found.total) return;
+    if (!search || search.next >= search.found.raw) return;
     moreButton.disabled = true;
-    search.found.page(search.count, search.count + PAGE_SIZE).then(function (results) {
+    search.next += PAGE_SIZE;
+    search.found.page(search.next - PAGE_SIZE, search.next).then(function (results) {
       moreButton.disabled = false;
       if (search !== shown || search.run !== pageRun) return;
       var items = results.map(function (r) { return renderResult(r, search.query, "h2"); });
@@ -546,7 +758,7 @@
   }
 
   function offerMore() {
-    var left = shown ? shown.found.total - shown.count : 0;
+    var left = shown ? Math.min(shown.found.raw - shown.next, shown.found.total - shown.count) : 0;
     moreButton.hidden = left <= 0;
     if (left > 0) moreButton.textContent = text("show_more", { count: Math.min(PAGE_SIZE, left) });
   }

@@ -244,7 +244,7 @@ def test_the_authors_index_is_paginated_with_a_letter_bar_to_each_page(tmp_path)
 
 def fragments(site: Path) -> dict[str, dict]:
     found = {}
-    for path in (site / "pagefind").glob("*/fragment/*.pf_fragment"):
+    for path in (site / "pagefind").glob("*/fragment/*/*.pf_fragment"):
         data = json.loads(gzip.decompress(path.read_bytes()).removeprefix(b"pagefind_dcd"))
         found[data["url"]] = data
     return found

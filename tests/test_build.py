@@ -137,11 +137,12 @@ def test_the_percent_sign_of_a_doubly_escaped_percent_survives(built_site):
 def test_pagefind_indexed_every_paper(built_site):
     bundles = built_site.out / "pagefind"
     shards = json.loads((bundles / "shards.json").read_text())
-    assert [(shard["name"], shard["pages"]) for shard in shards["bundles"]] == [("icml-2026", 38)]  # both seeds
-    entry = json.loads((bundles / "icml-2026" / "pagefind-entry.json").read_text())
-    assert sum(language["page_count"] for language in entry["languages"].values()) == 38
+    assert sum(shard["pages"] for shard in shards["bundles"]) == 38 and len(shards["bundles"]) == 4  # both seeds
+    counts = [json.loads((bundles / shard["path"] / "pagefind-entry.json").read_text())["languages"]["en"]["page_count"]
+              for shard in shards["bundles"]]
+    assert counts == [shard["pages"] for shard in shards["bundles"]]
     assert (bundles / "vocabulary" / "pagefind.js").exists()  # the one search.js loads
-    assert "Indexed 38 pages in 1 shard" in built_site.output
+    assert "Indexed 38 pages in 4 shards" in built_site.output
 
 
 def test_paper_page_marks_its_search_metadata(built_site):

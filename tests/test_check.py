@@ -137,26 +137,28 @@ def test_the_404_page_under_a_subpath(site):
 
 def test_the_search_index_covers_exactly_the_paper_pages(site):
     shutil.copytree(site / paper_folder("egotsr"), site / paper_folder("never-indexed"))
-    fragments = site / "pagefind" / "icml-2026" / "fragment"  # the seeds are all ICML 2026
-    for fragment in fragments.glob("*.pf_fragment"):
+    fragments = None  # the folder of egotsr's shard
+    for fragment in sorted(site.glob("pagefind/part-*/fragment/*/*.pf_fragment")):
         data = gzip.decompress(fragment.read_bytes())
         assert data.startswith(b"pagefind_dcd{")
         url = json.loads(data.removeprefix(b"pagefind_dcd"))["url"]
         if url == f"/{paper_folder('flashsinkhorn')}":
             fragment.unlink()
         elif url == f"/{paper_folder('egotsr')}":
+            fragments = fragment.parent
             (site / "pagefind" / "vocabulary" / "fragment").mkdir(exist_ok=True)  # the vocabulary keeps none
             (site / "pagefind" / "vocabulary" / "fragment" / fragment.name).write_bytes(fragment.read_bytes())
             shutil.copy(fragment, fragments / "en_twice.pf_fragment")
     (fragments / "en_stale.pf_fragment").write_bytes(gzip.compress(b'pagefind_dcd{"url":"/papers/gone/","content":""}'))
     (fragments / "en_bad.pf_fragment").write_bytes(b"not gzip")
+    shard = fragments.relative_to(site / "pagefind").as_posix()  # part-N/fragment/<letter>
     problems = check_site(site, validate_html=False)
     assert f"{paper_page('never-indexed')}: missing from the search index" in problems
     assert f"{paper_page('flashsinkhorn')}: missing from the search index" in problems
-    assert "pagefind/icml-2026/fragment/en_stale.pf_fragment: indexes papers/gone/index.html, which is not a " \
+    assert f"pagefind/{shard}/en_stale.pf_fragment: indexes papers/gone/index.html, which is not a " \
            "paper page" in problems
-    assert any(p.startswith("pagefind/icml-2026/fragment/en_bad.pf_fragment: unreadable") for p in problems)
-    assert any(p.startswith("pagefind/icml-2026/fragment/") and f"indexes {EGOTSR} again" in p
+    assert any(p.startswith(f"pagefind/{shard}/en_bad.pf_fragment: unreadable") for p in problems)
+    assert any(p.startswith(f"pagefind/{shard}/") and f"indexes {EGOTSR} again" in p
                for p in problems), problems  # (the vocabulary bundle's fragments are not pages of the site)
     assert len(problems) == 5, problems
 

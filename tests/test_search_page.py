@@ -1,6 +1,6 @@
 """Search results and the paper page, read at catalogue scale: what Pagefind indexes (a paper's
 name, title, authors and abstract; never interface text), excerpts taken from the abstract,
-results 30 at a time up to all matches, the engine loading when a search box gets focus, a star on
+results 20 at a time up to all matches, the engine loading when a search box gets focus, a star on
 every result (a click, or `s`), the mark of a derived title wherever a title is shown, and the
 "Find this paper" links of a paper whose list links neither its PDF nor its proceedings."""
 
@@ -16,8 +16,10 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
+from catalogue.search.offline import read_offline_index
 from catalogue.site.lookup import find_links
 from conftest import BuiltSite, serve_folder
+from site_data import site_records
 from catalogue.routes import bucket, paper_page
 
 
@@ -53,7 +55,7 @@ def test_an_empty_title_has_no_find_links():
 def fragments(site: Path) -> dict[str, dict]:
     """Pagefind's record of each paper page (its text, filters, metadata, anchors), by URL."""
     found = {}
-    for path in site.glob("pagefind/*/fragment/*.pf_fragment"):
+    for path in site.glob("pagefind/*/fragment/*/*.pf_fragment"):
         if path.parts[-3] != "vocabulary":
             data = json.loads(gzip.decompress(path.read_bytes()).removeprefix(b"pagefind_dcd"))
             found[data["url"]] = data
@@ -146,20 +148,20 @@ def wait_for_results(page, engine: str, count: int | None = None):
 
 
 @pytest.mark.parametrize("engine", ["pagefind", "fallback"])
-def test_show_more_loads_30_more_up_to_all_matches(engine, built_site, page):
+def test_show_more_loads_20_more_up_to_all_matches(engine, built_site, page):
     total = len(list((built_site.out / "papers").glob("*/*/index.html")))
-    assert total > 30
+    assert 20 < total <= 40
     with serve_folder(built_site.out) as address:
         base = address if engine == "pagefind" else built_site.out.as_uri() + "/"
         page.goto(base + "search.html?venue=ICML")
-        wait_for_results(page, engine, 30)
+        wait_for_results(page, engine, 20)
         more = page.locator("#search-more")
-        assert more.inner_text() == f"Show {total - 30} more"
-        assert page.inner_text("#search-status") == f"30 of {total} results"
+        assert more.inner_text() == f"Show {total - 20} more"
+        assert page.inner_text("#search-status") == f"20 of {total} results"
         more.click()
         wait_for_results(page, engine, total)
         assert more.is_hidden() and page.inner_text("#search-status") == f"{total} results"
-        assert page.evaluate("document.activeElement.closest('.result') === document.querySelectorAll('.result')[30]")
+        assert page.evaluate("document.activeElement.closest('.result') === document.querySelectorAll('.result')[20]")
         links = page.locator("#search-results a.result-link").evaluate_all("links => links.map(a => a.href)")
         assert len(set(links)) == total
 
@@ -179,9 +181,10 @@ def test_hosted_excerpts_come_from_the_abstract(built_site, page):
 @pytest.mark.parametrize("engine", ["pagefind", "fallback"])
 def test_the_engine_loads_when_a_search_box_gets_focus(engine, built_site, page):
     requests = []
-    page.context.on("request", lambda request: requests.append(request.url))  # the page's and Pagefind's worker's
-    wanted = ["pagefind/shards.json", "pagefind/vocabulary/pagefind.js", "pagefind/icml-2026/pagefind-entry.json",
-              "pagefind/icml-2026/pagefind.en_"] if engine == "pagefind" else ["search-index.js", "search-index/1.js"]
+    page.context.on("requestfinished", lambda request: requests.append(request.url))  # the page's and Pagefind's worker's
+    wanted = ["pagefind/shards.json", "pagefind/vocabulary/pagefind.js",
+              *(f"pagefind/part-{n}/pagefind.en_" for n in range(1, 5))] if engine == "pagefind" \
+        else ["search-index.js", "search-index/1.js"]
 
     def loaded() -> list[bool]:
         return [any(part in url for url in requests) for part in wanted]
@@ -227,6 +230,83 @@ def test_every_result_has_a_star_a_click_or_s_keeps_it(engine, built_site, page)
         assert page.evaluate("getComputedStyle(document.querySelector('#site-search-results .result'))"
                              ".borderLeftWidth") == "0px"
         page.keyboard.press("ArrowDown")
-        page.keyboard.press("s")
         first = page.locator("#site-search-results .result button.star").first
-        assert first.get_attribute("aria-pressed") == "true" and page.inner_text("#list-count") == "(2)"
+        kept = first.get_attribute("aria-pressed") == "true"  # the paper starred above may come first here
+        page.keyboard.press("s")
+        assert first.get_attribute("aria-pressed") == ("false" if kept else "true")
+        assert page.inner_text("#list-count") == ("" if kept else "(2)")
+
+
+# --- answers: a title first, no unrelated papers, a way forward, authors linked ----------------
+
+
+def submit(page, query: str) -> tuple[list[str], str]:
+    """The result slugs and the status line once search.html has answered `query`."""
+    page.evaluate("q => { const r = document.querySelector('#search-results'); delete r.dataset.query;"
+                  " const i = document.querySelector('#search-input'); i.value = q; i.form.requestSubmit(); }", query)
+    page.wait_for_function("q => document.querySelector('#search-results').dataset.query === q", arg=query)
+    hrefs = page.eval_on_selector_all("#search-results a.result-link", "links => links.map(a => a.href)")
+    return [urlsplit(href).path.rstrip("/").split("/")[-2] for href in hrefs], page.inner_text("#search-status")
+
+
+def suggestions(page, query: str) -> list[str]:
+    """The links of the way forward search.html offers for `query` (it has matched nothing)."""
+    page.wait_for_function("q => document.querySelector('#search-results').dataset.suggested === q", arg=query)
+    return page.eval_on_selector_all("#search-suggest a", "links => links.map(a => a.textContent)")
+
+
+@pytest.mark.parametrize("engine", ["pagefind", "fallback"])
+def test_a_title_or_most_of_it_finds_its_paper_first(engine, built_site, page):
+    papers = sorted((paper for paper in site_records(built_site.out) if len(paper["title"].split()) >= 4),
+                    key=lambda paper: paper["slug"])[:8]
+    assert len(papers) == 8
+    with serve_folder(built_site.out) as address:
+        page.goto((address if engine == "pagefind" else built_site.out.as_uri() + "/") + "search.html")
+        for paper in papers:
+            words = paper["title"].split()
+            for query in (paper["title"], " ".join(words[:-1])):  # the title, and all of it but its last word
+                found, _ = submit(page, query)
+                assert found[:1] == [paper["slug"]], (query, found[:3])
+
+
+@pytest.mark.parametrize("engine", ["pagefind", "fallback"])
+def test_a_query_matching_nothing_says_so_and_offers_a_spelling_and_fewer_words(engine, built_site, page):
+    terms = read_offline_index(built_site.out)["terms"].split()
+    word = next(term for term in terms if len(term) >= 8)  # a frequent title word
+    typo = word[0] + word[2] + word[1] + word[3:]  # two letters swapped early, where a stem keeps them
+    with serve_folder(built_site.out) as address:
+        page.goto((address if engine == "pagefind" else built_site.out.as_uri() + "/") + "search.html")
+        assert submit(page, "zzqqxx") == ([], "No papers match “zzqqxx”.")  # never papers that only share a letter
+        assert suggestions(page, "zzqqxx") == [] and page.locator("#search-suggest").is_hidden()
+        assert submit(page, typo)[0] == []
+        offered = suggestions(page, typo)
+        assert len(offered) == 1 and re.fullmatch(rf"{word} \(\d+\)", offered[0]), offered
+        page.click("#search-suggest a")
+        assert submit(page, word)[0], "the suggestion finds papers"
+        other = next(term for term in terms if len(term) >= 5 and term != word)
+        assert submit(page, f"{typo} {other}")[0], "half the words found are enough"
+        assert [text for text in suggestions(page, f"{typo} {other}") if text.startswith(f"{word} {other} (")]
+        three = f"{word} zzqqxx qqzzyy"
+        assert submit(page, three)[0] == []
+        offered = suggestions(page, three)
+        assert sorted(text.split(" (")[0] for text in offered) == [f"{word} qqzzyy", f"{word} zzqqxx"], offered
+
+
+@pytest.mark.parametrize("engine", ["pagefind", "fallback"])
+def test_result_authors_link_their_pages_and_results_shift_nothing(engine, authored_site, page):
+    page.add_init_script("window.__cls = 0; new PerformanceObserver(list => list.getEntries().forEach(e => "
+                         "{ window.__cls += e.value; })).observe({type: 'layout-shift', buffered: true});")
+    with serve_folder(authored_site) as address:
+        base = address if engine == "pagefind" else authored_site.as_uri() + "/"
+        page.goto(base + "search.html?q=catalogue")  # every paper's abstract says it
+        wait_for_results(page, engine)
+        links = page.eval_on_selector_all("#search-results .result-authors a",
+                                          "links => links.map(a => [a.textContent, a.getAttribute('href')])")
+        assert len(links) >= 6 and any(not name.isascii() for name, _ in links), links  # an accented name too
+        for name, href in links:
+            path, slug = href.removeprefix(page.evaluate("document.documentElement.dataset.root")).split("#")
+            section = re.search(rf'<section id="{re.escape(slug)}"><h2>(.*?)</h2>',
+                                (authored_site / path).read_text(encoding="utf-8"))
+            assert section and html.unescape(section[1]) == name, (name, href)
+        page.wait_for_timeout(300)
+        assert page.evaluate("window.__cls") <= 0.1

@@ -35,14 +35,14 @@ def languages(bundle: Path) -> dict[str, dict]:
 
 def test_a_shard_keeps_its_data_and_the_vocabulary_the_runtime_of_one_language(built_site: BuiltSite):
     bundles = built_site.out / "pagefind"
-    shard = bundle_names(bundles / "icml-2026")
+    shard = bundle_names(bundles / "part-1")
     assert {"index", "filter", "fragment", "pagefind-entry.json"} <= shard
     assert not shard & RUNTIME and not [name for name in shard if name.startswith("wasm.")]
     vocabulary = bundle_names(bundles / "vocabulary")
     assert RUNTIME <= vocabulary and {"index", "filter"} <= vocabulary
     assert [name for name in vocabulary if name.startswith("wasm.")] == ["wasm.en.pagefind"]
     assert "fragment" not in vocabulary  # its pages are counted, never shown
-    assert languages(bundles / "icml-2026").keys() == languages(bundles / "vocabulary").keys() == {"en"}
+    assert languages(bundles / "part-1").keys() == languages(bundles / "vocabulary").keys() == {"en"}
 
 
 def page_html(lang: str, text: str) -> str:
@@ -82,7 +82,7 @@ def test_a_site_in_chinese_searches_with_the_webassembly_it_keeps(built_site: Bu
     (record / PAGES_FILE).write_text(render_pages_file(read_pages_file(site), "zh-CN"), encoding="utf-8")
     search.index_site(site, previous=built_site.out)
     assert [p.name for p in (site / "pagefind" / "vocabulary").glob("wasm.*")] == ["wasm.unknown.pagefind"]
-    assert languages(site / "pagefind" / "icml-2026").keys() == {"zh-cn"}  # though the pages say lang="en"
+    assert languages(site / "pagefind" / "part-1").keys() == {"zh-cn"}  # though the pages say lang="en"
     with serve_folder(site) as address:
         found = {query: result_links(page, address, query, "pagefind") for query in QUERIES[:2]}
     assert all(found.values()) and {query: links[0] for query, links in found.items()} == \

@@ -1,5 +1,6 @@
-"""The sharded search index: one Pagefind bundle per venue and year, reused when its pages did
-not change, merged in the browser so that search behaves as one index over every page would.
+"""The sharded search index: a fixed number of Pagefind bundles, each page in the one a hash of
+its path names, reused when its pages did not change, merged in the browser so that search
+behaves as one index over every page would.
 
 The project's seeds are all ICML 2026; here they are split over three venues and years
 (ICML 2026, NeurIPS 2025, ICLR 2024) by rewriting their header lines.
@@ -12,7 +13,6 @@ import json
 import re
 import shutil
 from collections.abc import Iterator
-from dataclasses import replace
 from pathlib import Path
 from urllib.parse import urlencode, urlsplit
 
@@ -25,12 +25,11 @@ from catalogue.site.check import check_site
 from catalogue.errors import CatalogueError
 from catalogue.site.render import KEPT_TYPES
 from catalogue.system.cache import Codec
-from catalogue.search.index import PAGES_FILE, IndexedPage, read_pages_file, read_record, render_pages_file, shard_name
+from catalogue.search.index import PAGES_FILE, IndexedPage, read_pages_file, read_record, render_pages_file, shard_of
 from conftest import BuiltSite, build_project, copy_built, make_project, run_cli, serve_under_subpath
 from catalogue.routes import bucket
 from site_data import site_records
 
-SHARDS = {"icml-2026": 19, "neurips-2025": 13, "iclr-2024": 6}
 QUERIES_FILE = Path(__file__).parent / "data" / "search_queries.yaml"
 CONTENT_SECURITY_POLICY = ("default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; img-src 'self' data:; "
                            "style-src 'self'; frame-ancestors 'none'")  # as netlify.toml sends it
@@ -62,13 +61,24 @@ def bundle_files(site: Path) -> dict[str, tuple[int, bytes]]:
 
 def fragment_urls(bundle: Path) -> set[str]:
     return {json.loads(gzip.decompress(fragment.read_bytes()).removeprefix(b"pagefind_dcd"))["url"]
-            for fragment in (bundle / "fragment").glob("*.pf_fragment")}
+            for fragment in (bundle / "fragment").glob("*/*.pf_fragment")}
 
 
 def venues(site: Path) -> dict[str, str]:
     """slug -> 'VENUE YEAR', from papers.json."""
     papers = site_records(site)
     return {paper["slug"]: f"{paper['venue']} {paper['year']}" for paper in papers}
+
+
+def shard_names(site: Path) -> dict[str, str]:
+    """slug -> the name of the shard its page is in (by shard_of, from the pages the render recorded)."""
+    return {page.path.split("/")[2]: f"part-{shard_of(page.path) + 1}" for page in read_pages_file(site)}
+
+
+def shard_of_venue(site: Path, venue: str) -> set[str]:
+    """The shards holding a page of 'VENUE YEAR'."""
+    names, by_venue = shard_names(site), venues(site)
+    return {names[slug] for slug, shown in by_venue.items() if shown == venue}
 
 
 @pytest.fixture(scope="module")
@@ -79,20 +89,14 @@ def sharded(tmp_path_factory) -> BuiltSite:
 # --- the pure parts ------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("venue, year, name", [
-    ("ICML", "2026", "icml-2026"),
-    ("NeurIPS", "2025", "neurips-2025"),
-    ("A&B", "2020", "a-b-2020"),
-    ("Unknown venue", "", "unknown-venue"),
-    ("", "", "other"),
-])
-def test_shard_name(venue, year, name):
-    assert shard_name(venue, year) == name
-
-
-def test_shard_names_keep_what_a_folder_name_cannot_hold_apart():
-    chinese = shard_name("中文会议", "2024")
-    assert re.fullmatch(r"2024-[0-9a-f]{8}", chinese) and chinese != shard_name("日本会議", "2024")
+def test_a_pages_shard_is_a_stable_hash_of_its_path_whatever_its_venue():
+    paths = [f"papers/{n:02x}/paper-{n}/index.html" for n in range(400)]
+    shards = [shard_of(path) for path in paths]
+    assert shards == [shard_of(path) for path in paths] and set(shards) == set(range(search.SHARD_COUNT))
+    pages = [IndexedPage(path, ("ICML", "NeurIPS")[n % 2], "2026", "k") for n, path in enumerate(paths[:8])]
+    grouped = search.group_shards("en", pages)
+    assert len(grouped) <= search.SHARD_COUNT and sum(len(shard.pages) for shard in grouped) == 8  # one page, one shard
+    assert all(shard_of(path) + 1 == int(shard.name.removeprefix("part-")) for shard in grouped for path in shard.pages)
 
 
 def test_the_pages_record_reads_back_as_written(tmp_path):
@@ -111,20 +115,20 @@ def test_the_pages_record_reads_back_as_written(tmp_path):
 # --- building -------------------------------------------------------------------------------
 
 
-def test_one_bundle_per_venue_and_year(sharded: BuiltSite):
+def test_a_fixed_number_of_bundles_each_page_in_its_hashs(sharded: BuiltSite):
     site = sharded.out
     listed = shards_file(site)
-    assert {bundle["name"]: bundle["pages"] for bundle in listed["bundles"]} == SHARDS
-    assert {(bundle["venue"], bundle["year"]) for bundle in listed["bundles"]} == {
-        ("ICML", "2026"), ("NeurIPS", "2025"), ("ICLR", "2024")}
-    by_venue = venues(site)
+    names = shard_names(site)
+    expected = {name: list(names.values()).count(name) for name in set(names.values())}
+    assert {bundle["name"]: bundle["pages"] for bundle in listed["bundles"]} == expected
+    assert len(expected) == search.SHARD_COUNT and listed["years"] == ["2024", "2025", "2026"]
     for bundle in listed["bundles"]:
         urls = fragment_urls(site / "pagefind" / bundle["path"])
         assert len(urls) == bundle["pages"]
-        assert {by_venue[url.split("/")[3]] for url in urls} == {f"{bundle['venue']} {bundle['year']}"}
-    assert sorted(p.name for p in (site / "pagefind").iterdir()) == [*sorted(SHARDS), "shards.json", "vocabulary"]
+        assert {names[url.split("/")[3]] for url in urls} == {bundle["name"]}
+    assert sorted(p.name for p in (site / "pagefind").iterdir()) == [*sorted(expected), "shards.json", "vocabulary"]
     assert not (site / "pagefind" / "pagefind.js").exists()  # no unsharded bundle
-    assert "Indexed 38 pages in 3 shards: 0 unchanged, 3 indexed" in sharded.output
+    assert "Indexed 38 pages in 4 shards: 0 unchanged, 4 indexed" in sharded.output
     assert check_site(site, validate_html=False) == []  # every paper indexed, exactly once
 
 
@@ -140,13 +144,15 @@ def test_the_render_records_every_paper_page_with_the_filters_it_writes(sharded:
 
 
 def test_the_vocabulary_holds_each_shards_words(sharded: BuiltSite):
-    words = search.read_bundle_words(sharded.out / "pagefind" / "icml-2026")
-    assert list(words) == ["en"] and "FlashSinkhorn" not in words["en"]  # an ICLR 2024 paper here
-    assert "FlashSinkhorn" in search.read_bundle_words(sharded.out / "pagefind" / "iclr-2024")["en"]
+    home = shard_names(sharded.out)["flashsinkhorn"]
+    other = next(name for name in sorted(set(shard_names(sharded.out).values())) if name != home)
+    words = search.read_bundle_words(sharded.out / "pagefind" / other)
+    assert list(words) == ["en"] and "FlashSinkhorn" not in words["en"]  # a paper of another shard
+    assert "FlashSinkhorn" in search.read_bundle_words(sharded.out / "pagefind" / home)["en"]
     assert not any(re.fullmatch(r"[0-9a-f]{12}", word) for word in words["en"])  # ids are metadata, not words
     vocabulary = sharded.out / "pagefind" / "vocabulary"
     entry = json.loads((vocabulary / "pagefind-entry.json").read_text(encoding="utf-8"))
-    assert {code: index["page_count"] for code, index in entry["languages"].items()} == {"en": len(SHARDS)}
+    assert {code: index["page_count"] for code, index in entry["languages"].items()} == {"en": search.SHARD_COUNT}
     assert not (vocabulary / "fragment").exists()  # a page of words per shard, counted and never shown
 
 
@@ -171,19 +177,20 @@ def test_a_rebuild_indexes_only_the_shard_whose_pages_changed(sharded: BuiltSite
     read_back = []  # the bundles whose words the vocabulary reads: the others' are in the cache
     monkeypatch.setattr(search, "read_bundle_words", lambda bundle: read_back.append(bundle.name) or reading(bundle))
     edited = build_project(project)
-    assert read_back == ["neurips-2025"]
-    assert "2 unchanged, 1 indexed: neurips-2025 (13)" in edited.output
+    home = shard_names(edited.out)[slug]
+    assert read_back == [home]
+    assert re.search(rf"3 unchanged, 1 indexed: {home} \(\d+\)", edited.output), edited.output
     after = bundle_files(edited.out)
     for name, (inode, data) in after.items():
-        shard = name.split("/")[0]
-        if shard in ("icml-2026", "iclr-2024"):
+        if name.split("/")[0] not in (home, "vocabulary"):
             assert before[name] == (inode, data), f"{name} was indexed again"
-    assert not any(name.startswith(("neurips-2025/", "vocabulary/")) and before.get(name, (0,))[0] == inode
+    assert not any(name.startswith((f"{home}/", "vocabulary/")) and before.get(name, (0,))[0] == inode
                    for name, (inode, _) in after.items()), "the edited shard and the vocabulary are new"
-    changed_elsewhere = [path for path, text in pages.items() if by_venue[path.parent.name] != "NeurIPS 2025"
+    names = shard_names(edited.out)
+    changed_elsewhere = [path for path, text in pages.items() if names[path.parent.name] != home
                          and path.read_text(encoding="utf-8") != text]
     assert changed_elsewhere, "no page of another shard shows the edited title: pick another paper"
-    assert "Zanzibarite" in search.read_bundle_words(edited.out / "pagefind" / "neurips-2025")["en"]
+    assert "Zanzibarite" in search.read_bundle_words(edited.out / "pagefind" / home)["en"]
     assert check_site(edited.out, validate_html=False) == []
 
 
@@ -201,9 +208,10 @@ def test_an_edit_that_keeps_every_shards_words_keeps_the_vocabulary(sharded: Bui
     title = re.search(r"(?m)^title: (.*)$", text)[1]
     source.write_text(text.replace(f"title: {title}", f"title: {' '.join(reversed(title.split()))}"), encoding="utf-8")
     edited = build_project(project)
-    assert "2 unchanged, 1 indexed: neurips-2025" in edited.output
+    home = shard_names(edited.out)[neurips[0]]
+    assert f"3 unchanged, 1 indexed: {home}" in edited.output
     after = bundle_files(edited.out)
-    assert any(name.startswith("neurips-2025/") and before.get(name, (0,))[0] != inode for name, (inode, _) in after.items())
+    assert any(name.startswith(f"{home}/") and before.get(name, (0,))[0] != inode for name, (inode, _) in after.items())
     assert {name: value for name, value in after.items() if name.startswith("vocabulary/")} == \
         {name: value for name, value in before.items() if name.startswith("vocabulary/")}
     assert shards_file(edited.out)["vocabulary"] == vocabulary
@@ -225,14 +233,16 @@ def test_the_offline_index_is_the_same_from_the_abstracts_terms_kept(monkeypatch
         assert offline.OfflineIndex(entries, [], kept).render_all() == expected
 
 
-def test_a_venue_that_disappears_takes_its_bundle_along(sharded: BuiltSite, tmp_path):
+def test_a_venue_that_disappears_takes_its_pages_out_of_their_shards_alone(sharded: BuiltSite, tmp_path):
     project = copy_built(sharded, tmp_path / "project").root
+    touched = shard_of_venue(project / "site", "ICLR 2024")
     (project / "seeds" / "002_iclr.txt").unlink()
     run_cli("ingest", "--seeds", str(project / "seeds"), "--content", str(project / "content"), "--prune", "--allow-removals")
     rebuilt = build_project(project)
-    assert "Indexed 32 pages in 2 shards: 2 unchanged, 0 indexed" in rebuilt.output
-    assert not (rebuilt.out / "pagefind" / "iclr-2024").exists()
-    assert [bundle["name"] for bundle in shards_file(rebuilt.out)["bundles"]] == ["icml-2026", "neurips-2025"]
+    assert f"Indexed 32 pages in 4 shards: {4 - len(touched)} unchanged, {len(touched)} indexed" in rebuilt.output, \
+        re.search(r"Indexed .*", rebuilt.output)[0]
+    assert "2024" not in shards_file(rebuilt.out)["years"]
+    assert sum(bundle["pages"] for bundle in shards_file(rebuilt.out)["bundles"]) == 32
     assert check_site(rebuilt.out, validate_html=False) == []
 
 
@@ -240,12 +250,12 @@ def test_the_index_command_reindexes_in_place_only_what_is_missing_or_stale(shar
     site = Path(shutil.copytree(sharded.out, tmp_path / "site"))
     shutil.copytree(sharded.root / ".site-build", tmp_path / ".site-build")  # the page list the render recorded
     (site / "pagefind" / "pagefind.js").write_text("// an unsharded bundle of an older build")
-    shutil.rmtree(site / "pagefind" / "iclr-2024")
-    kept = {name: inode for name, (inode, _) in bundle_files(site).items() if name.startswith("icml-2026/")}
+    shutil.rmtree(site / "pagefind" / "part-3")
+    kept = {name: inode for name, (inode, _) in bundle_files(site).items() if name.startswith("part-1/")}
     output = run_cli("index", "--out", str(site))
-    assert "Indexed 38 pages in 3 shards: 2 unchanged, 1 indexed: iclr-2024 (6)" in output
+    assert re.search(r"Indexed 38 pages in 4 shards: 3 unchanged, 1 indexed: part-3 \(\d+\)", output), output
     assert not (site / "pagefind" / "pagefind.js").exists()
-    assert {name: inode for name, (inode, _) in bundle_files(site).items() if name.startswith("icml-2026/")} == kept
+    assert {name: inode for name, (inode, _) in bundle_files(site).items() if name.startswith("part-1/")} == kept
     assert check_site(site, validate_html=False) == []
 
 
@@ -256,10 +266,12 @@ def test_the_index_command_reindexes_in_place_only_what_is_missing_or_stale(shar
 def one_index(sharded: BuiltSite, tmp_path_factory) -> Path:
     """The same site with every paper in one shard: what search must behave like."""
     site = Path(shutil.copytree(sharded.out, tmp_path_factory.mktemp("one-index") / "site"))
-    record = Path(shutil.copytree(sharded.root / ".site-build", site.parent / ".site-build"))
-    pages = [replace(page, venue="", year="") for page in read_pages_file(site)]
-    (record / PAGES_FILE).write_text(render_pages_file(pages, "en"), encoding="utf-8")
-    search.index_site(site)
+    shutil.copytree(sharded.root / ".site-build", site.parent / ".site-build")
+    count, search.SHARD_COUNT = search.SHARD_COUNT, 1
+    try:
+        search.index_site(site)
+    finally:
+        search.SHARD_COUNT = count
     assert [bundle["pages"] for bundle in shards_file(site)["bundles"]] == [38]
     return site
 
@@ -316,9 +328,15 @@ class SearchPage:
         self.page.evaluate(SUBMIT, params)
 
     def read(self, params: dict[str, str]) -> tuple[list[str], str]:
+        """Every result, "Show more" clicked until all are shown."""
         self.page.wait_for_function("q => { const r = document.querySelector('#search-results');"
                                     " return r !== null && r.dataset.engine === 'pagefind' && r.dataset.query === q; }",
                                     arg=params.get("q", ""))
+        more = self.page.locator("#search-more")
+        while more.is_visible():
+            shown = self.page.locator("#search-results .result").count()
+            more.click()
+            self.page.wait_for_function("n => document.querySelectorAll('#search-results .result').length > n", arg=shown)
         hrefs = self.page.eval_on_selector_all("#search-results a.result-link", "links => links.map(a => a.href)")
         return [urlsplit(href).path.split("/")[4] for href in hrefs], self.page.locator("#search-status").inner_text()
 

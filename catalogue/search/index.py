@@ -4,9 +4,11 @@ disk, where Pagefind cannot load, search the offline index the render writes (of
 What to index is what the render recorded (PAGES_FILE): each paper page with its venue, year and
 a key of what its indexed part is made from. No page is read back to learn it.
 
-Pagefind's index is sharded: one bundle per venue and year (site/pagefind/<shard>/), so that
-indexing memory is bounded by the largest shard and a shard whose pages did not change since the
-last build is reused instead of indexed again. The browser merges the bundles (Pagefind's
+Pagefind's index is sharded: SHARD_COUNT bundles (site/pagefind/part-N/), each page in the one a
+stable hash of its path names, so that indexing memory is bounded by a shard, a shard whose pages
+did not change since the last build is reused instead of indexed again, and a query fetches the
+same number of index chunks however many venues and years the catalogue has (venue and year are
+Pagefind filters of every page). The browser merges the bundles (Pagefind's
 mergeIndex). One more bundle, site/pagefind/vocabulary/, holds one page per shard with all the
 words of that shard: Pagefind falls back to shorter prefixes for a word an index lacks, and a
 shard lacking a word another shard has would otherwise add such near misses, which one index
@@ -33,14 +35,13 @@ import json
 import re
 import subprocess
 import zlib
-from collections import Counter, defaultdict
+from collections import defaultdict
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
 
 from catalogue.errors import CatalogueError
-from catalogue.portable import is_portable, portable_slug
 from catalogue.publish.manifest import SEARCH_PAGES
 from catalogue.publish.site_folder import SiteFolder
 from catalogue.system.cache import Cache, code_version, digest
@@ -50,16 +51,22 @@ from catalogue.system.terminal import counted
 BUNDLE_DIR = "pagefind"
 SHARDS_FILE = "shards.json"  # in BUNDLE_DIR: the bundles search.js merges, and their fingerprints
 PAGES_FILE = SEARCH_PAGES  # written by the render: the pages to index, their filters and keys (never published)
-SHARDS_FORMAT = 4  # bump when the way a shard is indexed changes, so that every shard is indexed again
+SHARDS_FORMAT = 6  # bump when the way a shard is indexed changes, so that every shard is indexed again
 VOCABULARY = "vocabulary"  # the bundle of each shard's words (a folder in BUNDLE_DIR)
 WORDS_KIND = "shard-words"  # cache entries: a shard's words by language, by the shard's fingerprint
 ENTRY_FILE = "pagefind-entry.json"  # in every bundle: its languages
-OTHER_SHARD = "other"  # pages that name no venue and year
+SHARD_COUNT = 4  # fixed: a query fetches each shard's index chunks, so its cost grows with the count
+SHARD_PREFIX = "part-"
 # Pagefind's ready-made interfaces: the site has its own (assets/search.js), so these are not kept.
 UNUSED_FILES = ("pagefind-ui.js", "pagefind-ui.css", "pagefind-modular-ui.js", "pagefind-modular-ui.css",
                 "pagefind-component-ui.js", "pagefind-component-ui.css", "pagefind-highlight.js")
 RUNTIME_FILES = ("pagefind.js", "pagefind-worker.js")  # with wasm.*.pagefind: the vocabulary's alone are loaded
 FRAGMENT_SIGNATURE = b"pagefind_dcd"  # Pagefind 1.x puts this before each fragment's JSON
+# A shard holds a quarter of the catalogue: its fragments go in folders by their name's last
+# letter (fragment/<letter>/<name>), so that no folder grows past a host's limit, and the runtime
+# is told so (its one line that names a fragment's address).
+FRAGMENT_ADDRESS = "`${this.basePath}fragment/${hash}.pf_fragment`"
+FOLDED_FRAGMENT_ADDRESS = "`${this.basePath}fragment/${hash.slice(-1)}/${hash}.pf_fragment`"
 TEXT_META = ("name", "title")  # metadata that is also the page's text (not its id, nor the derived mark)
 
 
@@ -67,9 +74,7 @@ TEXT_META = ("name", "title")  # metadata that is also the page's text (not its 
 class Shard:
     """Pages indexed together into one Pagefind bundle, site/pagefind/<name>/."""
 
-    name: str  # a slug of the venue and year, e.g. icml-2026
-    venue: str  # the pages' venue and year filters as written ("" when they name none)
-    year: str
+    name: str  # part-1 ... part-<SHARD_COUNT>
     pages: tuple[str, ...]  # paths relative to the site, sorted
     fingerprint: str  # changes when any page, Pagefind's version or the way of indexing changes
 
@@ -108,40 +113,25 @@ def read_record(site_dir: Path) -> tuple[str, list[IndexedPage]]:
                              "(python3 build.py render) before indexing it") from None
 
 
-def shard_name(venue: str, year: str) -> str:
-    """A folder name for a venue and year: ('ICML', '2026') -> 'icml-2026'; a hash is added for
-    letters that do not fit in a folder name."""
-    if not f"{venue}{year}".strip():
-        return OTHER_SHARD
-    slug = re.sub(r"[^a-z0-9]+", "-", f"{venue} {year}".lower()).strip("-")
-    if slug and re.sub(r"[^a-z0-9]", "", slug) == re.sub(r"[\W_]", "", f"{venue}{year}".lower()) and is_portable(slug):
-        return slug
-    name = "-".join(filter(None, [slug, short_hash(venue, year)]))
-    return name if is_portable(name) else portable_slug(slug, f"{venue}\0{year}")
-
-
-def short_hash(*parts: str) -> str:
-    return hashlib.sha256("\0".join(parts).encode()).hexdigest()[:8]
+def shard_of(path: str) -> int:
+    """A page's shard: a stable hash of its path, so that a page stays in its shard whatever else changes."""
+    return zlib.crc32(path.encode("utf-8")) % SHARD_COUNT
 
 
 def read_shards(site_dir: Path) -> list[Shard]:
-    """The pages the render recorded for Pagefind (PAGES_FILE), grouped by venue and year, with fingerprints."""
+    """The pages the render recorded for Pagefind (PAGES_FILE), grouped into shards, with fingerprints."""
     return group_shards(*read_record(site_dir))
 
 
 def group_shards(language: str, recorded: list[IndexedPage]) -> list[Shard]:
-    """The pages grouped by venue and year, with fingerprints (which the site's language is part of)."""
-    groups: dict[tuple[str, str], list[IndexedPage]] = defaultdict(list)
+    """The pages grouped by shard_of, with fingerprints (which the site's language is part of)."""
+    groups: dict[int, list[IndexedPage]] = defaultdict(list)
     for page in recorded:
-        groups[page.venue, page.year].append(page)
-    names = Counter(shard_name(venue, year) for venue, year in groups)
+        groups[shard_of(page.path)].append(page)
     shards = []
-    for (venue, year), pages in sorted(groups.items()):
-        name = shard_name(venue, year)
-        if names[name] > 1 or name == VOCABULARY:  # 'ICML' and 'icml', a venue called Vocabulary
-            name += "-" + short_hash(venue, year)
+    for number, pages in sorted(groups.items()):
         pages.sort(key=lambda page: page.path)
-        shards.append(Shard(name, venue, year, tuple(page.path for page in pages),
+        shards.append(Shard(f"{SHARD_PREFIX}{number + 1}", tuple(page.path for page in pages),
                             fingerprint(language, *(f"{page.path} {page.key}" for page in pages))))
     return shards
 
@@ -192,7 +182,8 @@ def index_site(site_dir: Path, previous: Path | None = None, jobs: int = 1, cach
             SiteFolder(previous).link(f"{BUNDLE_DIR}/{VOCABULARY}", bundle_root / VOCABULARY)
     else:
         index_vocabulary(site_dir, shards, words, language)
-    (bundle_root / SHARDS_FILE).write_text(render_shards_file(shards, wanted[VOCABULARY]), encoding="utf-8")
+    (bundle_root / SHARDS_FILE).write_text(render_shards_file(
+        shards, wanted[VOCABULARY], sorted({page.year for page in pages_recorded if page.year})), encoding="utf-8")
     pages = sum(len(shard.pages) for shard in shards)
     indexed = ", ".join(f"{shard.name} ({len(shard.pages)})" for shard in stale)
     return (f"Indexed {counted(pages, 'page')} in {counted(len(shards), 'shard')}: "
@@ -254,7 +245,7 @@ def read_bundle_words(bundle: Path) -> dict[str, list[str]]:
     <language>_<hash>.pf_fragment); surrounding punctuation is dropped, Pagefind drops it too."""
     languages = sorted(bundle_languages(bundle), key=len, reverse=True)
     words: dict[str, set[str]] = defaultdict(set)
-    for fragment in (bundle / "fragment").glob("*.pf_fragment"):
+    for fragment in fragment_files(bundle):
         try:
             data = json.loads(gzip.decompress(fragment.read_bytes()).removeprefix(FRAGMENT_SIGNATURE))
         except (OSError, EOFError, zlib.error, ValueError) as error:
@@ -306,9 +297,19 @@ def build_bundle(bundle_root: Path, name: str, place, language: str, trim) -> st
 
 
 def drop_runtime(bundle: Path) -> None:
-    """A shard's bundle, merged into the vocabulary's, is read for its data alone."""
+    """A shard's bundle, merged into the vocabulary's, is read for its data alone; its fragments
+    go in folders by their name's last letter (FRAGMENT_ADDRESS)."""
     for unused in [*RUNTIME_FILES, *(path.name for path in bundle.glob("wasm.*.pagefind"))]:
         (bundle / unused).unlink()
+    for fragment in sorted((bundle / "fragment").glob("*.pf_fragment")):
+        folder = fragment.parent / fragment.stem[-1]
+        folder.mkdir(exist_ok=True)
+        fragment.rename(folder / fragment.name)
+
+
+def fragment_files(bundle: Path) -> list[Path]:
+    """A shard's fragments, one per page (in fragment/<letter>/)."""
+    return sorted((bundle / "fragment").glob("*/*.pf_fragment"))
 
 
 def keep_runtime(bundle: Path) -> None:
@@ -319,6 +320,14 @@ def keep_runtime(bundle: Path) -> None:
         if path.name not in needed:
             path.unlink()
     remove_tree(bundle / "fragment")
+    for name in RUNTIME_FILES:
+        script = bundle / name
+        code = script.read_text(encoding="utf-8")
+        if code.count(FRAGMENT_ADDRESS) != 1:
+            raise CatalogueError(f"{script}: this Pagefind's runtime does not name a fragment's address as "
+                                 f"{FRAGMENT_ADDRESS}; search cannot find fragments in folders (pin the Pagefind "
+                                 "version of requirements.txt)")
+        script.write_text(code.replace(FRAGMENT_ADDRESS, FOLDED_FRAGMENT_ADDRESS), encoding="utf-8")
 
 
 def bundle_languages(bundle: Path) -> dict[str, dict]:
@@ -344,13 +353,14 @@ def run_pagefind(site: Path, output: Path, language: str) -> str:
     return result.stdout
 
 
-def render_shards_file(shards: list[Shard], vocabulary: str) -> str:
+def render_shards_file(shards: list[Shard], vocabulary: str, years: list[str]) -> str:
     """shards.json: the vocabulary bundle and each shard's bundle (folders relative to
-    site/pagefind/), with their name, venue, year, page count and fingerprint."""
-    bundles = [{"name": shard.name, "path": f"{shard.name}/", "venue": shard.venue, "year": shard.year,
-                "pages": len(shard.pages), "fingerprint": shard.fingerprint} for shard in shards]
+    site/pagefind/), with their name, page count and fingerprint; and the years the pages name
+    (a sort by year searches one year at a time)."""
+    bundles = [{"name": shard.name, "path": f"{shard.name}/", "pages": len(shard.pages),
+                "fingerprint": shard.fingerprint} for shard in shards]
     return json.dumps({"format": SHARDS_FORMAT, "vocabulary": {"path": f"{VOCABULARY}/", "fingerprint": vocabulary},
-                       "bundles": bundles}, ensure_ascii=False, indent=1) + "\n"
+                       "years": years, "bundles": bundles}, ensure_ascii=False, indent=1) + "\n"
 
 
 def read_fingerprints(bundle_root: Path) -> dict[str, str]:

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import json
 import math
+import re
+import unicodedata
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
@@ -24,6 +26,8 @@ PART_BYTES = 180_000  # a part's most bytes: under the file budget of a catalogu
 PART_VARIABLE = "CATALOGUE_SEARCH_PART_"  # part <n> sets window.CATALOGUE_SEARCH_PART_<n> to its rows
 TERMS_PER_PAPER = 16
 CJK_PIECES_PER_PAPER = 400
+TERM = re.compile(r"\b[a-z]{4,}\b")
+KNOWN_TERMS = 8000  # the titles' most frequent words the manifest lists, for spelling suggestions
 
 
 @dataclass(frozen=True)
@@ -39,6 +43,7 @@ class SearchEntry:
     authors: tuple[str, ...] = ()
     id: str = ""  # the paper's id, which the reading list keeps
     derived: bool = False  # whether the title was derived from the abstract
+    author_slugs: tuple[str, ...] = ()  # each author's slug (their section's anchor), as `authors`
 
 
 @dataclass(frozen=True)
@@ -88,11 +93,23 @@ class OfflineIndex:
         for row in rows:
             row[3] = venues.index(row[3])
         manifest = {"stopwords": " ".join(sorted(STOPWORDS)), "topics": self.topic_labels, "venues": venues,
-                    "parts": self.paths[1:]}
+                    "parts": self.paths[1:], "terms": known_terms(self.entries)}
         files = {FALLBACK_FILE: "window.CATALOGUE_SEARCH = " + compact(manifest) + ";\n"}
         for number, (start, end) in enumerate(self.parts, 1):
             files[part_path(number)] = f"window.{PART_VARIABLE}{number} = {compact(rows[start:end])};\n"
         return files
+
+
+def known_terms(entries: list[SearchEntry]) -> str:
+    """The words of the titles and names (ASCII letters, four or more) that a misspelled query
+    word is matched against (assets/search.js), the most frequent first, at most KNOWN_TERMS."""
+    counts = Counter(word for entry in entries for word in set(TERM.findall(f"{entry.name} {entry.title}".lower())))
+    return " ".join(sorted(counts, key=lambda word: (-counts[word], word))[:KNOWN_TERMS])
+
+
+def plain_slug(name: str) -> str:
+    """The slug assets/search.js makes of an author's name when the row gives none (its plainSlug)."""
+    return "-".join(unicodedata.normalize("NFC", name).lower().split())
 
 
 def part_path(number: int) -> str:
@@ -119,7 +136,12 @@ def index_rows(entries: list[SearchEntry], documents: list[AbstractTerms]) -> li
         terms_kept = [w for _, w in ranked[:TERMS_PER_PAPER]] + pieces[:CJK_PIECES_PER_PAPER]
         row = [routes.slug_of_paper_page(entry.path), name, entry.title,
                entry.venue, list(entry.topics), " ".join(terms_kept), list(entry.authors), entry.id]
-        rows.append(row + [1] if entry.derived else row)
+        # An author's slug is kept only where the browser would not make it from the name.
+        slugs = [slug if slug != plain_slug(author) else 0 for author, slug in zip(entry.authors, entry.author_slugs)]
+        if any(slugs):
+            rows.append(row + [int(entry.derived), slugs])
+        else:
+            rows.append(row + [1] if entry.derived else row)
     return rows
 
 
@@ -127,7 +149,7 @@ def row_bound(entry: SearchEntry, document: AbstractTerms) -> int:
     """No fewer bytes than the paper's row, known before the words are ranked: its longest
     TERMS_PER_PAPER words and first CJK pieces stand for the words it will keep."""
     fields = [routes.slug_of_paper_page(entry.path), entry.name, entry.title, 10**6, list(entry.topics), "",
-              list(entry.authors), entry.id, 1]
+              list(entry.authors), entry.id, 1, list(entry.author_slugs)]
     longest = sorted((len(compact(w).encode()) - 1 for w in document.words), reverse=True)[:TERMS_PER_PAPER]
     pieces = [len(compact(w).encode()) - 1 for w in document.pieces[:CJK_PIECES_PER_PAPER]]
     return len(compact(fields).encode()) + 1 + sum(longest) + sum(pieces)

@@ -23,7 +23,7 @@ from catalogue.site.cite import venue_year_label
 from catalogue.errors import shown
 from catalogue import routes
 from catalogue.site.authors import author_path
-from catalogue.search.index import BUNDLE_DIR, FRAGMENT_SIGNATURE, SHARDS_FILE
+from catalogue.search.index import BUNDLE_DIR, FRAGMENT_SIGNATURE, SHARDS_FILE, fragment_files
 from catalogue.site import hosts
 
 PROJECT = Path(__file__).resolve().parents[2]
@@ -283,7 +283,7 @@ def check_search_index(site: Path, pages: list[str], index_command: str) -> list
     problems, indexed = [], {}
     missing = [folder for folder in folders if not (bundle / folder / "pagefind-entry.json").is_file()]
     problems += [f"{BUNDLE_DIR}/{folder}: named in {SHARDS_FILE}, but not a Pagefind bundle" for folder in missing]
-    for fragment in sorted(f for folder in folders[1:] for f in (bundle / folder / "fragment").glob("*.pf_fragment")):
+    for fragment in [f for folder in folders[1:] for f in fragment_files(bundle / folder)]:
         name = fragment.relative_to(site).as_posix()
         try:
             url = json.loads(gzip.decompress(fragment.read_bytes()).removeprefix(FRAGMENT_SIGNATURE))["url"]

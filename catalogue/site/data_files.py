@@ -44,7 +44,8 @@ def plan_data_files(catalogue: Catalogue, views: tuple[PaperView, ...], config: 
     offline = OfflineIndex([SearchEntry(v.path, v.name_text, v.title_text, venue(v.paper),
                                         tuple(topic_index[t.slug] for t in v.topics), v.plain_abstract,
                                         tuple(author.shown for author in v.authors), v.paper.id,
-                                        v.paper.title_source == "derived") for v in views],
+                                        v.paper.title_source == "derived",
+                                        tuple(routes.author_slug_of(author.path) for author in v.authors)) for v in views],
                            [t.label for t in catalogue.topics], terms)
     files += [Output(path, all_views, functools.partial(offline.render, path)) for path in offline.paths]
     groups = venue_groups(views, venue)
