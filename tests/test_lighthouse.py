@@ -35,7 +35,7 @@ LIGHTHOUSE = PROJECT / "node_modules" / ".bin" / "lighthouse"
 CATEGORIES = ("performance", "accessibility", "best-practices", "seo")
 THRESHOLD = 0.95
 PAPER = "wz-llm"  # highlights, links, related papers, the cite section
-PAGES = {"home": "", "paper": f"papers/{bucket(PAPER)}/{PAPER}/index.html"}
+PAGES = {"home": "", "paper": f"papers/{bucket(PAPER)}/{PAPER}/index.html", "search": "search.html?q=optimal+transport"}
 CHROME_FLAGS = "--headless=new --no-sandbox --disable-gpu --disable-dev-shm-usage"
 TIMEOUT_S = 120  # per page; a run takes about 12 s
 RUNS_WHEN_SLOW = 3
@@ -62,7 +62,7 @@ def run_lighthouse(url: str, report: Path) -> dict:
 
 @pytest.fixture(scope="module")
 def reports(tmp_path_factory) -> Iterator[dict[str, tuple[dict, Path]]]:
-    """Both pages audited one after the other (in parallel they would slow each other down,
+    """The pages audited one after the other (in parallel they would slow each other down,
     and the simulated timings with them)."""
     scratch = tmp_path_factory.mktemp("lighthouse")
     project = make_project(scratch / "project")
