@@ -63,6 +63,21 @@ def test_generated_texts_with_two_quotations_are_kept(first, between, last):
     assert unquoted(text) == text
 
 
+# Real titles from ../shared/corpus: ECCV 2022's list wraps some whole; others quote a part.
+WRAPPED_TITLES = ['"A Simple Approach and Benchmark for 21,000-Category Object Detection"',
+                  '"CHORE: Contact, Human and Object REconstruction from a Single RGB Image"']
+QUOTING_TITLES = ["\u201cConvex Until Proven Guilty\u201d: Dimension-Free Acceleration of Gradient Descent on Non-Convex Functions",
+                  "\u201cStyle\u201d Transfer for Musical Audio Using Multiple Time-Frequency Representations",
+                  '"Good Robot! Now Watch This!": Repurposing Reinforcement Learning for Task-to-Task Transfer']
+
+
+def test_titles_wrapped_whole_lose_their_marks_and_titles_quoting_a_part_keep_them():
+    titles = WRAPPED_TITLES + QUOTING_TITLES
+    records, _ = parse_seed_records("\n".join(json.dumps({"title": title, "abstract": "We present a method for it."})
+                                              for title in titles).encode(), "eccv-2022.jsonl")
+    assert [record.title for record in records] == [title[1:-1] for title in WRAPPED_TITLES] + QUOTING_TITLES
+
+
 def test_ingest_unwraps_both_kinds_of_list():
     records, _ = parse_seed_records(b'{"title": "T", "abstract": "\\"We present X, a method.\\""}\n', "eccv-2022.jsonl")
     assert records[0].abstract == "We present X, a method."

@@ -2,8 +2,8 @@
 
 A text list (.txt) gives one record per abstract, with the venue and year of its header; a
 structured list (JSON, CSV, BibTeX: see structured_lists.py) gives each record's own fields. Either way
-every problem is a note naming the file and the line or record. An abstract the list wraps as a whole
-in quote marks comes without them (quotes.py).
+every problem is a note naming the file and the line or record. An abstract or a title the list wraps
+as a whole in quote marks comes without them (quotes.py).
 """
 
 from __future__ import annotations
@@ -32,7 +32,8 @@ def read_records(data: bytes, path: str) -> tuple[list[Record], list[Problem]]:
         if decoded.text is None:
             return [], [Problem(Source(path), decoded.why_not)]
         listed = parse_record_file(decoded.text, path)
-        records = [replace(record, abstract=unquoted(record.abstract)) for record in listed.records]
+        records = [replace(record, abstract=unquoted(record.abstract), title=record.title and unquoted(record.title))
+                   for record in listed.records]
         return records, [*replaced_bytes(decoded, path), *listed.problems]
     document = parse_seed_bytes(data, path)
     records = [Record(Source(path, paragraph.line), unquoted(paragraph.text), venue=document.venue, year=document.year)
