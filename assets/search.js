@@ -395,7 +395,7 @@
     var meta = document.createElement("p");
     meta.className = "result-meta";
     if (result.id) meta.appendChild(starButton(result));
-    if (result.name && result.title.indexOf(result.name) !== 0) {
+    if (result.name && !window.catalogueNameInTitle(result.name, result.title)) {
       var name = document.createElement("span");
       name.className = "name";
       name.dir = "auto";
