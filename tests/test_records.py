@@ -227,7 +227,7 @@ BAD = [
     ("seeds/x.csv", "Title;Abstract\rA;x\rB;y\r", [], ["A", "B"]),
     ("seeds/x.csv", "Title,Abstract\rA,x\r", [], ["A"]),
     ("seeds/x.csv", "Name,Count\nA,1\n",
-     ["seeds/x.csv:1: the header row names none of the fields (abstract, authors, code, keywords, pdf, project, "
+     ["seeds/x.csv:1: the header row names none of the fields (abstract, authors, code, doi, keywords, pdf, project, "
       "published, title, url, venue, year); nothing in this file was read"], []),
     ("seeds/x.bib", "@article{a, title = {A}}\n@article{b, title = {Broken\n@article{c, title = {C}}\n"
                     "@article{a, title = {D}}\n@article{e, title = {E}, title = {F}}\n@article{f, note = {none}}\n",
