@@ -2,7 +2,7 @@
 // address when the site knows it, else the page's own address without query or fragment.
 
 // A paper's citation as text and as Markdown, from its title and, when known, its authors, its
-// venue ("ICML 2026") and its address: "Authors. Title. Venue. URL" and
+// venue ("ICML 2026") and its address (its DOI's, when it has one): "Authors. Title. Venue. URL" and
 // "Authors. [Title](URL). *Venue*." (the title in bold without an address).
 window.catalogueCitations = function (title, authors, venue, url) {
   "use strict";
@@ -17,7 +17,7 @@ window.catalogueCitations = function (title, authors, venue, url) {
 };
 
 // A paper's BibTeX entry as catalogue/site/cite.py writes it, from its title and authors as written,
-// its booktitle ("" without a venue), its year (a string), its entry's address and PDF and its key;
+// its booktitle ("" without a venue), its year (a string), its DOI, its entry's address and PDF and its key;
 // null when a text holds a character it cannot write as cite.py does (cite_script.script_makes decides
 // which entries a page or a reading-list record carries instead). Text is escaped as tex.py does:
 // TeX's special characters as the commands that print them, any other beyond ASCII from
@@ -60,7 +60,7 @@ window.catalogueBibtex = (function () {
     var fields = [["title", "{" + protect(title) + "}"], [authors.length ? "author" : "key", "{" + named + "}"]];
     if (paper.booktitle) fields.push([inProceedings ? "booktitle" : "howpublished", "{" + booktitle + "}"]);
     if (paper.year) fields.push(["year", paper.year]);
-    [["url", paper.url], ["pdf", paper.pdf]].forEach(function (address) {
+    [["doi", paper.doi], ["url", paper.url], ["pdf", paper.pdf]].forEach(function (address) {
       if (address[1]) fields.push([address[0], "{" + address[1].replace(/[{}\\^]/g, function (c) { return URL_ESCAPES[c]; }) + "}"]);
     });
     return "@" + (inProceedings ? "inproceedings" : "misc") + "{" + paper.key + ",\n" +
@@ -85,10 +85,10 @@ window.catalogueBibtex = (function () {
   }
 
   // The BibTeX entry when the page does not carry it, and the text and Markdown citations under it,
-  // made from what the page says of the paper (its title and year; its authors, venue and address in
-  // its JSON-LD; its PDF in its Scholar tag; its venue's proceedings in site-data.js; its key, and
-  // an address or PDF said nowhere else, in the cite section's data-*) rather than written into
-  // every page.
+  // made from what the page says of the paper (its title and year; its authors, venue, address and
+  // DOI in its JSON-LD, the DOI as its https://doi.org/ address; its PDF in its Scholar tag; its
+  // venue's proceedings in site-data.js; its key, and an address or PDF said nowhere else, in the
+  // cite section's data-*) rather than written into every page.
   function addCitations() {
     var details = document.querySelector("details.citations");
     var heading = document.querySelector("article.paper h1");
@@ -98,6 +98,7 @@ window.catalogueBibtex = (function () {
     var title = heading.getAttribute("data-title") || heading.textContent;  // the title as text (paper.html)
     var authors = (paper.author || []).map(function (author) { return author.name; });
     var venue = paper.isPartOf ? paper.isPartOf.name : "";
+    var doiAddress = paper.identifier || "";  // https://doi.org/ and the DOI, percent-encoded (cite.py's doi_address)
     var section = document.querySelector("section.cite");
     if (!document.getElementById("cite-bibtex") && section) {
       var article = document.querySelector("article[data-year]");
@@ -110,12 +111,13 @@ window.catalogueBibtex = (function () {
       var made = window.catalogueBibtex({
         title: title, authors: authors, url: said.url || paper.url || "",
         booktitle: Object.prototype.hasOwnProperty.call(proceedings, named) ? proceedings[named] : venue,
-        pdf: said.pdf || (pdf ? pdf.content : ""), year: year, key: said.key
+        pdf: said.pdf || (pdf ? pdf.content : ""), year: year, key: said.key,
+        doi: decodeURIComponent(doiAddress.replace(/^https:\/\/doi\.org\//, ""))
       });
       if (made) details.appendChild(document.createElement("pre")).textContent = made;
       if (made) details.lastChild.id = "cite-bibtex";
     }
-    var citations = window.catalogueCitations(title, authors, venue, paper.url || "");
+    var citations = window.catalogueCitations(title, authors, venue, doiAddress || paper.url || "");
     [["plain", text("text_citation")], ["markdown", "Markdown"]].forEach(function (kind) {
       var title = document.createElement("h3");
       title.id = kind[0] + "-heading";

@@ -122,7 +122,7 @@
   }
 
   // A paper's BibTeX from its row (data_parts.list_row): the entry it carries, or the one cite.js
-  // writes from its title, authors, venue's booktitle, year, key, PDF and address.
+  // writes from its title, authors, venue's booktitle, year, key, PDF, DOI and address.
   function entryOf(row, tables) {
     var cite = row[9];
     if (typeof cite === "string") return cite;
@@ -132,7 +132,7 @@
     var page = tables.base ? tables.base + window.catalogueRoute("paper_shared", {slug: row[1]}) : "";
     return window.catalogueBibtex({
       title: row[2], authors: cite.a || names, booktitle: venue[3], year: venue[1] ? String(venue[1]) : "",
-      url: cite.u || page, pdf: cite.p || "", key: cite.k
+      url: cite.u || page, pdf: cite.p || "", doi: cite.d || "", key: cite.k
     }) || "";
   }
 

@@ -22,7 +22,7 @@ PREAMBLE = "\\documentclass{article}\n\\usepackage[T1]{fontenc}\n\\usepackage[ut
 # (biber checks each entry against biblatex's data model: its types' mandatory fields, its field names).
 STYLES = {
     "plain.bst": ("", "\\bibliographystyle{plain}\n\\bibliography{refs}\n", ["bibtex"]),
-    "natbib + plainnat.bst": ("\\usepackage{natbib}\n", "\\bibliographystyle{plainnat}\n\\bibliography{refs}\n", ["bibtex"]),
+    "natbib + plainnat.bst": ("\\usepackage{natbib}\n\\usepackage{url}\n", "\\bibliographystyle{plainnat}\n\\bibliography{refs}\n", ["bibtex"]),
     "biblatex + biber": ("\\usepackage[backend=biber]{biblatex}\n\\addbibresource{refs.bib}\n",
                          "\\printbibliography\n", ["biber", "--validate-datamodel"]),
 }

@@ -70,6 +70,7 @@ class Record:
     published: str | None = None  # the day the venue published it, an ISO date (2026-07-12)
     pdf: str | None = None  # the paper itself
     url: str | None = None  # its page in the proceedings or at the venue
+    doi: str | None = None  # 10.1000/xyz, checked as a content file checks it
     code: str | None = None
     project: str | None = None
 
@@ -117,7 +118,7 @@ class Paper:
     keywords: tuple[str, ...] = ()  # the authors' own keywords, when the list gives them
     pdf: str | None = None  # the paper itself
     url: str | None = None  # its page in the proceedings or at the venue ("Proceedings")
-    doi: str | None = None  # 10.1000/xyz, as the lookup service gave it
+    doi: str | None = None  # 10.1000/xyz, as its list or the lookup service gave it
     openalex: str | None = None  # the work the lookup found (W2741809807)
     looked_up: str | None = None  # when the lookup service was last asked about it, an ISO date
     in_seeds: bool = True  # False: gone from the seed lists, kept until `ingest --prune`

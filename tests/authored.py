@@ -1,6 +1,7 @@
 """A small catalogue with authors, as a structured seed list gives them: four papers, one author
 spelled two ways, an accented name, a paper with more authors than a card shows, one without
-authors, and a paper with every kind of link (PDF, proceedings, code, project page)."""
+authors, a paper with every kind of link (PDF, proceedings, code, project page), and two with a DOI
+(one holding what DOIs hold and TeX, HTML and addresses act on: `_`, `<`, `>`, `;`, parentheses)."""
 
 from __future__ import annotations
 
@@ -13,6 +14,9 @@ from catalogue.model import Link, Paper, Source
 
 PROJECT = Path(__file__).resolve().parent.parent
 BASE = "https://example.org/catalogue/"
+# The shape of a SICI DOI (Wiley's, 10.1002/(SICI)1097-4571(199806)49:8<693::AID-ASI4>3.0.CO;2-O) with a
+# Springer chapter's underscore.
+SICI_DOI = "10.1002/(SICI)1097-4571(199806)49:8<693::AID-ASI4_2>3.0.CO;2-O"
 
 
 def hashed(key: str) -> str:
@@ -32,8 +36,8 @@ PAPERS = [
           url="https://proceedings.example.org/engines", links=(Link("https://github.com/a/engines", "Code"),
                                                                 Link("https://engines.example.org/", "Project page"))),
     paper("notes", 2025, "ICLR", ("ada  LOVELACE", "José García", "Grace Hopper", "Edsger Dijkstra")),
-    paper("numbers", 2024, "ICML", ("Alan Turing",)),
-    paper("anonymous", 2026, "ICML", ()),
+    paper("numbers", 2024, "ICML", ("Alan Turing",), doi=SICI_DOI),
+    paper("anonymous", 2026, "ICML", (), doi="10.1007/978-3-030-58452-8_13"),
 ]
 
 

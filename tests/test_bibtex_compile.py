@@ -2,8 +2,9 @@
 with plain.bst, natbib's plainnat.bst, and biblatex with biber (checking biblatex's data model). One
 .bib holds the real papers of tests/data/corpus_sample.jsonl whose title or names go beyond ASCII or
 hold math, and made-up ones: no authors, accents as combining characters, math symbols as Unicode,
-characters TeX has no form for. Every style must report no error, and no warning but of a year
-missing where the paper has none (plainnat and biblatex want one; it is never made up).
+characters TeX has no form for, DOIs holding what real ones hold (`_`, `<`, `>`, `;`) and what TeX acts on.
+Every style must report no error, and no warning but of a year missing where the paper has none
+(plainnat and biblatex want one; it is never made up).
 (tests/test_structured_attacks.py compiles an attacked site's .bib for what TeX may read and write.)
 """
 
@@ -39,6 +40,9 @@ HOSTILE = [
 # Letters under two accents: TeX stacks them, but biber decodes the commands into Unicode before
 # pdflatex reads them, wrongly (the second accent first) and into characters T1 has no glyph for.
 STACKED = [("Two Accents on One Letter", ("Đặng Nguyễn", "Ana x\u0301\u0308 Lee"), "ICLR", 2025)]
+# DOIs: Wiley's SICI form, a Springer chapter's underscore, and every character TeX or an entry acts on.
+DOIS = ["10.1002/(SICI)1097-4571(199806)49:8<693::AID-ASI4>3.0.CO;2-O", "10.1007/978-3-030-58452-8_13",
+        "10.1000/a{b}c\\d^e%f#g&h~i$j"]
 
 
 def sample_papers() -> list[Paper]:
@@ -53,11 +57,18 @@ def sample_papers() -> list[Paper]:
     return papers
 
 
-def paper(slug: str, title: str, authors: tuple[str, ...], venue: str | None, year: int | None) -> Paper:
+def paper(slug: str, title: str, authors: tuple[str, ...], venue: str | None, year: int | None,
+          doi: str | None = None) -> Paper:
     """A paper whose key names its case (venue, year, slug), as the warnings name entries."""
     key = re.sub(r"[^a-z0-9]", "", f"{venue or ''}{year or ''}{slug}".lower())
     return Paper(id=f"{len(slug):012d}", slug=slug, title=title, abstract="", source=Source("s.txt", 1),
-                 title_source="given", authors=authors, venue=venue, year=year, cite_key=key)
+                 title_source="given", authors=authors, venue=venue, year=year, cite_key=key, doi=doi)
+
+
+def with_dois() -> list[Paper]:
+    """A paper for each of DOIS, one without authors (@misc)."""
+    return [paper(f"doi{number}", f"A Paper with DOI {number}", ("Ada Lovelace",) if number else (), "ICML", 2020, doi)
+            for number, doi in enumerate(DOIS)]
 
 
 def written(papers: list[Paper], folder: Path) -> Path:
@@ -71,6 +82,7 @@ def written(papers: list[Paper], folder: Path) -> Path:
 def bib(tmp_path_factory) -> Path:
     """Every case, for bibtex's styles."""
     papers = sample_papers() + [paper(f"made{number}", *case) for number, case in enumerate(HOSTILE + STACKED)]
+    papers += with_dois()
     assert len(papers) > 40
     return written(papers, tmp_path_factory.mktemp("bib"))
 
@@ -79,8 +91,8 @@ def bib(tmp_path_factory) -> Path:
 def outcomes(bib, tmp_path_factory) -> dict:
     """Each style compiled once, the three at the same time (each waits on its own processes); biber
     without the stacked accents."""
-    for_biber = written(sample_papers() + [paper(f"made{number}", *case) for number, case in enumerate(HOSTILE)],
-                        tmp_path_factory.mktemp("biber"))
+    for_biber = written(sample_papers() + [paper(f"made{number}", *case) for number, case in enumerate(HOSTILE)]
+                        + with_dois(), tmp_path_factory.mktemp("biber"))
 
     def run(style: str):
         return compile_bib(for_biber if "biber" in style else bib, style, tmp_path_factory.mktemp("tex"))
@@ -117,3 +129,13 @@ def test_an_entry_without_authors_is_misc_with_a_key_never_an_invented_author(bi
     assert re.search(r"key = \{\{\$\{\\rho\}\$\}-Margin Bounds for \{\$\\ell_\{\\infty\}\$\}\}", anonymous)
     [with_all] = [entry for key, entry in entries.items() if key.endswith("neurips2024made1")]
     assert with_all.startswith("inproceedings{") and "key =" not in with_all and "booktitle" in with_all
+
+
+def test_a_doi_is_written_as_given_but_for_what_would_end_its_field(bib):
+    """As an address is: `_`, `<`, `;`, `%`, `#` as they are (biblatex reads the field verbatim, plainnat
+    prints it with url.sty's \\url), braces, backslash and caret percent-encoded."""
+    text = bib.read_text(encoding="utf-8")
+    assert "  doi = {10.1002/(SICI)1097-4571(199806)49:8<693::AID-ASI4>3.0.CO;2-O},\n" in text
+    assert "  doi = {10.1007/978-3-030-58452-8_13},\n" in text
+    assert "  doi = {10.1000/a%7Bb%7Dc%5Cd%5Ee%f#g&h~i$j},\n" in text
+    assert text.count("  doi = ") == len(DOIS)  # none for a paper without one

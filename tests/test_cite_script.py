@@ -43,6 +43,9 @@ AUTHORS = [(), ("Ada Lovelace",), ("Ada Lovelace", "Alan Turing"), ("Kurt Gödel
 VENUES = [(None, None), ("NeurIPS", 2016), ("ICML", None), (None, 2020), ("Ünïversity Press", 2021), ("A&B", 2022)]
 ADDRESSES = [None, "https://example.org/REPO/papers/b1/x/", "https://example.org/a{b}/^c\\"]
 SLUGS = ["egotsr", "stochastic-variance-reduction", "x"]
+# DOIs: none, Wiley's SICI form, a Springer chapter's, what an entry escapes, one beyond ASCII (left to the page).
+DOIS = [None, "10.1002/(SICI)1097-4571(199806)49:8<693::AID-ASI4>3.0.CO;2-O", "10.1007/978-3-030-58452-8_13",
+        "10.1000/a{b}c\\d^e%f#g&h~i$j\"k'l", "10.1000/über"]
 
 
 def bibtex_by_script(inputs: list[dict], tmp_path: Path) -> list[str | None]:
@@ -78,7 +81,8 @@ def cases() -> list[tuple[Paper, str | None]]:
             venue, year = VENUES[(n + m) % len(VENUES)]
             made.append((Paper(id=f"{len(made):012x}", slug=SLUGS[n % len(SLUGS)], title=title, abstract="",
                                source=Source("s.txt", 1), authors=authors, venue=venue, year=year,
-                               pdf=ADDRESSES[m % len(ADDRESSES)]), ADDRESSES[(n + 1) % len(ADDRESSES)]))
+                               pdf=ADDRESSES[m % len(ADDRESSES)], doi=DOIS[(n * 3 + m) % len(DOIS)]),
+                         ADDRESSES[(n + 1) % len(ADDRESSES)]))
     # And printable ASCII at random: half of it without what TeX or HTML acts on, half with it.
     chance, every = random.Random(39), [chr(c) for c in range(32, 127)] + [" ", "A", "a"]
     for n in range(300):
@@ -86,7 +90,8 @@ def cases() -> list[tuple[Paper, str | None]]:
         text = "".join(chance.choice(letters) for _ in range(chance.randint(0, 30)))
         made.append((Paper(id=f"f{n:011x}", slug="x", title=text, abstract="", source=Source("s.txt", 1),
                            authors=(text[::-1],) if n % 2 else (), venue="ICML" if n % 3 else None,
-                           year=2024 if n % 5 else None), None))
+                           year=2024 if n % 5 else None, doi="10.1234/" + "".join(text.split()) if n % 7 < 3 else None),
+                     None))
     return made
 
 
@@ -100,6 +105,10 @@ def test_the_script_writes_the_entry_cite_py_writes_whenever_script_makes_says_s
         assert entry == render_bibtex(paper, url), paper
     assert any(" and others}" in entry for _, _, entry in plain) and any("{EgoTSR:}" in entry for _, _, entry in plain)
     assert any(entry.startswith("@misc{") and "  key = {" in entry for _, _, entry in plain)
+    # A DOI as cite.py writes it, `_`, `<` and `;` as they are, what could end the field percent-encoded.
+    assert any("  doi = {10.1002/(SICI)1097-4571(199806)49:8<693::AID-ASI4>3.0.CO;2-O},\n" in entry for _, _, entry in plain)
+    assert any("  doi = {10.1000/a%7Bb%7Dc%5Cd%5Ee%f#g&h~i$j\"k'l}" in entry for _, _, entry in plain)
+    assert any(paper.doi is None for paper, _, _ in plain) and any("  doi = {10.1234/" in e for _, _, e in plain)
     # TeX's specials and letters beyond ASCII are escaped by the script too, as tex.py does.
     assert any("Cr{\\'a}mer" in entry for _, _, entry in plain) and any("50\\% \\&" in entry for _, _, entry in plain)
 
@@ -116,6 +125,10 @@ def test_math_commands_and_html_stay_in_the_page():
             assert not makes, paper
     cjk = Paper(id="a" * 12, slug="x", title="Title", abstract="", source=Source("s.txt", 1), authors=("王伟",))
     assert not script_makes(cjk, script_inputs(cjk, cjk.title, cjk.authors, None), render_bibtex(cjk, None))
+    beyond = replace(cjk, authors=("Ada Lovelace",), doi="10.1000/über")  # a DOI beyond ASCII, as an address
+    assert not script_makes(beyond, script_inputs(beyond, beyond.title, beyond.authors, None), render_bibtex(beyond, None))
+    assert script_makes(replace(beyond, doi="10.1000/uber"), script_inputs(replace(beyond, doi="10.1000/uber"), beyond.title,
+                        beyond.authors, None), render_bibtex(replace(beyond, doi="10.1000/uber"), None))
 
 
 def test_every_paper_of_the_seeds_build_is_compared_and_few_fall_back(built_site, tmp_path):

@@ -227,7 +227,7 @@ BAD = [
     ("seeds/x.csv", "Title;Abstract\rA;x\rB;y\r", [], ["A", "B"]),
     ("seeds/x.csv", "Title,Abstract\rA,x\r", [], ["A"]),
     ("seeds/x.csv", "Name,Count\nA,1\n",
-     ["seeds/x.csv:1: the header row names none of the fields (abstract, authors, code, keywords, pdf, project, "
+     ["seeds/x.csv:1: the header row names none of the fields (abstract, authors, code, doi, keywords, pdf, project, "
       "published, title, url, venue, year); nothing in this file was read"], []),
     ("seeds/x.bib", "@article{a, title = {A}}\n@article{b, title = {Broken\n@article{c, title = {C}}\n"
                     "@article{a, title = {D}}\n@article{e, title = {E}, title = {F}}\n@article{f, note = {none}}\n",
@@ -324,6 +324,31 @@ def test_links_are_http_addresses(github, code, note):
     parsed = parse_record_file(json.dumps({"title": TITLE, "github": github}), "seeds/x.jsonl")
     assert [record.code for record in parsed.records] == [code]
     assert [note in problem.message for problem in parsed.problems] == ([True] if note else [])
+
+
+SPRINGER = "10.1007/978-3-030-58452-8_13"
+SICI = "10.1002/(SICI)1097-4571(199806)49:8<693::AID-ASI4>3.0.CO;2-O"
+
+
+@pytest.mark.parametrize("path, text, doi", [
+    ("seeds/x.jsonl", json.dumps({"title": TITLE, "doi": SICI}), SICI),
+    ("seeds/x.json", json.dumps([{"Title": TITLE, "DOI": " doi:" + SPRINGER}]), SPRINGER),
+    ("seeds/x.csv", f"Title,DOI\n{TITLE},https://doi.org/10.1002/(SICI)1097-4571(199806)49:8%3C693::AID-ASI4%3E3.0.CO;2-O\n", SICI),
+    ("seeds/x.tsv", f"title\tdoi\n{TITLE}\thttp://dx.doi.org/{SPRINGER}\n", SPRINGER),
+    ("seeds/x.bib", bib_entry(title=TITLE, doi=SPRINGER.replace("_", "\\_")), SPRINGER),  # as TeX escapes it
+    ("seeds/x.bib", bib_entry(title=TITLE, DOI=SICI), SICI),
+])
+def test_a_list_gives_a_doi_in_any_format_and_form(path, text, doi):
+    assert [record.doi for record in records(text, path)] == [doi]
+
+
+@pytest.mark.parametrize("value", ["not a doi", "10.12/x", "10.1000/", "10.1000/a b", "https://example.org/10.1000/x",
+                                   "10.1000/a\u200bb", "https://doi.org/10.1000/a%20b", "10.1000/" + "x" * 2000, 10.1])
+def test_a_value_no_doi_is_left_out_with_a_note(value):
+    parsed = parse_record_file(json.dumps({"title": TITLE, "doi": value}), "seeds/x.jsonl")
+    assert [record.doi for record in parsed.records] == [None]
+    [problem] = parsed.problems
+    assert "DOI like 10.1000/xyz; left out" in problem.message or "not text; left out" in problem.message
 
 
 # Each reason an address is refused has its own words, true of the value refused.

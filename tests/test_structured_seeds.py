@@ -27,7 +27,8 @@ ABSTRACT = ("We propose SparseVLM, a training-free method that prunes visual tok
 RECORD = {"title": "SparseVLM: Visual Token Sparsification for $\\mathcal{V}$-Efficient Inference",
           "abstract": ABSTRACT, "authors": ["Ada Lovelace", "Alan Turing"], "keywords": ["pruning", "efficiency"],
           "pdf": "https://example.org/sparsevlm.pdf", "site": "https://proceedings.example.org/sparsevlm.html",
-          "github": "https://github.com/example/sparsevlm", "venue": "ICML", "year": 2025, "tldr": "ignored"}
+          "github": "https://github.com/example/sparsevlm", "venue": "ICML", "year": 2025, "tldr": "ignored",
+          "doi": "https://doi.org/10.1007/978-3-030-58452-8_13"}
 
 
 @pytest.fixture
@@ -51,7 +52,7 @@ def test_a_given_title_authors_and_links_are_used_as_given(project):
     assert paper.title == RECORD["title"] and paper.title_source == "given"  # math as written
     assert paper.name == "SparseVLM" and paper.slug == "sparsevlm"
     assert paper.authors == ("Ada Lovelace", "Alan Turing") and paper.keywords == ("pruning", "efficiency")
-    assert paper.pdf == RECORD["pdf"] and paper.url == RECORD["site"]
+    assert paper.pdf == RECORD["pdf"] and paper.url == RECORD["site"] and paper.doi == "10.1007/978-3-030-58452-8_13"
     assert [(link.label, link.url) for link in paper.links] == [("Code", RECORD["github"])]
     assert (paper.venue, paper.year) == ("ICML", 2025)
     assert str(paper.source) == "seeds/list.jsonl:record 1"

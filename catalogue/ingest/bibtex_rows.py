@@ -92,6 +92,8 @@ def bibtex_fields(entry: Entry, source: Source, problems: list[Problem]) -> Iter
                 yield key, latex_to_text(field.value[:MAX_LATEX])
             elif name == "abstract":
                 yield key, without_outer_braces(field.value.strip())
+            elif name == "doi":  # `10.1007/978-3-030\_13`, as some tools write a DOI's underscore for TeX
+                yield key, re.sub(r"\\([_%&#])", r"\1", field.value)
             else:
                 yield key, field.value
         except UnreadableLatex:

@@ -99,7 +99,7 @@ def derive_paper(pid: str, record: Record, taxonomy: tuple[Topic, ...], fallback
                   other_names=other_names, title_source="given" if record.title else "derived",
                   venue=record.venue, year=record.year, published=record.published, topics=found.topics, links=links,
                   benchmarks=found.benchmarks, results=found.results, cleaned=cleaned, authors=record.authors,
-                  keywords=record.keywords, pdf=record.pdf, url=record.url)
+                  keywords=record.keywords, pdf=record.pdf, url=record.url, doi=record.doi)
     return paper, tuple(notes), converted
 
 

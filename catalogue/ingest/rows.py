@@ -25,6 +25,7 @@ FIELD_NAMES = {
     "github": "code", "code": "code", "code url": "code",
     "project": "project", "project page": "project",
     "site": "url", "url": "url", "link": "url",
+    "doi": "doi",
 }
 # Authors (or keywords) of one record, at most: past them a reader need not even convert a name.
 MAX_NAMES = 1000

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from datetime import date
 from typing import Any
-from urllib.parse import urlsplit
+from urllib.parse import unquote, urlsplit
 
 from catalogue.ingest.bibtex_rows import parse_bibtex_rows
 from catalogue.ingest.csv_rows import parse_csv_rows, parse_tsv_rows
@@ -22,7 +22,7 @@ from catalogue.ingest.rows import FIELD_NAMES, MAX_NAMES, Row, normalize_name
 from catalogue.text import printable, replace_unsafe, without_invisible
 from catalogue.errors import shown as shown_error
 from catalogue.model import Problem, Record, Source
-from catalogue.content.fields import ISO_DATE
+from catalogue.content.fields import DOI, ISO_DATE
 
 STRUCTURED_EXTENSIONS = (".jsonl", ".json", ".csv", ".tsv", ".bib")
 
@@ -43,6 +43,8 @@ MARKDOWN_LINK = re.compile(r"\]\((https?://[^\s()<>\"\x00-\x1f\x7f-\x9f]+)\)", r
 BARE_HOST = re.compile(r"www\.[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,}(?:/[^\s<>\"\x00-\x1f\x7f-\x9f]*)?"
                        r"|[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,}/[^\s<>\"\x00-\x1f\x7f-\x9f]*", re.IGNORECASE)
 YEAR_TEXT = re.compile(r"\d{4}")
+# What lists write before a DOI: `doi:`, or the resolver's address (whose DOI is percent-encoded).
+DOI_PREFIX = re.compile(r"\A(?:doi:\s*|(https?://(?:dx\.)?doi\.org/))", re.IGNORECASE)
 
 # icml2019, ICML_2019, neurips-2018, ACL 2022, ACM MM 2022: a venue's name, then a year.
 FILE_NAME = re.compile(r"(?P<venue>[A-Za-z][A-Za-z&+]*(?:[ _.\-][A-Za-z][A-Za-z&+]*)*)?[ _.\-']*"
@@ -167,6 +169,8 @@ def checked_value(field: str, key: str, value: Any, note: Note) -> Any:
     if not isinstance(value, str):
         note(f"{key} is a {json_type(value)}, not text; left out")
         return None
+    if field == "doi":
+        return doi_of(key, value, note)
     if field in LINK_FIELDS:
         address = address_of(key, value, note)
         if address and len(address) > MAX_ADDRESS_LENGTH:
@@ -295,6 +299,19 @@ def address_of(key: str, value: str, note: Note) -> str | None:
     if (fault := address_fault(address or text)) is None:
         return address
     note(f"{key} {shown(value)} {fault}; left out")
+    return None
+
+
+def doi_of(key: str, value: str, note: Note) -> str | None:
+    """A DOI as a content file holds it (fields.DOI: 10.1000/xyz, no spaces), from the DOI, `doi:10.1000/xyz`
+    or its https://doi.org/ address; at most as long as an address."""
+    text = value.strip()[:MAX_ADDRESS_LENGTH + 1]
+    prefix = DOI_PREFIX.match(text)
+    doi = text[prefix.end():] if prefix else text
+    doi = unquote(doi) if prefix and prefix[1] else doi
+    if len(doi) <= MAX_ADDRESS_LENGTH and DOI.fullmatch(doi) and doi.isprintable():
+        return doi
+    note(f"{key} {shown(value)} is not a DOI like 10.1000/xyz; left out")
     return None
 
 

@@ -8,6 +8,7 @@ import re
 import unicodedata
 from collections.abc import Iterable
 from pathlib import Path
+from urllib.parse import quote
 
 import yaml
 
@@ -31,6 +32,10 @@ KEY_WORDS = 4
 _WORD = re.compile(r"(?:\$[^$]*\$|\S)+")
 # What could end the field or, typeset, start a command (`^^5c` is TeX's backslash): percent-encoded.
 _URL_ESCAPES = str.maketrans({"{": "%7B", "}": "%7D", "\\": "%5C", "^": "%5E"})
+DOI_RESOLVER = "https://doi.org/"
+# What a DOI keeps in its address: the DOI Handbook asks to percent-encode `%"#?` and space, and advises
+# `<>{}^[]`|\` too (assets/cite.js decodes it back: decodeURIComponent).
+_DOI_KEPT = "/:;()!*,=@$&'+"
 
 
 def citation_key(paper: Paper) -> str:
@@ -61,6 +66,11 @@ def bibtex_url(url: str) -> str:
     """An address as a braced field: the characters that could end the field are percent-encoded,
     which leaves the address the same."""
     return "{" + _printable(url).translate(_URL_ESCAPES) + "}"
+
+
+def doi_address(doi: str) -> str:
+    """The DOI's address at its resolver: https://doi.org/10.1002/(SICI)...%3C693::AID-ASI4%3E3.0.CO;2-O."""
+    return DOI_RESOLVER + quote(doi, safe=_DOI_KEPT)
 
 
 def _printable(text: str) -> str:
@@ -108,6 +118,8 @@ def render_bibtex(paper: Paper, url: str | None) -> str:
         fields.append(("booktitle" if in_proceedings else "howpublished", venue))
     if paper.year:
         fields.append(("year", str(paper.year)))
+    if paper.doi:  # verbatim to biblatex, url.sty's \url to plainnat (its \doi): escaped as an address
+        fields.append(("doi", bibtex_url(paper.doi)))
     if url := entry_url(paper, url):
         fields.append(("url", bibtex_url(url)))
     if paper.pdf:

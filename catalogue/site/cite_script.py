@@ -61,10 +61,10 @@ def needs_table(texts) -> bool:
 
 def script_inputs(paper: Paper, title: str, authors: tuple[str, ...], page_url: str | None) -> dict:
     """What cite.js reads (catalogueBibtex): the title and authors as the page says them, the
-    booktitle, year, addresses and key as cite.py writes them."""
+    booktitle, year, addresses, DOI and key as cite.py writes them."""
     return {"title": title, "authors": list(authors), "booktitle": booktitle(paper.venue, paper.year) if paper.venue else "",
             "year": str(paper.year or ""), "url": entry_url(paper, page_url) or "", "pdf": paper.pdf or "",
-            "key": citation_key(paper)}
+            "doi": paper.doi or "", "key": citation_key(paper)}
 
 
 def script_makes(paper: Paper, inputs: dict, bibtex: str) -> bool:
@@ -72,9 +72,9 @@ def script_makes(paper: Paper, inputs: dict, bibtex: str) -> bool:
     as tex.py does, the title holds no HTML, and cite.py writes the same entry from those texts."""
     texts = (inputs["title"], inputs["booktitle"], *inputs["authors"])
     if not all(map(script_writes, texts)) or without_inline_html(inputs["title"]) != inputs["title"] \
-            or not all(_ADDRESS.fullmatch(inputs[name]) for name in ("url", "pdf")):
+            or not all(_ADDRESS.fullmatch(inputs[name]) for name in ("url", "pdf", "doi")):
         return False
     said = replace(paper, title=inputs["title"], authors=tuple(inputs["authors"]), pdf=inputs["pdf"] or None, url=None,
-                   cite_key=inputs["key"])
+                   doi=inputs["doi"] or None, cite_key=inputs["key"])
     return inputs["booktitle"] == (booktitle(paper.venue, paper.year) if paper.venue else "") and \
         render_bibtex(said, inputs["url"] or None) == bibtex

@@ -146,15 +146,15 @@ def venue_booktitle(paper: Paper) -> str:
 def list_row(row: list, view: PaperView, venue_booktitle: str) -> list:
     """A reading-list row (row[8] 1 for a derived title, else 0) and, ninth, what the list's BibTeX
     export needs beyond the row and its venue's booktitle to write the paper's entry as cite.py does
-    (assets/reader.js, cite.js): its key `k`, its PDF `p`, its authors `a` when the row's names are
-    not all of them as the paper writes them, its entry's address `u` when that is not its page's
-    address; or, when cite.js cannot write it (cite_script.script_makes), the entry itself."""
+    (assets/reader.js, cite.js): its key `k`, its PDF `p`, its DOI `d`, its authors `a` when the row's
+    names are not all of them as the paper writes them, its entry's address `u` when that is not its
+    page's address; or, when cite.js cannot write it (cite_script.script_makes), the entry itself."""
     inputs = script_inputs(view.paper, view.title_text, tuple(a.name for a in view.authors), view.url)
     inputs["booktitle"] = venue_booktitle
     if not script_makes(view.paper, inputs, view.bibtex):
         return row[:8] + [row[8] if len(row) > 8 else 0, view.bibtex]
     shown = [entry if isinstance(entry, str) else entry[0] for entry in row[6]]
-    said = {"k": inputs["key"], "p": inputs["pdf"], "u": inputs["url"] if inputs["url"] != (view.url or "") else "",
+    said = {"k": inputs["key"], "p": inputs["pdf"], "d": inputs["doi"], "u": inputs["url"] if inputs["url"] != (view.url or "") else "",
             "a": inputs["authors"] if inputs["authors"] != shown else []}
     return row[:8] + [row[8] if len(row) > 8 else 0, {name: value for name, value in said.items() if value}]
 

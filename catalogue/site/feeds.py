@@ -145,11 +145,12 @@ def render_atom(catalogue: Catalogue, titles: dict[str, str], summaries: dict[st
 
 
 def paper_record(paper: Paper, addresses: PaperAddresses, abstract_text: str) -> dict:
-    """One paper of a papers.json part: what a machine reader needs (its fields are listed in the README)."""
+    """One paper of a papers.json part: what a machine reader needs (its fields are listed in the README;
+    `doi` only for a paper that has one)."""
     return {"id": paper.id, "slug": paper.slug, "url": addresses.url, "title": paper.title,
             "title_source": paper.title_source, "authors": list(paper.authors), "venue": paper.venue,
             "year": paper.year, "topics": list(paper.topics), "pdf": paper.pdf, "proceedings_url": paper.url,
-            "abstract": abstract_text}
+            **({"doi": paper.doi} if paper.doi else {}), "abstract": abstract_text}
 
 
 def render_papers_part(records: Iterable[dict], venue: str | None, year: int | None) -> bytes:

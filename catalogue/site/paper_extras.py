@@ -12,7 +12,7 @@ from markupsafe import Markup as SafeHtml
 from catalogue.i18n.strings import Strings
 from catalogue.model import Paper
 from catalogue.markup.cleanup import COLLAPSED_WHITESPACE, REMOVED_REPEAT, RESTORED_COMMANDS, read_note
-from catalogue.site.cite import venue_label
+from catalogue.site.cite import doi_address, venue_label
 from catalogue.site.cite_script import needs_table, script_inputs, script_makes
 from catalogue.site.json_text import script_json
 from catalogue.site.lookup import FindLink, find_links
@@ -23,7 +23,8 @@ from catalogue.site.views import PaperView
 class PaperExtras:
     scholar_tags: bool  # whether the page carries citation_* tags (see known_for_scholar)
     structured_data: SafeHtml
-    find_links: tuple[FindLink, ...]  # none when the list links its PDF or its proceedings
+    find_links: tuple[FindLink, ...]  # none when the list links its PDF or its proceedings, or it has a DOI
+    doi_url: str | None  # its DOI's address (https://doi.org/...), linked among its links
     bibtex_in_page: bool  # whether the page carries its BibTeX entry (see script_makes_bibtex)
     cite_data: dict  # what cite.js reads to make it otherwise (data-* attributes of the cite section)
     tex_letters: bool  # whether cite.js needs the table of TeX's letters (tex-letters.js) for it
@@ -32,14 +33,14 @@ class PaperExtras:
 
 def paper_extras(view: PaperView, strings: Strings) -> PaperExtras:
     """What a paper page adds to its view: Scholar's tags or none, structured data, where to look the paper up
-    when its list links neither its PDF nor its proceedings, and what ingest tidied in its abstract."""
+    when neither its PDF, its proceedings nor a DOI leads to it, and what ingest tidied in its abstract."""
     paper = view.paper
-    find = () if paper.pdf or paper.url else find_links(view.title_text, paper.title_source == "derived")
+    find = () if paper.pdf or paper.url or paper.doi else find_links(view.title_text, paper.title_source == "derived")
     scholar = known_for_scholar(paper)
     made = script_makes_bibtex(view, scholar)
     letters = made is not None and needs_table((view.title_text, paper.venue or "", *(a.name for a in view.authors)))
-    return PaperExtras(scholar, structured_data(view), find, made is None, made or {}, letters,
-                       tidy_notes(paper.cleaned, strings.text))
+    return PaperExtras(scholar, structured_data(view), find, doi_address(paper.doi) if paper.doi else None,
+                       made is None, made or {}, letters, tidy_notes(paper.cleaned, strings.text))
 
 
 def known_for_scholar(paper: Paper) -> bool:
@@ -79,8 +80,9 @@ def tidy_notes(notes: tuple[str, ...], t: Callable[..., str]) -> str:
 
 def structured_data(view: PaperView) -> SafeHtml:
     """JSON-LD ScholarlyArticle for search engines, kept small (the page says the rest): its name,
-    authors, date, venue and address; '<' escaped so it cannot close the script. A derived title
-    is not the paper's: schema.org requires no `name`, so such a paper has none."""
+    authors, date, venue, address and DOI (its `identifier`, as its https://doi.org/ address, which
+    cite.js reads); '<' escaped so it cannot close the script. A derived title is not the paper's:
+    schema.org requires no `name`, so such a paper has none."""
     paper = view.paper
     data = {
         "@context": "https://schema.org", "@type": "ScholarlyArticle",
@@ -89,5 +91,6 @@ def structured_data(view: PaperView) -> SafeHtml:
         "datePublished": paper.published or (str(paper.year) if paper.year else None),
         "isPartOf": {"@type": "CreativeWork", "name": venue_label(paper)} if paper.venue else None,
         "url": view.url,
+        "identifier": doi_address(paper.doi) if paper.doi else None,
     }
     return script_json({k: v for k, v in data.items() if v is not None})
