@@ -12,8 +12,11 @@ the problem of X") is X, which may be two words long; the frame is never part of
 others' work or the field at large ('Recent Advances in ...', 'Existing Methods for ...': real titles do not) is the
 title only when the abstract offers no other phrase. The chosen span maximises the
 expected token F1 against a title of typical length, so a span of unlikely words loses to a
-shorter one: when nothing fits well the title says less. A named contribution leads the title
-("Name: span"). Math is kept exactly as the abstract writes it.
+shorter one: when nothing fits well the title says less. A phrase that starts the object of the paper's
+claim ("we propose X", "we study X") gains over one of a background sentence (_CLAIM_BONUS). A named
+contribution leads the title ("Name: span"). When no phrase qualifies, the title quotes the abstract's
+opening words, marked as a quotation ('“...…”'), rather than show a fragment. Math is kept exactly as
+the abstract writes it.
 
 An abstract's words are read in abstract_words, weighed by the word model in title_model, made into
 candidate phrases in title_spans and cased in title_casing; this module chooses the title, keeps two
@@ -27,8 +30,8 @@ from collections import defaultdict
 from collections.abc import Iterator
 from dataclasses import replace
 
-from catalogue.ingest.abstract_words import (CLAUSAL, LINKING, LONGEST_SPAN, NOT_FIRST, TOKEN, Word, open_brackets,
-                                             read_abstract, tokens_of)
+from catalogue.ingest.abstract_words import (CLAIM_FORMS, CLAUSAL, LINKING, LONGEST_SPAN, NOT_FIRST, TOKEN, Word,
+                                             open_brackets, read_abstract, tokens_of)
 from catalogue.ingest.acronyms import normalise_expansion
 from catalogue.ingest.title_casing import articles_agree, title_case
 from catalogue.ingest.title_model import TitleModel, load_model, token_probabilities
@@ -61,17 +64,52 @@ def ranked_titles(abstract: str, name: str | None, model: TitleModel | None = No
     name_tokens = tokens_of(name) if name else ()
     spans = candidate_spans(words, probabilities, model, name, room, _SHORTEST_SPAN[bool(name)],
                             _SHORTEST_SPECIFIC[bool(name)])
+    claims = _claim_objects(words)
     while spans:
-        best = max(spans, key=_rank)  # the first of equals
+        best = max(spans, key=lambda span: _rank(span, claims, bool(name)))  # the first of equals
         spans.remove(best)
         if tuple(t for w in words[best.start:best.end] for t in w.tokens) != name_tokens:
             yield title_of(words, best, name)  # (not the name again in other words: "Pyramid BERT" for Pyramid-BERT)
-    yield name or _opening(words) or "Untitled abstract"
+    yield fallback_title(words, name)
 
 
-def _rank(span: Span) -> tuple[bool, float]:
-    """A phrase about others' work is a title only when the abstract offers no other (_BACKGROUND)."""
-    return not span.background, span.expected_f1
+# What a claim adds to a phrase that starts its object ('we propose X', 'this paper studies X'), over the phrase's
+# expected F1: the paper's own contribution outranks a background sentence's phrase unless that one reads far more like
+# a title; twice so for a subtitle after a name, which a background sentence makes misleading ('3DS-VLA: 2D
+# Vision-Language-Action').
+_CLAIM_BONUS = {"introduce": 0.1, "study": 0.05}
+
+
+def _claim_objects(words: tuple[Word, ...]) -> dict[int, str]:
+    """Where the object of a claim may start, by the claim's kind: the first words after 'we propose', 'this paper
+    studies' (_CLAIM_WORDS), not a phrase from deeper in the sentence, which is a fragment of the object."""
+    found: dict[int, str] = {}
+    for index, word in enumerate(words):
+        kind = CLAIM_FORMS.get(word.lowered)
+        if kind and any(w.lowered in _CLAIMANTS and w.sentence == word.sentence for w in words[max(0, index - 3):index]):
+            for start in range(index + 1, min(len(words), index + 1 + _CLAIM_WORDS)):
+                if words[start].sentence == word.sentence:
+                    found.setdefault(start, kind)
+    return found
+
+
+_CLAIMANTS = {"we", "paper", "work", "i"}  # who makes a claim: 'we propose', 'this paper studies', 'our work presents'
+_CLAIM_WORDS = 3  # the object of a claim starts within: 'we propose [a [simple [method ...' or 'we propose X, a ...'
+
+
+def _rank(span: Span, claims: dict[int, str], named: bool) -> tuple[bool, float]:
+    """A phrase about others' work is a title only when the abstract offers no other (_BACKGROUND); then the
+    expected F1 with the bonus of a claim's object (_CLAIM_BONUS), twice that for a name's subtitle."""
+    bonus = _CLAIM_BONUS.get(claims.get(span.start, ""), 0.0)
+    return not span.background, span.expected_f1 + (2 * bonus if named else bonus)
+
+
+def fallback_title(words: tuple[Word, ...], name: str | None) -> str:
+    """What a title says when no phrase of the abstract makes one: a fragment would mislead, so the abstract's
+    opening words are quoted as such ('“Opening words …”'), after the name when there is one."""
+    opening = _opening(words)
+    quoted = f"\u201c{opening.rstrip(chr(0x2026))}\u2026\u201d" if opening else ""
+    return f"{name}: {quoted}" if name and quoted else name or quoted or "Untitled abstract"
 
 
 def title_words(title: str) -> list[str]:
