@@ -1,14 +1,16 @@
 """A blind sample for grading derived titles by reading (issue 42 item 2; rules: bench/data/title_grading.md).
 
-    python3 bench/title_sample.py titles --code DIR --out FILE [--slice test|tune]   # one code's titles
-    python3 bench/title_sample.py pool BEFORE AFTER                                  # the blind pool to grade
-    python3 bench/title_sample.py summary                                            # counts, once graded
+    python3 bench/title_sample.py titles --code DIR --out FILE [--slice test|test2|tune]   # one code's titles
+    python3 bench/title_sample.py pool BEFORE AFTER [--round 1|2]                            # the blind pool to grade
+    python3 bench/title_sample.py summary [--round 1|2]                                      # counts, once graded
 
 The sample is fixed: SEED below, the seeds' abstracts (seeds/*.txt, the same files as ../shared/seeds/) and
 CORPUS_PAPERS papers of ../shared/corpus/papers.jsonl.gz drawn from one slice of its venue-years. Venue-years
 are sorted; the "test" slice is every fifth from the third (2::5: the venue-years bench/train_titles.py holds
 out, so the word model never saw them either), the "tune" slice every fifth from the first (0::5), which is
-the only one read while changing the code. Records of tests/data/corpus_sample.jsonl are in neither.
+the only one read while changing the code. Records of tests/data/corpus_sample.jsonl are in neither. Round 1
+graded the "test" slice; the code changed after it (tuned on "tune" only), so round 2 grades a slice not read
+before, "test2" (every fifth from the fifth, 4::5), with the same seed abstracts.
 
 `titles` derives a title for each paper with the code of DIR (a checkout: main's before, the branch's after),
 through bench.titles.derive_titles, so each venue-year's papers are derived together as ingest does.
@@ -33,10 +35,16 @@ SEEDS = PROJECT / "seeds"
 CORPUS = Path("/work/shared/corpus/papers.jsonl.gz")
 TEST_SAMPLE = PROJECT / "tests" / "data" / "corpus_sample.jsonl"
 DATA = PROJECT / "bench" / "data"
-POOL, KEY, GRADES = DATA / "title_pool.jsonl", DATA / "title_key.json", DATA / "title_grades.jsonl"
+ROUND_SLICES = {1: "test", 2: "test2"}
 SEED = 4242
 CORPUS_PAPERS = 90
-SLICES = {"test": 2, "tune": 0}
+SLICES = {"test": 2, "tune": 0, "test2": 4}
+
+
+def files(round_: int) -> tuple[Path, Path, Path]:
+    """The pool, the key and the grades of a round."""
+    suffix = "" if round_ == 1 else str(round_)
+    return (DATA / f"title_pool{suffix}.jsonl", DATA / f"title_key{suffix}.json", DATA / f"title_grades{suffix}.jsonl")
 
 
 def seed_records() -> list[dict]:
@@ -65,7 +73,7 @@ def corpus_records(which: str) -> list[dict]:
 
 
 def sample(which: str) -> list[dict]:
-    return (seed_records() if which == "test" else []) + corpus_records(which)
+    return (seed_records() if which != "tune" else []) + corpus_records(which)
 
 
 def titles(code: Path, out: Path, which: str) -> None:
@@ -80,11 +88,12 @@ def titles(code: Path, out: Path, which: str) -> None:
                    encoding="utf-8")
 
 
-def pool(before: Path, after: Path) -> None:
+def pool(before: Path, after: Path, round_: int) -> None:
+    pool_file, key_file, _ = files(round_)
     made = {"before": json.loads(before.read_text(encoding="utf-8")),
             "after": json.loads(after.read_text(encoding="utf-8"))}
     shuffle = random.Random(SEED)
-    records = sample("test")
+    records = sample(ROUND_SLICES[round_])
     shuffle.shuffle(records)
     rows, key = [], {}
     for record in records:
@@ -92,21 +101,22 @@ def pool(before: Path, after: Path) -> None:
         shuffle.shuffle(distinct)
         rows.append({"id": record["id"], "abstract": record["abstract"], "titles": distinct})
         key[record["id"]] = {code: made[code][record["id"]] for code in made}
-    POOL.write_text("".join(json.dumps(row, ensure_ascii=False) + "\n" for row in rows), encoding="utf-8")
-    KEY.write_text(json.dumps(key, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    pool_file.write_text("".join(json.dumps(row, ensure_ascii=False) + "\n" for row in rows), encoding="utf-8")
+    key_file.write_text(json.dumps(key, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
 
 
-def summary() -> None:
-    key = json.loads(KEY.read_text(encoding="utf-8"))
+def summary(round_: int) -> None:
+    _, key_file, grades_file = files(round_)
+    key = json.loads(key_file.read_text(encoding="utf-8"))
     grades = {}
-    for line in GRADES.read_text(encoding="utf-8").splitlines():
+    for line in grades_file.read_text(encoding="utf-8").splitlines():
         row = json.loads(line)
         grades[row["id"], row["title"]] = row["grade"]
     for code in ("before", "after"):
         counts = Counter(grades[pid, made[code]] for pid, made in key.items())
         total = sum(counts.values())
         print(f"{code}: " + ", ".join(f"{g} {counts[g]} ({counts[g] / total:.0%})" for g in "ABC") + f" of {total}")
-    for part in ("seed", "test"):
+    for part in ("seed", ROUND_SLICES[round_] + "-"):
         for code in ("before", "after"):
             counts = Counter(grades[pid, made[code]] for pid, made in key.items() if pid.startswith(part))
             print(f"  {part} {code}: " + ", ".join(f"{g} {counts[g]}" for g in "ABC") + f" of {sum(counts.values())}")
@@ -122,14 +132,16 @@ def main() -> None:
     pooled = commands.add_parser("pool")
     pooled.add_argument("before", type=Path)
     pooled.add_argument("after", type=Path)
-    commands.add_parser("summary")
+    pooled.add_argument("--round", type=int, choices=sorted(ROUND_SLICES), default=1)
+    summarised = commands.add_parser("summary")
+    summarised.add_argument("--round", type=int, choices=sorted(ROUND_SLICES), default=1)
     arguments = parser.parse_args()
     if arguments.command == "titles":
         titles(arguments.code, arguments.out, arguments.slice)
     elif arguments.command == "pool":
-        pool(arguments.before, arguments.after)
+        pool(arguments.before, arguments.after, arguments.round)
     else:
-        summary()
+        summary(arguments.round)
 
 
 if __name__ == "__main__":

@@ -33,6 +33,7 @@ from dataclasses import replace
 from catalogue.ingest.abstract_words import (CLAIM_FORMS, CLAUSAL, LINKING, LONGEST_SPAN, NOT_FIRST, TOKEN, Word,
                                              open_brackets, read_abstract, tokens_of)
 from catalogue.ingest.acronyms import normalise_expansion
+from catalogue.ingest.title_claims import claim_objects, quoted_claim
 from catalogue.ingest.title_casing import articles_agree, title_case
 from catalogue.ingest.title_model import TitleModel, load_model, token_probabilities
 from catalogue.ingest.title_spans import Span, candidate_spans
@@ -64,44 +65,29 @@ def ranked_titles(abstract: str, name: str | None, model: TitleModel | None = No
     name_tokens = tokens_of(name) if name else ()
     spans = candidate_spans(words, probabilities, model, name, room, _SHORTEST_SPAN[bool(name)],
                             _SHORTEST_SPECIFIC[bool(name)])
-    claims = _claim_objects(words)
+    claims = claim_objects(words)
+    quoted = quoted_claim(words, room) if spans and not _rank(max(spans, key=lambda span: _rank(span, claims)), claims)[1] \
+        else None
+    if quoted:  # the paper claims what it adds, but no phrase of the claim makes a title
+        yield (f"{name}: " if name else "") + quoted
     while spans:
-        best = max(spans, key=lambda span: _rank(span, claims, bool(name)))  # the first of equals
+        best = max(spans, key=lambda span: _rank(span, claims))  # the first of equals
         spans.remove(best)
         if tuple(t for w in words[best.start:best.end] for t in w.tokens) != name_tokens:
             yield title_of(words, best, name)  # (not the name again in other words: "Pyramid BERT" for Pyramid-BERT)
     yield fallback_title(words, name)
 
 
-# What a claim adds to a phrase that starts its object ('we propose X', 'this paper studies X'), over the phrase's
-# expected F1: the paper's own contribution outranks a background sentence's phrase unless that one reads far more like
-# a title; twice so for a subtitle after a name, which a background sentence makes misleading ('3DS-VLA: 2D
-# Vision-Language-Action').
-_CLAIM_BONUS = {"introduce": 0.1, "study": 0.05}
+# A phrase that starts the object of a claim ('we propose X', 'this paper studies X': title_claims) outranks any
+# other, what the paper adds before what it studies: a background sentence names the field or others' work, and
+# after a name it makes a misleading subtitle ('3DS-VLA: 2D Vision-Language-Action').
+_CLAIM_RANK = {"introduce": 2, "study": 1}
 
 
-def _claim_objects(words: tuple[Word, ...]) -> dict[int, str]:
-    """Where the object of a claim may start, by the claim's kind: the first words after 'we propose', 'this paper
-    studies' (_CLAIM_WORDS), not a phrase from deeper in the sentence, which is a fragment of the object."""
-    found: dict[int, str] = {}
-    for index, word in enumerate(words):
-        kind = CLAIM_FORMS.get(word.lowered)
-        if kind and any(w.lowered in _CLAIMANTS and w.sentence == word.sentence for w in words[max(0, index - 3):index]):
-            for start in range(index + 1, min(len(words), index + 1 + _CLAIM_WORDS)):
-                if words[start].sentence == word.sentence:
-                    found.setdefault(start, kind)
-    return found
-
-
-_CLAIMANTS = {"we", "paper", "work", "i"}  # who makes a claim: 'we propose', 'this paper studies', 'our work presents'
-_CLAIM_WORDS = 3  # the object of a claim starts within: 'we propose [a [simple [method ...' or 'we propose X, a ...'
-
-
-def _rank(span: Span, claims: dict[int, str], named: bool) -> tuple[bool, float]:
-    """A phrase about others' work is a title only when the abstract offers no other (_BACKGROUND); then the
-    expected F1 with the bonus of a claim's object (_CLAIM_BONUS), twice that for a name's subtitle."""
-    bonus = _CLAIM_BONUS.get(claims.get(span.start, ""), 0.0)
-    return not span.background, span.expected_f1 + (2 * bonus if named else bonus)
+def _rank(span: Span, claims: dict[int, str]) -> tuple[bool, int, float]:
+    """A phrase about others' work is a title only when the abstract offers no other (_BACKGROUND); then a phrase
+    starting the object of the paper's claim before any other, what it adds before what it studies (_CLAIM_RANK)."""
+    return not span.background, _CLAIM_RANK.get(claims.get(span.start, ""), 0), span.expected_f1
 
 
 def fallback_title(words: tuple[Word, ...], name: str | None) -> str:
