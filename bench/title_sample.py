@@ -1,8 +1,8 @@
 """A blind sample for grading derived titles by reading (issue 42 item 2; rules: bench/data/title_grading.md).
 
-    python3 bench/title_sample.py titles --code DIR --out FILE [--slice test|test2|tune]   # one code's titles
-    python3 bench/title_sample.py pool BEFORE AFTER [--round 1|2]                            # the blind pool to grade
-    python3 bench/title_sample.py summary [--round 1|2]                                      # counts, once graded
+    python3 bench/title_sample.py titles --code DIR --out FILE [--slice SLICE]         # one code's titles
+    python3 bench/title_sample.py pool BEFORE AFTER [--round N]                              # the blind pool to grade
+    python3 bench/title_sample.py summary [--round N]                                        # counts, once graded
 
 The sample is fixed: SEED below, the seeds' abstracts (seeds/*.txt, the same files as ../shared/seeds/) and
 CORPUS_PAPERS papers of ../shared/corpus/papers.jsonl.gz drawn from one slice of its venue-years. Venue-years
@@ -10,7 +10,8 @@ are sorted; the "test" slice is every fifth from the third (2::5: the venue-year
 out, so the word model never saw them either), the "tune" slice every fifth from the first (0::5), which is
 the only one read while changing the code. Records of tests/data/corpus_sample.jsonl are in neither. Round 1
 graded the "test" slice; the code changed after it (tuned on "tune" only), so round 2 grades a slice not read
-before, "test2" (every fifth from the fifth, 4::5), with the same seed abstracts.
+before, "test2" (every fifth from the fifth, 4::5), with the same seed abstracts; the code changed again after
+round 2 (its failures read as kinds, each rule tested on generated text), so round 3 grades "test3" (1::5).
 
 `titles` derives a title for each paper with the code of DIR (a checkout: main's before, the branch's after),
 through bench.titles.derive_titles, so each venue-year's papers are derived together as ingest does.
@@ -35,10 +36,10 @@ SEEDS = PROJECT / "seeds"
 CORPUS = Path("/work/shared/corpus/papers.jsonl.gz")
 TEST_SAMPLE = PROJECT / "tests" / "data" / "corpus_sample.jsonl"
 DATA = PROJECT / "bench" / "data"
-ROUND_SLICES = {1: "test", 2: "test2"}
+ROUND_SLICES = {1: "test", 2: "test2", 3: "test3"}
 SEED = 4242
 CORPUS_PAPERS = 90
-SLICES = {"test": 2, "tune": 0, "test2": 4}
+SLICES = {"test": 2, "tune": 0, "test2": 4, "test3": 1}
 
 
 def files(round_: int) -> tuple[Path, Path, Path]:

@@ -19,26 +19,42 @@ _FRAMES = {"problem", "task", "question", "study", "setting"}  # 'we study the p
 _PASSIVE = {"is", "are", "was", "were"}  # 'A probabilistic framework ... is developed': the subject is the object
 
 
-def claim_objects(words: tuple[Word, ...]) -> dict[int, str]:
-    """Where the object of a claim may start, by the claim's kind ('introduce', 'study', 'show')."""
-    found: dict[int, str] = {}
+def claim_objects(words: tuple[Word, ...], name: tuple[str, ...] = ()) -> dict[int, tuple[str, int]]:
+    """Where the object of a claim may start: the claim's kind ('introduce', 'study', 'show') and its order among
+    the claims. The name's words and a bracket ('we propose X (Long Name), a ...') do not count towards the few
+    words within which the object starts."""
+    found: dict[int, tuple[str, int]] = {}
     for index, word in enumerate(words):
         kind = CLAIM_FORMS.get(word.lowered)
         if not kind:
             continue
         same = [at for at in range(max(0, index - 3), index) if words[at].sentence == word.sentence]
+        order = len({claim for claim in found.values()})
         if any(words[at].lowered in _CLAIMANTS for at in same):
-            start = index + 1
-            for at in range(start, min(len(words), start + _CLAIM_WORDS)):
-                if words[at].sentence == word.sentence:
-                    found.setdefault(at, kind)
-            frame = _after_frame(words, start)
+            for at in _object_starts(words, index, name):
+                found.setdefault(at, (kind, order))
+            frame = _after_frame(words, index + 1)
             if frame is not None:
-                found.setdefault(frame, kind)
+                found.setdefault(frame, (kind, order))
         elif _passive(words, index, same):
             first = next(at for at in range(index, -1, -1) if at == 0 or words[at - 1].sentence != word.sentence)
-            found.setdefault(first, kind)
+            found.setdefault(first, (kind, order))
     return found
+
+
+def _object_starts(words: tuple[Word, ...], verb: int, name: tuple[str, ...]) -> list[int]:
+    """The words after a claim verb its object may start on: _CLAIM_WORDS of them, not counting the name's words
+    or a bracket's."""
+    starts: list[int] = []
+    depth = 0
+    for at in range(verb + 1, len(words)):
+        if words[at].sentence != words[verb].sentence or len(starts) >= _CLAIM_WORDS:
+            break
+        inside = depth > 0 or words[at].opens
+        depth = max(0, depth + words[at].brackets)
+        if not inside and not (name and set(words[at].tokens) & set(name)):
+            starts.append(at)
+    return starts
 
 
 def _passive(words: tuple[Word, ...], index: int, same: list[int]) -> bool:

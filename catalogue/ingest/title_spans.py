@@ -36,9 +36,18 @@ _GENERIC = {"new", "novel", "simple", "effective", "efficient", "general", "gene
             "paradigm", "pipeline", "dataset", "benchmark", "learning", "network", "networks", "mechanism",
             "procedure", "solution", "tool", "toolkit", "analysis", "study", "family", "class", "way", "design",
             "principled", "practical", "scalable", "robust", "fast", "numerical", "end-to-end", "pre-training",
-            "training", "based", "data-driven", "theoretical", "empirical", "large-scale", "lightweight"}
+            "training", "based", "data-driven", "theoretical", "empirical", "large-scale", "lightweight", "code",
+            "implementation", "source", "results", "experiments"}
 # Words that open a clause of their own inside a sentence: a phrase ends before them or it cuts that clause.
 _SUBORDINATORS = {"whenever", "wherever", "unless", "until", "whereby", "wherein", "once"}
+# Words that point back at what the abstract said before ('for This Setting', 'These Two Tasks', 'Such Objects'): a
+# title read alone has no 'before', so a phrase never holds them.
+_ANAPHORA = {"this", "these", "those", "such", "aforementioned", "above-mentioned", "said"}
+# Last parts of compound adjectives ('CFG-Free', 'Data-Driven', 'Task-Specific'): a phrase ending on one has lost
+# the noun it describes.
+_ADJECTIVE_PARTS = {"free", "based", "aware", "driven", "guided", "specific", "agnostic", "dependent", "independent",
+                    "like", "wise", "oriented", "conditioned", "enhanced", "augmented", "constrained", "adaptive",
+                    "efficient", "friendly", "preserving", "invariant", "equivariant", "robust"}
 # Prepositions a participle opens an adverbial clause with ('Inspired by ...', 'Based on ...', 'Motivated by ...'):
 # such a clause is the circumstance of the sentence's claim, never its title.
 _PARTICIPLE_LINKS = {"by", "on", "upon", "from", "with", "to"}
@@ -175,7 +184,7 @@ def _phrase_parts(words: tuple[Word, ...], naming: set[int], model: TitleModel) 
         lowered = word.lowered
         may_end.append(word.may_close and (word.closes or ends_sentence or following.opens or following.breaks)
                        and not (not word.closes and not ends_sentence and _cut_before(word, following, before)))
-        stops = index in naming or word.clausal or not word.tokens or lowered in _SUBORDINATORS
+        stops = index in naming or word.clausal or not word.tokens or lowered in _SUBORDINATORS or lowered in _ANAPHORA
         blocked.append(stops)
         verb = lowered in verbs and (before is None or before.lowered not in _NOT_FINITE)
         finite.append(verb)
@@ -207,6 +216,8 @@ def _cut_before(word: Word, following: Word, before: Word | None) -> bool:
     ('Metrics to Assess' the ..., 'Algorithms to Compute' and maintain ...)."""
     if following.lowered == "of" or following.lowered in _SUBORDINATORS:
         return True
+    if "-" in word.lowered and word.lowered.rsplit("-", 1)[1] in _ADJECTIVE_PARTS:
+        return True  # 'Reduced-Step and CFG-Free' (sampling): a compound adjective without its noun
     if word.lowered in _PREPOSITION_NOUNS and before is not None and before.lowered in SMALL_WORDS:
         return True  # '... in the Case' (that ...): a complex preposition without its object
     # an infinitive, or the verb of a relative clause, the sentence goes on with ('a Recipe That Involves' ...)

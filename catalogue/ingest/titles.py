@@ -41,8 +41,9 @@ from catalogue.model import Paper
 
 MAX_TITLE = 110
 # A title without a name needs a few words to tell its paper from others ("Deep Neural Networks"):
-# fewer when two of them are seldom written together ("Fine-Grained Visual Entailment").
-_SHORTEST_SPAN = {True: 2, False: 5}
+# fewer when two of them are seldom written together ("Fine-Grained Visual Entailment"). A name's subtitle needs two
+# words besides an article ('BuildArena: The Code' says nothing).
+_SHORTEST_SPAN = {True: 3, False: 5}
 _SHORTEST_SPECIFIC = {True: 2, False: 3}
 HTML_TAG = re.compile(r"</?[A-Za-z][\w:-]*(?:\s[^<>]*)?/?>")  # a tag, not the `<` of `$k<n$ or $m>2$`
 
@@ -65,7 +66,7 @@ def ranked_titles(abstract: str, name: str | None, model: TitleModel | None = No
     name_tokens = tokens_of(name) if name else ()
     spans = candidate_spans(words, probabilities, model, name, room, _SHORTEST_SPAN[bool(name)],
                             _SHORTEST_SPECIFIC[bool(name)])
-    claims = claim_objects(words)
+    claims = claim_objects(words, name_tokens)
     quoted = quoted_claim(words, room) if spans and not _rank(max(spans, key=lambda span: _rank(span, claims)), claims)[1] \
         else None
     if quoted:  # the paper claims what it adds, but no phrase of the claim makes a title
@@ -84,10 +85,12 @@ def ranked_titles(abstract: str, name: str | None, model: TitleModel | None = No
 _CLAIM_RANK = {"introduce": 2, "study": 1}
 
 
-def _rank(span: Span, claims: dict[int, str]) -> tuple[bool, int, float]:
+def _rank(span: Span, claims: dict[int, tuple[str, int]]) -> tuple[bool, int, int, float]:
     """A phrase about others' work is a title only when the abstract offers no other (_BACKGROUND); then a phrase
-    starting the object of the paper's claim before any other, what it adds before what it studies (_CLAIM_RANK)."""
-    return not span.background, _CLAIM_RANK.get(claims.get(span.start, ""), 0), span.expected_f1
+    starting the object of the paper's claim before any other, what it adds before what it studies (_CLAIM_RANK),
+    its first claim (the one introducing its name, as a rule) before later ones ('we also design ...')."""
+    kind, order = claims.get(span.start, ("", 0))
+    return not span.background, _CLAIM_RANK.get(kind, 0), -order, span.expected_f1
 
 
 def fallback_title(words: tuple[Word, ...], name: str | None) -> str:
