@@ -11,7 +11,7 @@ take a phrase from another sentence.
 from __future__ import annotations
 
 from catalogue.ingest.abstract_words import ARTICLES, CLAIM_FORMS, LINKING, Word
-from catalogue.ingest.title_spans import generic
+from catalogue.ingest.title_spans import ANAPHORA, generic
 
 _CLAIMANTS = {"we", "paper", "work", "i"}  # who makes a claim: 'we propose', 'this paper studies', 'our work presents'
 _CLAIM_WORDS = 3  # the object of a claim starts within: 'we propose [a [simple [method ...' or 'we propose X, a ...'
@@ -43,18 +43,20 @@ def claim_objects(words: tuple[Word, ...], name: tuple[str, ...] = ()) -> dict[i
 
 
 def _object_starts(words: tuple[Word, ...], verb: int, name: tuple[str, ...]) -> list[int]:
-    """The words after a claim verb its object may start on: _CLAIM_WORDS of them, not counting the name's words
-    or a bracket's."""
-    starts: list[int] = []
-    depth = 0
-    for at in range(verb + 1, len(words)):
-        if words[at].sentence != words[verb].sentence or len(starts) >= _CLAIM_WORDS:
-            break
-        inside = depth > 0 or words[at].opens
-        depth = max(0, depth + words[at].brackets)
-        if not inside and not (name and set(words[at].tokens) & set(name)):
-            starts.append(at)
+    """The words after a claim verb its object may start on: the first _CLAIM_WORDS, and when the name comes first
+    ('we propose X (Long Name), a ...'), the first _CLAIM_WORDS after the break that ends the name and its bracket."""
+    same = [at for at in range(verb + 1, min(len(words), verb + 1 + _NAMED_REACH))
+            if words[at].sentence == words[verb].sentence]
+    starts = same[:_CLAIM_WORDS]
+    if name and same and any(set(words[at].tokens) & set(name) for at in same[:2]):
+        after = next((n + 1 for n, at in enumerate(same)
+                      if words[at].closes and not words[at].opens and n + 1 < len(same)), None)
+        if after is not None:
+            starts += same[after:after + _CLAIM_WORDS]
     return starts
+
+
+_NAMED_REACH = 16  # words after a claim verb within which a name and its bracket end
 
 
 def _passive(words: tuple[Word, ...], index: int, same: list[int]) -> bool:
@@ -105,6 +107,8 @@ def quoted_claim(words: tuple[Word, ...], room: int) -> str | None:
             break
     while quoted and (quoted[-1].lower() in LINKING or len(" ".join(quoted)) + 4 > room):
         quoted.pop()
+    if any(word.lower() in ANAPHORA for word in quoted):
+        return None  # ('we propose a method to address this issue …' says nothing read alone)
     text = " ".join(quoted)
     return f"\u201c{text[:1].upper()}{text[1:]} \u2026\u201d"
 

@@ -42,7 +42,7 @@ _GENERIC = {"new", "novel", "simple", "effective", "efficient", "general", "gene
 _SUBORDINATORS = {"whenever", "wherever", "unless", "until", "whereby", "wherein", "once"}
 # Words that point back at what the abstract said before ('for This Setting', 'These Two Tasks', 'Such Objects'): a
 # title read alone has no 'before', so a phrase never holds them.
-_ANAPHORA = {"this", "these", "those", "such", "aforementioned", "above-mentioned", "said"}
+ANAPHORA = {"this", "these", "those", "such", "aforementioned", "above-mentioned", "said"}
 # Last parts of compound adjectives ('CFG-Free', 'Data-Driven', 'Task-Specific'): a phrase ending on one has lost
 # the noun it describes.
 _ADJECTIVE_PARTS = {"free", "based", "aware", "driven", "guided", "specific", "agnostic", "dependent", "independent",
@@ -184,7 +184,7 @@ def _phrase_parts(words: tuple[Word, ...], naming: set[int], model: TitleModel) 
         lowered = word.lowered
         may_end.append(word.may_close and (word.closes or ends_sentence or following.opens or following.breaks)
                        and not (not word.closes and not ends_sentence and _cut_before(word, following, before)))
-        stops = index in naming or word.clausal or not word.tokens or lowered in _SUBORDINATORS or lowered in _ANAPHORA
+        stops = index in naming or word.clausal or not word.tokens or lowered in _SUBORDINATORS or lowered in ANAPHORA
         blocked.append(stops)
         verb = lowered in verbs and (before is None or before.lowered not in _NOT_FINITE)
         finite.append(verb)

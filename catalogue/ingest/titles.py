@@ -95,10 +95,16 @@ def _rank(span: Span, claims: dict[int, tuple[str, int]]) -> tuple[bool, int, in
 
 def fallback_title(words: tuple[Word, ...], name: str | None) -> str:
     """What a title says when no phrase of the abstract makes one: a fragment would mislead, so the abstract's
-    opening words are quoted as such ('“Opening words …”'), after the name when there is one."""
+    opening words are quoted as such ('“Opening words …”'); with a name, the name alone unless the opening says more
+    than the name (_QUOTED_AFTER_NAME words besides it)."""
     opening = _opening(words)
+    if name and len(set(tokens_of(opening)) - set(tokens_of(name))) < _QUOTED_AFTER_NAME:
+        return name
     quoted = f"\u201c{opening.rstrip(chr(0x2026))}\u2026\u201d" if opening else ""
     return f"{name}: {quoted}" if name and quoted else name or quoted or "Untitled abstract"
+
+
+_QUOTED_AFTER_NAME = 3
 
 
 def title_words(title: str) -> list[str]:
