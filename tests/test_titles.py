@@ -192,16 +192,4 @@ def test_titles_of_real_papers_show_no_defect(sample_titles):
 
 def test_titles_of_real_papers_share_words_with_the_real_titles(sample_titles):
     records, derived = sample_titles
-    # issue 42: word overlap fell (0.344 -> 0.297) as titles took the claim over the background and quoted it when no
-    # phrase fits, while the blind reading grades rose (bench/data/title_grading.md); the floor guards a collapse
-    assert title_scores(records, derived)["mean_f1"] >= 0.28
-
-
-def test_titles_of_real_papers_never_point_back_and_mark_their_quotations(sample_titles):
-    """Issue 42: no title holds 'this', 'these', 'such' (it has no 'before'); a quoted claim or opening is marked
-    as one, whole: opening and closing quote marks, the closing one after an ellipsis."""
-    _, derived = sample_titles
-    for title, _, _ in derived:
-        assert not set(title.lower().split()) & title_spans.ANAPHORA, title
-        if "\u201c" in title:
-            assert title.endswith("\u2026\u201d") and title.count("\u201c") == 1, title
+    assert title_scores(records, derived)["mean_f1"] >= 0.34

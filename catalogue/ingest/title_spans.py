@@ -17,40 +17,7 @@ _SHORTEST_SUBJECT = 2  # words of a subject an abstract frames as such: "we stud
 # Words that point at others' work or the field at large ('Recent Advances in ...', 'Existing Methods'), which real
 # titles do not open with: a phrase that starts on one (or on an article and one) is the last resort.
 _BACKGROUND = {"recent", "existing", "previous", "current", "conventional", "traditional", "popular", "typical",
-               "many", "several", "various", "numerous", "most", "given", "since", "state-of-the-art",
-               # the field's fortunes ('The Success of Large Language Models', 'The Widespread Adoption of ...'):
-               # what a background sentence opens on, not what a paper adds
-               "success", "popularity", "adoption", "widespread", "rise", "advent", "emergence", "growing",
-               "increasing", "rapid", "tremendous"}
-# Nouns of complex prepositions ('by means of', 'in the realm of', 'in terms of'): a phrase starting on one after a
-# preposition is lifted from the middle of a clause ('Means of Credal Probabilistic Facts'), and one ending on one
-# before 'of' is cut ('... in the Case').
-_PREPOSITION_NOUNS = {"means", "realm", "terms", "face", "light", "context", "case", "lack", "presence", "absence",
-                      "spite", "order", "help", "aid", "course", "wake", "era", "age", "view", "favor", "favour",
-                      "lieu", "regard", "respect", "behalf", "setting", "domain", "form", "way", "part"}
-# Heads that name a kind of contribution, not a contribution: a phrase of these (and small words) alone is no title
-# ('A New Learning Framework', 'An Approach', 'A Simple Yet Effective Method').
-_GENERIC = {"new", "novel", "simple", "effective", "efficient", "general", "generic", "unified", "first", "such",
-            "framework", "frameworks", "approach", "approaches", "method", "methods", "model", "models", "algorithm",
-            "algorithms", "technique", "techniques", "system", "systems", "architecture", "strategy", "scheme",
-            "paradigm", "pipeline", "dataset", "benchmark", "learning", "network", "networks", "mechanism",
-            "procedure", "solution", "tool", "toolkit", "analysis", "study", "family", "class", "way", "design",
-            "principled", "practical", "scalable", "robust", "fast", "numerical", "end-to-end", "pre-training",
-            "training", "based", "data-driven", "theoretical", "empirical", "large-scale", "lightweight", "code",
-            "implementation", "source", "results", "experiments"}
-# Words that open a clause of their own inside a sentence: a phrase ends before them or it cuts that clause.
-_SUBORDINATORS = {"whenever", "wherever", "unless", "until", "whereby", "wherein", "once"}
-# Words that point back at what the abstract said before ('for This Setting', 'These Two Tasks', 'Such Objects'): a
-# title read alone has no 'before', so a phrase never holds them.
-ANAPHORA = {"this", "these", "those", "such", "aforementioned", "above-mentioned", "said"}
-# Last parts of compound adjectives ('CFG-Free', 'Data-Driven', 'Task-Specific'): a phrase ending on one has lost
-# the noun it describes.
-_ADJECTIVE_PARTS = {"free", "based", "aware", "driven", "guided", "specific", "agnostic", "dependent", "independent",
-                    "like", "wise", "oriented", "conditioned", "enhanced", "augmented", "constrained", "adaptive",
-                    "efficient", "friendly", "preserving", "invariant", "equivariant", "robust"}
-# Prepositions a participle opens an adverbial clause with ('Inspired by ...', 'Based on ...', 'Motivated by ...'):
-# such a clause is the circumstance of the sentence's claim, never its title.
-_PARTICIPLE_LINKS = {"by", "on", "upon", "from", "with", "to"}
+               "many", "several", "various", "numerous", "most", "given", "since", "state-of-the-art"}
 # Words a phrase begins after: prepositions, articles, conjunctions, linking verbs, namings.
 _LINKING_VERBS = {"is", "are", "was", "were", "be", "been"}
 _PHRASE_BEFORE = (SMALL_WORDS - {"to"}) | _LINKING_VERBS | {"about", "versus", "against", "during", "called",
@@ -99,13 +66,11 @@ def candidate_spans(words: tuple[Word, ...], probabilities: dict[int, tuple[floa
         held = set(named)  # a token said twice in a title (the name's included) matches the real title's once
         leading_article = words[start].lowered in ARTICLES  # "A Scalable Solution" says two words
         depth = 0  # brackets open in the span
-        between = False  # a 'between' in the span still waits for its 'and' ('between an Attribute' and ...)
         for end in range(start, min(len(words), start + LONGEST_SPAN)):
             if end > start and not joins[end]:
                 break
             current = words[end]
             depth += current.brackets
-            between = current.lowered == "between" or between and current.lowered != "and"
             if depth < 0:
                 break
             for token, probability in zip(current.tokens, chances[end]):
@@ -117,19 +82,12 @@ def candidate_spans(words: tuple[Word, ...], probabilities: dict[int, tuple[floa
             if characters > room:
                 break
             count = end - start + 1
-            if may_end[end] and not depth and not between and not generic(words, start, end) and (
-                    count >= least or count - leading_article >= shortest_specific
-                    and _whole(words, end) and _specific(words, start, end, model)):
+            if may_end[end] and not depth and (count >= least or count - leading_article >= shortest_specific
+                                               and _whole(words, end) and _specific(words, start, end, model)):
                 spans.append(Span(start, end + 1, 2 * gain / (length + model.title_tokens), background))
             if current.closes:
                 break
     return spans
-
-
-def generic(words: tuple[Word, ...], start: int, end: int) -> bool:
-    """Whether a phrase holds only generic heads and small words (_GENERIC): 'A Simple Yet Effective Method'."""
-    return all(word.lowered in _GENERIC or word.lowered in SMALL_WORDS or word.lowered == "yet"
-               for word in words[start:end + 1])
 
 
 def _framing(words: tuple[Word, ...], start: int) -> int:
@@ -182,9 +140,8 @@ def _phrase_parts(words: tuple[Word, ...], naming: set[int], model: TitleModel) 
         following = words[index + 1] if index < last else None
         ends_sentence = following is None or following.sentence != word.sentence
         lowered = word.lowered
-        may_end.append(word.may_close and (word.closes or ends_sentence or following.opens or following.breaks)
-                       and not (not word.closes and not ends_sentence and _cut_before(word, following, before)))
-        stops = index in naming or word.clausal or not word.tokens or lowered in _SUBORDINATORS or lowered in ANAPHORA
+        may_end.append(word.may_close and (word.closes or ends_sentence or following.opens or following.breaks))
+        stops = index in naming or word.clausal or not word.tokens
         blocked.append(stops)
         verb = lowered in verbs and (before is None or before.lowered not in _NOT_FINITE)
         finite.append(verb)
@@ -209,33 +166,10 @@ def _name_words(words: tuple[Word, ...], name: str | None) -> set[int]:
     return found
 
 
-def _cut_before(word: Word, following: Word, before: Word | None) -> bool:
-    """Whether a phrase ending on `word` cuts a phrase the sentence goes on with: a noun whose 'of' follows
-    ('The Transfer' of experience samples), a clause a subordinator opens (_SUBORDINATORS), a complex
-    preposition ('in the Case' that ...), or the verb of an infinitive or relative clause
-    ('Metrics to Assess' the ..., 'Algorithms to Compute' and maintain ...)."""
-    if following.lowered == "of" or following.lowered in _SUBORDINATORS:
-        return True
-    if "-" in word.lowered and word.lowered.rsplit("-", 1)[1] in _ADJECTIVE_PARTS:
-        return True  # 'Reduced-Step and CFG-Free' (sampling): a compound adjective without its noun
-    if word.lowered in _PREPOSITION_NOUNS and before is not None and before.lowered in SMALL_WORDS:
-        return True  # '... in the Case' (that ...): a complex preposition without its object
-    # an infinitive, or the verb of a relative clause, the sentence goes on with ('a Recipe That Involves' ...)
-    return before is not None and before.lowered in {"to", "that"}
-
-
 def _may_start(words: tuple[Word, ...], index: int) -> bool:
     word = words[index]
     if not word.may_open:
         return False
-    following = words[index + 1] if index + 1 < len(words) else None
-    if following and following.sentence == word.sentence and following.lowered in _PARTICIPLE_LINKS \
-            and word.lowered.endswith("ed") and not word.closes:
-        return False  # 'Inspired by the Loop Perforation Technique': an adverbial clause (_PARTICIPLE_LINKS)
-    noun = following if word.lowered in ARTICLES and following and following.sentence == word.sentence else word
-    if noun.lowered in _PREPOSITION_NOUNS and index > 0 and not words[index - 1].closes and (
-            words[index - 1].lowered in SMALL_WORDS):
-        return False  # 'by Means of', 'in the Realm of': the noun of a complex preposition (_PREPOSITION_NOUNS)
     if index == 0 or words[index - 1].sentence != word.sentence or words[index - 1].closes or word.opens:
         return True
     before = words[index - 1].lowered

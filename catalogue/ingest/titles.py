@@ -12,11 +12,8 @@ the problem of X") is X, which may be two words long; the frame is never part of
 others' work or the field at large ('Recent Advances in ...', 'Existing Methods for ...': real titles do not) is the
 title only when the abstract offers no other phrase. The chosen span maximises the
 expected token F1 against a title of typical length, so a span of unlikely words loses to a
-shorter one: when nothing fits well the title says less. A phrase that starts the object of the paper's
-claim ("we propose X", "we study X") gains over one of a background sentence (_CLAIM_BONUS). A named
-contribution leads the title ("Name: span"). When no phrase qualifies, the title quotes the abstract's
-opening words, marked as a quotation ('“...…”'), rather than show a fragment. Math is kept exactly as
-the abstract writes it.
+shorter one: when nothing fits well the title says less. A named contribution leads the title
+("Name: span"). Math is kept exactly as the abstract writes it.
 
 An abstract's words are read in abstract_words, weighed by the word model in title_model, made into
 candidate phrases in title_spans and cased in title_casing; this module chooses the title, keeps two
@@ -30,10 +27,9 @@ from collections import defaultdict
 from collections.abc import Iterator
 from dataclasses import replace
 
-from catalogue.ingest.abstract_words import (CLAIM_FORMS, CLAUSAL, LINKING, LONGEST_SPAN, NOT_FIRST, TOKEN, Word,
-                                             open_brackets, read_abstract, tokens_of)
+from catalogue.ingest.abstract_words import (CLAUSAL, LINKING, LONGEST_SPAN, NOT_FIRST, TOKEN, Word, open_brackets,
+                                             read_abstract, tokens_of)
 from catalogue.ingest.acronyms import normalise_expansion
-from catalogue.ingest.title_claims import claim_objects, quoted_claim
 from catalogue.ingest.title_casing import articles_agree, title_case
 from catalogue.ingest.title_model import TitleModel, load_model, token_probabilities
 from catalogue.ingest.title_spans import Span, candidate_spans
@@ -41,9 +37,8 @@ from catalogue.model import Paper
 
 MAX_TITLE = 110
 # A title without a name needs a few words to tell its paper from others ("Deep Neural Networks"):
-# fewer when two of them are seldom written together ("Fine-Grained Visual Entailment"). A name's subtitle needs two
-# words besides an article ('BuildArena: The Code' says nothing).
-_SHORTEST_SPAN = {True: 3, False: 5}
+# fewer when two of them are seldom written together ("Fine-Grained Visual Entailment").
+_SHORTEST_SPAN = {True: 2, False: 5}
 _SHORTEST_SPECIFIC = {True: 2, False: 3}
 HTML_TAG = re.compile(r"</?[A-Za-z][\w:-]*(?:\s[^<>]*)?/?>")  # a tag, not the `<` of `$k<n$ or $m>2$`
 
@@ -66,45 +61,17 @@ def ranked_titles(abstract: str, name: str | None, model: TitleModel | None = No
     name_tokens = tokens_of(name) if name else ()
     spans = candidate_spans(words, probabilities, model, name, room, _SHORTEST_SPAN[bool(name)],
                             _SHORTEST_SPECIFIC[bool(name)])
-    claims = claim_objects(words, name_tokens)
-    quoted = quoted_claim(words, room) if spans and not _rank(max(spans, key=lambda span: _rank(span, claims)), claims)[1] \
-        else None
-    if quoted:  # the paper claims what it adds, but no phrase of the claim makes a title
-        yield (f"{name}: " if name else "") + quoted
     while spans:
-        best = max(spans, key=lambda span: _rank(span, claims))  # the first of equals
+        best = max(spans, key=_rank)  # the first of equals
         spans.remove(best)
         if tuple(t for w in words[best.start:best.end] for t in w.tokens) != name_tokens:
             yield title_of(words, best, name)  # (not the name again in other words: "Pyramid BERT" for Pyramid-BERT)
-    yield fallback_title(words, name)
+    yield name or _opening(words) or "Untitled abstract"
 
 
-# A phrase that starts the object of a claim ('we propose X', 'this paper studies X': title_claims) outranks any
-# other, what the paper adds before what it studies: a background sentence names the field or others' work, and
-# after a name it makes a misleading subtitle ('3DS-VLA: 2D Vision-Language-Action').
-_CLAIM_RANK = {"introduce": 2, "study": 1}
-
-
-def _rank(span: Span, claims: dict[int, tuple[str, int]]) -> tuple[bool, int, int, float]:
-    """A phrase about others' work is a title only when the abstract offers no other (_BACKGROUND); then a phrase
-    starting the object of the paper's claim before any other, what it adds before what it studies (_CLAIM_RANK),
-    its first claim (the one introducing its name, as a rule) before later ones ('we also design ...')."""
-    kind, order = claims.get(span.start, ("", 0))
-    return not span.background, _CLAIM_RANK.get(kind, 0), -order, span.expected_f1
-
-
-def fallback_title(words: tuple[Word, ...], name: str | None) -> str:
-    """What a title says when no phrase of the abstract makes one: a fragment would mislead, so the abstract's
-    opening words are quoted as such ('“Opening words …”'); with a name, the name alone unless the opening says more
-    than the name (_QUOTED_AFTER_NAME words besides it)."""
-    opening = _opening(words)
-    if name and len(set(tokens_of(opening)) - set(tokens_of(name))) < _QUOTED_AFTER_NAME:
-        return name
-    quoted = f"\u201c{opening.rstrip(chr(0x2026))}\u2026\u201d" if opening else ""
-    return f"{name}: {quoted}" if name and quoted else name or quoted or "Untitled abstract"
-
-
-_QUOTED_AFTER_NAME = 3
+def _rank(span: Span) -> tuple[bool, float]:
+    """A phrase about others' work is a title only when the abstract offers no other (_BACKGROUND)."""
+    return not span.background, span.expected_f1
 
 
 def title_words(title: str) -> list[str]:
