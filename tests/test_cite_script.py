@@ -144,15 +144,18 @@ def test_every_paper_of_the_seeds_build_is_compared_and_few_fall_back(built_site
 
 
 def test_a_page_without_its_entry_copies_and_shows_the_entry_of_its_bib(built_site, browser):
-    """In the browser, on every paper page of a build: the entry shown is its .bib's, carried or made (and
-    its formulas are MathML)."""
+    """In the browser, on the paper pages of a build that carry their entry, and on some that do not, with
+    formulas and without: the entry shown is its .bib's, carried or made (and its formulas are MathML).
+    That cite.js makes every page's entry as cite.py does is checked without a browser, above."""
     pages = sorted((built_site.out / "papers").glob("*/*/index.html"))
     made = [page for page in pages if 'id="cite-bibtex"' not in page.read_text(encoding="utf-8")]
     assert made and len(made) < len(pages)  # both kinds
+    with_math = [page for page in made if "<math" in page.read_text(encoding="utf-8")]
+    checked = [page for page in pages if page not in made] + with_math[:3] + [p for p in made if p not in with_math][:3]
     context = browser.new_context()
     tab = context.new_page()
     formulas = 0
-    for page in pages:
+    for page in checked:
         tab.goto(page.as_uri())
         # Its formulas carry no xmlns, and are MathML all the same.
         spaces = tab.locator("math").evaluate_all("(all) => all.map((math) => math.namespaceURI)")
