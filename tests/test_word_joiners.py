@@ -88,7 +88,7 @@ def test_the_reader_sees_the_text_as_written(pieces):
 
 
 def test_a_paper_page_marks_its_abstract_and_keeps_it_as_written(built_site: BuiltSite):
-    page = (built_site.out / "papers" / bucket("aforementioned-geometric-structures-high-word") / "aforementioned-geometric-structures-high-word" / "index.html").read_text(
+    page = (built_site.out / "papers" / bucket("high-dimensional-word-embedding-models") / "high-dimensional-word-embedding-models" / "index.html").read_text(
         encoding="utf-8")
     abstract = re.search(r'<section class="abstract".*?</section>', page, re.DOTALL)[0]
     assert 'data-indexed="\u2014 "' in abstract

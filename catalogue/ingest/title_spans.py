@@ -18,6 +18,10 @@ _SHORTEST_SUBJECT = 2  # words of a subject an abstract frames as such: "we stud
 # titles do not open with: a phrase that starts on one (or on an article and one) is the last resort.
 _BACKGROUND = {"recent", "existing", "previous", "current", "conventional", "traditional", "popular", "typical",
                "many", "several", "various", "numerous", "most", "given", "since", "state-of-the-art"}
+# Words that point back at what the abstract said before ('Aforementioned Structures', 'Such Models'): a title is
+# read alone, so a phrase that opens on one is a last resort too.
+_POINTING_BACK = {"aforementioned", "such", "this", "these", "those", "said", "above", "above-mentioned",
+                  "latter", "former", "same"}
 # Words a phrase begins after: prepositions, articles, conjunctions, linking verbs, namings.
 _LINKING_VERBS = {"is", "are", "was", "were", "be", "been"}
 _PHRASE_BEFORE = (SMALL_WORDS - {"to"}) | _LINKING_VERBS | {"about", "versus", "against", "during", "called",
@@ -101,11 +105,12 @@ def _framing(words: tuple[Word, ...], start: int) -> int:
 
 
 def _background(words: tuple[Word, ...], start: int) -> bool:
-    """Whether a phrase from `start` opens on what others did or the field at large (_BACKGROUND)."""
+    """Whether a phrase from `start` opens on what others did or the field at large (_BACKGROUND), or on
+    what the abstract said before (_POINTING_BACK)."""
     first = words[start].lowered
     if first in ARTICLES and start + 1 < len(words):
         first = words[start + 1].lowered
-    return first in _BACKGROUND
+    return first in _BACKGROUND or first in _POINTING_BACK
 
 
 def _whole(words: tuple[Word, ...], index: int) -> bool:
