@@ -257,3 +257,46 @@ window.catalogueMarkdown = {
     return String(text).replace(/[\t\n\r\f\u2028\u2029]/g, " ").replace(/[\x00-\x08\x0b\x0e-\x1f\x7f-\x9f]/g, "");
   }
 };
+
+// A list's pager as the static pages make it (site/pagination.py): previous, the page numbers near
+// the current one with the first and last, gaps as an ellipsis, next; `address(number)` links each.
+window.cataloguePager = (function () {
+  "use strict";
+  var REACH = 2;  // page numbers on each side of the current one, as site/pagination.py's PAGER_REACH
+
+  function numbers(page, pages) {
+    var shown = [];
+    for (var number = 1; number <= pages; number += 1) {
+      if (number === 1 || number === pages || Math.abs(number - page) <= REACH) shown.push(number);
+    }
+    var withGaps = [];
+    shown.forEach(function (number) {
+      var last = withGaps[withGaps.length - 1];
+      if (last && number - last > 1) withGaps.push(number - last > 2 ? null : number - 1);  // a gap of one page shows it
+      withGaps.push(number);
+    });
+    return withGaps;
+  }
+
+  return function (page, pages, address) {
+    var element = window.catalogueElement, link = window.catalogueLink, text = window.catalogueText;
+    var nav = element("nav", "list-pager");
+    nav.setAttribute("aria-label", text("pages"));
+    var step = function (number, className, label, rel) {
+      var made = nav.appendChild(link(address(number), label, className));
+      made.rel = rel;
+      made.setAttribute("data-page", number);
+    };
+    if (page > 1) step(page - 1, "prev", text("previous_page"), "prev");
+    var items = nav.appendChild(element("ol"));
+    numbers(page, pages).forEach(function (number) {
+      var item = items.appendChild(element("li"));
+      if (!number) { item.appendChild(element("span", "gap", "\u2026")); return; }
+      var made = item.appendChild(link(address(number), String(number)));
+      made.setAttribute("data-page", number);
+      if (number === page) made.setAttribute("aria-current", "page");
+    });
+    if (page < pages) step(page + 1, "next", text("next_page"), "next");
+    return nav;
+  };
+})();

@@ -16,7 +16,6 @@
   var pageOf = document.getElementById("page-of");
   var pagerBox = document.getElementById("list-pager");
   if (!list || !tools || !count || !pageOf || !pagerBox) return;
-  var REACH = 2;  // page numbers on each side of the current one, as site/pagination.py's PAGER_REACH
   var root = document.documentElement.getAttribute("data-root") || "";
   var perPage = Number(list.getAttribute("data-per-page"));
   var venueSelect = document.getElementById("venue-filter");
@@ -174,43 +173,8 @@
 
   // --- Rendering: the same elements as the static pages (templates/_macros.html) -------------------
 
-  var element = window.catalogueElement, link = window.catalogueLink;
+  var element = window.catalogueElement;
   var entries = null;  // made with tables: window.catalogueEntries(tables, root)
-
-  function numbers(page, pages) {
-    var shown = [];
-    for (var number = 1; number <= pages; number += 1) {
-      if (number === 1 || number === pages || Math.abs(number - page) <= REACH) shown.push(number);
-    }
-    var withGaps = [];
-    shown.forEach(function (number) {
-      var last = withGaps[withGaps.length - 1];
-      if (last && number - last > 1) withGaps.push(number - last > 2 ? null : number - 1);  // a gap of one page shows it
-      withGaps.push(number);
-    });
-    return withGaps;
-  }
-
-  function pager(page, pages) {
-    var nav = element("nav", "list-pager");
-    nav.setAttribute("aria-label", window.catalogueText("pages"));
-    var step = function (number, className, label, rel) {
-      var made = nav.appendChild(link(address(number), label, className));
-      made.rel = rel;
-      made.setAttribute("data-page", number);
-    };
-    if (page > 1) step(page - 1, "prev", window.catalogueText("previous_page"), "prev");
-    var items = nav.appendChild(element("ol"));
-    numbers(page, pages).forEach(function (number) {
-      var item = items.appendChild(element("li"));
-      if (!number) { item.appendChild(element("span", "gap", "\u2026")); return; }
-      var made = item.appendChild(link(address(number), String(number)));
-      made.setAttribute("data-page", number);
-      if (number === page) made.setAttribute("aria-current", "page");
-    });
-    if (page < pages) step(page + 1, "next", window.catalogueText("next_page"), "next");
-    return nav;
-  }
 
   // The list's first page with the state as its query: where a filtered view lives.
   function address(page) {
@@ -227,7 +191,7 @@
     list.replaceChildren.apply(list, shown.rows.map(function (row) { return entries.card(row); }));
     if (first) list.setAttribute("start", String(first + 1)); else list.removeAttribute("start");
     if (!shown.total) pagerBox.replaceChildren(element("p", "count", window.catalogueText("no_match_filters")));
-    else if (pages > 1) pagerBox.replaceChildren(pager(state.page, pages));
+    else if (pages > 1) pagerBox.replaceChildren(window.cataloguePager(state.page, pages, address));
     else pagerBox.replaceChildren();
     count.textContent = state.topic || state.venue ? window.catalogueText("shown_of", { shown: shown.total, total: total }) : total;
     pageOf.textContent = pages > 1 ? " · " + window.catalogueText("page_of", { page: state.page, pages: pages }) : "";

@@ -12,10 +12,9 @@
   var feed = document.querySelector('link[rel="alternate"][href$="/feed.xml"]');
   var slug = feed && /venues\/([^\/]+)\/feed\.xml$/.exec(feed.getAttribute("href"));
   if (!list || !pagerBox || !count || !slug || !window.catalogueParts) return;
-  var REACH = 2;  // page numbers on each side of the current one, as site/pagination.py's PAGER_REACH
   var root = document.documentElement.getAttribute("data-root") || "";
   var perPage = Number(list.getAttribute("data-per-page"));
-  var text = window.catalogueText, element = window.catalogueElement, link = window.catalogueLink;
+  var text = window.catalogueText, element = window.catalogueElement;
   var part = window.catalogueRoute("venue_list_part", {slug: decodeURIComponent(slug[1])});
   var original = {
     items: Array.prototype.slice.call(list.children), start: list.getAttribute("start"),
@@ -88,20 +87,6 @@
 
   // --- The pager: numbers near the page, and a menu of every page ----------------------------------
 
-  function numbers(page, pages) {
-    var shown = [];
-    for (var number = 1; number <= pages; number += 1) {
-      if (number === 1 || number === pages || Math.abs(number - page) <= REACH) shown.push(number);
-    }
-    var withGaps = [];
-    shown.forEach(function (number) {
-      var last = withGaps[withGaps.length - 1];
-      if (last && number - last > 1) withGaps.push(number - last > 2 ? null : number - 1);
-      withGaps.push(number);
-    });
-    return withGaps;
-  }
-
   // A menu of the pages and a button that goes (choosing alone does not move a keyboard's reader on).
   function jumpMenu(page, pages, go) {
     var form = element("form", "page-jump");
@@ -128,23 +113,7 @@
   }
 
   function pager(page, pages) {
-    var nav = element("nav", "list-pager");
-    nav.setAttribute("aria-label", text("pages"));
-    var step = function (number, className, label, rel) {
-      var made = nav.appendChild(link(filteredAddress(number), label, className));
-      made.rel = rel;
-      made.setAttribute("data-page", number);
-    };
-    if (page > 1) step(page - 1, "prev", text("previous_page"), "prev");
-    var items = nav.appendChild(element("ol"));
-    numbers(page, pages).forEach(function (number) {
-      var item = items.appendChild(element("li"));
-      if (!number) { item.appendChild(element("span", "gap", "\u2026")); return; }
-      var made = item.appendChild(link(filteredAddress(number), String(number)));
-      made.setAttribute("data-page", number);
-      if (number === page) made.setAttribute("aria-current", "page");
-    });
-    if (page < pages) step(page + 1, "next", text("next_page"), "next");
+    var nav = window.cataloguePager(page, pages, filteredAddress);
     nav.appendChild(jumpMenu(page, pages, function (number) { state.page = number; show(true, true); }));
     return nav;
   }
