@@ -18,7 +18,9 @@ from click.testing import CliRunner
 from hypothesis import given
 from hypothesis import strategies as st
 
-from catalogue.site.authors import author_key, author_slug, family_and_given, index_order, initial, shown_names
+from slugify import slugify
+
+from catalogue.site.authors import author_key, author_slug, family_and_given, index_order, initial, latin, shown_names
 from catalogue.search.offline import read_offline_index
 from catalogue.site import authors as authors_module
 from catalogue.system.cache import Cache
@@ -89,6 +91,11 @@ def test_a_slug_is_its_plain_key_or_ends_in_the_key_hash_never_both(name):
         assert not ends_hashed  # so no hashed slug can equal it
     else:
         assert slug.endswith(f"-{hashed(key)}")
+
+
+@given(st.one_of(st.from_regex(r"[a-z0-9]+( [a-z0-9]+)*", fullmatch=True), st.text()), st.sampled_from(["-", " "]))
+def test_latin_is_python_slugify_with_or_without_its_shortcut(text, separator):
+    assert latin(text, separator) == slugify(text, separator=separator)
 
 
 @pytest.mark.parametrize("papers, shown", [

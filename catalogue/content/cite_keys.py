@@ -65,10 +65,11 @@ def citation_keys(papers: Iterable[Paper]) -> dict[str, str]:
     chosen as ingest would choose it."""
     papers = sorted(papers, key=lambda paper: paper.id)
     keys: dict[str, str] = {}
+    taken: set[str] = set()
     for paper in papers:  # a key two files record (one copied by hand) stays with the first
-        if paper.cite_key and paper.cite_key not in keys.values():
+        if paper.cite_key and paper.cite_key not in taken:
             keys[paper.id] = paper.cite_key
-    taken = set(keys.values())
+            taken.add(paper.cite_key)
     for paper in papers:
         if paper.id not in keys:
             keys[paper.id] = choose_key(paper, paper.id, taken)

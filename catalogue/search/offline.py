@@ -150,9 +150,10 @@ def row_bound(entry: SearchEntry, document: AbstractTerms) -> int:
     TERMS_PER_PAPER words and first CJK pieces stand for the words it will keep."""
     fields = [routes.slug_of_paper_page(entry.path), entry.name, entry.title, 10**6, list(entry.topics), "",
               list(entry.authors), entry.id, 1, list(entry.author_slugs)]
-    longest = sorted((len(compact(w).encode()) - 1 for w in document.words), reverse=True)[:TERMS_PER_PAPER]
-    pieces = [len(compact(w).encode()) - 1 for w in document.pieces[:CJK_PIECES_PER_PAPER]]
-    return len(compact(fields).encode()) + 1 + sum(longest) + sum(pieces)
+    # A word (text.WORD: letters and digits) needs no escape in JSON: its bytes and a separator.
+    longest = sorted(map(len, map(str.encode, document.words)), reverse=True)[:TERMS_PER_PAPER]
+    pieces = list(map(len, map(str.encode, document.pieces[:CJK_PIECES_PER_PAPER])))
+    return len(compact(fields).encode()) + 1 + sum(longest) + len(longest) + sum(pieces) + len(pieces)
 
 
 def split_parts(bounds: list[int]) -> list[tuple[int, int]]:

@@ -20,6 +20,7 @@ import hashlib
 import re
 import unicodedata
 from collections import Counter
+from functools import cache
 from collections.abc import Iterable
 
 from slugify import slugify
@@ -47,9 +48,10 @@ def author_path(name: str) -> str:
     return routes.author_page(author_slug(author_key(name)))
 
 
+@cache  # asked for each of an author's papers, and again for the index
 def author_slug(key: str) -> str:
     """An author's folder under authors/, from its key (see the module's docstring)."""
-    slug = slugify(key)
+    slug = latin(key)
     if PLAIN_KEY.fullmatch(key) and not HASHED_ENDING.search(key) and len(slug) <= SLUG_LENGTH \
             and not is_device_name(slug):
         return slug
@@ -67,6 +69,7 @@ def shown_names(author_lists: Iterable[tuple[str, ...]]) -> dict[str, str]:
     return {key: min(counts, key=lambda name: (-counts[name], name)) for key, counts in spellings.items()}
 
 
+@cache  # asked for each of an author's papers, and again for the index
 def family_and_given(name: str) -> tuple[str, str]:
     """A name's family name and given names in Latin letters (accents dropped, other scripts
     transliterated, as in its slug): the last word is the family name, a suffix after it ('Jr.',
@@ -74,10 +77,17 @@ def family_and_given(name: str) -> tuple[str, str]:
     is filed whole. 'Ada King Lovelace' -> ('lovelace', 'ada king')."""
     words = author_key(name).split()
     last = len(words) - 1
-    while last > 0 and slugify(words[last]) in NAME_SUFFIXES:
+    while last > 0 and latin(words[last]) in NAME_SUFFIXES:
         last -= 1
     given = words[:last] + words[last + 1:]
-    return slugify(words[last] if words else "", separator=" "), slugify(" ".join(given), separator=" ")
+    return latin(words[last] if words else "", separator=" "), latin(" ".join(given), separator=" ")
+
+
+def latin(text: str, separator: str = "-") -> str:
+    """python-slugify's slug of text; plain words (most names) are their own slug, found without it."""
+    if PLAIN_KEY.fullmatch(text):
+        return text.replace(" ", separator)
+    return slugify(text, separator=separator)
 
 
 def index_order(name: str) -> tuple[bool, str, str, str]:
