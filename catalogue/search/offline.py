@@ -49,18 +49,28 @@ class SearchEntry:
 @dataclass(frozen=True)
 class AbstractTerms:
     """What the offline index reads of an abstract: its telling words and how often each occurs,
-    and its Chinese, Japanese and Korean pieces in the order they first occur."""
+    and its Chinese, Japanese and Korean pieces in the order they first occur. The words are kept
+    joined by spaces (a word holds none): every paper's terms are held at once, and a string of
+    them takes a fraction of the room of a string per word."""
 
-    words: tuple[str, ...]  # without stop words and words of two letters or fewer
+    spaced_words: str  # without stop words and words of two letters or fewer
     counts: tuple[int, ...]
-    pieces: tuple[str, ...]
+    spaced_pieces: str
+
+    @property
+    def words(self) -> list[str]:
+        return self.spaced_words.split(" ") if self.spaced_words else []
+
+    @property
+    def pieces(self) -> list[str]:
+        return self.spaced_pieces.split(" ") if self.spaced_pieces else []
 
 
 def abstract_terms(abstract: str) -> AbstractTerms:
     found = words(abstract)
     document = {w: n for w, n in Counter(found).items() if w not in STOPWORDS and len(w) > 2}
-    pieces = tuple(dict.fromkeys(w for w in found if CJK_RUN.match(w))) if has_cjk(abstract) else ()
-    return AbstractTerms(tuple(document), tuple(document.values()), pieces)
+    pieces = dict.fromkeys(w for w in found if CJK_RUN.match(w)) if has_cjk(abstract) else ()
+    return AbstractTerms(" ".join(document), tuple(document.values()), " ".join(pieces))
 
 
 class OfflineIndex:
@@ -90,8 +100,9 @@ class OfflineIndex:
     def render_all(self) -> dict[str, str]:
         rows = index_rows(self.entries, self.documents)
         venues = sorted({e.venue for e in self.entries})
+        numbers = {venue: number for number, venue in enumerate(venues)}
         for row in rows:
-            row[3] = venues.index(row[3])
+            row[3] = numbers[row[3]]
         manifest = {"stopwords": " ".join(sorted(STOPWORDS)), "topics": self.topic_labels, "venues": venues,
                     "parts": self.paths[1:], "terms": known_terms(self.entries)}
         files = {FALLBACK_FILE: "window.CATALOGUE_SEARCH = " + compact(manifest) + ";\n"}

@@ -37,6 +37,7 @@ OTHER_INITIAL = "#"  # the index's group for names whose family name does not st
 NAME_SUFFIXES = frozenset({"jr", "sr", "ii", "iii", "iv"})  # words after a family name that are not one
 
 
+@cache  # asked for each of a name's papers, on every page that names it
 def author_key(name: str) -> str:
     """What makes two spellings one author: 'Ada  LOVELACE ' -> 'ada lovelace'; invisible and
     direction characters do not count ('Ada\u200b Lovelace' is Ada Lovelace)."""

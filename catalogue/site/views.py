@@ -214,13 +214,14 @@ def view_parts(paper: Paper, addresses: PaperAddresses, converted: Callable[[str
 
 def view_paper(paper: Paper, topics: tuple[Topic, ...], authors: tuple[AuthorRef, ...], addresses: PaperAddresses,
                parts: ViewParts, key: str) -> PaperView:
-    """A paper ready for the templates from its parts; `key` is a digest of all it shows."""
+    """A paper ready for the templates from its parts; `key` is a digest of all it shows. A text
+    equal to the paper's own (most: no markup) is the paper's string, not a second copy."""
     return PaperView(paper, addresses,
                      name_html=SafeHtml(parts.name_html) if parts.name_html is not None else None,
                      name_text=parts.name_text,
                      title_html=SafeHtml(parts.title_html),
-                     title_text=parts.title_text,
-                     plain_abstract=parts.plain_abstract,
+                     title_text=paper.title if parts.title_text == paper.title else parts.title_text,
+                     plain_abstract=paper.abstract if parts.plain_abstract == paper.abstract else parts.plain_abstract,
                      bibtex=parts.bibtex,
                      abstract_html=SafeHtml(parts.abstract_html),
                      excerpt=parts.excerpt,

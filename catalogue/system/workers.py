@@ -45,13 +45,19 @@ def run_in_workers(task: Callable[[int], T], chunks: Iterable[range], died: Call
     chunks = iter(chunks)
     results: dict[int, T] = {}
     making: dict = {}  # connection to a worker -> (the worker, the item it is at, the chunk it has or None)
-    for _ in range(max(1, jobs or cores())):
-        ours, theirs = context.Pipe()
-        at = context.RawValue("q", -1)
-        worker = context.Process(target=_work, args=(theirs, [*making, ours], task, at), daemon=True)
-        worker.start()
-        theirs.close()
-        making[ours] = (worker, at, None)
+    # What exists now is out of the workers' cycle collections (frozen while they fork): a
+    # collection that walked it would write to every page the build shares with them, copying it.
+    gc.freeze()
+    try:
+        for _ in range(max(1, jobs or cores())):
+            ours, theirs = context.Pipe()
+            at = context.RawValue("q", -1)
+            worker = context.Process(target=_work, args=(theirs, [*making, ours], task, at), daemon=True)
+            worker.start()
+            theirs.close()
+            making[ours] = (worker, at, None)
+    finally:
+        gc.unfreeze()
     try:
         for connection in making:
             _hand_out(connection, making, chunks)
