@@ -21,8 +21,12 @@ import urllib.error
 import urllib.request
 from pathlib import Path
 
+import json
+
 import pytest
 from click.testing import CliRunner, Result
+from hypothesis import given
+from hypothesis import strategies as st
 
 from catalogue import cli
 from catalogue.publish import manifest as site_manifest
@@ -277,6 +281,16 @@ def test_the_fingerprint_is_read_from_the_manifests_end_as_written(tmp_path, fin
     files = {f"papers/p{n}/index.html": f"{n:032x}" for n in range(2000)} | {"fingerprint": "not-the-build's"}
     site_manifest.write_manifest(tmp_path, fingerprint, files)
     assert site_manifest.read_fingerprint(tmp_path) == fingerprint == site_manifest.read_manifest(tmp_path)["fingerprint"]
+
+
+JSON_VALUES = st.recursive(st.none() | st.booleans() | st.integers() | st.text(),
+                           lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(), inner, max_size=4),
+                           max_leaves=20)
+
+
+@given(JSON_VALUES)
+def test_the_manifests_lines_are_json_dumps_with_indent_0(value):
+    assert site_manifest.lines_json(value) == json.dumps(value, indent=0)
 
 
 def test_a_manifest_of_another_form_gives_its_fingerprint_read_whole(tmp_path):
