@@ -99,6 +99,17 @@ def test_a_pages_shard_is_a_stable_hash_of_its_path_whatever_its_venue():
     assert all(shard_of(path) + 1 == int(shard.name.removeprefix("part-")) for shard in grouped for path in shard.pages)
 
 
+@pytest.mark.parametrize("papers, count", [(8, 4), (4 * search.SHARD_PAGES, 4), (4 * search.SHARD_PAGES + 1, 5),
+                                           (10 * search.SHARD_PAGES - 1, 10)])
+def test_shards_grow_in_number_past_their_pages_never_in_size(papers, count):
+    pages = [IndexedPage(f"papers/{n % 256:02x}/paper-{n}/index.html", "ICML", "2026", "k") for n in range(papers)]
+    grouped = search.group_shards("en", pages)
+    assert [shard.name for shard in grouped] == [f"part-{number}" for number in range(1, count + 1)]
+    assert sum(len(shard.pages) for shard in grouped) == papers
+    assert all(abs(len(shard.pages) - papers / count) < 0.05 * papers / count for shard in grouped if papers > 1000)
+    assert all(shard_of(path, count) + 1 == int(shard.name.removeprefix("part-")) for shard in grouped for path in shard.pages)
+
+
 def test_the_pages_record_reads_back_as_written(tmp_path):
     pages = [IndexedPage("papers/b/index.html", "ICML", "2026", "k1"), IndexedPage("papers/a/index.html", "A&B", "", "k2")]
     (tmp_path / PAGES_FILE).write_text(render_pages_file(pages, "zh-CN"), encoding="utf-8")

@@ -4,11 +4,12 @@ disk, where Pagefind cannot load, search the offline index the render writes (of
 What to index is what the render recorded (PAGES_FILE): each paper page with its venue, year and
 a key of what its indexed part is made from. No page is read back to learn it.
 
-Pagefind's index is sharded: SHARD_COUNT bundles (site/pagefind/part-N/), each page in the one a
-stable hash of its path names, so that indexing memory is bounded by a shard, a shard whose pages
-did not change since the last build is reused instead of indexed again, and a query fetches the
-same number of index chunks however many venues and years the catalogue has (venue and year are
-Pagefind filters of every page). The browser merges the bundles (Pagefind's
+Pagefind's index is sharded: SHARD_COUNT bundles (site/pagefind/part-N/), more for a catalogue
+whose shards would pass SHARD_PAGES pages, each page in the one a stable hash of its path names,
+so that indexing memory is bounded by a shard, a shard whose pages did not change since the last
+build is reused instead of indexed again, and a query fetches the same number of index chunks
+however many venues and years the catalogue has (venue and year are Pagefind filters of every
+page). The browser merges the bundles (Pagefind's
 mergeIndex). One more bundle, site/pagefind/vocabulary/, holds one page per shard with all the
 words of that shard: Pagefind falls back to shorter prefixes for a word an index lacks, and a
 shard lacking a word another shard has would otherwise add such near misses, which one index
@@ -55,7 +56,10 @@ SHARDS_FORMAT = 6  # bump when the way a shard is indexed changes, so that every
 VOCABULARY = "vocabulary"  # the bundle of each shard's words (a folder in BUNDLE_DIR)
 WORDS_KIND = "shard-words"  # cache entries: a shard's words by language, by the shard's fingerprint
 ENTRY_FILE = "pagefind-entry.json"  # in every bundle: its languages
-SHARD_COUNT = 4  # fixed: a query fetches each shard's index chunks, so its cost grows with the count
+SHARD_COUNT = 4  # the fewest shards: a query fetches each shard's index chunks, so its cost grows with the count
+# A shard's pages, past SHARD_COUNT shards: Pagefind holds every page of the bundle it indexes (about a
+# tenth of a megabyte each), and an edit indexes its page's whole shard again.
+SHARD_PAGES = 10_000
 SHARD_PREFIX = "part-"
 # Pagefind's ready-made interfaces: the site has its own (assets/search.js), so these are not kept.
 UNUSED_FILES = ("pagefind-ui.js", "pagefind-ui.css", "pagefind-modular-ui.js", "pagefind-modular-ui.css",
@@ -74,7 +78,7 @@ TEXT_META = ("name", "title")  # metadata that is also the page's text (not its 
 class Shard:
     """Pages indexed together into one Pagefind bundle, site/pagefind/<name>/."""
 
-    name: str  # part-1 ... part-<SHARD_COUNT>
+    name: str  # part-1 ... part-<shard_count>
     pages: tuple[str, ...]  # paths relative to the site, sorted
     fingerprint: str  # changes when any page, Pagefind's version or the way of indexing changes
 
@@ -113,9 +117,15 @@ def read_record(site_dir: Path) -> tuple[str, list[IndexedPage]]:
                              "(python3 build.py render) before indexing it") from None
 
 
-def shard_of(path: str) -> int:
-    """A page's shard: a stable hash of its path, so that a page stays in its shard whatever else changes."""
-    return zlib.crc32(path.encode("utf-8")) % SHARD_COUNT
+def shard_count(pages: int) -> int:
+    """SHARD_COUNT shards, or more when they would hold over SHARD_PAGES pages on average."""
+    return max(SHARD_COUNT, -(-pages // SHARD_PAGES))
+
+
+def shard_of(path: str, count: int = SHARD_COUNT) -> int:
+    """A page's shard of `count`: a stable hash of its path, so that a page stays in its shard
+    whatever else changes (while the count does)."""
+    return zlib.crc32(path.encode("utf-8")) % count
 
 
 def read_shards(site_dir: Path) -> list[Shard]:
@@ -124,10 +134,12 @@ def read_shards(site_dir: Path) -> list[Shard]:
 
 
 def group_shards(language: str, recorded: list[IndexedPage]) -> list[Shard]:
-    """The pages grouped by shard_of, with fingerprints (which the site's language is part of)."""
+    """The pages grouped by shard_of into shard_count shards, with fingerprints (which the site's
+    language is part of)."""
+    count = shard_count(len(recorded))
     groups: dict[int, list[IndexedPage]] = defaultdict(list)
     for page in recorded:
-        groups[shard_of(page.path)].append(page)
+        groups[shard_of(page.path, count)].append(page)
     shards = []
     for number, pages in sorted(groups.items()):
         pages.sort(key=lambda page: page.path)
