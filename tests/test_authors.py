@@ -17,9 +17,9 @@ import pytest
 from click.testing import CliRunner
 from hypothesis import given
 from hypothesis import strategies as st
-
 from slugify import slugify
 
+from catalogue.portable import is_device_name
 from catalogue.site.authors import author_key, author_slug, family_and_given, index_order, initial, latin, shown_names
 from catalogue.search.offline import read_offline_index
 from catalogue.site import authors as authors_module
@@ -91,6 +91,18 @@ def test_a_slug_is_its_plain_key_or_ends_in_the_key_hash_never_both(name):
         assert not ends_hashed  # so no hashed slug can equal it
     else:
         assert slug.endswith(f"-{hashed(key)}")
+
+
+@given(st.one_of(st.from_regex(r"[a-z0-9]+( [a-z0-9]+)*", fullmatch=True), st.text(), st.text(min_size=70)))
+def test_a_slug_is_python_slugifys_as_the_rule_says(name):
+    key = author_key(name)
+    slug = slugify(key)
+    if re.fullmatch(r"[a-z0-9]+( [a-z0-9]+)*", key) and not re.search(r" [0-9a-f]{6}$", key) and len(slug) <= 80 \
+            and not is_device_name(slug):
+        assert author_slug(key) == slug
+    else:
+        base = slugify(key, max_length=80, word_boundary=True) or "author"
+        assert author_slug(key) == f"{base}-{hashed(key)}"
 
 
 @given(st.one_of(st.from_regex(r"[a-z0-9]+( [a-z0-9]+)*", fullmatch=True), st.text()), st.sampled_from(["-", " "]))

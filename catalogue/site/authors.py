@@ -19,7 +19,7 @@ from __future__ import annotations
 import hashlib
 import re
 import unicodedata
-from collections import Counter
+from collections import Counter, defaultdict
 from functools import cache
 from collections.abc import Iterable
 
@@ -56,17 +56,17 @@ def author_slug(key: str) -> str:
     if PLAIN_KEY.fullmatch(key) and not HASHED_ENDING.search(key) and len(slug) <= SLUG_LENGTH \
             and not is_device_name(slug):
         return slug
-    base = slugify(key, max_length=SLUG_LENGTH, word_boundary=True) or "author"
+    base = (slug if len(slug) < SLUG_LENGTH else slugify(key, max_length=SLUG_LENGTH, word_boundary=True)) or "author"
     return f"{base}-{hashlib.sha256(key.encode('utf-8')).hexdigest()[:HASH_LENGTH]}"
 
 
 def shown_names(author_lists: Iterable[tuple[str, ...]]) -> dict[str, str]:
     """{key: the spelling pages show}: the most common among the papers (a paper counts once
     per spelling), the smallest string on a tie."""
-    spellings: dict[str, Counter] = {}
+    spellings: dict[str, Counter] = defaultdict(Counter)
     for authors in author_lists:
         for name in set(authors):
-            spellings.setdefault(author_key(name), Counter())[name] += 1
+            spellings[author_key(name)][name] += 1
     return {key: min(counts, key=lambda name: (-counts[name], name)) for key, counts in spellings.items()}
 
 
