@@ -20,8 +20,8 @@ import hashlib
 import re
 import unicodedata
 from collections import Counter, defaultdict
-from functools import cache
 from collections.abc import Iterable
+from functools import cache
 
 from slugify import slugify
 
