@@ -211,7 +211,7 @@ def index(site: Path) -> str:
 
 def index_site(site: Path, previous: Path | None = None, cache: Cache | None = None) -> str:
     """site/ -> site/pagefind/, reusing `previous`'s shards whose pages did not change and the
-    shards' words kept in `cache`, a shard per core at a time; a one-line summary."""
+    shards' words kept in `cache`, a Pagefind per core at a time; a one-line summary."""
     from catalogue.search.index import index_site as index_shards
     from catalogue.system.workers import cores
     return index_shards(site, previous=previous, jobs=cores(), cache=cache)

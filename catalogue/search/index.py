@@ -35,9 +35,11 @@ import html
 import json
 import re
 import subprocess
+import threading
 import zlib
 from collections import defaultdict
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import nullcontext
 from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
@@ -162,7 +164,7 @@ def index_site(site_dir: Path, previous: Path | None = None, jobs: int = 1, cach
 
     A bundle whose fingerprint matches the one recorded in `previous` (an earlier build of the
     site; by default site_dir itself) is kept from there (as hard links when previous is another
-    folder, unless site_dir holds those links already). The others are indexed, `jobs` shards at
+    folder, unless site_dir holds those links already). The others are indexed, `jobs` Pagefinds at
     a time; bundles no longer needed are removed. `cache` keeps each shard's words for the
     vocabulary, so that only the shards indexed now are read back; the vocabulary is kept while
     every shard's words are those it was made from."""
@@ -185,9 +187,13 @@ def index_site(site_dir: Path, previous: Path | None = None, jobs: int = 1, cach
         if not (bundle_root / name).exists():
             SiteFolder(previous).link(f"{BUNDLE_DIR}/{name}", bundle_root / name)
     stale = [shard for shard in shards if shard.name not in reusable]
-    with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
-        list(pool.map(lambda shard: index_shard(site_dir, shard, language), stale))
-    words = shard_words(site_dir, shards, cache or Cache(None))
+    # One thread more than Pagefinds at once: a shard's pages are placed, and its bundle tidied and
+    # read, while other shards' Pagefinds run.
+    pagefinds = threading.Semaphore(max(1, jobs))
+    with ThreadPoolExecutor(max_workers=max(1, jobs) + 1) as pool:
+        read_now = dict(zip((shard.name for shard in stale),
+                            pool.map(lambda shard: index_shard(site_dir, shard, language, pagefinds), stale)))
+    words = shard_words(site_dir, shards, cache or Cache(None), read_now)
     wanted[VOCABULARY] = fingerprint(code_version(__name__), *(f"{shard.name} {words[shard.name][0]}" for shard in shards))
     if recorded.get(VOCABULARY) == wanted[VOCABULARY] and (previous / BUNDLE_DIR / VOCABULARY / ENTRY_FILE).is_file():
         if not (bundle_root / VOCABULARY).exists():  # the same words as the last build's: its vocabulary holds
@@ -202,19 +208,21 @@ def index_site(site_dir: Path, previous: Path | None = None, jobs: int = 1, cach
             f"{len(shards) - len(stale)} unchanged, {len(stale)} indexed" + (f": {indexed}" if stale else ""))
 
 
-def index_shard(site_dir: Path, shard: Shard, language: str) -> None:
+def index_shard(site_dir: Path, shard: Shard, language: str, pagefinds: threading.Semaphore) -> dict[str, list[str]]:
     """Run Pagefind over the shard's pages alone (hard links at their paths in a scratch folder,
-    so that the URLs in the index are the site's) into site/pagefind/<name>/."""
+    so that the URLs in the index are the site's) into site/pagefind/<name>/, once `pagefinds`
+    lets it; the words indexed (read_bundle_words)."""
     def place(pages: Path) -> None:
         site = SiteFolder(site_dir)
         for relative in shard.pages:
             site.link(relative, pages / relative)
 
-    result = build_bundle(site_dir / BUNDLE_DIR, shard.name, place, language, drop_runtime)
+    result = build_bundle(site_dir / BUNDLE_DIR, shard.name, place, language, drop_runtime, pagefinds)
     found = re.search(r"Indexed (\d+) page", result)
     if not found or int(found.group(1)) != len(shard.pages):
         raise CatalogueError(f"Pagefind indexed {found.group(1) if found else 'none'} of the {len(shard.pages)} "
                              f"pages of shard {shard.name}:\n{result.strip()[-2000:]}")
+    return read_bundle_words(site_dir / BUNDLE_DIR / shard.name)
 
 
 def same_bundle(bundle: Path, previous: Path) -> bool:
@@ -226,13 +234,16 @@ def same_bundle(bundle: Path, previous: Path) -> bool:
         return False
 
 
-def shard_words(site_dir: Path, shards: list[Shard], cache: Cache) -> dict[str, tuple[str, tuple]]:
-    """{shard: (a digest of its words, ((language, its words), ...))}: read back from the shard's
-    fragments (read_bundle_words), or kept in `cache` by the shard's fingerprint."""
+def shard_words(site_dir: Path, shards: list[Shard], cache: Cache,
+                read_now: dict[str, dict[str, list[str]]]) -> dict[str, tuple[str, tuple]]:
+    """{shard: (a digest of its words, ((language, its words), ...))}: as `read_now` holds them (the
+    shards just indexed), else kept in `cache` by the shard's fingerprint, else read back from the
+    shard's fragments (read_bundle_words)."""
     keys = {shard.name: digest(code_version(__name__), shard.fingerprint) for shard in shards}
 
     def read(name: str) -> tuple[str, tuple]:
-        found = tuple((language, tuple(indexed)) for language, indexed in read_bundle_words(site_dir / BUNDLE_DIR / name).items())
+        indexed = read_now[name] if name in read_now else read_bundle_words(site_dir / BUNDLE_DIR / name)
+        found = tuple((language, tuple(words)) for language, words in indexed.items())
         return digest(found), found
 
     kept = cache.kept(WORDS_KIND, {key: name for name, key in keys.items()}, read)
@@ -289,14 +300,16 @@ def pagefind_binary() -> str:
     return str(binary)
 
 
-def build_bundle(bundle_root: Path, name: str, place, language: str, trim) -> str:
+def build_bundle(bundle_root: Path, name: str, place, language: str, trim,
+                 pagefinds: threading.Semaphore | None = None) -> str:
     """Pagefind over a scratch folder that place(folder) fills, in `language`, into bundle_root/name
-    (replaced only when complete), trimmed by trim(bundle) to what the browser reads of it;
-    returns Pagefind's output."""
+    (replaced only when complete), trimmed by trim(bundle) to what the browser reads of it, Pagefind
+    run once `pagefinds` lets it; returns Pagefind's output."""
     pages, output = bundle_root / f".{name}.pages", bundle_root / f".{name}.bundle"
     try:
         place(pages)
-        result = run_pagefind(pages, output, language)
+        with pagefinds or nullcontext():
+            result = run_pagefind(pages, output, language)
         for unused in UNUSED_FILES:
             (output / unused).unlink(missing_ok=True)
         trim(output)
