@@ -323,3 +323,33 @@ def test_a_known_term_is_judged_by_the_papers_year_and_its_spelling_out():
     assert is_known_term("ABC", replace(paper, year=2015), "ABC is used.", known)
     assert not is_known_term("ABC", replace(paper, year=2014), "ABC is used.", known)
     assert not is_known_term("XYZ", paper, "XYZ is used.", known)
+
+
+def test_content_files_are_the_same_written_by_workers_or_one_process(tmp_path, monkeypatch):
+    """write_papers hands the writing to forked workers when there are many papers: the files, the
+    record of what was derived and the counts are those one process writes, for new papers and for
+    papers merged again with a hand edit."""
+    import catalogue.ingest.merge as merge
+
+    def run(root: Path, parallel: bool) -> tuple[dict[str, bytes], tuple]:
+        monkeypatch.setattr(merge, "PARALLEL_FROM", 1 if parallel else 10**9)
+        monkeypatch.setattr(merge, "WRITE_CHUNK", 3)
+        monkeypatch.setattr(merge, "cores", lambda: 2)
+        shutil.copytree(PROJECT / "seeds", root / "seeds")
+        (root / "content").mkdir(parents=True)
+        shutil.copy(PROJECT / "content" / "topics.yaml", root / "content" / "topics.yaml")
+        first = ingest(root / "seeds", root / "content", today="2026-01-02")
+        edited = sorted((root / "content" / "papers").glob("*.md"))[3]
+        edited.write_text(re.sub(r"(?m)^title: .*$", "title: A Title Edited By Hand", edited.read_text("utf-8")), "utf-8")
+        # no cache: every paper merged again; the edited one is written again, marked as edited
+        second = ingest(root / "seeds", root / "content", today="2026-01-03")
+        files = {path.relative_to(root).as_posix(): path.read_bytes()
+                 for path in sorted((root / "content").rglob("*")) if path.is_file() and ".cache" not in path.parts}
+        return files, tuple((report.papers, report.added, report.updated, report.kept_edits) for report in (first, second))
+
+    files, counts = run(tmp_path / "workers", True)
+    serial_files, serial_counts = run(tmp_path / "serial", False)
+    assert counts == serial_counts and counts[0][1] == counts[0][0] > 30 and counts[1][2] == counts[1][3] == 1
+    assert files.keys() == serial_files.keys() and STATE_FILE in {Path(name).name for name in files}
+    assert [name for name in files if files[name] != serial_files[name]] == []
+    assert sum(b"A Title Edited By Hand" in data for data in files.values()) == 1

@@ -19,8 +19,11 @@ from catalogue.ingest.identity import choose_slug
 from catalogue.content.cite_keys import choose_key
 from catalogue.ingest.state import value_hash
 from catalogue.routes import PaperAddresses
+from catalogue.system.workers import cores, run_in_workers
 
 SETTLED = "settled"  # the cache's kind: content files found to need no merge, by settled_key
+PARALLEL_FROM = 500  # fewer content files are written faster by one process than by workers
+WRITE_CHUNK = 100  # content files a worker writes between two requests
 
 
 @dataclass(frozen=True)
@@ -55,6 +58,7 @@ def write_papers(content_dir: Path, derived: dict[str, Paper], existing: dict[st
     now_settled: dict[str, bool] = {}
     written: dict[Path, Paper] = {}
     left: dict[Path, tuple[Paper, bool]] = {}  # each content file as this ingest leaves it, and whether it holds edits
+    merged: list[Merged] = []
     for pid in sorted(derived):  # by id, so that slug collisions resolve the same way every time
         fresh = derived[pid]
         if settled_keys.get(pid) in settled:
@@ -74,17 +78,49 @@ def write_papers(content_dir: Path, derived: dict[str, Paper], existing: dict[st
             taken.add(paper.slug)
             path = content_dir / PaperAddresses(paper.slug).content_file
             added += 1
-        text = render_paper_markdown(paper)
-        if not path.exists() or path.read_text(encoding="utf-8") != text:
-            updated += pid in existing
-            write_text_atomic(path, text)
-            written[path] = paper
-        new_state[pid] = {name: value_hash(getattr(fresh, name)) for name in DERIVED_FIELDS} | {"slug": paper.slug}
-        now_settled[settled_key(fresh, path, new_state[pid])] = bool(edited)
-        left[path] = paper, bool(edited)
+        merged.append(Merged(pid, path, paper, fresh, bool(edited)))
+    for one, (changed, record, key) in zip(merged, write_merged(merged)):
+        if changed:
+            updated += one.pid in existing
+            written[one.path] = one.paper
+        new_state[one.pid] = record
+        now_settled[key] = one.edited
+        left[one.path] = one.paper, one.edited
     cache.put_many(SETTLED, now_settled)
     cache.keep_only(SETTLED, now_settled)
     return Written(new_state, written, left, added, updated, kept_edits)
+
+
+@dataclass(frozen=True)
+class Merged:
+    """A paper as write_papers merged it, to be written at `path`."""
+
+    pid: str
+    path: Path
+    paper: Paper
+    fresh: Paper  # as derived now
+    edited: bool  # whether it keeps a hand edit
+
+
+def write_merged(merged: list[Merged]) -> list[tuple[bool, dict, str]]:
+    """Each merged paper's file written where it changed (on every core when there are many): for
+    each, whether it was written, its record for content/.derived.json and its settled_key."""
+    code_version(__name__)  # found once, before workers fork
+
+    def write(index: int) -> tuple[bool, dict, str]:
+        one = merged[index]
+        text = render_paper_markdown(one.paper)
+        changed = not one.path.exists() or one.path.read_text(encoding="utf-8") != text
+        if changed:
+            write_text_atomic(one.path, text)
+        record = {name: value_hash(getattr(one.fresh, name)) for name in DERIVED_FIELDS} | {"slug": one.paper.slug}
+        return changed, record, settled_key(one.fresh, one.path, record)
+
+    if len(merged) < PARALLEL_FROM or cores() == 1:
+        return [write(index) for index in range(len(merged))]
+    chunks = (range(start, min(start + WRITE_CHUNK, len(merged))) for start in range(0, len(merged), WRITE_CHUNK))
+    return run_in_workers(write, chunks, lambda at, code: (
+        f"{merged[at].path}: the process writing this content file stopped (exit code {code})"))
 
 
 def settled_key(fresh: Paper, path: Path, record: dict | None) -> str:
