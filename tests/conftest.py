@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import functools
+import gzip
 import http.server
+import os
 import random
 import shutil
 import threading
+import urllib.parse
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -194,6 +197,23 @@ class SiteHandler(QuietHandler):
 
     not_found: Path | None = None
     policy: str | None = None  # a Content-Security-Policy header for every response
+    compress: bool = False  # text files gzipped for a client that accepts it, as GitHub Pages and Netlify send them
+
+    def do_GET(self):
+        path = self.translate_path(self.path)
+        if os.path.isdir(path) and urllib.parse.urlsplit(self.path).path.endswith("/"):
+            path = os.path.join(path, "index.html")
+        kind = self.guess_type(path)
+        if not (self.compress and "gzip" in self.headers.get("Accept-Encoding", "") and os.path.isfile(path)
+                and kind.startswith(("text/", "application/json", "image/svg+xml"))):
+            return super().do_GET()
+        body = gzip.compress(Path(path).read_bytes())
+        self.send_response(200)
+        self.send_header("Content-Type", kind)
+        self.send_header("Content-Encoding", "gzip")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
 
     def end_headers(self):
         if self.policy:
@@ -205,10 +225,12 @@ class SiteHandler(QuietHandler):
 
 
 @contextmanager
-def serve_folder(docroot: Path, *, not_found: Path | None = None, policy: str | None = None) -> Iterator[str]:
-    """Serve `docroot` at http://127.0.0.1:PORT/; yields that address. The port is bound first,
-    so the folder may be filled (e.g. built with that address as its base URL) afterwards."""
-    handler_class = type("Handler", (SiteHandler,), {"not_found": not_found, "policy": policy})
+def serve_folder(docroot: Path, *, not_found: Path | None = None, policy: str | None = None,
+                 compress: bool = False) -> Iterator[str]:
+    """Serve `docroot` at http://127.0.0.1:PORT/ (text gzipped when `compress`); yields that address.
+    The port is bound first, so the folder may be filled (e.g. built with that address as its base
+    URL) afterwards."""
+    handler_class = type("Handler", (SiteHandler,), {"not_found": not_found, "policy": policy, "compress": compress})
     handler = functools.partial(handler_class, directory=str(docroot))
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
     thread = threading.Thread(target=server.serve_forever, daemon=True)

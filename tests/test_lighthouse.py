@@ -5,7 +5,8 @@ Lighthouse (pinned in package.json, installed by `npm ci`) drives Debian's Chrom
 default settings: mobile emulation with simulated slow 4G and a 4x slower CPU, the stricter of
 its two presets. The site is built with the address it is served at as its base URL, so
 canonical links, the sitemap and robots.txt are those of a real deployment, and served from the
-domain root with the Content-Security-Policy that netlify.toml sends.
+domain root with the Content-Security-Policy that netlify.toml sends and its text gzipped, as
+GitHub Pages and Netlify send it (a simulated slow 4G link pays for every byte).
 
 The home page is audited at its canonical address, `/`. At `/index.html` (where the site's own
 "Papers" link leads, so that it also works from disk) Lighthouse fails the canonical audit with
@@ -66,7 +67,8 @@ def reports(tmp_path_factory) -> Iterator[dict[str, tuple[dict, Path]]]:
     and the simulated timings with them)."""
     scratch = tmp_path_factory.mktemp("lighthouse")
     project = make_project(scratch / "project")
-    with serve_folder(project / "site", not_found=project / "site" / "404.html", policy=netlify_policy()) as address:
+    with serve_folder(project / "site", not_found=project / "site" / "404.html", policy=netlify_policy(),
+                      compress=True) as address:
         build_project(project, "--base-url", address)
         results = {}
         for name, path in PAGES.items():
