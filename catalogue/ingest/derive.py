@@ -13,7 +13,7 @@ from catalogue.content.rules import one_spelling_per_venue
 from catalogue.markup.convert import CONVERTED, Converted, TextConverter, conversion_key
 from catalogue.model import RECORDS, Link, Paper, Problem, Record, Topic
 from catalogue.system.progress import Progress
-from catalogue.system.workers import cores, run_in_workers
+from catalogue.system.workers import cores, even_chunks, run_in_workers
 
 CONVERSIONS_AT_ONCE = 2000  # papers derived (and their converted abstracts held) before they go to the cache
 PARALLEL_FROM = 200  # fewer abstracts are read faster in one process than in workers
@@ -69,8 +69,7 @@ def derive_papers(records: list[Record], pids: list[str], taxonomy: tuple[Topic,
         made = [derive(index) for index in range(len(records))]
         progress.advance(len(made))
         return made
-    chunks = (range(start, min(start + DERIVE_CHUNK, len(records))) for start in range(0, len(records), DERIVE_CHUNK))
-    return run_in_workers(derive, chunks, lambda at, code: (
+    return run_in_workers(derive, even_chunks(len(records), DERIVE_CHUNK), lambda at, code: (
         f"{records[at].source}: the process reading this abstract stopped (exit code {code}); nothing was written"),
         progress)
 

@@ -19,7 +19,7 @@ from catalogue.ingest.identity import choose_slug
 from catalogue.content.cite_keys import choose_key
 from catalogue.ingest.state import value_hash
 from catalogue.routes import PaperAddresses
-from catalogue.system.workers import cores, run_in_workers
+from catalogue.system.workers import cores, even_chunks, run_in_workers
 
 SETTLED = "settled"  # the cache's kind: content files found to need no merge, by settled_key
 PARALLEL_FROM = 500  # fewer content files are written faster by one process than by workers
@@ -118,8 +118,7 @@ def write_merged(merged: list[Merged]) -> list[tuple[bool, dict, str]]:
 
     if len(merged) < PARALLEL_FROM or cores() == 1:
         return [write(index) for index in range(len(merged))]
-    chunks = (range(start, min(start + WRITE_CHUNK, len(merged))) for start in range(0, len(merged), WRITE_CHUNK))
-    return run_in_workers(write, chunks, lambda at, code: (
+    return run_in_workers(write, even_chunks(len(merged), WRITE_CHUNK), lambda at, code: (
         f"{merged[at].path}: the process writing this content file stopped (exit code {code})"))
 
 

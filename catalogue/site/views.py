@@ -23,7 +23,7 @@ from catalogue.content.cite_keys import citation_keys
 from catalogue.content.papers import paper_digest
 from catalogue.system.cache import Cache, code_version, digest
 from catalogue.system.progress import Progress
-from catalogue.system.workers import cores, run_in_workers
+from catalogue.system.workers import cores, even_chunks, run_in_workers
 
 VIEW_PARTS = "view"  # the cache's kind for ViewParts, by the view's key
 
@@ -177,10 +177,10 @@ def convert_texts(texts: list[tuple[str, bool]], labels: list[str]) -> list[Conv
     a first build. `labels` name each text in a message, should its conversion fail."""
     if len(texts) < PARALLEL_CONVERSION_FROM or cores() == 1:
         return [_convert(texts, labels, index) for index in range(len(texts))]
-    chunks = (range(start, min(start + CONVERSION_CHUNK, len(texts))) for start in range(0, len(texts), CONVERSION_CHUNK))
     with Progress("Converting text", len(texts)) as progress:
-        return run_in_workers(functools.partial(_convert, texts, labels), chunks, lambda at, code: (
-            f"{labels[at]}: the process converting it stopped (exit code {code}); the previous site is kept"), progress)
+        return run_in_workers(functools.partial(_convert, texts, labels), even_chunks(len(texts), CONVERSION_CHUNK),
+                              lambda at, code: (f"{labels[at]}: the process converting it stopped (exit code {code}); "
+                                                "the previous site is kept"), progress)
 
 
 def _convert(texts: list[tuple[str, bool]], labels: list[str], index: int, markup: TextConverter = TextConverter()) -> Converted:

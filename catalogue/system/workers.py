@@ -16,7 +16,7 @@ import multiprocessing
 import multiprocessing.connection
 import os
 import pickle
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import suppress
 from typing import TypeVar
 
@@ -35,6 +35,11 @@ def cores() -> int:
     if (jobs := os.environ.get(JOBS_VARIABLE, "")).isdigit() and int(jobs) > 0:
         return int(jobs)
     return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+
+
+def even_chunks(total: int, size: int) -> Iterator[range]:
+    """range(total) in consecutive chunks of `size` (the last one shorter), for run_in_workers."""
+    return (range(start, min(start + size, total)) for start in range(0, total, size))
 
 
 def run_in_workers(task: Callable[[int], T], chunks: Iterable[range], died: Callable[[int, int | None], str],
