@@ -206,3 +206,10 @@ def plain_words(text: str) -> list[str]:
 def math_safe_split(text: str) -> list[str]:
     held_text, held = _hold_math(text)
     return [_HELD.sub(lambda m: held[int(m[1])], piece) for piece in held_text.split()]
+
+
+def sentence_pieces(abstract: str) -> list[list[str]]:
+    """The abstract's sentences, each as its whitespace-separated pieces (punctuation attached), math whole."""
+    text, held = _hold_math(abstract)
+    restore = (lambda piece: _HELD.sub(lambda m: held[int(m[1])], piece)) if held else (lambda piece: piece)
+    return [[restore(piece) for piece in sentence.split()] for sentence in _SENTENCE_END.split(text)]

@@ -30,6 +30,7 @@ from dataclasses import replace
 from catalogue.ingest.abstract_words import (CLAUSAL, LINKING, LONGEST_SPAN, NOT_FIRST, TOKEN, Word, open_brackets,
                                              read_abstract, tokens_of)
 from catalogue.ingest.acronyms import normalise_expansion
+from catalogue.ingest.claim_titles import claim_title
 from catalogue.ingest.title_casing import articles_agree, title_case
 from catalogue.ingest.title_model import TitleModel, load_model, token_probabilities
 from catalogue.ingest.title_spans import Span, candidate_spans
@@ -53,9 +54,12 @@ def ranked_titles(abstract: str, name: str | None, model: TitleModel | None = No
     work after every other (_rank); last, what the rule says when no phrase fits: the name alone, else
     the abstract's opening words."""
     model = model or load_model()
+    prefix = f"{name}: " if name else ""
+    claimed = claim_title(abstract, name, model.verbs, MAX_TITLE - 1)
+    if claimed:
+        yield claimed
     read = read_abstract(abstract)
     words = read.words
-    prefix = f"{name}: " if name else ""
     room = MAX_TITLE - len(prefix) - 1  # 'a' may become 'an'
     probabilities = token_probabilities(read, model)
     name_tokens = tokens_of(name) if name else ()
