@@ -19,7 +19,7 @@ from catalogue.routes import bucket
 PAPER_COUNT = 38
 MATH_PAPER = "ls2mc-gda"
 SINKHORN_PAPER = "flashsinkhorn"
-POLYTREE_PREFIX = "optimal-polytree"
+POLYTREE_PREFIX = "algorithm-finds-optimal-polytree"
 RESULT_TIMEOUT_MS = 10_000
 
 

@@ -48,7 +48,7 @@ def test_every_paragraph_becomes_a_paper_with_a_readable_unique_slug(project):
     assert report.papers == report.added == 4
     assert papers[paper_id(ABSTRACTS[0])].slug == "zetanet"
     assert papers[paper_id(ABSTRACTS[1])].slug == "bgs"
-    assert papers[paper_id(ABSTRACTS[2])].slug == "polytrees"  # no name: from the derived title
+    assert papers[paper_id(ABSTRACTS[2])].slug == "algorithm-finds-optimal-polytree"  # no name: the derived title
     assert all(p.venue == "ICLR" and p.year == 2025 for p in papers.values())
     assert (project / "content" / "papers" / "zetanet.md").exists()
 
@@ -174,7 +174,7 @@ def test_reingesting_unchanged_seeds_rewrites_nothing(project):
 
 
 OPENING = "Reinforcement learning from human feedback for language models is popular."
-SAME_OPENING = [f"{OPENING} We study reward hacking.",
+SAME_OPENING = [f"{OPENING} Rewards get hacked.",
                 f"{OPENING} Labels are costly.",
                 f"{OPENING} Longer answers win.",
                 f"{OPENING} Labels disagree."]

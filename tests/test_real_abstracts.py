@@ -30,8 +30,9 @@ from bench.realtext_metrics import (DEFECTS, benchmark_scores, common_words, ext
 WORST = 10  # examples a failure message shows
 # Issue 18 asks for title F1 >= 0.40 and topic coverage >= 0.85; neither is reached yet (bench/README.md,
 # "Real abstracts", says why). These floors are what the extractor reaches on the sample, so that a change
-# that makes either worse fails here.
-TITLE_F1_FLOOR, TITLE_F1_TARGET = 0.34, 0.40
+# that makes either worse fails here. Titles are judged by reading since issue 42 (bench/data/title_grading.md):
+# the claim's object paraphrases the real title, so its F1 floor guards against collapse only.
+TITLE_F1_FLOOR, TITLE_F1_TARGET = 0.30, 0.40
 TOPIC_COVERAGE_FLOOR, TOPIC_COVERAGE_TARGET = 0.75, 0.85
 
 

@@ -191,5 +191,7 @@ def test_titles_of_real_papers_show_no_defect(sample_titles):
 
 
 def test_titles_of_real_papers_share_words_with_the_real_titles(sample_titles):
+    """A floor against collapse, not the measure: titles taken from the claim's object paraphrase the real ones (F1
+    0.34 -> 0.31 here) while readers grade more of them A (bench/data/title_grading.md, rounds 4 and 5)."""
     records, derived = sample_titles
-    assert title_scores(records, derived)["mean_f1"] >= 0.34
+    assert title_scores(records, derived)["mean_f1"] >= 0.30

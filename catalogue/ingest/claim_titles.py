@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 
 from catalogue.ingest.abstract_words import ARTICLES, CLAIM_FORMS, LINKING, OPENERS, sentence_pieces, tokens_of
+from catalogue.ingest.acronyms import normalise_expansion
 from catalogue.ingest.title_casing import articles_agree, title_case
 
 MOST_WORDS = 14  # real titles seldom run longer
@@ -22,9 +23,9 @@ _CLAIMANTS = {"we", "paper", "work", "article", "i", "manuscript", "note", "chap
 _PASSIVE = {"is", "are"}
 _TRAILING = ",;:.!?)]}\"'\u201d\u2019"
 # Words before which a claim's object has stopped naming the thing: clauses, namings, asides.
-_STOP_BEFORE = {"which", "where", "when", "whereby", "wherein", "while", "whose", "who", "thereby", "thus", "hence", "but",
-                "whereas", "although", "because", "since", "i.e.", "e.g.", "namely", "so", "here", "called", "named",
-                "termed", "dubbed", "coined", "referred", "known", "as", "if", "leading", "resulting",
+_STOP_BEFORE = {"which", "where", "when", "whereby", "wherein", "while", "whose", "who", "thereby", "thus", "hence",
+                "but", "whereas", "although", "because", "since", "i.e.", "e.g.", "namely", "so", "here", "called",
+                "named", "termed", "dubbed", "coined", "referred", "known", "as", "if", "leading", "resulting",
                 "yielding", "allowing", "enabling", "making", "achieving", "showing", "outperforming", "including"}
 # Words that point back at what the abstract said before: a title is read alone.
 _POINTING_BACK = {"this", "these", "those", "such", "above", "aforementioned", "above-mentioned", "said", "latter",
@@ -36,7 +37,7 @@ _COUNTS = {"two", "three", "four", "five", "six", "seven", "eight", "nine", "ten
            "various", "multiple", "numerous"}
 # Words where a phrase of the object starts: a long object is cut before one of them.
 _PHRASE_STARTS = {"for", "in", "on", "with", "via", "by", "using", "through", "that", "to", "from", "under", "over",
-                  "across", "without", "based", "given", "at", "towards", "toward", "into", "against", "beyond", "which",
+                  "across", "without", "based", "given", "at", "towards", "toward", "into", "against", "beyond",
                   "inspired", "built", "designed", "tailored", "trained", "guided"}
 # Frames of a subject: 'we study the problem of X' is about X.
 _FRAMES = {"problem", "task", "question", "challenge", "issue", "setting"}
@@ -127,7 +128,7 @@ def _title(pieces: list[str], name: str | None, verbs: frozenset[str], room: int
         return None  # ('RIM: A Learning Framework' says less than the name's own words)
     words = [piece.strip("\"\u201c\u201d") for piece in _without_brackets(phrase)]
     words[-1] = words[-1].rstrip(",;:.!?")
-    words = [word for word in words if word.lower() != "novel"] or words
+    words = [normalise_expansion(word) for word in words if word.lower() != "novel"] or words
     text = title_case(articles_agree(words))
     if named and named.islower():
         named = title_case(named)
@@ -210,7 +211,8 @@ def _object(pieces: list[str], name: str | None, verbs: frozenset[str]) -> list[
     phrase: list[str] = []
     for index, piece in enumerate(pieces):
         word = _lower(piece)
-        if phrase and (word in _STOP_BEFORE or (name_tokens and tokens_of(_core(piece)) == name_tokens)):
+        names = bool(name_tokens) and tokens_of(_core(piece)) == name_tokens
+        if _markup(piece) or phrase and (word in _STOP_BEFORE or names):
             break
         if phrase and piece.startswith("(") and name_tokens and name_tokens == tokens_of(_core(piece)):
             if piece.endswith(")"):
@@ -234,14 +236,19 @@ def _object(pieces: list[str], name: str | None, verbs: frozenset[str]) -> list[
     return phrase
 
 
+def _markup(piece: str) -> bool:
+    """An HTML tag or a LaTeX command outside math ('<b>N</b>euron', '{\\em Fast}'): never in a title."""
+    return "<" in piece or ("\\" in piece or "{" in piece) and "$" not in piece
+
+
 def _cut(phrase: list[str], room: int) -> list[str]:
-    """The phrase within MOST_WORDS and `room` characters, cut before a phrase of it starts (a preposition, 'that', a
-    participle: 'Labels Provided by ...'), never ending on a word that needs another ('between X' without its 'and
-    Y'), nor inside brackets. A phrase of two words or fewer left before the cut goes too ('Using Tools' of 'using
+    """The phrase within MOST_WORDS and `room` characters, cut before a phrase of it starts (a preposition, 'that'),
+    never ending on a word that needs another (a participle: 'Labels Provided'; 'between X' without its 'and Y'), nor
+    inside brackets. A phrase of two words or fewer left before the cut goes too ('Using Tools' of 'using
     tools from optimal transport'): its complement is what was cut."""
     if len(phrase) > MOST_WORDS or len(" ".join(phrase)) > room:
         starts = [n for n in range(2, min(len(phrase), MOST_WORDS + 1))
-                  if _starts_phrase(phrase, n) and len(" ".join(phrase[:n])) <= room]
+                  if _lower(phrase[n]) in _PHRASE_STARTS and len(" ".join(phrase[:n])) <= room]
         cut = starts[-1] if starts else 0
         if len(starts) > 1 and cut - starts[-2] <= 2:
             cut = starts[-2]
@@ -264,12 +271,7 @@ def _long_head(phrase: list[str]) -> list[str]:
     return phrase
 
 
-def _starts_phrase(phrase: list[str], index: int) -> bool:
-    word = _lower(phrase[index])
-    return word in _PHRASE_STARTS or (word in _AFTER_NOUN and _lower(phrase[index - 1]) not in LINKING)
-
-
-# Participles that follow the noun they qualify ('labels provided by ...', 'a model trained on ...').
+# Participles that follow the noun they qualify ('labels provided by ...'): a title does not end on one.
 _AFTER_NOUN = {"provided", "designed", "based", "trained", "used", "proposed", "obtained", "learned", "generated",
                "defined", "induced", "given", "required", "needed", "built", "tailored", "inspired", "guided",
                "introduced", "developed", "presented", "described", "derived", "computed", "collected", "produced",
