@@ -83,3 +83,26 @@ def test_a_title_never_ends_on_a_word_that_needs_another():
                      "prediction of the top arms at every step of its run."):
         made = title(abstract, "AT-LUCB" if "AT-LUCB" in abstract else None)
         assert made and made.split()[-1].lower() not in {"designed", "that", "requires", "to", "by", "of"}, made
+
+
+@pytest.mark.parametrize("abstract, name, expected", [
+    # an enumeration's '1)' closes a bracket the phrase never opened: the phrase ends before it
+    ("We propose XSkill, a cross-embodiment skill discovery framework that 1) discovers shared skills, 2) transfers "
+     "them.", "XSkill", "XSkill: A Cross-Embodiment Skill Discovery Framework"),
+    # a citation in square brackets is an aside, and the participle left before it goes too
+    ("We study the cost function for hierarchical clusterings introduced by [Dasgupta, 2016] in this setting.", None,
+     "The Cost Function for Hierarchical Clusterings"),
+    # an aside in brackets at the end leaves 'for' last: it goes, and what is left is generic
+    ("We propose SDA-Bayes, a framework for (S)treaming, (D)istributed, (A)synchronous computation.", "SDA-Bayes",
+     None),
+    # an em dash inside a word starts an aside
+    ("We introduce a new anomaly detection method\u2014Deep SVDD\u2014trained on normal data only.", None,
+     "A New Anomaly Detection Method"),
+    # a name cut inside its brackets never leads a title
+    ("We propose LSTD(\u03bb, a least-squares temporal-difference algorithm with eligibility traces.", "LSTD(\u03bb",
+     None),
+    # 'to what degree' has no verb to make a gerund of
+    ("We investigate to what degree language models capture visual attributes.", None, None),
+])
+def test_no_title_ends_open_or_leaves_a_bracket(abstract, name, expected):
+    assert title(abstract, name) == expected

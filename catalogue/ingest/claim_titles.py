@@ -14,7 +14,8 @@ from __future__ import annotations
 
 import re
 
-from catalogue.ingest.abstract_words import ARTICLES, CLAIM_FORMS, LINKING, OPENERS, sentence_pieces, tokens_of
+from catalogue.ingest.abstract_words import (ARTICLES, CLAIM_FORMS, LINKING, OPENERS, open_brackets, sentence_pieces,
+                                             tokens_of)
 from catalogue.ingest.acronyms import normalise_expansion
 from catalogue.ingest.title_casing import articles_agree, title_case
 
@@ -121,31 +122,31 @@ def _title(pieces: list[str], name: str | None, verbs: frozenset[str], room: int
     if not pieces:
         return None
     named, pieces = _named(pieces, name)
-    phrase = _object(pieces, name or named, verbs)
-    phrase = _cut(_long_head(phrase), room - len(f"{named}: ") if named else room)
+    if named and open_brackets(named):
+        return None  # ('LSTD(λ': a name cut inside its brackets)
+    phrase = _cut(_long_head(_object(pieces, name or named, verbs)), room - len(f"{named}: ") if named else room)
+    phrase = _closed(_without_brackets(phrase))  # ('a framework for (...)' ends on 'for' once the aside goes)
     specific = [w for piece in phrase for w in tokens_of(piece) if w not in LINKING and w not in _GENERIC]
     if len([w for piece in phrase for w in tokens_of(piece) if w not in LINKING]) < 2 or len(specific) < 2:
         return None  # ('RIM: A Learning Framework' says less than the name's own words)
-    words = [piece.strip("\"\u201c\u201d") for piece in _without_brackets(phrase)]
+    words = [piece.strip("\"\u201c\u201d") for piece in phrase]
     words[-1] = words[-1].rstrip(",;:.!?")
     words = [normalise_expansion(word) for word in words if word.lower() != "novel"] or words
     text = title_case(articles_agree(words))
+    if named and tokens_of(text) == tokens_of(named):
+        return None  # ('Tensor Analyzers: Tensor Analyzers')
     if named and named.islower():
         named = title_case(named)
     return f"{named}: {text}" if named else text
 
 
 def _without_brackets(phrase: list[str]) -> list[str]:
-    """The phrase without its asides in brackets ('(GEC)', '(rankings of two objects)'); math keeps its own."""
+    """The phrase without its asides in brackets ('(GEC)', '(rankings of two objects)', '[Lee et al.]'); math
+    keeps its own."""
     kept, depth = [], 0
     for piece in phrase:
-        opening = depth == 0 and piece.startswith("(")
-        if opening or depth:
-            depth += piece.count("(") - piece.count(")")
-            if depth <= 0:
-                depth = 0
-                if piece.rstrip(")").endswith(",") or piece.endswith(","):
-                    kept[-1:] = [kept[-1] + ","] if kept else []
+        if depth or piece.startswith(("(", "[")):
+            depth = max(0, depth + open_brackets(piece))
             continue
         kept.append(piece)
     return kept
@@ -171,6 +172,8 @@ def _opening(pieces: list[str]) -> list[str]:
 
     if word == "both" and len(pieces) > 1:
         pieces, word = pieces[1:], _lower(pieces[1])
+    if word == "to" and len(pieces) > 1 and _lower(pieces[1]) in LINKING | {"what", "which", "whom"}:
+        return []  # ('to what degree ...': no verb to make a gerund of)
     if word == "to" and len(pieces) > 1:
         return [_gerund(_core(pieces[1])) + pieces[1][len(_core(pieces[1])):]] + pieces[2:]
     at = 1 if word in ARTICLES else 0
@@ -187,30 +190,49 @@ def _named(pieces: list[str], name: str | None) -> tuple[str | None, list[str]]:
     if name and first.lower().startswith((name.lower() + "-", name.lower() + "\u2014")) and len(first) > len(name) + 1:
         pieces = [first[len(name) + 1:]] + pieces[1:]  # 'ChunkyGAN-a paradigm for ...'
         return name, pieces
-    known = name and tokens_of(_core(first)) == tokens_of(name)
+    spelled = _name_length(pieces, name)
     # 'X, a ...' or 'Gravitational Pivoting, a ...': a few words set before an article by a comma name the object
     comma = next((n for n, piece in enumerate(pieces[:3]) if piece.endswith(",")), None)
     appositive = comma is not None and len(pieces) > comma + 1 and _lower(pieces[comma + 1]) in ARTICLES \
         and not any(_lower(piece) in LINKING or piece.startswith(OPENERS[:3]) for piece in pieces[:comma + 1])
-    if appositive and not known:
+    if appositive and not spelled:
         return (name or " ".join(_core(piece) for piece in pieces[:comma + 1])), pieces[comma + 1:]
-    if not known:
+    if not spelled:
         return (name if name else None), pieces
-    rest = pieces[1:]
-    if rest and rest[0].startswith("(") and not first.endswith(","):
+    last, rest = pieces[spelled - 1], pieces[spelled:]
+    if rest and rest[0].startswith("(") and not last.endswith(","):
         closing = next((n for n, piece in enumerate(rest) if ")" in piece), None)
         rest = rest[closing + 1:] if closing is not None else []
     if rest and _lower(rest[0]) in {"which", "that", "to"}:
-        return (name or _core(first)), []
-    return (name or _core(first)), rest
+        return name, []
+    return name, rest
+
+
+def _name_length(pieces: list[str], name: str | None) -> int:
+    """How many of the object's first pieces spell the name ('Tensor Analyzers (TA), a ...'); 0 when they do not."""
+    if not name:
+        return 0
+    wanted = tokens_of(name)
+    for count in range(1, min(len(pieces), len(name.split())) + 1):
+        if tokens_of(" ".join(_core(piece) for piece in pieces[:count])) == wanted:
+            return count
+    return 0
 
 
 def _object(pieces: list[str], name: str | None, verbs: frozenset[str]) -> list[str]:
     """The object's words up to where it stops naming the thing."""
     name_tokens = tokens_of(name) if name else ()
     phrase: list[str] = []
+    depth = 0  # brackets open in the phrase: an enumeration's '1)' closes one it never opened
     for index, piece in enumerate(pieces):
         word = _lower(piece)
+        depth += open_brackets(piece)
+        if depth < 0:
+            break
+        if "\u2014" in piece.strip("\u2014"):  # 'method—Deep SVDD— ...': an aside
+            if re.search(r"\w", piece.partition("\u2014")[0]):
+                phrase.append(piece.partition("\u2014")[0])
+            break
         names = bool(name_tokens) and tokens_of(_core(piece)) == name_tokens
         if _markup(piece) or phrase and (word in _STOP_BEFORE or names):
             break
@@ -256,6 +278,11 @@ def _cut(phrase: list[str], room: int) -> list[str]:
     between = next((n for n, piece in enumerate(phrase) if _lower(piece) == "between"), None)
     if between is not None and not any(_lower(piece) == "and" for piece in phrase[between:]):
         phrase = phrase[:between]
+    return _closed(phrase)
+
+
+def _closed(phrase: list[str]) -> list[str]:
+    """The phrase without the words at its end that need another."""
     while phrase and _open_end(phrase):
         phrase = phrase[:-1]
     return phrase
@@ -283,8 +310,7 @@ def _open_end(phrase: list[str]) -> bool:
     last = _lower(phrase[-1])
     return last in LINKING or last.endswith(_NEEDS_NOUN) or last in _AFTER_NOUN \
         or (len(phrase) > 1 and _lower(phrase[-2]) in {"that", "which", "who", "to"}) \
-        or phrase[-1].count("(") > phrase[-1].count(")") \
-        or sum(p.count("(") - p.count(")") for p in phrase) > 0
+        or open_brackets(phrase[-1]) > 0 or sum(open_brackets(p) for p in phrase) > 0
 
 
 _NEEDS_NOUN = ("-", "ly", "-based", "-aware", "-driven", "-guided", "-oriented", "-specific")
