@@ -49,7 +49,7 @@ _GENERIC = {"approach", "method", "methods", "framework", "model", "models", "al
             "efficient", "general", "unified", "new", "principled", "generic", "flexible", "powerful", "practical",
             "scalable", "novel", "first", "alternative", "different", "various", "several", "two", "three", "set",
             "family", "class", "variant", "type", "kind", "form", "extension", "generalization", "version",
-            "improved", "simple", "end-to-end", "lightweight", "robust", "fast", "theoretical", "empirical",
+            "improved", "end-to-end", "lightweight", "robust", "fast", "theoretical", "empirical",
             "comprehensive", "systematic", "detailed", "thorough", "extensive", "large-scale", "effectiveness",
             "problem", "setting", "task", "benchmark", "dataset", "results", "result", "insights", "understanding",
             "perspective", "view", "idea", "concept", "notion", "collection", "suite", "series", "number",
@@ -59,7 +59,7 @@ _GENERIC = {"approach", "method", "methods", "framework", "model", "models", "al
             "means", "direction", "directions", "step", "steps", "answer", "answers", "questions", "question",
             "shortcoming", "shortcomings", "limitation", "limitations", "challenge", "challenges", "gap", "effect",
             "effects", "role", "impact", "behavior", "behaviour", "properties", "performance", "learning", "enhanced",
-            "conceptually", "technique", "regularization"}
+            "conceptually", "regularization"}
 
 
 def claim_title(abstract: str, name: str | None, verbs: frozenset[str] = frozenset(),
@@ -235,10 +235,6 @@ def _object(pieces: list[str], name: str | None, verbs: frozenset[str]) -> list[
             break
         names = bool(name_tokens) and tokens_of(_core(piece)) == name_tokens
         if _markup(piece) or phrase and (word in _STOP_BEFORE or names):
-            break
-        if phrase and piece.startswith("(") and name_tokens and name_tokens == tokens_of(_core(piece)):
-            if piece.endswith(")"):
-                continue  # '(RL) technique': the abbreviation inside the phrase
             break
         following = _lower(pieces[index + 1]) if index + 1 < len(pieces) else ""
         if word in {"and", "or"} and (following in verbs or following in CLAIM_FORMS or following == "to"):
