@@ -12,7 +12,6 @@ import signal
 import subprocess
 import sys
 import threading
-import time
 import urllib.request
 
 import pytest
@@ -60,19 +59,32 @@ def test_an_editors_scratch_files_are_not_among_the_changes(tmp_path):
                 break
             except queue.Empty:
                 continue
+        quiet_reports(said)  # a probe seen late reports once more
         for name in ("4913", ".#x.md", "#x.md#", "x.md~", "x.md.tmp", ".x.md.swp", ".goutputstream-AB12CD"):
             (tmp_path / name).write_text("scratch", encoding="utf-8")
             (tmp_path / name).unlink()
         if shutil.which("vim"):
             subprocess.run(["vim", "-es", "-u", "NONE", "-i", "NONE", "-c", "s/a/b/", "-c", "wq", str(paper)], check=True)
         subprocess.run(["sed", "-i", "s/: ./: c/", str(paper)], check=True)
-        assert said.get(timeout=10) == "Changed: x.md; building"
+        # vim and sed may land in one batch or two (a loaded machine starts sed late): each batch
+        # names the edited file alone, and the scratch files made no batch of their own
+        reports = [said.get(timeout=10), *quiet_reports(said)]
+        assert set(reports) == {"Changed: x.md; building"}, reports
+        assert len(reports) <= 2, reports
         assert paper.read_text(encoding="utf-8") == "title: c\n"
-        time.sleep(0.5)  # no more reports: the scratch files made no batch of their own
-        assert said.empty()
     finally:
         stop.set()
         watcher.join(timeout=10)
+
+
+def quiet_reports(said: queue.Queue, quiet: float = 1.0) -> list[str]:
+    """The reports that arrive until none has come for `quiet` seconds."""
+    reports = []
+    while True:
+        try:
+            reports.append(said.get(timeout=quiet))
+        except queue.Empty:
+            return reports
 
 
 @pytest.fixture
