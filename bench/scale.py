@@ -208,8 +208,8 @@ class Sampler(TreeSampler):
             pid = key[0]
             rss, hwm = _status_kb(pid)
             total += rss
-            if key not in self.names:
-                self.names[key] = _program(pid, key[1], self.root)
+            # named at every sample: a child first seen between its fork and its exec still shows its parent's command line
+            self.names[key] = _program(pid, key[1], self.root)
             self.peaks[key] = max(self.peaks.get(key, 0), hwm)
         self.tree_kb = max(self.tree_kb, total)
         if self.limit_kb and total > self.limit_kb and self.on_limit:
