@@ -5,10 +5,12 @@
     python3 bench/title_sample.py summary --round N                        # counts, once every title is graded
 
 Each round's sample is fixed: its seed (ROUNDS) draws SAMPLED papers of ../shared/corpus/papers.jsonl.gz from the
-venue-years of SLICE (venue-years sorted, every fifth from the fourth), leaving out records of
-tests/data/corpus_sample.jsonl and every paper an earlier round's pool holds. Round 4 read the slice first (rounds
-1-3, on the branch titles42, read slices 0, 1, 2 and 4; the seeds were read in each); round 5 draws papers of the
-same venue-years that no round read, after rules were written from round 4's grades.
+venue-years of its slice (venue-years sorted, every fifth from the slice's), leaving out records of
+tests/data/corpus_sample.jsonl and every paper an earlier round's pool holds (rounds 1-3 too, whose pools came
+from the branch titles42). Round 4 read slice 3 first (rounds 1-3 read slices 2, 4 and 1, tuning read 0; the
+seeds were read in each); round 5 draws papers of the same venue-years that no round read, after rules were
+written from round 4's grades; round 6 draws unread papers of slice 2, the venue-years bench/train_titles.py holds
+out, so that no title the model learns from is graded.
 
 `titles` derives each paper's title with the code of DIR (a checkout: main's before, the change's after) through
 bench.titles.derive_titles, so a venue-year's papers are derived together as ingest does. `pool` writes
@@ -32,9 +34,8 @@ PROJECT = Path(__file__).resolve().parent.parent
 CORPUS = PROJECT.parent / "shared" / "corpus" / "papers.jsonl.gz"
 TEST_SAMPLE = PROJECT / "tests" / "data" / "corpus_sample.jsonl"
 DATA = PROJECT / "bench" / "data"
-ROUNDS = {4: 4242, 5: 5353}  # each round's seed
+ROUNDS = {4: (4242, 3), 5: (5353, 3), 6: (6464, 2)}  # each round's seed and slice
 SAMPLED = 128
-SLICE = 3
 
 
 def files(round_: int) -> tuple[Path, Path, Path]:
@@ -46,14 +47,15 @@ def sample(round_: int) -> list[dict]:
     with gzip.open(CORPUS, "rt", encoding="utf-8") as lines:
         rows = [json.loads(line) for line in lines]
     excluded = {json.loads(line)["abstract"] for line in TEST_SAMPLE.read_text(encoding="utf-8").splitlines()}
-    for earlier in (r for r in ROUNDS if r < round_):
+    for earlier in range(1, round_):
         excluded |= {json.loads(line)["abstract"] for line in files(earlier)[0].read_text(encoding="utf-8").splitlines()}
+    seed, slice_ = ROUNDS[round_]
     venue_years = sorted({(row["venue"], int(row["year"])) for row in rows})
-    chosen = set(venue_years[SLICE::5])
+    chosen = set(venue_years[slice_::5])
     pool_ = [row for row in rows if (row["venue"], int(row["year"])) in chosen and row["abstract"] not in excluded]
-    drawn = random.Random(ROUNDS[round_]).sample(pool_, SAMPLED)
-    return [{"id": f"r{round_}-{n:03d}" if round_ > 4 else f"s{SLICE}-{n:03d}", "venue": row["venue"], "year": int(row["year"]), "abstract": row["abstract"]}
-            for n, row in enumerate(drawn)]
+    drawn = random.Random(seed).sample(pool_, SAMPLED)
+    return [{"id": f"r{round_}-{n:03d}" if round_ > 4 else f"s{slice_}-{n:03d}", "venue": row["venue"],
+             "year": int(row["year"]), "abstract": row["abstract"]} for n, row in enumerate(drawn)]
 
 
 def titles(round_: int, code: Path, out: Path) -> None:
@@ -71,7 +73,7 @@ def titles(round_: int, code: Path, out: Path) -> None:
 def pool(round_: int, before: Path, after: Path) -> None:
     made = {"before": json.loads(before.read_text(encoding="utf-8")),
             "after": json.loads(after.read_text(encoding="utf-8"))}
-    shuffle = random.Random(ROUNDS[round_])
+    shuffle = random.Random(ROUNDS[round_][0])
     records = sample(round_)
     shuffle.shuffle(records)
     rows, key = [], {}
