@@ -9,8 +9,9 @@ venue-years of its slice (venue-years sorted, every fifth from the slice's), lea
 tests/data/corpus_sample.jsonl and every paper an earlier round's pool holds (rounds 1-3 too, whose pools came
 from the branch titles42). Round 4 read slice 3 first (rounds 1-3 read slices 2, 4 and 1, tuning read 0; the
 seeds were read in each); round 5 draws papers of the same venue-years that no round read, after rules were
-written from round 4's grades; round 6 draws unread papers of slice 2, the venue-years bench/train_titles.py holds
-out, so that no title the model learns from is graded.
+written from round 4's grades. Rounds 6 and 7 draw unread papers of slice 2, the venue-years bench/train_titles.py
+holds out, so that no title the model learns from is graded: round 6's changed titles were looked at while the
+modifiers' rule was written (its pool is kept ungraded, so that no later round reads its papers), round 7 is graded.
 
 `titles` derives each paper's title with the code of DIR (a checkout: main's before, the change's after) through
 bench.titles.derive_titles, so a venue-year's papers are derived together as ingest does. `pool` writes
@@ -34,7 +35,7 @@ PROJECT = Path(__file__).resolve().parent.parent
 CORPUS = PROJECT.parent / "shared" / "corpus" / "papers.jsonl.gz"
 TEST_SAMPLE = PROJECT / "tests" / "data" / "corpus_sample.jsonl"
 DATA = PROJECT / "bench" / "data"
-ROUNDS = {4: (4242, 3), 5: (5353, 3), 6: (6464, 2)}  # each round's seed and slice
+ROUNDS = {4: (4242, 3), 5: (5353, 3), 6: (6464, 2), 7: (7575, 2)}  # each round's seed and slice
 SAMPLED = 128
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 from array import array
 from collections import Counter
@@ -28,7 +29,7 @@ from bench.corpus_sample import CORPUS, SAMPLE, read_corpus  # noqa: E402
 from bench.titles import derive_titles, title_scores  # noqa: E402
 from catalogue.markup.cleanup import clean_abstract  # noqa: E402
 from catalogue.ingest.extract import find_contributions  # noqa: E402
-from catalogue.ingest.abstract_words import plain_words, read_abstract, tokens_of  # noqa: E402
+from catalogue.ingest.abstract_words import CLOSERS, LINKING, OPENERS, plain_words, read_abstract, tokens_of  # noqa: E402
 from catalogue.ingest.title_model import MODEL, content_pairs, load_model, token_features  # noqa: E402
 
 HELD_OUT_EVERY = 5
@@ -42,6 +43,19 @@ VERB_SHARE = 0.03
 VERB_TITLE_RATE = 0.2
 # Two words are a field's name ('neural networks') when this share of the training abstracts write them together.
 COMMON_PAIR_SHARE = 0.004
+# A word is a modifier ('single', 'multi-class', 'neural'), which a title never ends on, when the training titles
+# hold it at least MODIFIER_TITLES times and end on it at most MODIFIER_LAST_SHARE of them, and the abstracts,
+# using it MIN_DOCUMENTS times or more, end a sentence or clause on it at most MODIFIER_END_SHARE of them: a noun
+# ends many ('for each user.'), and so does an adjective said of something ('is efficient.'). A word in -ing is
+# none: titles open on gerunds ('Finding ...'), yet one may be a noun that ends a phrase ('Density Mode Finding').
+# Nor is a linking word ('of', 'and'), which a phrase drops from its end by itself.
+MODIFIER_TITLES = 10
+MODIFIER_LAST_SHARE = 0.01
+MODIFIER_END_SHARE = 0.05
+# Nor is a word whose plural (or third person) the abstracts write this often beside it: a noun ('feature',
+# 'features') or a verb ('detect', 'detects'); an adjective has no plural.
+MODIFIER_PLURAL_SHARE = 0.1
+MODIFIER = re.compile(r"[a-z][a-z-]*")
 
 
 def split(records: list[dict], sample: set[str]) -> tuple[list[dict], list[dict]]:
@@ -66,6 +80,7 @@ def train(records: list[dict]) -> dict:
     model = train_words(records, cleaned)
     model["verbs"] = verbs_of(records, cleaned)
     model["common_pairs"] = common_pairs_of(cleaned)
+    model["modifiers"] = modifiers_of(records, cleaned)
     named = [(n, r["title"]) for n, r in ((_primary_name(r), r) for r in records) if n]
     model["name_in_title"] = round(sum(set(tokens_of(n)) <= set(tokens_of(t)) for n, t in named) / len(named), 3)
     return model
@@ -89,6 +104,40 @@ def verbs_of(records: list[dict], abstracts: list[str]) -> list[str]:
                   if word.isalpha() and not _adverb(word) and uses[word] >= MIN_DOCUMENTS
                   and count >= VERB_SHARE * uses[word]
                   and in_titles[word] < VERB_TITLE_RATE * title_rate * documents[word])
+
+
+def modifiers_of(records: list[dict], abstracts: list[str]) -> list[str]:
+    """Words that need the noun after them ('a single', 'in multi-class'): the titles' last parts (after any
+    colon) hold them and never end on them, the abstracts seldom end a sentence or clause on them."""
+    in_titles: Counter = Counter()
+    last: Counter = Counter()
+    for record in records:
+        words = [word for word in map(_bare, record["title"].rpartition(":")[2].split()) if word]
+        in_titles.update(words)
+        last.update(words[-1:])
+    uses: Counter = Counter()
+    ends: Counter = Counter()
+    for abstract in abstracts:
+        for piece in abstract.split():
+            word = _bare(piece)
+            uses[word] += 1
+            ends[word] += piece.rstrip(CLOSERS)[-1:] in ",;:.!?"
+    return sorted(word for word, count in in_titles.items()
+                  if MODIFIER.fullmatch(word) and word not in LINKING and not word.endswith("ing") and count >= MODIFIER_TITLES and last[word] <= MODIFIER_LAST_SHARE * count
+                  and uses[word] >= MIN_DOCUMENTS and ends[word] <= MODIFIER_END_SHARE * uses[word]
+                  and uses[_plural(word)] < MODIFIER_PLURAL_SHARE * uses[word])
+
+
+def _plural(word: str) -> str:
+    """The regular plural, or third person: 'features', 'anomalies', 'approaches'."""
+    if word.endswith("y") and word[-2:-1] not in set("aeiou"):
+        return word[:-1] + "ies"
+    return word + ("es" if word.endswith(("s", "x", "z", "ch", "sh")) else "s")
+
+
+def _bare(piece: str) -> str:
+    """A word as a title or an abstract writes it, lowercased, without the brackets, quotes and punctuation around it."""
+    return piece.lstrip(OPENERS).rstrip(CLOSERS + ",;:.!?").lower()
 
 
 def _adverb(word: str) -> bool:

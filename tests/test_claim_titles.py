@@ -3,6 +3,8 @@ would differ without the rule. Real papers are judged in tests/test_titles.py an
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from catalogue.ingest import claim_titles
@@ -10,11 +12,11 @@ from catalogue.ingest.claim_titles import claim_title
 from catalogue.ingest.title_model import load_model
 from catalogue.ingest.titles import derive_title
 
-VERBS = load_model().verbs
+MODEL = load_model()
 
 
 def title(abstract: str, name: str | None = None) -> str | None:
-    return claim_title(abstract, name, VERBS)
+    return claim_title(abstract, name, MODEL)
 
 
 @pytest.mark.parametrize("abstract, name, expected", [
@@ -106,3 +108,35 @@ def test_a_title_never_ends_on_a_word_that_needs_another():
 ])
 def test_no_title_ends_open_or_leaves_a_bracket(abstract, name, expected):
     assert title(abstract, name) == expected
+
+
+def test_a_modifier_keeps_its_noun(monkeypatch):
+    """A comma after a modifier lists qualities of the noun to come ('a single, scalable deep network'); a phrase
+    cut before its noun does not end on the modifier ('in multi-class' of 'in multi-class classification')."""
+    single = ("In this work we investigate the construction of a single, scalable deep network that can capture the "
+              "style of many paintings.")
+    assert title(single) == "The Construction of a Single, Scalable Deep Network"
+    cut = ("We study low-distortion finite metric embeddings of structured outputs in multi-class (and multi-label) "
+           "classification over very large alphabets.")
+    assert title(cut).split()[-1].lower() not in MODEL.modifiers
+    monkeypatch.setattr(claim_titles, "load_model", lambda: replace(MODEL, modifiers=frozenset()))
+    assert claim_title(single, None) == "The Construction of a Single"
+
+
+@pytest.mark.parametrize("abstract, without", [
+    # a naming word ends the thing named ('titled X')
+    ("We propose an efficient bipartite ranking approach titled TopPush for optimizing accuracy at the top.",
+     "Titled"),
+    # nor does the claimant belong in it ('... we call X')
+    ("We propose a nonlinear estimation strategy we call the semantic feature engine that uses set functions.", "We"),
+    # a purpose is not the thing ('in order to be able to answer ...')
+    ("We introduce an input module for images in order to be able to answer visual questions.", "Order"),
+    # 'the same X' points at something else ('... as the EM algorithm')
+    ("We present a neural-network approach that optimizes the same likelihood function as the EM algorithm.", "Same"),
+    # a long object is cut before a means ('by casting X' of 'by casting X into Y')
+    ("We investigate the trade-off between efficiency and statistical power by casting the multi-armed bandit "
+     "experimental design into a minimax multi-objective optimization problem.", "Casting"),
+])
+def test_a_title_holds_the_thing_not_what_follows_it(abstract, without):
+    made = title(abstract)
+    assert made and without not in made.split(), made

@@ -105,6 +105,21 @@ def test_the_learned_verbs_are_verbs_and_not_the_nouns_titles_hold():
     assert not {"model", "networks", "learning", "frame", "study", "design"} & verbs
 
 
+def test_the_learned_modifiers_need_a_noun():
+    modifiers = load_model().modifiers
+    assert {"single", "multi-class", "neural", "deep"} <= modifiers
+    assert not {"networks", "learning", "model", "user", "data", "finding"} & modifiers
+
+
+def test_no_real_title_ends_on_a_modifier(sample_titles, monkeypatch):
+    """'A Multi-Modal', '... in the Linear': titles the sample's abstracts give without the learned modifiers."""
+    records, derived = sample_titles
+    model = load_model()
+    assert not [title for title, _, _ in derived if title.split()[-1].lower() in model.modifiers]
+    monkeypatch.setattr(titles, "load_model", lambda: replace(model, modifiers=frozenset()))
+    assert [title for title, _, _ in derive_titles(records) if title.split()[-1].lower() in model.modifiers]
+
+
 def test_a_finite_verb_makes_no_title_of_a_sentence():
     """'Tasks Contain Uncertainty' is a clause; a model without the learned verbs would take it."""
     abstract = "Prediction tasks contain uncertainty about the right answer in real scenes of everyday life."

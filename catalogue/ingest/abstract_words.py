@@ -75,8 +75,8 @@ _HELD = re.compile("\ufdd0(\\d+)\ufdd1")
 _NOT_TEXT = {0xFDD0: " ", 0xFDD1: " "}
 _EMPHASIS = re.compile(r"\\(?:emph|textit|textbf|textsc|texttt|textrm|text)\{([^{}]*)\}|\*+|(?<!\w)_+|(?<!_)_++(?!\w)")
 OPENERS = "([{\"'\u201c\u2018"
-_CLOSERS = ")]}\"'\u201d\u2019"
-_PUNCTUATION = _CLOSERS + ".,;:!?"
+CLOSERS = ")]}\"'\u201d\u2019"
+_PUNCTUATION = CLOSERS + ".,;:!?"
 TOKEN = re.compile(r"\w+")
 
 

@@ -18,19 +18,21 @@ from catalogue.ingest.abstract_words import (ARTICLES, CLAIM_FORMS, LINKING, OPE
                                              tokens_of)
 from catalogue.ingest.acronyms import normalise_expansion
 from catalogue.ingest.title_casing import articles_agree, title_case
+from catalogue.ingest.title_model import TitleModel, load_model
 
 MOST_WORDS = 14  # real titles seldom run longer
 _CLAIMANTS = {"we", "paper", "work", "article", "i", "manuscript", "note", "chapter"}
 _PASSIVE = {"is", "are"}
 _TRAILING = ",;:.!?)]}\"'\u201d\u2019"
 # Words before which a claim's object has stopped naming the thing: clauses, namings, asides.
-_STOP_BEFORE = {"which", "where", "when", "whereby", "wherein", "while", "whose", "who", "thereby", "thus", "hence",
+_STOP_BEFORE = {"we", "which", "where", "when", "whereby", "wherein", "while", "whose", "who", "thereby", "thus", "hence",
                 "but", "whereas", "although", "because", "since", "i.e.", "e.g.", "namely", "so", "here", "called",
-                "named", "termed", "dubbed", "coined", "referred", "known", "as", "if", "leading", "resulting",
+                "named", "termed", "dubbed", "coined", "titled", "entitled", "referred", "known", "as", "if", "leading",
+                "resulting",
                 "yielding", "allowing", "enabling", "making", "achieving", "showing", "outperforming", "including"}
 # Words that point back at what the abstract said before: a title is read alone.
 _POINTING_BACK = {"this", "these", "those", "such", "above", "aforementioned", "above-mentioned", "said", "latter",
-                  "former", "them", "it", "its", "their", "our"}
+                  "former", "them", "it", "its", "their", "our", "same"}
 # Others' work or the field at large: a phrase of the object holding one is background, not the paper's.
 _BACKGROUND = {"existing", "previous", "prior", "conventional", "traditional", "standard", "classic", "classical",
                "current", "popular", "recent"}
@@ -62,16 +64,17 @@ _GENERIC = {"approach", "method", "methods", "framework", "model", "models", "al
             "conceptually", "regularization"}
 
 
-def claim_title(abstract: str, name: str | None, verbs: frozenset[str] = frozenset(),
-                room: int = 110) -> str | None:
+def claim_title(abstract: str, name: str | None, model: TitleModel | None = None, room: int = 110) -> str | None:
     """'Name: Object' or 'Object' from the abstract's claim, in title case; None when no claim names a
-    specific thing in `room` characters. `verbs`: words read as verbs after 'and' ('and show ...')."""
+    specific thing in `room` characters. The title model's verbs are read as verbs after 'and' ('and show
+    ...'); a phrase never ends on one of its modifiers ('a single')."""
+    model = model or load_model()
     for pieces in sentence_pieces(abstract):
         for kind in ("introduce", "study", "show"):
-            found = _claim_object(pieces, kind, verbs)
+            found = _claim_object(pieces, kind, model.verbs)
             if not found or kind == "show" and _lower(found[0]) != "how":
                 continue
-            title = _title(found, name, verbs, room)
+            title = _title(found, name, model, room)
             if title:
                 return title
     return None
@@ -117,15 +120,16 @@ _BETWEEN = {"and", "also", "here", "further", "first", "then", "now", "thus", "t
             "finally", "next", "subsequently", "hence"}
 
 
-def _title(pieces: list[str], name: str | None, verbs: frozenset[str], room: int) -> str | None:
+def _title(pieces: list[str], name: str | None, model: TitleModel, room: int) -> str | None:
     pieces = _opening(pieces)
     if not pieces:
         return None
     named, pieces = _named(pieces, name)
     if named and open_brackets(named):
         return None  # ('LSTD(λ': a name cut inside its brackets)
-    phrase = _cut(_long_head(_object(pieces, name or named, verbs)), room - len(f"{named}: ") if named else room)
-    phrase = _closed(_without_brackets(phrase))  # ('a framework for (...)' ends on 'for' once the aside goes)
+    phrase = _cut(_long_head(_object(pieces, name or named, model)), room - len(f"{named}: ") if named else room,
+                  model.modifiers)
+    phrase = _closed(_without_brackets(phrase), model.modifiers)  # ('a framework for (...)' ends on 'for' once the aside goes)
     specific = [w for piece in phrase for w in tokens_of(piece) if w not in LINKING and w not in _GENERIC]
     if len([w for piece in phrase for w in tokens_of(piece) if w not in LINKING]) < 2 or len(specific) < 2:
         return None  # ('RIM: A Learning Framework' says less than the name's own words)
@@ -219,7 +223,7 @@ def _name_length(pieces: list[str], name: str | None) -> int:
     return 0
 
 
-def _object(pieces: list[str], name: str | None, verbs: frozenset[str]) -> list[str]:
+def _object(pieces: list[str], name: str | None, model: TitleModel) -> list[str]:
     """The object's words up to where it stops naming the thing."""
     name_tokens = tokens_of(name) if name else ()
     phrase: list[str] = []
@@ -237,7 +241,8 @@ def _object(pieces: list[str], name: str | None, verbs: frozenset[str]) -> list[
         if _markup(piece) or phrase and (word in _STOP_BEFORE or names):
             break
         following = _lower(pieces[index + 1]) if index + 1 < len(pieces) else ""
-        if word in {"and", "or"} and (following in verbs or following in CLAIM_FORMS or following == "to"):
+        if word in {"and", "or"} and (following in model.verbs or following in CLAIM_FORMS or following == "to") \
+                or word == "in" and following == "order":  # ('in order to answer ...': a purpose, not the thing)
             break
         if not re.search(r"\w", piece) or word in _POINTING_BACK or word in _BACKGROUND:  # (a lone dash: an aside)
             starts = [n for n, p in enumerate(phrase) if _lower(p) in _PHRASE_STARTS]
@@ -246,11 +251,11 @@ def _object(pieces: list[str], name: str | None, verbs: frozenset[str]) -> list[
         phrase.append(piece)
         if piece.endswith((";", ":", ".", "!", "?")):
             break
-        if piece.endswith(",") and not (len(phrase) <= 4 and following and following not in ARTICLES
-                                        and following not in LINKING and following not in _STOP_BEFORE
-                                        and not any(_lower(p) in LINKING and _lower(p) not in ARTICLES
-                                                    for p in phrase[1:])):
-            break  # (a comma among the first words lists qualities: 'a simple, efficient method')
+        if piece.endswith(",") and (word not in model.modifiers or following in model.verbs) \
+                and not (len(phrase) <= 4 and following and following not in ARTICLES
+                         and following not in LINKING and following not in _STOP_BEFORE
+                         and not any(_lower(p) in LINKING and _lower(p) not in ARTICLES for p in phrase[1:])):
+            break  # (a comma after a modifier or among the first words lists qualities: 'a simple, efficient method')
     return phrase
 
 
@@ -259,28 +264,39 @@ def _markup(piece: str) -> bool:
     return "<" in piece or ("\\" in piece or "{" in piece) and "$" not in piece
 
 
-def _cut(phrase: list[str], room: int) -> list[str]:
+def _cut(phrase: list[str], room: int, modifiers: frozenset[str]) -> list[str]:
     """The phrase within MOST_WORDS and `room` characters, cut before a phrase of it starts (a preposition, 'that'),
-    never ending on a word that needs another (a participle: 'Labels Provided'; 'between X' without its 'and Y'), nor
-    inside brackets. A phrase of two words or fewer left before the cut goes too ('Using Tools' of 'using
-    tools from optimal transport'): its complement is what was cut."""
+    never ending on a word that needs another (a participle: 'Labels Provided'; 'between X' without its 'and Y'; a
+    modifier), nor inside brackets. A phrase of two words or fewer left before the cut goes too ('Using Tools' of
+    'using tools from optimal transport'): its complement is what was cut; so does a means ('by casting X' of
+    'by casting X into Y'), which says how, not what."""
     if len(phrase) > MOST_WORDS or len(" ".join(phrase)) > room:
         starts = [n for n in range(2, min(len(phrase), MOST_WORDS + 1))
                   if _lower(phrase[n]) in _PHRASE_STARTS and len(" ".join(phrase[:n])) <= room]
         cut = starts[-1] if starts else 0
         if len(starts) > 1 and cut - starts[-2] <= 2:
             cut = starts[-2]
+        cut = next((n for n in starts if n < cut and _lower(phrase[n]) in _MEANS
+                    and _lower(phrase[n + 1]).endswith("ing")), cut)
         phrase = phrase[:cut]
     between = next((n for n, piece in enumerate(phrase) if _lower(piece) == "between"), None)
     if between is not None and not any(_lower(piece) == "and" for piece in phrase[between:]):
         phrase = phrase[:between]
-    return _closed(phrase)
+    return _closed(phrase, modifiers)
 
 
-def _closed(phrase: list[str]) -> list[str]:
-    """The phrase without the words at its end that need another."""
-    while phrase and _open_end(phrase):
-        phrase = phrase[:-1]
+_MEANS = {"by", "via", "through"}  # before a gerund: how the thing is done ('by casting ...')
+
+
+def _closed(phrase: list[str], modifiers: frozenset[str]) -> list[str]:
+    """The phrase without the words at its end that need another; a modifier whose noun is gone takes the phrase
+    it was in ('in Multi-Class'), as what is left before it may be a modifier too ('Region' of 'region feature')."""
+    while phrase and _open_end(phrase, modifiers):
+        if _lower(phrase[-1]) in modifiers:
+            starts = [n for n, piece in enumerate(phrase) if _lower(piece) in _PHRASE_STARTS]
+            phrase = phrase[:starts[-1]] if starts else []
+        else:
+            phrase = phrase[:-1]
     return phrase
 
 
@@ -301,10 +317,10 @@ _AFTER_NOUN = {"provided", "designed", "based", "trained", "used", "proposed", "
                "caused", "associated", "observed", "equipped", "motivated", "constructed", "formulated"}
 
 
-def _open_end(phrase: list[str]) -> bool:
+def _open_end(phrase: list[str], modifiers: frozenset[str]) -> bool:
     """Whether the phrase ends on a word that needs another: a linking word, a participle, a verb, a modifier."""
     last = _lower(phrase[-1])
-    return last in LINKING or last.endswith(_NEEDS_NOUN) or last in _AFTER_NOUN \
+    return last in LINKING or last.endswith(_NEEDS_NOUN) or last in _AFTER_NOUN or last in modifiers \
         or (len(phrase) > 1 and _lower(phrase[-2]) in {"that", "which", "who", "to"}) \
         or open_brackets(phrase[-1]) > 0 or sum(open_brackets(p) for p in phrase) > 0
 

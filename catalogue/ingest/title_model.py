@@ -1,7 +1,7 @@
 """The word model of titles: for each word an abstract's title may hold, the probability that the real
 title holds it, from a small logistic model over the word's place, shape and count learned from real
 title-abstract pairs (catalogue/ingest/title_model.json, written by bench/train_titles.py), with the
-finite verbs and the common pairs of words learned beside it.
+finite verbs, the common pairs of words and the modifiers (words a title never ends on) learned beside it.
 """
 
 from __future__ import annotations
@@ -26,6 +26,7 @@ class TitleModel:
     name_in_title: float    # how often a named contribution's name is in the real title
     verbs: frozenset[str]   # words abstracts often write after a subject ('we', 'which'): finite verbs
     common_pairs: frozenset[str]  # two words many abstracts write together ('neural networks'): a field's name
+    modifiers: frozenset[str]  # words real titles hold but never end on ('single', 'multi-class'): they need a noun
 
 
 def _describe(abstract: Abstract) -> list[tuple[int, tuple]]:
@@ -140,7 +141,7 @@ def _claims(words: tuple[Word, ...]) -> dict[int, str]:
 def load_model(path: Path = MODEL) -> TitleModel:
     data = json.loads(path.read_text(encoding="utf-8"))
     return TitleModel(data["weights"], data["bias"], data["title_tokens"], data["name_in_title"],
-                      frozenset(data["verbs"]), frozenset(data["common_pairs"]))
+                      frozenset(data["verbs"]), frozenset(data["common_pairs"]), frozenset(data["modifiers"]))
 
 
 def content_pairs(tokens: tuple[str, ...]) -> Iterator[str]:

@@ -129,7 +129,8 @@ def _specific(words: tuple[Word, ...], start: int, end: int, model: TitleModel) 
 
 
 def _phrase_parts(words: tuple[Word, ...], naming: set[int], model: TitleModel) -> tuple[list[bool], ...]:
-    """Each word's part in a phrase, in one pass: whether a phrase may end on it; whether it blocks one (the name,
+    """Each word's part in a phrase, in one pass: whether a phrase may end on it (not on one of the model's
+    modifiers: 'in Multi-Class', 'a Single'); whether it blocks one (the name,
     a clausal word, a lone dash or '&'); whether it reads as a finite verb; whether a phrase may run on into it
     from the word before.
 
@@ -145,7 +146,8 @@ def _phrase_parts(words: tuple[Word, ...], naming: set[int], model: TitleModel) 
         following = words[index + 1] if index < last else None
         ends_sentence = following is None or following.sentence != word.sentence
         lowered = word.lowered
-        may_end.append(word.may_close and (word.closes or ends_sentence or following.opens or following.breaks))
+        may_end.append(word.may_close and lowered not in model.modifiers
+                       and (word.closes or ends_sentence or following.opens or following.breaks))
         stops = index in naming or word.clausal or not word.tokens
         blocked.append(stops)
         verb = lowered in verbs and (before is None or before.lowered not in _NOT_FINITE)

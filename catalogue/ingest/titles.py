@@ -55,7 +55,7 @@ def ranked_titles(abstract: str, name: str | None, model: TitleModel | None = No
     the abstract's opening words."""
     model = model or load_model()
     prefix = f"{name}: " if name else ""
-    claimed = claim_title(abstract, name, model.verbs, MAX_TITLE - 1)
+    claimed = claim_title(abstract, name, model, MAX_TITLE - 1)
     if claimed:
         yield claimed
     read = read_abstract(abstract)
