@@ -81,6 +81,9 @@ def defects_of(title: str, name: str | None, abstract: str) -> list[str]:
         found.append("dangling end")
     if a_before_vowel_sound(title):
         found.append("a before a vowel sound")
+    if any(word.lower() in {"a", "an", "the"} and following.lower() in {"and", "or"}
+           for word, following in zip(words, words[1:])):
+        found.append("an article before 'and'")
     if title.count("$") % 2 or any(segment not in abstract for segment in _math(title)):
         found.append("math changed")
     if len(title) > LIMIT:

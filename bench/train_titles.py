@@ -55,7 +55,7 @@ MODIFIER_END_SHARE = 0.05
 # Nor is a word whose plural (or third person) the abstracts write this often beside it: a noun ('feature',
 # 'features') or a verb ('detect', 'detects'); an adjective has no plural.
 MODIFIER_PLURAL_SHARE = 0.1
-MODIFIER = re.compile(r"[a-z][a-z-]*")
+MODIFIER = re.compile(r"-?[a-z][a-z-]*")
 
 
 def split(records: list[dict], sample: set[str]) -> tuple[list[dict], list[dict]]:
@@ -108,24 +108,33 @@ def verbs_of(records: list[dict], abstracts: list[str]) -> list[str]:
 
 def modifiers_of(records: list[dict], abstracts: list[str]) -> list[str]:
     """Words that need the noun after them ('a single', 'in multi-class'): the titles' last parts (after any
-    colon) hold them and never end on them, the abstracts seldom end a sentence or clause on them."""
+    colon) hold them and never end on them, the abstracts seldom end a sentence or clause on them. A word's
+    last part after a hyphen counts as well, as '-efficient' ('memory-efficient', 'sample-efficient')."""
     in_titles: Counter = Counter()
     last: Counter = Counter()
     for record in records:
         words = [word for word in map(_bare, record["title"].rpartition(":")[2].split()) if word]
-        in_titles.update(words)
-        last.update(words[-1:])
+        for word in words:
+            in_titles.update(_forms(word))
+        last.update(_forms(words[-1]) if words else ())
     uses: Counter = Counter()
     ends: Counter = Counter()
     for abstract in abstracts:
         for piece in abstract.split():
-            word = _bare(piece)
-            uses[word] += 1
-            ends[word] += piece.rstrip(CLOSERS)[-1:] in ",;:.!?"
+            for form in _forms(_bare(piece)):
+                uses[form] += 1
+                ends[form] += piece.rstrip(CLOSERS)[-1:] in ",;:.!?"
     return sorted(word for word, count in in_titles.items()
-                  if MODIFIER.fullmatch(word) and word not in LINKING and not word.endswith("ing") and count >= MODIFIER_TITLES and last[word] <= MODIFIER_LAST_SHARE * count
+                  if MODIFIER.fullmatch(word) and word not in LINKING and not word.endswith("ing")
+                  and count >= MODIFIER_TITLES and last[word] <= MODIFIER_LAST_SHARE * count
                   and uses[word] >= MIN_DOCUMENTS and ends[word] <= MODIFIER_END_SHARE * uses[word]
                   and uses[_plural(word)] < MODIFIER_PLURAL_SHARE * uses[word])
+
+
+def _forms(word: str) -> tuple[str, ...]:
+    """A word, and its last part after a hyphen marked by it ('sample-efficient': '-efficient')."""
+    head = word.rpartition("-")[2]
+    return (word, f"-{head}") if head and head != word else (word,)
 
 
 def _plural(word: str) -> str:

@@ -12,7 +12,7 @@ import pytest
 
 from catalogue.ingest import title_spans, titles
 from catalogue.ingest.abstract_words import read_abstract, tokens_of
-from catalogue.ingest.title_casing import articles_agree, title_case
+from catalogue.ingest.title_casing import articles_agree, title_case, without_novel
 from catalogue.ingest.title_model import load_model, token_probabilities
 from catalogue.ingest.title_spans import candidate_spans
 from catalogue.ingest.titles import MAX_TITLE, derive_title
@@ -103,6 +103,16 @@ def test_the_learned_verbs_are_verbs_and_not_the_nouns_titles_hold():
     verbs = load_model().verbs
     assert {"allows", "contain", "contains", "requires", "enables"} <= verbs
     assert not {"model", "networks", "learning", "frame", "study", "design"} & verbs
+
+
+@pytest.mark.parametrize("phrase, expected", [
+    ("a novel method", "a method"),
+    ("a novel and challenging task", "a challenging task"),  # not 'An and Challenging Task'
+    ("a simple and novel method", "a simple method"),
+    ("novel", "novel"),
+])
+def test_a_title_does_not_call_itself_novel(phrase, expected):
+    assert " ".join(without_novel(phrase.split())) == expected
 
 
 def test_the_learned_modifiers_need_a_noun():

@@ -17,8 +17,8 @@ import re
 from catalogue.ingest.abstract_words import (ARTICLES, CLAIM_FORMS, LINKING, OPENERS, open_brackets, sentence_pieces,
                                              tokens_of)
 from catalogue.ingest.acronyms import normalise_expansion
-from catalogue.ingest.title_casing import articles_agree, title_case
-from catalogue.ingest.title_model import TitleModel, load_model
+from catalogue.ingest.title_casing import articles_agree, title_case, without_novel
+from catalogue.ingest.title_model import TitleModel, is_modifier, load_model
 
 MOST_WORDS = 14  # real titles seldom run longer
 _CLAIMANTS = {"we", "paper", "work", "article", "i", "manuscript", "note", "chapter"}
@@ -135,7 +135,7 @@ def _title(pieces: list[str], name: str | None, model: TitleModel, room: int) ->
         return None  # ('RIM: A Learning Framework' says less than the name's own words)
     words = [piece.strip("\"\u201c\u201d") for piece in phrase]
     words[-1] = words[-1].rstrip(",;:.!?")
-    words = [normalise_expansion(word) for word in words if word.lower() != "novel"] or words
+    words = [normalise_expansion(word) for word in without_novel(words)]
     text = title_case(articles_agree(words))
     if named and tokens_of(text) == tokens_of(named):
         return None  # ('Tensor Analyzers: Tensor Analyzers')
@@ -251,7 +251,7 @@ def _object(pieces: list[str], name: str | None, model: TitleModel) -> list[str]
         phrase.append(piece)
         if piece.endswith((";", ":", ".", "!", "?")):
             break
-        if piece.endswith(",") and (word not in model.modifiers or following in model.verbs) \
+        if piece.endswith(",") and (not is_modifier(word, model.modifiers) or following in model.verbs) \
                 and not (len(phrase) <= 4 and following and following not in ARTICLES
                          and following not in LINKING and following not in _STOP_BEFORE
                          and not any(_lower(p) in LINKING and _lower(p) not in ARTICLES for p in phrase[1:])):
@@ -292,7 +292,7 @@ def _closed(phrase: list[str], modifiers: frozenset[str]) -> list[str]:
     """The phrase without the words at its end that need another; a modifier whose noun is gone takes the phrase
     it was in ('in Multi-Class'), as what is left before it may be a modifier too ('Region' of 'region feature')."""
     while phrase and _open_end(phrase, modifiers):
-        if _lower(phrase[-1]) in modifiers:
+        if is_modifier(_lower(phrase[-1]), modifiers):
             starts = [n for n, piece in enumerate(phrase) if _lower(piece) in _PHRASE_STARTS]
             phrase = phrase[:starts[-1]] if starts else []
         else:
@@ -320,7 +320,7 @@ _AFTER_NOUN = {"provided", "designed", "based", "trained", "used", "proposed", "
 def _open_end(phrase: list[str], modifiers: frozenset[str]) -> bool:
     """Whether the phrase ends on a word that needs another: a linking word, a participle, a verb, a modifier."""
     last = _lower(phrase[-1])
-    return last in LINKING or last.endswith(_NEEDS_NOUN) or last in _AFTER_NOUN or last in modifiers \
+    return last in LINKING or last.endswith(_NEEDS_NOUN) or last in _AFTER_NOUN or is_modifier(last, modifiers) \
         or (len(phrase) > 1 and _lower(phrase[-2]) in {"that", "which", "who", "to"}) \
         or open_brackets(phrase[-1]) > 0 or sum(open_brackets(p) for p in phrase) > 0
 

@@ -9,6 +9,25 @@ import re
 from catalogue.ingest.abstract_words import OPENERS, SMALL_WORDS, math_safe_split
 
 
+def without_novel(phrase: list[str]) -> list[str]:
+    """The phrase without 'novel' (an abstract's "a novel method" is a title's "A Method": titles seldom call
+    themselves novel), nor the 'and' that joined it to another quality ('a novel and challenging task', 'a simple
+    and novel method')."""
+    kept: list[str] = []
+    dropped = False  # 'novel' went, and an 'and' after it goes too
+    for word in phrase:
+        lowered = word.lower()
+        if lowered == "novel":
+            dropped = not (kept and kept[-1].lower() in {"and", "or"})
+            if not dropped:
+                kept.pop()
+            continue
+        if not (dropped and lowered in {"and", "or"}):
+            kept.append(word)
+        dropped = False
+    return kept or phrase
+
+
 def articles_agree(phrase: list[str]) -> list[str]:
     """'a' before a vowel sound is 'an' (an analysis, an LSTM), 'an' before a consonant sound is 'a'."""
     agreed = list(phrase)

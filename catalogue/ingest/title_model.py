@@ -26,7 +26,7 @@ class TitleModel:
     name_in_title: float    # how often a named contribution's name is in the real title
     verbs: frozenset[str]   # words abstracts often write after a subject ('we', 'which'): finite verbs
     common_pairs: frozenset[str]  # two words many abstracts write together ('neural networks'): a field's name
-    modifiers: frozenset[str]  # words real titles hold but never end on ('single', 'multi-class'): they need a noun
+    modifiers: frozenset[str]  # words real titles hold but never end on ('single', '-efficient'): is_modifier
 
 
 def _describe(abstract: Abstract) -> list[tuple[int, tuple]]:
@@ -135,6 +135,12 @@ def _claims(words: tuple[Word, ...]) -> dict[int, str]:
                 break
             found.setdefault(after, kind)
     return found
+
+
+def is_modifier(word: str, modifiers: frozenset[str]) -> bool:
+    """Whether a word (lower case) needs the noun after it: one of the modifiers, or a word ending on one's
+    last part after a hyphen ('sample-efficient' by '-efficient')."""
+    return word in modifiers or "-" in word and f"-{word.rpartition('-')[2]}" in modifiers
 
 
 @functools.cache

@@ -11,7 +11,7 @@ from typing import NamedTuple
 
 from catalogue.ingest.abstract_words import (ARTICLES, CLAIM_FORMS, DETERMINERS, LINKING, LONGEST_SPAN, SMALL_WORDS,
                                              Word, tokens_of)
-from catalogue.ingest.title_model import TitleModel, content_pairs
+from catalogue.ingest.title_model import TitleModel, content_pairs, is_modifier
 
 _SHORTEST_SUBJECT = 2  # words of a subject an abstract frames as such: "we study the problem of X"
 # Words that point at others' work or the field at large ('Recent Advances in ...', 'Existing Methods'), which real
@@ -146,7 +146,7 @@ def _phrase_parts(words: tuple[Word, ...], naming: set[int], model: TitleModel) 
         following = words[index + 1] if index < last else None
         ends_sentence = following is None or following.sentence != word.sentence
         lowered = word.lowered
-        may_end.append(word.may_close and lowered not in model.modifiers
+        may_end.append(word.may_close and not is_modifier(lowered, model.modifiers)
                        and (word.closes or ends_sentence or following.opens or following.breaks))
         stops = index in naming or word.clausal or not word.tokens
         blocked.append(stops)

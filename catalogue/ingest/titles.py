@@ -31,7 +31,7 @@ from catalogue.ingest.abstract_words import (CLAUSAL, LINKING, LONGEST_SPAN, NOT
                                              read_abstract, tokens_of)
 from catalogue.ingest.acronyms import normalise_expansion
 from catalogue.ingest.claim_titles import claim_title
-from catalogue.ingest.title_casing import articles_agree, title_case
+from catalogue.ingest.title_casing import articles_agree, title_case, without_novel
 from catalogue.ingest.title_model import TitleModel, load_model, token_probabilities
 from catalogue.ingest.title_spans import Span, candidate_spans
 from catalogue.model import Paper
@@ -121,9 +121,7 @@ def distinct_titles(papers: list[Paper]) -> list[Paper]:
 def title_of(words: tuple[Word, ...], span: Span, name: str | None) -> str:
     # an expansion's capitals that mark its acronym's letters are not the title's ('REconstruction')
     phrase = [normalise_expansion(words[index].core) for index in range(span.start, span.end)]
-    # an abstract's "a novel method" is a title's "A Method": titles seldom call themselves novel
-    phrase = [word for word in phrase if word.lower() != "novel"] or phrase
-    return (f"{name}: " if name else "") + title_case(articles_agree(phrase))
+    return (f"{name}: " if name else "") + title_case(articles_agree(without_novel(phrase)))
 
 
 def _opening(words: tuple[Word, ...]) -> str:
