@@ -35,7 +35,7 @@ PROJECT = Path(__file__).resolve().parent.parent
 CORPUS = PROJECT.parent / "shared" / "corpus" / "papers.jsonl.gz"
 TEST_SAMPLE = PROJECT / "tests" / "data" / "corpus_sample.jsonl"
 DATA = PROJECT / "bench" / "data"
-ROUNDS = {4: (4242, 3), 5: (5353, 3), 6: (6464, 2), 7: (7575, 2)}  # each round's seed and slice
+ROUNDS = {4: (4242, 3), 5: (5353, 3), 6: (6464, 2), 7: (7575, 2), 8: (8686, 2)}  # each round's seed and slice
 SAMPLED = 128
 
 
