@@ -144,17 +144,26 @@ def write_manifest(site_dir: Path, fingerprint: str | None, inputs: dict[str, st
                 "fingerprint": fingerprint}
     text = lines_json(manifest)
     build = hashlib.sha256(text.encode("utf-8")).hexdigest()[:32]
-    write_file(site_dir, MANIFEST, lines_json({"build": build, **manifest}) + "\n")
+    # lines_json({"build": build, **manifest}), without encoding the manifest again
+    write_file(site_dir, MANIFEST, "{\n" + f'"build": {json.dumps(build)},\n' + text.removeprefix("{\n") + "\n")
 
 
 def lines_json(value: object) -> str:
-    """json.dumps(value, indent=0), a member per line, made by the C encoder a line at a time:
-    with an indent, json.dumps runs its Python encoder, slow over a large site's files."""
+    """json.dumps(value, indent=0), a member per line, made by the C encoder: with an indent,
+    json.dumps runs its Python encoder, slow over a large site's files. A dict or list holding no
+    other (a site's files) is one call of the C encoder, its separator a comma and a new line."""
     if isinstance(value, dict) and value:
+        if all(isinstance(key, str) and not isinstance(item, (dict, list)) for key, item in value.items()):
+            return "{\n" + json.dumps(value, separators=LINES)[1:-1] + "\n}"
         return "{\n" + ",\n".join(f"{json.dumps(key)}: {lines_json(item)}" for key, item in value.items()) + "\n}"
     if isinstance(value, list) and value:
+        if not any(isinstance(item, (dict, list)) for item in value):
+            return "[\n" + json.dumps(value, separators=LINES)[1:-1] + "\n]"
         return "[\n" + ",\n".join(lines_json(item) for item in value) + "\n]"
     return json.dumps(value)
+
+
+LINES = (",\n", ": ")  # json.dumps's separators for a member per line
 
 
 def content_seen_from(content: Path, out_dir: Path) -> str:
