@@ -29,7 +29,8 @@ from bench.corpus_sample import CORPUS, SAMPLE, read_corpus  # noqa: E402
 from bench.titles import derive_titles, title_scores  # noqa: E402
 from catalogue.markup.cleanup import clean_abstract  # noqa: E402
 from catalogue.ingest.extract import find_contributions  # noqa: E402
-from catalogue.ingest.abstract_words import CLOSERS, LINKING, OPENERS, plain_words, read_abstract, tokens_of  # noqa: E402
+from catalogue.ingest.abstract_words import (CLOSERS, LINKING, OPENERS, plain_words, read_abstract,  # noqa: E402
+                                             tokens_of)
 from catalogue.ingest.title_model import MODEL, content_pairs, load_model, token_features  # noqa: E402
 
 HELD_OUT_EVERY = 5
@@ -145,7 +146,7 @@ def _plural(word: str) -> str:
 
 
 def _bare(piece: str) -> str:
-    """A word as a title or an abstract writes it, lowercased, without the brackets, quotes and punctuation around it."""
+    """A word as a title or an abstract writes it, lowercased, without brackets, quotes and punctuation around it."""
     return piece.lstrip(OPENERS).rstrip(CLOSERS + ",;:.!?").lower()
 
 

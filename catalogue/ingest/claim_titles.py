@@ -25,11 +25,11 @@ _CLAIMANTS = {"we", "paper", "work", "article", "i", "manuscript", "note", "chap
 _PASSIVE = {"is", "are"}
 _TRAILING = ",;:.!?)]}\"'\u201d\u2019"
 # Words before which a claim's object has stopped naming the thing: clauses, namings, asides.
-_STOP_BEFORE = {"we", "which", "where", "when", "whereby", "wherein", "while", "whose", "who", "thereby", "thus", "hence",
-                "but", "whereas", "although", "because", "since", "i.e.", "e.g.", "namely", "so", "here", "called",
-                "named", "termed", "dubbed", "coined", "titled", "entitled", "referred", "known", "as", "if", "leading",
-                "resulting",
-                "yielding", "allowing", "enabling", "making", "achieving", "showing", "outperforming", "including"}
+_STOP_BEFORE = {"we", "which", "where", "when", "whereby", "wherein", "while", "whose", "who", "thereby", "thus",
+                "hence", "but", "whereas", "although", "because", "since", "i.e.", "e.g.", "namely", "so", "here",
+                "called", "named", "termed", "dubbed", "coined", "titled", "entitled", "referred", "known", "as", "if",
+                "leading", "resulting", "yielding", "allowing", "enabling", "making", "achieving", "showing",
+                "outperforming", "including"}
 # Words that point back at what the abstract said before: a title is read alone.
 _POINTING_BACK = {"this", "these", "those", "such", "above", "aforementioned", "above-mentioned", "said", "latter",
                   "former", "them", "it", "its", "their", "our", "same"}
@@ -42,6 +42,7 @@ _COUNTS = {"two", "three", "four", "five", "six", "seven", "eight", "nine", "ten
 _PHRASE_STARTS = {"for", "in", "on", "with", "via", "by", "using", "through", "that", "to", "from", "under", "over",
                   "across", "without", "based", "given", "at", "towards", "toward", "into", "against", "beyond",
                   "inspired", "built", "designed", "tailored", "trained", "guided"}
+_MEANS = {"by", "via", "through"}  # before a gerund, how the thing is done ('by casting ...'): not what it is
 # Frames of a subject: 'we study the problem of X' is about X.
 _FRAMES = {"problem", "task", "question", "challenge", "issue", "setting"}
 # Words that say what kind of thing a contribution is, or praise it, without saying what it is.
@@ -129,7 +130,8 @@ def _title(pieces: list[str], name: str | None, model: TitleModel, room: int) ->
         return None  # ('LSTD(λ': a name cut inside its brackets)
     phrase = _cut(_long_head(_object(pieces, name or named, model)), room - len(f"{named}: ") if named else room,
                   model.modifiers)
-    phrase = _closed(_without_brackets(phrase), model.modifiers)  # ('a framework for (...)' ends on 'for' once the aside goes)
+    # ('a framework for (...)' ends on 'for' once the aside goes)
+    phrase = _closed(_without_brackets(phrase), model.modifiers)
     specific = [w for piece in phrase for w in tokens_of(piece) if w not in LINKING and w not in _GENERIC]
     if len([w for piece in phrase for w in tokens_of(piece) if w not in LINKING]) < 2 or len(specific) < 2:
         return None  # ('RIM: A Learning Framework' says less than the name's own words)
@@ -284,8 +286,6 @@ def _cut(phrase: list[str], room: int, modifiers: frozenset[str]) -> list[str]:
         phrase = phrase[:between]
     return _closed(phrase, modifiers)
 
-
-_MEANS = {"by", "via", "through"}  # before a gerund: how the thing is done ('by casting ...')
 
 
 def _closed(phrase: list[str], modifiers: frozenset[str]) -> list[str]:
