@@ -148,7 +148,7 @@ def _word(piece: str, sentence: int, held: list[str]) -> Word:
     if "\ufdd0" not in piece:
         return _prose_word(piece, sentence)
     bare = piece.rstrip(_PUNCTUATION)
-    core = _HELD.sub(lambda m: held[int(m[1])], bare.lstrip(OPENERS))
+    core = _with_math(bare.lstrip(OPENERS), held)
     return _new_word(core, core.lower(), sentence, tokens_of(core), *_opens_closes(piece, bare))
 
 
@@ -205,11 +205,15 @@ def plain_words(text: str) -> list[str]:
 
 def math_safe_split(text: str) -> list[str]:
     held_text, held = _hold_math(text)
-    return [_HELD.sub(lambda m: held[int(m[1])], piece) for piece in held_text.split()]
+    return [_with_math(piece, held) for piece in held_text.split()]
 
 
 def sentence_pieces(abstract: str) -> list[list[str]]:
     """The abstract's sentences, each as its whitespace-separated pieces (punctuation attached), math whole."""
     text, held = _hold_math(abstract)
-    restore = (lambda piece: _HELD.sub(lambda m: held[int(m[1])], piece)) if held else (lambda piece: piece)
-    return [[restore(piece) for piece in sentence.split()] for sentence in _SENTENCE_END.split(text)]
+    return [[_with_math(piece, held) for piece in sentence.split()] for sentence in _SENTENCE_END.split(text)]
+
+
+def _with_math(piece: str, held: list[str]) -> str:
+    """A piece of text held by _hold_math with its math put back."""
+    return _HELD.sub(lambda m: held[int(m[1])], piece) if held else piece

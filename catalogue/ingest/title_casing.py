@@ -14,17 +14,18 @@ def without_novel(phrase: list[str]) -> list[str]:
     themselves novel), nor the 'and' that joined it to another quality ('a novel and challenging task', 'a simple
     and novel method')."""
     kept: list[str] = []
-    dropped = False  # 'novel' went, and an 'and' after it goes too
+    after_novel = False
     for word in phrase:
         lowered = word.lower()
         if lowered == "novel":
-            dropped = not (kept and kept[-1].lower() in {"and", "or"})
-            if not dropped:
-                kept.pop()
+            if kept and kept[-1].lower() in {"and", "or"}:
+                kept.pop()  # 'simple and novel'
+            else:
+                after_novel = True  # 'novel and challenging': the 'and' goes next
             continue
-        if not (dropped and lowered in {"and", "or"}):
+        if not (after_novel and lowered in {"and", "or"}):
             kept.append(word)
-        dropped = False
+        after_novel = False
     return kept or phrase
 
 
