@@ -157,6 +157,7 @@ def _status_kb(pid: int) -> tuple[int, int]:
 
 
 def _program(pid: int, comm: str, root: int) -> str:
+    """The program's name from its command line; its comm when that is empty (a process that has exited)."""
     try:
         with open(f"/proc/{pid}/cmdline", "rb") as cmdline:
             argv = [a.decode(errors="replace") for a in cmdline.read().split(b"\0") if a]
@@ -208,8 +209,11 @@ class Sampler(TreeSampler):
             pid = key[0]
             rss, hwm = _status_kb(pid)
             total += rss
-            # named at every sample: a child first seen between its fork and its exec still shows its parent's command line
-            self.names[key] = _program(pid, key[1], self.root)
+            # named at every sample: a child first seen between its fork and its exec still shows its parent's
+            # command line; but a process that has exited shows none, so its last name is kept
+            name = _program(pid, key[1], self.root)
+            if name != key[1] or key not in self.names:
+                self.names[key] = name
             self.peaks[key] = max(self.peaks.get(key, 0), hwm)
         self.tree_kb = max(self.tree_kb, total)
         if self.limit_kb and total > self.limit_kb and self.on_limit:

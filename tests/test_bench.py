@@ -7,6 +7,7 @@ No timing is asserted (the machine is shared and noisy); only that the instrumen
 from __future__ import annotations
 
 import json
+import os
 import re
 import subprocess
 import sys
@@ -22,7 +23,7 @@ from bench.page_weight import chrome, measure as page_weight, paper_parts  # noq
 from bench.site_parts import measure as site_parts  # noqa: E402
 from bench.real_seeds import scaled_records, write_corpus_seed_files  # noqa: E402
 from bench.realtext import SAMPLE, read_records, venue_years  # noqa: E402
-from bench.scale import hugo_binary, measure, stage_lines  # noqa: E402
+from bench.scale import Sampler, hugo_binary, measure, stage_lines  # noqa: E402
 from bench.synthetic import VENUES, write_seed_files  # noqa: E402
 
 OUR_STAGES = ["startup (--help)", "ingest", "render", "render, text cached", "index", "no-op render", "no-op build", "one-edit build"]
@@ -152,6 +153,18 @@ def test_a_stage_is_measured_with_the_processes_it_starts(tmp_path):
     assert run.returncode == 0 and run.seconds >= 1.5
     assert list(run.programs) == [Path(sys.executable).name] and run.programs[Path(sys.executable).name] >= 80
     assert run.tree_mb >= 80
+
+
+def test_a_process_that_has_exited_keeps_the_name_its_command_line_gave():
+    """An exited process not yet waited for shows no command line: the sampler keeps the name it had."""
+    process = subprocess.Popen([sys.executable, "-m", "json.tool", "--help"], stdout=subprocess.DEVNULL)
+    sampler = Sampler(process.pid)
+    sampler.sample()
+    os.waitid(os.P_PID, process.pid, os.WEXITED | os.WNOWAIT)   # exited, still a zombie
+    assert Path(f"/proc/{process.pid}/cmdline").read_bytes() == b""
+    sampler.sample()
+    process.wait()
+    assert list(sampler.programs()) == ["python -m json.tool"]
 
 
 def test_stage_lines_are_read_from_the_cli_output():
