@@ -14,12 +14,21 @@ from __future__ import annotations
 import hashlib
 import re
 
+from slugify import slugify
+
 # Windows refuses these as a file or folder name, in any case and before any extension (CON, nul.txt).
 DEVICE_NAMES = frozenset({"con", "prn", "aux", "nul", "conin$", "conout$",
                           *(f"com{n}" for n in "0123456789¹²³"), *(f"lpt{n}" for n in "0123456789¹²³")})
 MAX_NAME = 100  # characters of a folder name: far below every file system's 255 bytes, with room for a suffix
 HASH_LENGTH = 6
 _SLUG = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
+
+
+def text_slug(text: str, **options) -> str:
+    """python-slugify's slug of text (its options as given), other scripts transliterated by
+    text-unidecode always: its default would take Unidecode were that installed (other slugs), and
+    looks for that module through every folder of the import path on each call that needs one."""
+    return slugify(text, backend="text-unidecode", **options)
 
 
 def is_device_name(name: str) -> bool:

@@ -16,9 +16,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from urllib.parse import quote
 
-from slugify import slugify
 
-from catalogue.portable import portable_slug, with_hash
+from catalogue.portable import portable_slug, text_slug, with_hash
 
 HOME = "index.html"
 SEARCH = "search.html"
@@ -169,7 +168,7 @@ def topic_page(slug: str) -> str:
 
 def venue_slug(label: str) -> str:
     """The folder of a venue's page: 'ICML 2026' -> 'icml-2026' (a name no system refuses, see portable.py)."""
-    slug = slugify(label)
+    slug = text_slug(label)
     return portable_slug(slug, label) if slug else "unknown-venue"
 
 

@@ -10,6 +10,8 @@ import gzip
 import json
 import re
 import shutil
+import sys
+import types
 from contextlib import closing
 from pathlib import Path
 
@@ -35,7 +37,7 @@ from catalogue.site.templating import make_environment
 from catalogue.site.render import KEPT_TYPES
 from authored import BASE, PAPERS, hashed, paper, write_content
 from conftest import PROJECT, SUBPATH, run_cli, serve_folder, serve_under_subpath
-from catalogue.routes import bucket
+from catalogue.routes import bucket, venue_slug
 from site_data import site_records
 
 SHOTS = Path("/tmp/site-shots")
@@ -108,6 +110,19 @@ def test_a_slug_is_python_slugifys_as_the_rule_says(name):
 @given(st.one_of(st.from_regex(r"[a-z0-9]+( [a-z0-9]+)*", fullmatch=True), st.text()), st.sampled_from(["-", " "]))
 def test_latin_is_python_slugify_with_or_without_its_shortcut(text, separator):
     assert latin(text, separator) == slugify(text, separator=separator)
+
+
+def test_slugs_do_not_change_when_unidecode_is_installed(monkeypatch):
+    """python-slugify's default takes Unidecode when it can import it: the site's slugs stay text-unidecode's."""
+    names = ["José García", "Zoë Ångström", "张伟", "Łukasz Kaiser"]
+    before = [(author_slug(author_key(name)), latin(name), venue_slug(name)) for name in names]
+    assert all(plain.isascii() for _, plain, _ in before)
+    other = types.ModuleType("unidecode")
+    other.unidecode = lambda text: "x" * len(text)  # a transliteration unlike text-unidecode's
+    monkeypatch.setitem(sys.modules, "unidecode", other)
+    assert set(slugify(names[0])) == {"x"}  # the default does take it
+    author_slug.cache_clear()
+    assert [(author_slug(author_key(name)), latin(name), venue_slug(name)) for name in names] == before
 
 
 @pytest.mark.parametrize("papers, shown", [

@@ -11,11 +11,10 @@ from collections import defaultdict
 from dataclasses import replace
 from pathlib import Path
 
-from slugify import slugify
 
 from catalogue.text import CJK_CHARACTERS
 from catalogue.markup.convert import TextConverter
-from catalogue.portable import portable_slug
+from catalogue.portable import portable_slug, text_slug
 from catalogue.model import Paper, Problem, Record
 from catalogue.ingest.state import value_hash
 
@@ -103,10 +102,10 @@ def continue_identities(arrivals: dict[str, Record], existing: dict[str, tuple[P
 def choose_slug(paper: Paper, pid: str, taken: set[str], markup: TextConverter) -> str:
     """A readable, unique slug: from the name when there is one, else from the title."""
     if paper.name:
-        base = slugify(markup.plain(paper.name), max_length=MAX_SLUG, word_boundary=True)
+        base = text_slug(markup.plain(paper.name), max_length=MAX_SLUG, word_boundary=True)
     else:  # the title's words without math and filler: "algorithm-finds-optimal-polytree-time"
         words = markup.plain(re.sub(r"\$[^$]*\$", " ", paper.title))
-        base = slugify(words, max_length=MAX_TITLE_SLUG, word_boundary=True, stopwords=SLUG_STOPWORDS)
+        base = text_slug(words, max_length=MAX_TITLE_SLUG, word_boundary=True, stopwords=SLUG_STOPWORDS)
     base = portable_slug(base, pid) if base else "paper"  # not a name Windows keeps for a device
     if base not in taken:
         return base

@@ -23,9 +23,8 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable
 from functools import cache
 
-from slugify import slugify
 
-from catalogue.portable import is_device_name
+from catalogue.portable import is_device_name, text_slug
 from catalogue import routes
 from catalogue.text import without_invisible
 
@@ -56,7 +55,7 @@ def author_slug(key: str) -> str:
     if PLAIN_KEY.fullmatch(key) and not HASHED_ENDING.search(key) and len(slug) <= SLUG_LENGTH \
             and not is_device_name(slug):
         return slug
-    base = (slug if len(slug) < SLUG_LENGTH else slugify(key, max_length=SLUG_LENGTH, word_boundary=True)) or "author"
+    base = (slug if len(slug) < SLUG_LENGTH else text_slug(key, max_length=SLUG_LENGTH, word_boundary=True)) or "author"
     return f"{base}-{hashlib.sha256(key.encode('utf-8')).hexdigest()[:HASH_LENGTH]}"
 
 
@@ -88,7 +87,7 @@ def latin(text: str, separator: str = "-") -> str:
     """python-slugify's slug of text; plain words (most names) are their own slug, found without it."""
     if PLAIN_KEY.fullmatch(text):
         return text.replace(" ", separator)
-    return slugify(text, separator=separator)
+    return text_slug(text, separator=separator)
 
 
 def index_order(name: str) -> tuple[bool, str, str, str]:
