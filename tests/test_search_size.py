@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import shutil
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -128,10 +129,29 @@ def test_the_parts_hold_every_paper_once_in_order_each_under_the_limit(monkeypat
     assert parted == script_value(whole[f"{PARTS_DIR}/1.js"])
 
 
+def test_an_edit_remakes_the_parts_whose_rows_it_changes(monkeypatch):
+    """A title edited changes its own part (and the manifest, which lists the titles' words); an
+    abstract edited changes every word's rarity, so every part. The parts remade are the files
+    that differ, and a part kept is the file a new index would make."""
+    monkeypatch.setattr(offline, "PART_BYTES", 2_000)
+    papers = entries()
+    before = OfflineIndex(papers, ["a", "b", "c"])
+    at = 17
+    for edited, changed_all in ((replace(papers[at], title="P17: a renamed paper"), False),
+                                (replace(papers[at], abstract=papers[at].abstract + " Heads number99 learn."), True)):
+        after = OfflineIndex(papers[:at] + [edited] + papers[at + 1:], ["a", "b", "c"])
+        assert after.paths == before.paths
+        remade = {path for path in after.paths if after.inputs(path) != before.inputs(path)}
+        differ = {path for path in after.paths if after.render(path) != before.render(path)}
+        assert differ <= remade
+        holding = next(path for path, (start, end) in zip(after.paths[1:], after.parts) if start <= at < end)
+        assert remade == (set(after.paths) if changed_all else {offline.FALLBACK_FILE, holding}), remade
+
+
 def test_a_rows_bound_is_never_below_its_bytes():
     papers = entries()
     documents = [offline.abstract_terms(entry.abstract) for entry in papers]
-    for entry, document, row in zip(papers, documents, offline.index_rows(papers, documents)):
+    for entry, document, row in zip(papers, documents, offline.index_rows(papers, documents, offline.word_rarity(documents))):
         row[3] = 0
         assert offline.row_bound(entry, document) >= len(offline.compact(row).encode()) + 1, entry.path
 

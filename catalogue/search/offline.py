@@ -9,6 +9,8 @@ grows with the catalogue. The browser loads them with script tags, as a page ope
 
 from __future__ import annotations
 
+import functools
+import hashlib
 import json
 import math
 import re
@@ -18,6 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from catalogue import routes
+from catalogue.system.cache import digest
 from catalogue.text import CJK_RUN, STOPWORDS, has_cjk, words
 
 FALLBACK_FILE = "search-index.js"  # the manifest
@@ -75,40 +78,55 @@ def abstract_terms(abstract: str) -> AbstractTerms:
 
 class OfflineIndex:
     """The offline index of `entries`, in parts: `paths` (the manifest first) are known at once,
-    and render(path) makes them all the first time it is asked (tf-idf reads every paper).
+    each with the digest of what it is made from (inputs), and render(path) makes one.
 
     Each paper is a row: its slug, name, title, venue (an index into `venues`), topics (indexes
     into `topics`), the abstract words that set it apart most (tf-idf), so the index stays small
     while names, titles and key terms match, its authors, its id, and a 1 when its title was derived.
     An empty name means the title begins with it. `terms`: the abstracts' terms when known
-    (the views keep them).
+    (the views keep them). `keys`: a digest standing for each entry (a view's key), else the entry's.
     """
 
-    def __init__(self, entries: list[SearchEntry], topic_labels: list[str], terms: dict[str, AbstractTerms] | None = None):
+    def __init__(self, entries: list[SearchEntry], topic_labels: list[str], terms: dict[str, AbstractTerms] | None = None,
+                 keys: list[str] | None = None):
         terms = terms or {}
         self.entries, self.topic_labels = entries, topic_labels
+        self.keys = keys if keys is not None else [digest(entry) for entry in entries]
         self.documents = [terms.get(e.abstract) or abstract_terms(e.abstract) for e in entries]
         self.parts = split_parts([row_bound(e, d) for e, d in zip(entries, self.documents)])
         self.paths = [FALLBACK_FILE, *(part_path(number) for number in range(1, len(self.parts) + 1))]
-        self.rendered: dict[str, str] | None = None
+        self.venues = sorted({e.venue for e in entries})
+        # A row's words are ranked by their rarity in the whole catalogue: the words of every abstract.
+        self.words_key = hashlib.blake2b("\n".join(d.spaced_words for d in self.documents).encode(), digest_size=16).hexdigest()
+
+    def inputs(self, path: str) -> str:
+        """A digest of what the file at `path` is made from: a part, of its papers' rows alone (and
+        the words that rank them), so that an edit remakes the parts of the papers it changed."""
+        if path == FALLBACK_FILE:
+            return digest(self.topic_labels, self.venues, self.paths, self.keys)
+        start, end = self.parts[int(path.removeprefix(f"{PARTS_DIR}/").removesuffix(".js")) - 1]
+        return digest(self.topic_labels, self.venues, self.words_key, len(self.entries), self.keys[start:end])
 
     def render(self, path: str) -> str:
-        if self.rendered is None:
-            self.rendered = self.render_all()
-        return self.rendered[path]
-
-    def render_all(self) -> dict[str, str]:
-        rows = index_rows(self.entries, self.documents)
-        venues = sorted({e.venue for e in self.entries})
-        numbers = {venue: number for number, venue in enumerate(venues)}
+        if path == FALLBACK_FILE:
+            manifest = {"stopwords": " ".join(sorted(STOPWORDS)), "topics": self.topic_labels, "venues": self.venues,
+                        "parts": self.paths[1:], "terms": known_terms(self.entries)}
+            return "window.CATALOGUE_SEARCH = " + compact(manifest) + ";\n"
+        number = int(path.removeprefix(f"{PARTS_DIR}/").removesuffix(".js"))
+        start, end = self.parts[number - 1]
+        rows = index_rows(self.entries[start:end], self.documents[start:end], self.rarity)
+        numbers = {venue: number for number, venue in enumerate(self.venues)}
         for row in rows:
             row[3] = numbers[row[3]]
-        manifest = {"stopwords": " ".join(sorted(STOPWORDS)), "topics": self.topic_labels, "venues": venues,
-                    "parts": self.paths[1:], "terms": known_terms(self.entries)}
-        files = {FALLBACK_FILE: "window.CATALOGUE_SEARCH = " + compact(manifest) + ";\n"}
-        for number, (start, end) in enumerate(self.parts, 1):
-            files[part_path(number)] = f"window.{PART_VARIABLE}{number} = {compact(rows[start:end])};\n"
-        return files
+        return f"window.{PART_VARIABLE}{number} = {compact(rows)};\n"
+
+    def render_all(self) -> dict[str, str]:
+        return {path: self.render(path) for path in self.paths}
+
+    @functools.cached_property
+    def rarity(self) -> dict[str, float]:
+        """Each abstract word's weight: the fewer papers hold it, the more."""
+        return word_rarity(self.documents)
 
 
 def known_terms(entries: list[SearchEntry]) -> str:
@@ -131,12 +149,16 @@ def compact(data) -> str:
     return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
 
 
-def index_rows(entries: list[SearchEntry], documents: list[AbstractTerms]) -> list[list]:
-    """Each paper's row, its venue named (render_all makes it an index)."""
+def word_rarity(documents: list[AbstractTerms]) -> dict[str, float]:
+    """Each word's inverse document frequency over these abstracts."""
     frequency = Counter()
     for document in documents:
         frequency.update(document.words)  # the number of papers each word is in
-    rarity = {word: math.log(len(entries) / count + 1) for word, count in frequency.items()}
+    return {word: math.log(len(documents) / count + 1) for word, count in frequency.items()}
+
+
+def index_rows(entries: list[SearchEntry], documents: list[AbstractTerms], rarity: dict[str, float]) -> list[list]:
+    """Each paper's row, its venue named (render makes it an index), its words ranked by `rarity`."""
     rows = []
     for entry, document in zip(entries, documents):
         in_title = set(words(f"{entry.name} {entry.title}"))

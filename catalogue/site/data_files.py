@@ -46,8 +46,9 @@ def plan_data_files(catalogue: Catalogue, views: tuple[PaperView, ...], config: 
                                         tuple(author.shown for author in v.authors), v.paper.id,
                                         v.paper.title_source == "derived",
                                         tuple(routes.author_slug_of(author.path) for author in v.authors)) for v in views],
-                           [t.label for t in catalogue.topics], terms)
-    files += [Output(path, all_views, functools.partial(offline.render, path)) for path in offline.paths]
+                           [t.label for t in catalogue.topics], terms, [v.key for v in views])
+    files += [Output(path, digest(everything, offline.inputs(path)), functools.partial(offline.render, path))
+              for path in offline.paths]
     groups = venue_groups(views, venue)
     files += plan_catalogue_parts(catalogue, views, config, everything, venue, groups)
     files += plan_list_parts(views, catalogue.topics, everything, venue, groups)
