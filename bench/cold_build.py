@@ -33,7 +33,7 @@ sys.path.insert(0, str(BENCH.parent))
 from bench.hugo_site import write_hugo_site  # noqa: E402
 from bench.real_seeds import default_corpus, write_corpus_seed_files  # noqa: E402
 from bench.scale import git_commit, hugo_binary, measure, memory_total_mb  # noqa: E402
-from catalogue.search.index import pagefind_binary  # noqa: E402
+from catalogue.search.bundles import pagefind_binary  # noqa: E402
 
 TARGET_RATIO = 1.0   # issue 21 item 1: the cold build at most Hugo plus Pagefind
 

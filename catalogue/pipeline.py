@@ -193,7 +193,9 @@ def start_indexing(beside: ThreadPoolExecutor, writer: SiteWriter, staging: Path
     """Pagefind over the staging folder, in `beside`, once every page it reads is written (the
     rest of the site is written meanwhile); None when none of them changed and an index is there.
     The thread opens the cache anew: an SQLite connection serves the thread that made it."""
+    from catalogue import routes
     from catalogue.search.index import BUNDLE_DIR
+    writer.remove_gone(routes.is_paper_page)  # Pagefind reads every paper page its shard's buckets hold
     if not writer.written and (staging / BUNDLE_DIR).is_dir():
         return None
 

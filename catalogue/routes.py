@@ -56,8 +56,11 @@ PATTERNS = {
 # in a bucket before the flat one (whose slug would be the bucket).
 EARLIER_PAPER, EARLIER_AUTHOR, BUCKETED_AUTHOR = "papers/{slug}/", "authors/{slug}/", "authors/{bucket}/{slug}/"
 FORWARDS = ((EARLIER_PAPER, "paper_shared"), (BUCKETED_AUTHOR, "author_shared"), (EARLIER_AUTHOR, "author_shared"))
-PAPER_PAGE = re.compile(r"papers/[0-9a-f]{2}/([^/]+)/index\.html")
+PAPER_PAGE = re.compile(r"papers/([0-9a-f]{2})/([^/]+)/index\.html")  # its bucket, its slug
 AUTHOR_PAGE = re.compile(r"authors/[0-9a-f]{2}/index\.html#(.+)")
+
+
+BUCKETS = 256
 
 
 def bucket(slug: str) -> str:
@@ -65,7 +68,7 @@ def bucket(slug: str) -> str:
     CRC-32 of the slug's UTF-8, as two hex digits. Hosts refuse or slow down on a folder of tens of
     thousands of entries; 256 buckets keep each one small at any catalogue size a host holds, the
     same slug always lands in the same bucket, and a script can compute it (assets/common.js)."""
-    return f"{zlib.crc32(slug.encode('utf-8')) & 0xFF:02x}"
+    return f"{zlib.crc32(slug.encode('utf-8')) % BUCKETS:02x}"
 
 
 def paper_page(slug: str) -> str:
@@ -158,6 +161,16 @@ class PaperAddresses:
 
 def slug_of_paper_page(path: str) -> str | None:
     """'papers/b/x/index.html' -> 'x'; None for any other page."""
+    match = PAPER_PAGE.fullmatch(path)
+    return match[2] if match else None
+
+
+def is_paper_page(path: str) -> bool:
+    return PAPER_PAGE.fullmatch(path) is not None
+
+
+def bucket_of_paper_page(path: str) -> str | None:
+    """'papers/b/x/index.html' -> 'b'; None for any other page."""
     match = PAPER_PAGE.fullmatch(path)
     return match[1] if match else None
 

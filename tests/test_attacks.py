@@ -632,7 +632,7 @@ def test_a_script_end_tag_in_a_title_stays_in_the_json_ld(tmp_path):
 
 @pytest.mark.parametrize("venues", [("A+B", "A B"), ("ICML", "Icml"), ("Other", ""), ("Vocabulary", "vocabulary")])
 def test_search_shards_are_named_by_number_whatever_the_venues(tmp_path, venues):
-    pages = [IndexedPage(f"papers/p{number}/index.html", venue, "2026", "key") for number, venue in enumerate(venues * 20)]
+    pages = [IndexedPage(paper_page(f"p{number}"), venue, "2026", "key") for number, venue in enumerate(venues * 20)]
     (tmp_path / PAGES_FILE).write_text(render_pages_file(pages, "en"), encoding="utf-8")
     shards = read_shards(tmp_path)
     assert sum(len(shard.pages) for shard in shards) == 40 and len({shard.name for shard in shards}) == len(shards)

@@ -15,7 +15,9 @@ import pytest
 from catalogue.publish.manifest import record_folder
 from catalogue.search import index as search
 from catalogue.search import offline
-from catalogue.search.index import PAGES_FILE, read_pages_file, render_pages_file, run_pagefind
+from catalogue.search import bundles
+from catalogue.search.bundles import run_pagefind
+from catalogue.search.index import PAGES_FILE, read_pages_file, render_pages_file
 from catalogue.search.offline import FALLBACK_FILE, PARTS_DIR, OfflineIndex, SearchEntry, read_offline_index
 from conftest import BuiltSite, build_project, make_project, serve_folder
 
@@ -57,13 +59,13 @@ def test_force_language_indexes_every_page_in_the_sites_language(tmp_path):
         (pages / f"{name}.html").write_text(page_html(lang, f"word{name} shared"), encoding="utf-8")
     run_pagefind(pages, tmp_path / "forced", "en")
     assert {code: index["page_count"] for code, index in languages(tmp_path / "forced").items()} == {"en": 3}
-    search.keep_runtime(tmp_path / "forced")
+    bundles.keep_runtime(tmp_path / "forced")
     assert sorted(p.name for p in (tmp_path / "forced").glob("wasm.*")) == ["wasm.en.pagefind"]
     run_pagefind(pages, tmp_path / "chinese", "zh-cn")  # Pagefind has no Chinese stemmer: the neutral WebAssembly
-    search.keep_runtime(tmp_path / "chinese")
+    bundles.keep_runtime(tmp_path / "chinese")
     assert languages(tmp_path / "chinese").keys() == {"zh-cn"}
     assert sorted(p.name for p in (tmp_path / "chinese").glob("wasm.*")) == ["wasm.unknown.pagefind"]
-    search.drop_runtime(tmp_path / "forced")
+    bundles.drop_runtime(tmp_path / "forced")
     assert not bundle_names(tmp_path / "forced") & RUNTIME and not list((tmp_path / "forced").glob("wasm.*"))
 
 

@@ -27,7 +27,7 @@ from catalogue.site.render import KEPT_TYPES
 from catalogue.system.cache import Codec
 from catalogue.search.index import PAGES_FILE, IndexedPage, read_pages_file, read_record, render_pages_file, shard_of
 from conftest import BuiltSite, build_project, copy_built, make_project, run_cli, serve_under_subpath
-from catalogue.routes import bucket
+from catalogue.routes import bucket, paper_page
 from site_data import site_records
 
 QUERIES_FILE = Path(__file__).parent / "data" / "search_queries.yaml"
@@ -89,10 +89,11 @@ def sharded(tmp_path_factory) -> BuiltSite:
 # --- the pure parts ------------------------------------------------------------------------
 
 
-def test_a_pages_shard_is_a_stable_hash_of_its_path_whatever_its_venue():
-    paths = [f"papers/{n:02x}/paper-{n}/index.html" for n in range(400)]
+def test_a_pages_shard_is_its_buckets_whatever_its_venue():
+    paths = [paper_page(f"paper-{n}") for n in range(400)]
     shards = [shard_of(path) for path in paths]
-    assert shards == [shard_of(path) for path in paths] and set(shards) == set(range(search.SHARD_COUNT))
+    assert shards == [int(path.split("/")[1], 16) % search.SHARD_COUNT for path in paths]
+    assert set(shards) == set(range(search.SHARD_COUNT))
     pages = [IndexedPage(path, ("ICML", "NeurIPS")[n % 2], "2026", "k") for n, path in enumerate(paths[:8])]
     grouped = search.group_shards("en", pages)
     assert len(grouped) <= search.SHARD_COUNT and sum(len(shard.pages) for shard in grouped) == 8  # one page, one shard
@@ -102,7 +103,7 @@ def test_a_pages_shard_is_a_stable_hash_of_its_path_whatever_its_venue():
 @pytest.mark.parametrize("papers, count", [(8, 4), (4 * search.SHARD_PAGES, 4), (4 * search.SHARD_PAGES + 1, 5),
                                            (10 * search.SHARD_PAGES - 1, 10)])
 def test_shards_grow_in_number_past_their_pages_never_in_size(papers, count):
-    pages = [IndexedPage(f"papers/{n % 256:02x}/paper-{n}/index.html", "ICML", "2026", "k") for n in range(papers)]
+    pages = [IndexedPage(paper_page(f"paper-{n}"), "ICML", "2026", "k") for n in range(papers)]
     grouped = search.group_shards("en", pages)
     assert [shard.name for shard in grouped] == [f"part-{number}" for number in range(1, count + 1)]
     assert sum(len(shard.pages) for shard in grouped) == papers

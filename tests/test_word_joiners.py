@@ -17,7 +17,7 @@ from collections.abc import Iterator
 import pytest
 from hypothesis import given, strategies as st
 
-from catalogue.search.index import run_pagefind
+from catalogue.search.bundles import run_pagefind
 from catalogue.search.joiners import is_joining_dash, mark_joiners
 from catalogue.text import words
 from conftest import BuiltSite, serve_folder

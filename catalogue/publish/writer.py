@@ -56,6 +56,7 @@ class SiteWriter:
         self.inputs: dict[str, str] = {}  # every output so far: path -> digest of its inputs
         self.written: dict[str, int] = {}  # path -> bytes
         self.started_empty = not site_dir.is_dir() or not any(os.scandir(site_dir))  # then all it holds is ours
+        self.removed: list[str] = []  # files of the last build removed before finish (remove_gone)
 
     def write(self, outputs: list[Output], forking: bool = True) -> None:
         """Make and write the outputs that changed, on both cores when there are many, unless not
@@ -67,17 +68,25 @@ class SiteWriter:
         todo = [o for o in outputs if self.recorded.get(o.path) != o.inputs or not self.holds(o.path)]
         self.written.update(zip((o.path for o in todo), _make_and_write_all(todo, self.site_dir, forking)))
 
+    def files_at_start(self) -> Iterable[str]:
+        """The files site_dir held at the start: by the listing, when given, else by a walk (which
+        finds the outputs written since too, and they are outputs)."""
+        return self.present if self.present is not None else site_files(self.site_dir)
+
     def holds(self, path: str) -> bool:
         """Whether site_dir holds the file at the start (by the listing, when given)."""
         return path in self.present if self.present is not None else (self.site_dir / path).is_file()
 
+    def remove_gone(self, which: Callable[[str], bool]) -> None:
+        """Remove now, not at the end, the files of the last build that `which` picks and no output
+        so far is: for a reader of the folder before it is finished (Pagefind, of the paper pages)."""
+        if not self.started_empty:
+            self.removed += remove_listed(self.site_dir, filter(which, self.files_at_start()), set(self.inputs))
+
     def finish(self) -> WriteReport:
-        if self.started_empty:
-            removed = []
-        elif self.present is not None:  # the files written since are outputs: kept
-            removed = remove_listed(self.site_dir, self.present, set(self.inputs))
-        else:
-            removed = remove_others(self.site_dir, set(self.inputs))
+        removed = self.removed
+        if not self.started_empty:
+            removed += remove_listed(self.site_dir, self.files_at_start(), set(self.inputs))
         kept = [path for path in self.inputs if path not in self.written]
         sizes = self.written | {path: self.kept_size(path) for path in kept}
         return WriteReport(len(self.written), len(kept), len(removed), sum(sizes.values()), self.inputs,
@@ -143,16 +152,13 @@ def _chunks(total: int) -> Iterator[range]:
         start, count = start + size, count + 1
 
 
-def remove_others(site_dir: Path, keep: set[str]) -> list[str]:
-    """Delete the files of the previous build that this build does not make (a paper pruned, a page
-    renamed), found by a walk of site_dir; returns them."""
-    removed: list[str] = []
+def site_files(site_dir: Path) -> Iterator[str]:
+    """The files of a site folder (relative to it) but those under folders other stages write."""
     for folder, folders, files in os.walk(site_dir):
         relative = Path(folder).relative_to(site_dir).as_posix()
         prefix = "" if relative == "." else relative + "/"
         folders[:] = [name for name in folders if not f"{prefix}{name}/".startswith(MANAGED_ELSEWHERE)]
-        removed += remove_listed(site_dir, [prefix + name for name in files], keep)
-    return removed
+        yield from (prefix + name for name in files)
 
 
 def remove_listed(site_dir: Path, files: Iterable[str], keep: set[str]) -> list[str]:

@@ -5,7 +5,7 @@ What to index is what the render recorded (PAGES_FILE): each paper page with its
 a key of what its indexed part is made from. No page is read back to learn it.
 
 Pagefind's index is sharded: SHARD_COUNT bundles (site/pagefind/part-N/), more for a catalogue
-whose shards would pass SHARD_PAGES pages, each page in the one a stable hash of its path names,
+whose shards would pass SHARD_PAGES pages, each page in the one its bucket (a stable hash of its slug) names,
 so that indexing memory is bounded by a shard, a shard whose pages did not change since the last
 build is reused instead of indexed again, and a query fetches the same number of index chunks
 however many venues and years the catalogue has (venue and year are Pagefind filters of every
@@ -17,34 +17,28 @@ over every page never shows. The browser searches the vocabulary first and keeps
 that match, as one index would. It is one index for that reason (split, each part would fall back
 on its own), and it is indexed again only when a shard's words change, not at every edit of a page.
 site/pagefind/shards.json lists the bundles for assets/search.js.
-
-A bundle carries only what the browser reads of it. The browser runs the vocabulary's runtime
-(pagefind.js, its worker and WebAssembly); a merged index never loads its own, so a shard keeps
-its index, filters, fragments and metadata alone. The vocabulary's results are only counted, never
-shown, so it keeps no fragments. Every page is indexed in the site's language (Pagefind's
-force_language), one index the reader's page finds, and the vocabulary keeps the one WebAssembly
-file that language reads (wasm.en for English; Chinese reads the language-neutral wasm.unknown).
+Running Pagefind and trimming its bundles: bundles.py.
 """
 
 from __future__ import annotations
 
-import functools
 import gzip
 import hashlib
 import html
 import json
 import re
-import subprocess
 import threading
 import zlib
 from collections import defaultdict
 from concurrent.futures import ThreadPoolExecutor
-from contextlib import nullcontext
 from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
 
+from catalogue import routes
 from catalogue.errors import CatalogueError
+from catalogue.search.bundles import (ENTRY_FILE, FRAGMENT_SIGNATURE, build_bundle, bundle_languages, drop_runtime,
+                                      fragment_files, keep_runtime, run_pagefind)
 from catalogue.publish.manifest import SEARCH_PAGES
 from catalogue.publish.site_folder import SiteFolder
 from catalogue.system.cache import Cache, code_version, digest
@@ -54,25 +48,14 @@ from catalogue.system.terminal import counted
 BUNDLE_DIR = "pagefind"
 SHARDS_FILE = "shards.json"  # in BUNDLE_DIR: the bundles search.js merges, and their fingerprints
 PAGES_FILE = SEARCH_PAGES  # written by the render: the pages to index, their filters and keys (never published)
-SHARDS_FORMAT = 6  # bump when the way a shard is indexed changes, so that every shard is indexed again
+SHARDS_FORMAT = 7  # bump when the way a shard is indexed changes, so that every shard is indexed again
 VOCABULARY = "vocabulary"  # the bundle of each shard's words (a folder in BUNDLE_DIR)
 WORDS_KIND = "shard-words"  # cache entries: a shard's words by language, by the shard's fingerprint
-ENTRY_FILE = "pagefind-entry.json"  # in every bundle: its languages
 SHARD_COUNT = 4  # the fewest shards: a query fetches each shard's index chunks, so its cost grows with the count
 # A shard's pages, past SHARD_COUNT shards: Pagefind holds every page of the bundle it indexes (about a
 # tenth of a megabyte each), and an edit indexes its page's whole shard again.
 SHARD_PAGES = 10_000
 SHARD_PREFIX = "part-"
-# Pagefind's ready-made interfaces: the site has its own (assets/search.js), so these are not kept.
-UNUSED_FILES = ("pagefind-ui.js", "pagefind-ui.css", "pagefind-modular-ui.js", "pagefind-modular-ui.css",
-                "pagefind-component-ui.js", "pagefind-component-ui.css", "pagefind-highlight.js")
-RUNTIME_FILES = ("pagefind.js", "pagefind-worker.js")  # with wasm.*.pagefind: the vocabulary's alone are loaded
-FRAGMENT_SIGNATURE = b"pagefind_dcd"  # Pagefind 1.x puts this before each fragment's JSON
-# A shard holds a quarter of the catalogue: its fragments go in folders by their name's last
-# letter (fragment/<letter>/<name>), so that no folder grows past a host's limit, and the runtime
-# is told so (its one line that names a fragment's address).
-FRAGMENT_ADDRESS = "`${this.basePath}fragment/${hash}.pf_fragment`"
-FOLDED_FRAGMENT_ADDRESS = "`${this.basePath}fragment/${hash.slice(-1)}/${hash}.pf_fragment`"
 TEXT_META = ("name", "title")  # metadata that is also the page's text (not its id, nor the derived mark)
 
 
@@ -120,14 +103,26 @@ def read_record(site_dir: Path) -> tuple[str, list[IndexedPage]]:
 
 
 def shard_count(pages: int) -> int:
-    """SHARD_COUNT shards, or more when they would hold over SHARD_PAGES pages on average."""
-    return max(SHARD_COUNT, -(-pages // SHARD_PAGES))
+    """SHARD_COUNT shards, or more when they would hold over SHARD_PAGES pages on average (at most
+    one per bucket)."""
+    return min(max(SHARD_COUNT, -(-pages // SHARD_PAGES)), routes.BUCKETS)
 
 
 def shard_of(path: str, count: int = SHARD_COUNT) -> int:
-    """A page's shard of `count`: a stable hash of its path, so that a page stays in its shard
-    whatever else changes (while the count does)."""
-    return zlib.crc32(path.encode("utf-8")) % count
+    """A paper page's shard of `count`: its bucket's (routes.bucket, a stable hash of its slug), so
+    that a page stays in its shard whatever else changes (while the count does), and Pagefind finds
+    a shard's pages by a pattern of its buckets (shard_glob)."""
+    bucket = routes.bucket_of_paper_page(path)
+    if bucket is None:
+        raise CatalogueError(f"{PAGES_FILE}: {path!r} is not a paper page; build the site again")
+    return int(bucket, 16) % count
+
+
+def shard_glob(shard: Shard) -> str:
+    """The pattern of the shard's pages, by their buckets: the other paper pages its buckets hold
+    are the site's old addresses, which Pagefind skips (no data-pagefind-body)."""
+    buckets = sorted({routes.bucket_of_paper_page(path) for path in shard.pages})
+    return routes.PATTERNS["paper"].format(bucket="{" + ",".join(buckets) + "}", slug="*")
 
 
 def read_shards(site_dir: Path) -> list[Shard]:
@@ -187,8 +182,7 @@ def index_site(site_dir: Path, previous: Path | None = None, jobs: int = 1, cach
         if not (bundle_root / name).exists():
             SiteFolder(previous).link(f"{BUNDLE_DIR}/{name}", bundle_root / name)
     stale = [shard for shard in shards if shard.name not in reusable]
-    # One thread more than Pagefinds at once: a shard's pages are placed, and its bundle tidied and
-    # read, while other shards' Pagefinds run.
+    # One thread more than Pagefinds at once: a shard's bundle is tidied and read while other shards' Pagefinds run.
     pagefinds = threading.Semaphore(max(1, jobs))
     with ThreadPoolExecutor(max_workers=max(1, jobs) + 1) as pool:
         read_now = dict(zip((shard.name for shard in stale),
@@ -209,15 +203,11 @@ def index_site(site_dir: Path, previous: Path | None = None, jobs: int = 1, cach
 
 
 def index_shard(site_dir: Path, shard: Shard, language: str, pagefinds: threading.Semaphore) -> dict[str, list[str]]:
-    """Run Pagefind over the shard's pages alone (hard links at their paths in a scratch folder,
-    so that the URLs in the index are the site's) into site/pagefind/<name>/, once `pagefinds`
-    lets it; the words indexed (read_bundle_words)."""
-    def place(pages: Path) -> None:
-        site = SiteFolder(site_dir)
-        for relative in shard.pages:
-            site.link(relative, pages / relative)
-
-    result = build_bundle(site_dir / BUNDLE_DIR, shard.name, place, language, drop_runtime, pagefinds)
+    """Run Pagefind over the shard's pages (shard_glob: its buckets) into site/pagefind/<name>/, once
+    `pagefinds` lets it; the words indexed (read_bundle_words). The site holds no paper page the render
+    did not record (SiteWriter.remove_gone), so Pagefind indexes the shard's pages, all of them."""
+    result = build_bundle(site_dir / BUNDLE_DIR, shard.name, lambda output: run_pagefind(
+        site_dir, output, language, shard_glob(shard)), drop_runtime, pagefinds)
     found = re.search(r"Indexed (\d+) page", result)
     if not found or int(found.group(1)) != len(shard.pages):
         raise CatalogueError(f"Pagefind indexed {found.group(1) if found else 'none'} of the {len(shard.pages)} "
@@ -260,7 +250,12 @@ def index_vocabulary(site_dir: Path, shards: list[Shard], words: dict[str, tuple
                 (pages / f"{shard.name}.{code}.html").write_text(
                     render_vocabulary_page(shard.name, code, indexed), encoding="utf-8")
 
-    build_bundle(site_dir / BUNDLE_DIR, VOCABULARY, place, language, keep_runtime)
+    pages = site_dir / BUNDLE_DIR / f".{VOCABULARY}.pages"
+    try:
+        place(pages)
+        build_bundle(site_dir / BUNDLE_DIR, VOCABULARY, lambda output: run_pagefind(pages, output, language), keep_runtime)
+    finally:
+        remove_tree(pages, ignore_errors=True)
 
 
 def read_bundle_words(bundle: Path) -> dict[str, list[str]]:
@@ -284,98 +279,6 @@ def render_vocabulary_page(shard: str, language: str, words: list[str]) -> str:
     return (f'<!DOCTYPE html>\n<html lang="{html.escape(language)}"><head><meta charset="utf-8"><title>{shard}</title>'
             f'</head><body><main data-pagefind-body data-pagefind-filter="vocabulary:{shard}">\n'
             + html.escape(" ".join(words)) + "\n</main></body></html>\n")
-
-
-@functools.cache
-def pagefind_binary() -> str:
-    """The executable `python -m pagefind` runs (its extended build when installed, or $PAGEFIND_BINARY_PATH),
-    run directly: a Python start per bundle costs more than indexing a small one."""
-    try:
-        from pagefind.service import get_executable
-    except ImportError as error:
-        raise CatalogueError(f"cannot run Pagefind ({error}); install it with 'pip install -r requirements.txt'")
-    binary = get_executable()
-    if binary is None:
-        raise CatalogueError("cannot find the Pagefind binary; install it with 'pip install -r requirements.txt'")
-    return str(binary)
-
-
-def build_bundle(bundle_root: Path, name: str, place, language: str, trim,
-                 pagefinds: threading.Semaphore | None = None) -> str:
-    """Pagefind over a scratch folder that place(folder) fills, in `language`, into bundle_root/name
-    (replaced only when complete), trimmed by trim(bundle) to what the browser reads of it, Pagefind
-    run once `pagefinds` lets it; returns Pagefind's output."""
-    pages, output = bundle_root / f".{name}.pages", bundle_root / f".{name}.bundle"
-    try:
-        place(pages)
-        with pagefinds or nullcontext():
-            result = run_pagefind(pages, output, language)
-        for unused in UNUSED_FILES:
-            (output / unused).unlink(missing_ok=True)
-        trim(output)
-        remove_tree(bundle_root / name, ignore_errors=True)
-        output.rename(bundle_root / name)
-    finally:
-        remove_tree(pages, ignore_errors=True)
-        remove_tree(output, ignore_errors=True)
-    return result
-
-
-def drop_runtime(bundle: Path) -> None:
-    """A shard's bundle, merged into the vocabulary's, is read for its data alone; its fragments
-    go in folders by their name's last letter (FRAGMENT_ADDRESS)."""
-    for unused in [*RUNTIME_FILES, *(path.name for path in bundle.glob("wasm.*.pagefind"))]:
-        (bundle / unused).unlink()
-    for fragment in sorted((bundle / "fragment").glob("*.pf_fragment")):
-        folder = fragment.parent / fragment.stem[-1]
-        folder.mkdir(exist_ok=True)
-        fragment.rename(folder / fragment.name)
-
-
-def fragment_files(bundle: Path) -> list[Path]:
-    """A shard's fragments, one per page (in fragment/<letter>/)."""
-    return sorted((bundle / "fragment").glob("*/*.pf_fragment"))
-
-
-def keep_runtime(bundle: Path) -> None:
-    """The vocabulary's bundle: the runtime with the WebAssembly its languages read (Pagefind
-    writes wasm.unknown whatever the languages), and no fragments (its pages are never shown)."""
-    needed = {f"wasm.{index.get('wasm') or 'unknown'}.pagefind" for index in bundle_languages(bundle).values()}
-    for path in bundle.glob("wasm.*.pagefind"):
-        if path.name not in needed:
-            path.unlink()
-    remove_tree(bundle / "fragment")
-    for name in RUNTIME_FILES:
-        script = bundle / name
-        code = script.read_text(encoding="utf-8")
-        if code.count(FRAGMENT_ADDRESS) != 1:
-            raise CatalogueError(f"{script}: this Pagefind's runtime does not name a fragment's address as "
-                                 f"{FRAGMENT_ADDRESS}; search cannot find fragments in folders (pin the Pagefind "
-                                 "version of requirements.txt)")
-        script.write_text(code.replace(FRAGMENT_ADDRESS, FOLDED_FRAGMENT_ADDRESS), encoding="utf-8")
-
-
-def bundle_languages(bundle: Path) -> dict[str, dict]:
-    """{language: its index's entry} of a bundle (its pagefind-entry.json)."""
-    try:
-        return dict(json.loads((bundle / ENTRY_FILE).read_text(encoding="utf-8"))["languages"])
-    except (OSError, ValueError, KeyError, TypeError) as error:
-        raise CatalogueError(f"{bundle}: unreadable Pagefind bundle ({error})")
-
-
-def run_pagefind(site: Path, output: Path, language: str) -> str:
-    """Pagefind's output for indexing `site` into `output`, every page in `language`; a
-    CatalogueError when it fails."""
-    command = [pagefind_binary(), "--site", str(site), "--output-path", str(output), "--force-language", language]
-    try:
-        result = subprocess.run(command, capture_output=True, text=True, timeout=1800)
-    except OSError as error:
-        raise CatalogueError(f"cannot run Pagefind ({error}); install it with 'pip install -r requirements.txt'")
-    if result.returncode != 0 or not (output / "pagefind.js").exists():
-        text = (result.stderr or result.stdout).strip()[-2000:]
-        raise CatalogueError(f"Pagefind failed (exit {result.returncode}):\n{text}\n"
-                             "Is it installed? 'pip install -r requirements.txt' brings it; or build with --no-search.")
-    return result.stdout
 
 
 def render_shards_file(shards: list[Shard], vocabulary: str, years: list[str]) -> str:

@@ -23,7 +23,8 @@ from catalogue.site.cite import venue_year_label
 from catalogue.errors import shown
 from catalogue import routes
 from catalogue.site.authors import author_path
-from catalogue.search.index import BUNDLE_DIR, FRAGMENT_SIGNATURE, SHARDS_FILE, fragment_files
+from catalogue.search.bundles import FRAGMENT_SIGNATURE, fragment_files
+from catalogue.search.index import BUNDLE_DIR, SHARDS_FILE
 from catalogue.site import hosts
 
 PROJECT = Path(__file__).resolve().parents[2]

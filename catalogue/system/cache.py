@@ -25,7 +25,7 @@ import sqlite3
 import stat
 import sys
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable
 from contextlib import suppress
 from dataclasses import fields
 from functools import cache
@@ -113,8 +113,11 @@ def package_imports() -> dict[str, tuple[str, ...]]:
              for path in PACKAGE.rglob("*.py")}
     imports = {}
     for name, path in files.items():
-        found = set()
-        for node in statements(ast.parse(path.read_bytes())):
+        found, statements = set(), ast.parse(path.read_bytes()).body
+        while statements:  # an import is a statement: the expressions, most of the nodes, need no visit
+            node = statements.pop()
+            statements += [inner for block in ("body", "orelse", "finalbody", "handlers", "cases")
+                           for inner in getattr(node, block, ())]
             if isinstance(node, ast.ImportFrom) and node.module and not node.level:
                 found |= {f"{node.module}.{alias.name}" if f"{node.module}.{alias.name}" in files else node.module
                           for alias in node.names}
@@ -123,17 +126,6 @@ def package_imports() -> dict[str, tuple[str, ...]]:
         found.add(name.rpartition(".")[0])  # a module's package runs first
         imports[name] = tuple(sorted(other for other in found if other in files and other != name))
     return imports
-
-
-def statements(tree: ast.Module) -> Iterator[ast.AST]:
-    """Every statement of a module, in functions, classes and blocks too: an import is one, and
-    the expressions, most of the nodes, need no visit."""
-    todo = list(tree.body)
-    while todo:
-        node = todo.pop()
-        yield node
-        for block in ("body", "orelse", "finalbody", "handlers", "cases"):
-            todo += getattr(node, block, ())
 
 
 def module_file(name: str) -> Path:
