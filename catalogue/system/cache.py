@@ -389,11 +389,12 @@ class Cache:
         (stored,), = self.connection.execute("SELECT COUNT(*) FROM entries WHERE kind = ?", [kind])
         if stored <= len(keys):  # nothing else is stored (the usual case): nothing to forget
             return
+        # The stored keys are listed and the unused deleted by key: an edit leaves a few, and the keys
+        # in use need not be written into a table of their own.
+        gone = [(kind, key) for (key,) in self.connection.execute("SELECT key FROM entries WHERE kind = ?", [kind])
+                if key not in keys]
         with self.connection:
-            self.connection.execute("CREATE TEMP TABLE IF NOT EXISTS used (key TEXT PRIMARY KEY)")
-            self.connection.execute("DELETE FROM used")
-            self.connection.executemany("INSERT OR IGNORE INTO used VALUES (?)", [(key,) for key in keys])
-            self.connection.execute("DELETE FROM entries WHERE kind = ? AND key NOT IN (SELECT key FROM used)", [kind])
+            self.connection.executemany("DELETE FROM entries WHERE kind = ? AND key = ?", gone)
 
     def close(self) -> None:
         self.connection.close()
