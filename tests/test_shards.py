@@ -155,6 +155,26 @@ def test_the_render_records_every_paper_page_with_the_filters_it_writes(sharded:
         assert "data-pagefind-body" in html and recorded[path] == (venue, year[1] if year else "")
 
 
+def test_a_renamed_papers_old_page_in_a_shards_buckets_is_not_indexed(tmp_path, seeds_builds):
+    """Pagefind reads a shard's buckets (shard_glob): the old address's page that a renamed paper leaves in
+    a bucket another paper's page is in is a redirect, which it skips; each bundle holds its recorded pages."""
+    built = seeds_builds.copy(tmp_path)
+    slugs_by_bucket: dict[str, list[str]] = {}
+    for page in read_pages_file(built.out):
+        slugs_by_bucket.setdefault(page.path.split("/")[1], []).append(page.path.split("/")[2])
+    old = next(sorted(slugs)[0] for _, slugs in sorted(slugs_by_bucket.items()) if len(slugs) > 1)
+    path = next(path for path in (built.content / "papers").glob("*.md") if f"\nslug: {old}\n" in path.read_text("utf-8"))
+    path.write_text(path.read_text(encoding="utf-8").replace(f"\nslug: {old}\n", f"\nslug: {old}-renamed\n"), "utf-8")
+    rebuilt = build_project(built.root)
+    assert (rebuilt.out / paper_page(old)).is_file() and f"- {old}" in path.read_text(encoding="utf-8")
+    shards = search.read_shards(rebuilt.out)
+    assert paper_page(old) not in {page for shard in shards for page in shard.pages}
+    assert any(bucket(old) == page.split("/")[1] for shard in shards for page in shard.pages)  # its bucket is read
+    for shard in shards:
+        entry = json.loads((rebuilt.out / "pagefind" / shard.name / "pagefind-entry.json").read_text(encoding="utf-8"))
+        assert entry["languages"]["en"]["page_count"] == len(shard.pages), shard.name
+
+
 def test_the_vocabulary_holds_each_shards_words(sharded: BuiltSite):
     home = shard_names(sharded.out)["flashsinkhorn"]
     other = next(name for name in sorted(set(shard_names(sharded.out).values())) if name != home)
