@@ -146,7 +146,7 @@ def test_an_edit_remakes_the_parts_whose_rows_it_changes(monkeypatch):
         remade = {path for path in after.paths if after.inputs(path) != before.inputs(path)}
         differ = {path for path in after.paths if after.render(path) != before.render(path)}
         assert differ <= remade
-        holding = next(path for path, (start, end) in zip(after.paths[1:], after.parts) if start <= at < end)
+        holding = next(path for path, (_, start, end) in after.parts.items() if start <= at < end)
         assert remade == (set(after.paths) if changed_all else {offline.FALLBACK_FILE, holding}), remade
 
 

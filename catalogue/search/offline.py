@@ -93,8 +93,9 @@ class OfflineIndex:
         self.entries, self.topic_labels = entries, topic_labels
         self.keys = keys if keys is not None else [digest(entry) for entry in entries]
         self.documents = [terms.get(e.abstract) or abstract_terms(e.abstract) for e in entries]
-        self.parts = split_parts([row_bound(e, d) for e, d in zip(entries, self.documents)])
-        self.paths = [FALLBACK_FILE, *(part_path(number) for number in range(1, len(self.parts) + 1))]
+        parts = split_parts([row_bound(e, d) for e, d in zip(entries, self.documents)])
+        self.parts = {part_path(number): (number, start, end) for number, (start, end) in enumerate(parts, 1)}
+        self.paths = [FALLBACK_FILE, *self.parts]
         self.venues = sorted({e.venue for e in entries})
         # A row's words are ranked by their rarity in the whole catalogue: the words of every abstract.
         self.words_key = hashlib.blake2b("\n".join(d.spaced_words for d in self.documents).encode(), digest_size=16).hexdigest()
@@ -104,7 +105,7 @@ class OfflineIndex:
         the words that rank them), so that an edit remakes the parts of the papers it changed."""
         if path == FALLBACK_FILE:
             return digest(self.topic_labels, self.venues, self.paths, self.keys)
-        start, end = self.parts[int(path.removeprefix(f"{PARTS_DIR}/").removesuffix(".js")) - 1]
+        _, start, end = self.parts[path]
         return digest(self.topic_labels, self.venues, self.words_key, len(self.entries), self.keys[start:end])
 
     def render(self, path: str) -> str:
@@ -112,8 +113,7 @@ class OfflineIndex:
             manifest = {"stopwords": " ".join(sorted(STOPWORDS)), "topics": self.topic_labels, "venues": self.venues,
                         "parts": self.paths[1:], "terms": known_terms(self.entries)}
             return "window.CATALOGUE_SEARCH = " + compact(manifest) + ";\n"
-        number = int(path.removeprefix(f"{PARTS_DIR}/").removesuffix(".js"))
-        start, end = self.parts[number - 1]
+        number, start, end = self.parts[path]
         rows = index_rows(self.entries[start:end], self.documents[start:end], self.rarity)
         numbers = {venue: number for number, venue in enumerate(self.venues)}
         for row in rows:
