@@ -4,6 +4,8 @@ wherever the project is checked out."""
 
 from __future__ import annotations
 
+import json
+import math
 import os
 import pickle
 import re
@@ -124,6 +126,7 @@ VALUES = [
     ([(1, ("shared", "terms")), (0, ())], [(0.5, 0.25), (1.0, 0.0)]),  # related papers and the map
     True, None, 3, 2.5, "text", (), [],
     ("a lone surrogate \ud800, as a YAML escape can make one", "强化学习"),
+    2 ** 64 - 1, -2 ** 63, (2 ** 70, "past 64 bits"), [-2 ** 64], float("inf"), (-float("inf"), 1e16, -0.0),
 ]
 
 
@@ -134,6 +137,27 @@ def test_values_come_back_equal_and_of_the_same_types(value, tmp_path):
     store.close()
     again = Cache(tmp_path / CACHE_FILE, KEPT_TYPES).get("kind", "k")
     assert again == value and repr(again) == repr(value)  # repr tells tuples from lists
+
+
+def test_a_float_that_is_not_a_number_comes_back_so(tmp_path):
+    store = Cache(tmp_path / CACHE_FILE, KEPT_TYPES)
+    store.put("kind", "k", (float("nan"), 1.5))
+    again = store.get("kind", "k")
+    assert type(again) is tuple and math.isnan(again[0]) and again[1] == 1.5
+
+
+# What older builds stored (no integer past 64 bits: none of their values held one).
+OLDER_VALUES = [value for value in VALUES if value not in ((2 ** 70, "past 64 bits"), [-2 ** 64])]
+
+
+@pytest.mark.parametrize("value", OLDER_VALUES, ids=[type(v).__name__ for v in OLDER_VALUES])
+def test_an_entry_written_by_the_standard_json_codec_of_older_builds_is_read(value, tmp_path):
+    store = Cache(tmp_path / CACHE_FILE, KEPT_TYPES)
+    old = json.dumps(store.codec._plain(value), ensure_ascii=False, separators=(",", ":")).encode("utf-8", "surrogatepass")
+    with store.connection:
+        store.connection.execute("INSERT INTO entries VALUES (?, ?, ?, ?)", ("kind", "k", old, store._seal("kind", "k", old)))
+    again = store.get("kind", "k")
+    assert again == value and repr(again) == repr(value)
 
 
 def test_a_value_the_codec_does_not_know_is_refused_when_stored(tmp_path):

@@ -24,7 +24,7 @@ from catalogue.search import offline
 from catalogue.site.check import check_site
 from catalogue.errors import CatalogueError
 from catalogue.site.render import KEPT_TYPES
-from catalogue.system.cache import Codec
+from catalogue.system.codec import Codec
 from catalogue.search.index import PAGES_FILE, IndexedPage, read_pages_file, read_record, render_pages_file, shard_of
 from conftest import BuiltSite, build_project, copy_built, make_project, run_cli, serve_under_subpath
 from catalogue.routes import bucket, paper_page

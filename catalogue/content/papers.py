@@ -8,7 +8,8 @@ import os
 from contextlib import nullcontext
 from pathlib import Path
 
-from catalogue.system.cache import Cache, Codec, bytes_digest, code_version, digest
+from catalogue.system.cache import Cache, bytes_digest, code_version, digest
+from catalogue.system.codec import Codec
 from catalogue.errors import CatalogueError
 from catalogue.model import RECORDS, Paper
 from catalogue.content.paper_file import read_paper

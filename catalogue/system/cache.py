@@ -7,7 +7,7 @@ the libraries that shape the output, so a stale entry is never found: a changed 
 version of the code simply asks for a different key, and an edit to one stage's code leaves the
 others' entries found. Deleting the folder is always safe; the next build refills it.
 
-Values are stored as JSON (never pickles, which run code when read), each sealed with a
+Values are stored as JSON (codec.py; never pickles, which run code when read), each sealed with a
 keyed hash whose key is made at random for this cache and kept beside it, readable by its
 owner only: an entry planted or copied from elsewhere does not carry a valid seal and is
 ignored, as is one that names a type outside those the stages declare (Cache's `kept`).
@@ -32,6 +32,8 @@ from functools import cache
 from importlib import metadata
 from pathlib import Path
 from typing import TypeVar
+
+from catalogue.system.codec import Codec
 
 T = TypeVar("T")  # what a cached value is made from (Cache.kept)
 
@@ -221,58 +223,6 @@ def read_regular_file(path: str) -> bytes:
         return file.read() if stat.S_ISREG(os.fstat(handle).st_mode) else b""
 
 
-class Codec:
-    """Cache values to JSON and back: None, bools, numbers, strings, tuples (JSON arrays), lists
-    and the catalogue's frozen records, each tagged with its class's name. Reading refuses any
-    other tag, so a stored value can only ever become data."""
-
-    def __init__(self, classes: Iterable[type]):
-        self.classes = {cls.__name__: cls for cls in classes}
-        self.fields = {name: {field.name for field in fields(cls)} for name, cls in self.classes.items()}
-
-    def encode(self, value: object) -> bytes:
-        text = json.dumps(self._plain(value), ensure_ascii=False, separators=(",", ":"))
-        return text.encode("utf-8", "surrogatepass")  # a lone surrogate (a YAML escape can make one) comes back as it was
-
-    def decode(self, data: bytes) -> object:
-        """The value; ValueError (or TypeError) for anything this codec did not write."""
-        return self._restore(json.loads(data))
-
-    def _plain(self, value: object) -> object:
-        kind = type(value)
-        if kind is str or kind is int or kind is float or kind is bool or value is None:
-            return value
-        if kind is tuple:
-            return [item if type(item) is str else self._plain(item) for item in value]
-        if kind is list:
-            return {"@": "list", "items": [item if type(item) is str else self._plain(item) for item in value]}
-        if self.classes.get(kind.__name__) is kind:
-            return {"@": kind.__name__, **{name: item if type(item) is str else self._plain(item)
-                                           for name, item in vars(value).items()}}
-        raise TypeError(f"the build cache cannot keep a {kind.__name__}")
-
-    def _restore(self, data: object) -> object:
-        kind = type(data)
-        if kind is list:
-            return tuple([self._restore(item) if type(item) in _NESTED else item for item in data])
-        if kind is not dict:
-            return data
-        tag = data.pop("@", None)
-        if tag == "list" and data.keys() == {"items"} and type(data["items"]) is list:
-            return [self._restore(item) if type(item) in _NESTED else item for item in data["items"]]
-        if tag not in self.classes or data.keys() != self.fields[tag]:
-            raise ValueError(f"not a known type, or not its fields: {tag!r}")
-        for name, item in data.items():
-            if type(item) in _NESTED:
-                data[name] = self._restore(item)
-        record = object.__new__(self.classes[tag])  # as pickle makes it: every field is there, checked above
-        object.__setattr__(record, "__dict__", data)
-        return record
-
-
-_NESTED = {list, dict}  # what JSON gives that _restore must turn back into a value (the rest is as it was)
-
-
 def bytes_digest(data: bytes) -> str:
     return hashlib.blake2b(data, digest_size=16).hexdigest()
 
@@ -334,7 +284,7 @@ class Cache:
         """The values stored under these keys; an entry without this cache's seal, or that does
         not decode, is missing. `digests`, when given, receives each value's digest by key (bytes_digest of its stored bytes)
         (from the stored bytes: no value is encoded again)."""
-        wanted = list(dict.fromkeys(keys))
+        wanted = sorted(set(keys))  # in the index's order, each chunk's lookups fall on neighbouring pages
         found: dict[str, object] = {}
         for start in range(0, len(wanted), 500):  # SQLite limits the number of parameters
             chunk = wanted[start:start + 500]
