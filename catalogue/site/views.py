@@ -145,14 +145,17 @@ def view_papers(catalogue: Catalogue, config: SiteConfig, cache: Cache,
     parts a view derives from its paper alone are kept in the cache by the view's key: only the
     papers whose key is new have their texts converted and their parts made."""
     topics = {t.slug: t for t in catalogue.topics}
-    authors = {key: (name, author_path(name)) for key, name in shown_names(p.authors for p in catalogue.papers).items()}
+    shown_as = {key: (name, author_path(name)) for key, name in shown_names(p.authors for p in catalogue.papers).items()}
+    # one reference per spelling, shared by the papers that spell the author so
+    spellings = {author for paper in catalogue.papers for author in paper.authors}
+    refs = {author: AuthorRef(author, *shown_as[author_key(author)]) for author in spellings}
     settings = digest(code_version(__name__), config)
     topic_keys = {slug: digest(topic) for slug, topic in topics.items()}
     venues = venue_slugs(venue_label(paper) for paper in catalogue.papers)  # as venue_groups names their pages
     cite_keys = citation_keys(catalogue.papers)  # recorded by ingest; a file without one gets one here
     shown = [(paper if paper.cite_key == cite_keys[paper.id] else replace(paper, cite_key=cite_keys[paper.id]),
               tuple(topics[slug] for slug in paper.topics),
-              tuple(AuthorRef(author, *authors[author_key(author)]) for author in paper.authors),
+              tuple(refs[author] for author in paper.authors),
               PaperAddresses(paper.slug, paper.old_slugs, config.base_url, venues[venue_label(paper)]))
              for paper in catalogue.papers]
     keys = [digest(settings, digest_of_paper, [topic_keys[slug] for slug in paper.topics],
