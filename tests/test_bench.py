@@ -222,3 +222,16 @@ def test_site_parts_adds_every_file_to_one_part(tmp_path):
     assert figures["total"]["bytes"] == sum(written.values()) and figures["total"]["files"] == len(written)
     assert figures["largest file"] == {"path": "venues/v/preview.png", "bytes": 900}
     assert figures["fullest folder"] == {"path": "", "entries": 8}  # the top: seven folders and index.html
+
+
+def test_pagefind_cost_indexes_a_whole_shard_and_its_bare_twin_alike(built_site):
+    from catalogue.search.index import group_shards, read_record
+    language, pages = read_record(built_site.out)
+    shard = group_shards(language, pages)[0]
+    script = Path(__file__).resolve().parent.parent / "bench" / "pagefind_cost.py"
+    output = subprocess.run([sys.executable, str(script), "--site", str(built_site.out)],
+                            capture_output=True, text=True, check=True).stdout
+    rows = {line[:28].strip(): line[28:].split() for line in output.splitlines()[2:]}
+    assert rows["1/1 of its buckets"][0] == rows["the same, bare pages"][0] == str(len(shard.pages)), output
+    assert 0 < int(rows["1/16 of its buckets"][0]) <= len(shard.pages), output
+    assert all(float(row[1]) > 0 and float(row[3]) > 0 for row in rows.values()), output
