@@ -71,7 +71,8 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as scratch:
         bare_pages(args.site / BUNDLE_DIR / shard.name, Path(scratch))
         pages, seconds, peak = measure(Path(scratch), language, None)
-        print(f"{'the same, bare pages':>28} {pages:>8} {seconds:>8.2f} {1000 * seconds / pages:>8.2f} {peak:>8.0f}")
+        per_page = 1000 * seconds / pages
+        print(f"{'the same, bare pages':>28} {pages:>8} {seconds:>8.2f} {per_page:>8.2f} {peak:>8.0f}")
 
 
 if __name__ == "__main__":

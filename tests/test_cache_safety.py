@@ -153,9 +153,11 @@ OLDER_VALUES = [value for value in VALUES if value not in ((2 ** 70, "past 64 bi
 @pytest.mark.parametrize("value", OLDER_VALUES, ids=[type(v).__name__ for v in OLDER_VALUES])
 def test_an_entry_written_by_the_standard_json_codec_of_older_builds_is_read(value, tmp_path):
     store = Cache(tmp_path / CACHE_FILE, KEPT_TYPES)
-    old = json.dumps(store.codec._plain(value), ensure_ascii=False, separators=(",", ":")).encode("utf-8", "surrogatepass")
+    text = json.dumps(store.codec._plain(value), ensure_ascii=False, separators=(",", ":"))
+    old = text.encode("utf-8", "surrogatepass")
     with store.connection:
-        store.connection.execute("INSERT INTO entries VALUES (?, ?, ?, ?)", ("kind", "k", old, store._seal("kind", "k", old)))
+        store.connection.execute("INSERT INTO entries VALUES (?, ?, ?, ?)",
+                                 ("kind", "k", old, store._seal("kind", "k", old)))
     again = store.get("kind", "k")
     assert again == value and repr(again) == repr(value)
 

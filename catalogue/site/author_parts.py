@@ -36,13 +36,13 @@ def author_row(group: AuthorGroup) -> list:
 
 def plan_author_parts(groups: list[AuthorGroup], everything: str) -> list[Output]:
     """A part per first letter of a word of a name, each in the index's order."""
-    parts: dict[str, list[AuthorGroup]] = {}
+    parts: dict[str, list[list]] = {}
     for group in groups:
+        row = author_row(group)  # one row, in the part of each letter that starts a word of the name
         for key in dict.fromkeys(part_key(word) for word in name_words(group.name)):
-            parts.setdefault(key, []).append(group)
+            parts.setdefault(key, []).append(row)
     files = []
-    for key, members in sorted(parts.items()):
+    for key, rows in sorted(parts.items()):
         name = routes.author_index_part(key)
-        rows = [author_row(group) for group in members]
         files.append(Output(f"{name}.js", digest(everything, name, rows), lambda name=name, rows=rows: part_script(name, rows)))
     return files

@@ -36,7 +36,9 @@ def author_groups(views: tuple[PaperView, ...]) -> list[AuthorGroup]:
                     f"{author.path}: would be the page of two authors, {shown(named.name)} ({other.paper.source}) "
                     f"and {shown(author.name)} ({view.paper.source}); write one of the names another way")
             members.setdefault(author.path, {})[view.paper.id] = view
-    groups = [AuthorGroup(first[path][0].shown, path, tuple(sorted(papers.values(), key=newest_then_title)))
+    order = {view.paper.id: newest_then_title(view) for view in views}  # once a paper, not once an author of it
+    groups = [AuthorGroup(first[path][0].shown, path,
+                          tuple(sorted(papers.values(), key=lambda view: order[view.paper.id])))
               for path, papers in members.items()]
     return sorted(groups, key=lambda group: index_order(group.name))
 

@@ -145,7 +145,8 @@ def view_papers(catalogue: Catalogue, config: SiteConfig, cache: Cache,
     parts a view derives from its paper alone are kept in the cache by the view's key: only the
     papers whose key is new have their texts converted and their parts made."""
     topics = {t.slug: t for t in catalogue.topics}
-    shown_as = {key: (name, author_path(name)) for key, name in shown_names(p.authors for p in catalogue.papers).items()}
+    shown_as = {key: (name, author_path(name))
+                for key, name in shown_names(p.authors for p in catalogue.papers).items()}
     # one reference per spelling, shared by the papers that spell the author so
     spellings = {author for paper in catalogue.papers for author in paper.authors}
     refs = {author: AuthorRef(author, *shown_as[author_key(author)]) for author in spellings}
