@@ -19,7 +19,7 @@ from __future__ import annotations
 import hashlib
 import re
 import unicodedata
-from collections import Counter, defaultdict
+from collections import Counter
 from collections.abc import Iterable
 from functools import cache
 
@@ -62,11 +62,14 @@ def author_slug(key: str) -> str:
 def shown_names(author_lists: Iterable[tuple[str, ...]]) -> dict[str, str]:
     """{key: the spelling pages show}: the most common among the papers (a paper counts once
     per spelling), the smallest string on a tie."""
-    spellings: dict[str, Counter] = defaultdict(Counter)
-    for authors in author_lists:
-        for name in set(authors):
-            spellings[author_key(name)][name] += 1
-    return {key: min(counts, key=lambda name: (-counts[name], name)) for key, counts in spellings.items()}
+    papers = Counter(name for authors in author_lists for name in set(authors))  # each spelling's papers
+    shown: dict[str, str] = {}
+    for name, count in papers.items():  # most authors have one spelling: one look-up each
+        key = author_key(name)
+        other = shown.setdefault(key, name)
+        if (-count, name) < (-papers[other], other):
+            shown[key] = name
+    return shown
 
 
 @cache  # asked for each of an author's papers, and again for the index
