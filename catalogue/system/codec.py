@@ -33,7 +33,9 @@ class Codec:
 
     def encode(self, value: object) -> bytes:
         try:
-            return orjson.dumps(self._plain(value, strict=True))
+            # Copied out at its size: orjson grows its buffer by doubling and shrinks it in place, and
+            # a put of many values would leave the memory between them in pieces too small to reuse.
+            return bytes(memoryview(orjson.dumps(self._plain(value, strict=True))))
         except (orjson.JSONEncodeError, _NotPlainJson):
             text = json.dumps(self._plain(value), ensure_ascii=False, separators=(",", ":"))
             return JSON_MARK + text.encode("utf-8", "surrogatepass")  # a lone surrogate comes back as it was
