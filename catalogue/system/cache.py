@@ -27,7 +27,6 @@ import sys
 import time
 from collections.abc import Callable, Iterable
 from contextlib import suppress
-from dataclasses import fields
 from functools import cache
 from importlib import metadata
 from pathlib import Path

@@ -18,6 +18,7 @@ import orjson
 
 JSON_MARK = b" "  # before what json wrote (orjson never starts with a space)
 
+
 class _NotPlainJson(Exception):
     """A value orjson would not write, or read back, as json does."""
 
