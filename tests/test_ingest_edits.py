@@ -2,6 +2,8 @@
 whatever changed, its content files and report equal those of a whole ingest of the same folder."""
 
 import os
+import random
+import re
 import shutil
 from contextlib import closing
 from dataclasses import replace
@@ -12,6 +14,7 @@ import pytest
 import catalogue.ingest.run as run
 from catalogue.content.paper_file import parse_paper_markdown, render_paper_markdown
 from catalogue.errors import CatalogueError
+from catalogue.ingest.snapshot import RECORD_FILE
 from catalogue.ingest.state import STATE_FILE
 from catalogue.system.cache import Cache
 from catalogue.ingest.run import KEPT_TYPES
@@ -73,10 +76,10 @@ def described(report: run.IngestReport, root: Path) -> tuple:
 
 
 def whole_ingest_of_copy(root: Path, scratch: Path, **flags) -> tuple[dict[str, bytes], tuple]:
-    """What a whole ingest (no cache) makes of the project as it is now, in a copy."""
+    """What a whole ingest (no cache, no record of the last ingest) makes of the project as it is now, in a copy."""
     copy = scratch / "whole"
     shutil.rmtree(copy, ignore_errors=True)
-    shutil.copytree(root, copy, ignore=shutil.ignore_patterns(".cache"))
+    shutil.copytree(root, copy, ignore=shutil.ignore_patterns(".cache", RECORD_FILE))
     report = run.ingest(copy / "seeds", copy / "content", **flags)
     return contents(copy), described(report, copy)
 
@@ -185,3 +188,87 @@ def test_a_build_after_a_hand_edit_counts_the_seeds_notes_and_ingest_lists_them(
     output = build_project(project).output
     assert note not in output and "1 note (said when the seeds were last read" in output
     assert note in run_cli("ingest", "--seeds", str(project / "seeds"), "--content", str(project / "content"))
+
+
+# A clone of the catalogue's repository: content/ committed (with ingest's record, content/.ingested.json),
+# no build cache, every file written anew (a CI runner).
+
+def clone(root: Path, to: Path) -> Path:
+    shutil.copytree(root, to, ignore=shutil.ignore_patterns(".cache"), copy_function=shutil.copy)
+    return to
+
+
+def test_a_clone_without_the_build_cache_derives_nothing_again(project, tmp_path, whole_runs):
+    copy = clone(project, tmp_path / "clone")
+    report = assert_as_whole(copy, tmp_path, whole_runs, expected_whole=0)
+    assert report.papers == 5 and not report.content_written
+    assert str(tmp_path) not in (copy / "content" / RECORD_FILE).read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("changes, whole", [
+    (dict(title="ZetaNet, retitled by hand"), 0),
+    (dict(authors=("Ada Lovelace", "Alan Turing")), 0),
+    (dict(keywords=("molecules",), name="Zeta"), 0),
+    (dict(added=None), 0),  # dated today, as the whole ingest dates it
+    (dict(title_source="given"), 0),  # the line is ingest's: written back
+    (dict(cite_key=None), 1),  # the whole ingest chooses a key no other paper holds
+    (dict(openalex="W2741809807"), 1),  # an answer of the lookup: the whole ingest weighs it
+])
+def test_a_hand_edit_in_a_clone_merges_that_file_alone_where_it_can(project, tmp_path, whole_runs, changes, whole):
+    copy = clone(project, tmp_path / "clone")
+    edit(copy, "zetanet", **changes)
+    assert_as_whole(copy, tmp_path, whole_runs, expected_whole=whole)
+    assert_as_whole(copy, tmp_path, whole_runs, expected_whole=0)
+
+
+def test_a_title_edited_and_written_back_takes_a_whole_ingest(project, tmp_path, whole_runs):
+    """Its source is then the derivation's, which only the seeds tell."""
+    copy = clone(project, tmp_path / "clone")
+    original = parse_paper_markdown(paper_file(copy, "zetanet").read_text(encoding="utf-8"), "zetanet.md").title
+    edit(copy, "zetanet", title="ZetaNet, retitled by hand")
+    assert_as_whole(copy, tmp_path, whole_runs, expected_whole=0)
+    edit(copy, "zetanet", title=original)
+    assert_as_whole(copy, tmp_path, whole_runs, expected_whole=1)
+    assert "title_source: derived" in paper_file(copy, "zetanet").read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("record", ["<<<<<<< HEAD\n{}\n=======\n{}\n>>>>>>> branch\n", "[1, 2]", "[" * 100_000,
+                                    '{"inputs": 3}', "\udcff"])
+def test_a_record_of_another_shape_takes_a_whole_ingest_and_is_written_anew(project, tmp_path, whole_runs, record):
+    copy = clone(project, tmp_path / "clone")
+    (copy / "content" / RECORD_FILE).write_text(record, encoding="utf-8", errors="surrogateescape")
+    assert_as_whole(copy, tmp_path, whole_runs, expected_whole=1)
+    assert_as_whole(copy, tmp_path, whole_runs, expected_whole=0)
+
+
+def test_a_record_that_is_no_regular_file_is_refused(project):
+    record = project / "content" / RECORD_FILE
+    record.unlink()
+    record.mkdir()
+    with pytest.raises(CatalogueError, match=re.escape(f"{RECORD_FILE}: not a regular file")):
+        ingest(project)
+    assert record.is_dir()
+
+
+def test_random_hand_edits_in_a_clone_equal_a_whole_ingest(project, tmp_path, whole_runs):
+    seed = random.randrange(2**32)
+    print(f"random seed: {seed}")  # a failure names it
+    chance = random.Random(seed)
+    copy = clone(project, tmp_path / "clone")
+    slugs = sorted(path.stem for path in (copy / "content" / "papers").glob("*.md"))
+    originals = {slug: parse_paper_markdown(paper_file(copy, slug).read_text(encoding="utf-8"), slug) for slug in slugs}
+    edits = [lambda p: dict(title=f"{p.title} {chance.choice(['again', 'revised', 'II'])}"),
+             lambda p: dict(title=originals[p.slug].title),
+             lambda p: dict(authors=tuple(chance.sample(["Ada Lovelace", "Alan Turing", "Grace Hopper"], 2))),
+             lambda p: dict(authors=originals[p.slug].authors),
+             lambda p: dict(keywords=("graphs",)),
+             lambda p: dict(title_source=chance.choice(["derived", "given", "lookup", "edited"])),
+             lambda p: dict(added=None),
+             lambda p: dict(name=chance.choice([None, "Zed"]))]
+    for _ in range(4):
+        for slug in chance.sample(slugs, chance.randint(1, 2)):
+            current = parse_paper_markdown(paper_file(copy, slug).read_text(encoding="utf-8"), slug)
+            edit(copy, slug, **chance.choice(edits)(current))
+        expected = whole_ingest_of_copy(copy, tmp_path)
+        report = ingest(copy)  # merged alone or whole, as merge_alone tells: the same either way
+        assert (contents(copy), described(report, copy)) == expected

@@ -9,13 +9,14 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from catalogue.system.cache import Cache, code_version, digest
+from catalogue.system.cache import Cache, bytes_digest, code_version, digest
 from catalogue.content.fields import DERIVED_FIELDS
 from catalogue.content.paper_file import render_paper_markdown, write_text_atomic
 from catalogue.content.papers import PAPERS_DIR
 from catalogue.markup.convert import TextConverter
 from catalogue.model import Paper
 from catalogue.ingest.identity import choose_slug
+from catalogue.ingest.lookup.answers import LOOKED_UP
 from catalogue.content.cite_keys import choose_key
 from catalogue.ingest.state import value_hash
 from catalogue.routes import PaperAddresses
@@ -32,6 +33,7 @@ class Written:
 
     state: dict  # content/.derived.json's records, by id
     written: dict[Path, Paper]  # each file written, as written
+    digests: dict[Path, str]  # the digest of each file written (its bytes)
     left: dict[Path, tuple[Paper, bool]]  # each content file as this ingest leaves it, and whether it holds edits
     added: int
     updated: int
@@ -57,6 +59,7 @@ def write_papers(content_dir: Path, derived: dict[str, Paper], existing: dict[st
     settled = cache.get_many(SETTLED, settled_keys.values())
     now_settled: dict[str, bool] = {}
     written: dict[Path, Paper] = {}
+    digests: dict[Path, str] = {}
     left: dict[Path, tuple[Paper, bool]] = {}  # each content file as this ingest leaves it, and whether it holds edits
     merged: list[Merged] = []
     for pid in sorted(derived):  # by id, so that slug collisions resolve the same way every time
@@ -79,16 +82,17 @@ def write_papers(content_dir: Path, derived: dict[str, Paper], existing: dict[st
             path = content_dir / PaperAddresses(paper.slug).content_file
             added += 1
         merged.append(Merged(pid, path, paper, fresh, bool(edited)))
-    for one, (changed, record, key) in zip(merged, write_merged(merged)):
+    for one, (changed, record, key, text_digest) in zip(merged, write_merged(merged)):
         if changed:
             updated += one.pid in existing
             written[one.path] = one.paper
+            digests[one.path] = text_digest
         new_state[one.pid] = record
         now_settled[key] = one.edited
         left[one.path] = one.paper, one.edited
     cache.put_many(SETTLED, now_settled)
     cache.keep_only(SETTLED, now_settled)
-    return Written(new_state, written, left, added, updated, kept_edits)
+    return Written(new_state, written, digests, left, added, updated, kept_edits)
 
 
 @dataclass(frozen=True)
@@ -102,19 +106,20 @@ class Merged:
     edited: bool  # whether it keeps a hand edit
 
 
-def write_merged(merged: list[Merged]) -> list[tuple[bool, dict, str]]:
+def write_merged(merged: list[Merged]) -> list[tuple[bool, dict, str, str]]:
     """Each merged paper's file written where it changed (on every core when there are many): for
-    each, whether it was written, its record for content/.derived.json and its settled_key."""
+    each, whether it was written, its record for content/.derived.json, its settled_key and the
+    digest of the text it holds."""
     code_version(__name__)  # found once, before workers fork
 
-    def write(index: int) -> tuple[bool, dict, str]:
+    def write(index: int) -> tuple[bool, dict, str, str]:
         one = merged[index]
         text = render_paper_markdown(one.paper)
         changed = not one.path.exists() or one.path.read_text(encoding="utf-8") != text
         if changed:
             write_text_atomic(one.path, text)
         record = {name: value_hash(getattr(one.fresh, name)) for name in DERIVED_FIELDS} | {"slug": one.paper.slug}
-        return changed, record, settled_key(one.fresh, one.path, record)
+        return changed, record, settled_key(one.fresh, one.path, record), bytes_digest(text.encode("utf-8"))
 
     if len(merged) < PARALLEL_FROM or cores() == 1:
         return [write(index) for index in range(len(merged))]
@@ -152,6 +157,26 @@ def merge(current: Paper, recorded: dict | None, fresh: Paper) -> tuple[Paper, l
             edited.append(name)
     title_source = "edited" if "title" in edited else fresh.title_source
     return replace(current, title_source=title_source, **values), edited
+
+
+def merge_alone(current: Paper, recorded: dict | None, title_source: str) -> tuple[Paper, list[str]] | None:
+    """What merge() makes of a content file a person changed since the ingest that recorded its fields'
+    hashes (`recorded`) and wrote `title_source`, the seeds, taxonomy and code being as they were then:
+    its paper as derived now is its paper as derived then, whose hashes `recorded` holds. So every
+    field keeps the file's value, and is edited where that value's hash differs; no need to derive it.
+
+    None where that is not enough to tell what merge() would make: no record, a field the record
+    lacks, an edited answer of the lookup (merge records the derived value then), a title that is
+    no longer edited (its source is the derivation's), or no BibTeX key (the whole ingest chooses one)."""
+    if recorded is None or not current.cite_key or any(name not in recorded for name in DERIVED_FIELDS):
+        return None
+    edited = [name for name in DERIVED_FIELDS if recorded[name] != value_hash(getattr(current, name))]
+    answered = current.openalex or current.looked_up or "openalex" in edited or "looked_up" in edited
+    if answered and any(name in edited for name in (*LOOKED_UP, "openalex", "looked_up")):
+        return None
+    if "title" not in edited and title_source == "edited":
+        return None
+    return replace(current, in_seeds=True, title_source="edited" if "title" in edited else title_source), edited
 
 
 def keyed(paper: Paper, taken: set[str]) -> Paper:

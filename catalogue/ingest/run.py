@@ -17,7 +17,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from catalogue.system.cache import Cache, code_version
+from catalogue.system.cache import Cache, KnownFiles, bytes_digest, code_version
 from catalogue.content.paper_file import read_paper, render_paper_markdown, write_text_atomic
 from catalogue.content.papers import KEPT_TYPES as CONTENT_TYPES
 from catalogue.content.papers import PAPERS_DIR, read_papers, remember_as_read
@@ -29,19 +29,19 @@ from catalogue.ingest.derive import KEPT_TYPES as DERIVED_TYPES
 from catalogue.ingest.derive import derive_arrivals
 from catalogue.ingest.identity import continue_identities, plan_papers
 from catalogue.ingest.lookup.answers import LookupReport, as_recorded, ask_about
-from catalogue.ingest.merge import dated, merge, remember_renamed_slug, write_papers
+from catalogue.ingest.merge import dated, merge_alone, remember_renamed_slug, write_papers
 from catalogue.ingest.removals import papers_leaving, refuse_removals, set_aside
 from catalogue.ingest.seed_files import SeedFile, Unreadable, at_their_places, find_seed_files, read_seed_bytes
-from catalogue.ingest.snapshot import KEPT_TYPES as SNAPSHOT_TYPES
-from catalogue.ingest.snapshot import (DERIVED, SNAPSHOT, ContentFile, IngestSnapshot, addresses_of, changed_files,
-                                       content_stats, derived_key, file_stat, snapshot_key)
+from catalogue.ingest.snapshot import (ContentFile, IngestSnapshot, addresses_of, changed_files, content_digests,
+                                       read_snapshot, snapshot_key, write_snapshot)
 from catalogue.ingest.state import STATE_FILE, read_state, write_state
 
 if TYPE_CHECKING:
     from catalogue.ingest.lookup.service import LookupSettings
 
-# What ingest keeps in the build cache, each part declared beside its types: content files' papers, derived papers, its snapshot, converted abstracts.
-KEPT_TYPES = tuple(dict.fromkeys((*CONTENT_TYPES, *DERIVED_TYPES, *SNAPSHOT_TYPES, *CONVERTED_TYPES)))
+# What ingest keeps in the build cache, each part declared beside its types: content files' papers, derived papers, converted abstracts.
+KEPT_TYPES = tuple(dict.fromkeys((*CONTENT_TYPES, *DERIVED_TYPES, *CONVERTED_TYPES)))
+KNOWN = "ingest"  # the build cache's record of the content files' digests (KnownFiles), under this folder name
 
 
 @dataclass(frozen=True)
@@ -80,12 +80,15 @@ def ingest(seeds_dir: Path, content_dir: Path, prune: bool = False, cache: Cache
     taxonomy, fallback = read_taxonomy(content_dir)
     key = snapshot_key(code_version(__name__), seeds_dir, content_dir, taxonomy, fallback, prune, allow_removals,
                        lookup is not None)
-    stats = content_stats(content_dir / PAPERS_DIR)  # before any is read: one edited meanwhile differs next time
-    snapshot = cache.get(SNAPSHOT, key) if stats is not None else None
-    if snapshot and (report := ingest_hand_edits(content_dir, key, snapshot, stats, cache, today)):
-        return report
-    return ingest_all(seeds_dir, content_dir, prune, cache, allow_removals, (taxonomy, fallback), key, stats, today,
-                      lookup)
+    known = KnownFiles(cache, KNOWN)
+    digests = content_digests(content_dir, known)  # before any is read: one edited meanwhile differs next time
+    snapshot = read_snapshot(content_dir) if digests is not None else None
+    if not (snapshot and snapshot.inputs == key and (report := ingest_hand_edits(content_dir, snapshot, digests, cache,
+                                                                                  today))):
+        report = ingest_all(seeds_dir, content_dir, prune, cache, allow_removals, (taxonomy, fallback), key, digests,
+                            today, lookup)
+    known.save()
+    return report
 
 
 def ingest_date(source_date_epoch: int | None) -> str:
@@ -96,21 +99,19 @@ def ingest_date(source_date_epoch: int | None) -> str:
     return moment.date().isoformat()
 
 
-def ingest_hand_edits(content_dir: Path, key: str, snapshot: IngestSnapshot, stats: dict[str, tuple[int, int]],
-                      cache: Cache, today: str) -> IngestReport | None:
+def ingest_hand_edits(content_dir: Path, snapshot: IngestSnapshot, digests: dict[str, str], cache: Cache,
+                      today: str) -> IngestReport | None:
     """The whole ingest's work when only content files changed since `snapshot` (same seeds, taxonomy,
-    flags and code): each changed file merged with its paper as derived then. None, for the whole
-    ingest, when that is not all: a file came or went, a changed one is unreadable or changed its
-    id or addresses, is no longer in the seeds, or the record of derived fields changed."""
-    state_path = content_dir / STATE_FILE
-    changed = changed_files(snapshot, stats)
-    if changed is None or not state_path.is_file() or file_stat(state_path) != snapshot.state:
+    flags and code): each changed file merged again (merge_alone). None, for the whole ingest, when
+    that is not all: a file came or went, a changed one is unreadable or changed its id or addresses,
+    merge_alone cannot tell, or content/.derived.json is not as the snapshot's ingest left it."""
+    changed = changed_files(snapshot, digests)
+    if changed is None:
         return None
     if not changed:
         return IngestReport(snapshot.papers, 0, 0, edits_kept(snapshot), 0, snapshot.problems, content_written=False,
                             notes_said_before=True)
-    state = read_state(state_path)
-    derived = cache.get_many(DERIVED, [derived_key(key, row.id) for row in changed])
+    state = read_state(content_dir / STATE_FILE)
     merged = []
     for row in changed:
         path = content_dir / PAPERS_DIR / row.name
@@ -118,13 +119,12 @@ def ingest_hand_edits(content_dir: Path, key: str, snapshot: IngestSnapshot, sta
             current = read_paper(path)
         except CatalogueError:
             return None  # the whole ingest reports it with every other problem
-        fresh = derived.get(derived_key(key, row.id))
-        if (current.id, addresses_of(current)) != (row.id, row.addresses) or fresh is None:
+        if (current.id, addresses_of(current)) != (row.id, row.addresses) or not row.in_seeds:
             return None
-        paper, edited = merge(replace(current, in_seeds=True), state.get(row.id),
-                              as_recorded(fresh, current, state.get(row.id)))
-        merged.append((row, path, dated(remember_renamed_slug(paper, state.get(row.id, {}).get("slug")), today),
-                       bool(edited)))
+        if not (alone := merge_alone(current, state.get(row.id), row.title_source)):
+            return None
+        paper, edited = alone
+        merged.append((row, path, dated(remember_renamed_slug(paper, state[row.id].get("slug")), today), bool(edited)))
     written: dict[Path, Paper] = {}
     rows = {row.name: row for row in snapshot.files}
     for row, path, paper, edited in merged:
@@ -132,13 +132,12 @@ def ingest_hand_edits(content_dir: Path, key: str, snapshot: IngestSnapshot, sta
         if path.read_text(encoding="utf-8") != text:
             write_text_atomic(path, text)
             written[path] = paper
-        size, mtime_ns = file_stat(path) if path in written else stats[row.name]
-        rows[row.name] = replace(row, size=size, mtime_ns=mtime_ns, edited=edited)
+        now = bytes_digest(text.encode("utf-8")) if path in written else digests[row.name]
+        rows[row.name] = replace(row, digest=now, title_source=paper.title_source, edited=edited)
     remember_as_read(written, cache)
-    snapshot = replace(snapshot, files=tuple(rows[name] for name in sorted(rows)))
-    cache.put(SNAPSHOT, key, snapshot)
-    return IngestReport(snapshot.papers, 0, len(written), edits_kept(snapshot), 0, snapshot.problems,
-                        content_written=bool(written), notes_said_before=True)
+    recorded = write_snapshot(content_dir, replace(snapshot, files=tuple(rows[name] for name in sorted(rows))))
+    return IngestReport(snapshot.papers, 0, len(written), sum(row.edited for row in rows.values()), 0,
+                        snapshot.problems, content_written=bool(written) or recorded, notes_said_before=True)
 
 
 def edits_kept(snapshot: IngestSnapshot) -> int:
@@ -147,9 +146,9 @@ def edits_kept(snapshot: IngestSnapshot) -> int:
 
 def ingest_all(seeds_dir: Path, content_dir: Path, prune: bool, cache: Cache, allow_removals: bool,
                topics: tuple[tuple[Topic, ...], str], key: str,
-               stats: dict[str, tuple[int, int]] | None, today: str, lookup: LookupSettings | None) -> IngestReport:
-    """Every seed file read and every paper merged with its content file; the outcome kept
-    under `key` (snapshot_key) with the files' `stats` taken before any was read. `topics`: the
+               digests: dict[str, str] | None, today: str, lookup: LookupSettings | None) -> IngestReport:
+    """Every seed file read and every paper merged with its content file; the outcome recorded
+    for `key` (snapshot_key) with the files' `digests` taken before any was read. `topics`: the
     taxonomy and its fallback topic; `today`, the date a paper without one is given; `lookup`, where
     to look titles up (None: only what content files recorded of earlier lookups)."""
     seed_files, problems = find_seed_files(seeds_dir, content_dir.parent)
@@ -170,7 +169,7 @@ def ingest_all(seeds_dir: Path, content_dir: Path, prune: bool, cache: Cache, al
     problems = sorted(problems + notes + reported_once, key=lambda problem: problem.source)
     fresh, looked_up = with_lookups(derived, existing, state, today, lookup)
     if looked_up and looked_up.unanswered:
-        stats = None  # the next ingest is whole, and asks again
+        digests = None  # the next ingest is whole, and asks again
     outcome = write_papers(content_dir, fresh, existing, state, cache, today)
     problems += set_aside(content_dir, leaving, prune, outcome.written, outcome.left, today)
     remember_as_read(outcome.written, cache)
@@ -178,9 +177,10 @@ def ingest_all(seeds_dir: Path, content_dir: Path, prune: bool, cache: Cache, al
     pruned = len(leaving) if prune else 0
     once = {id(problem) for problem in reported_once}
     reported_again = tuple(problem for problem in problems if id(problem) not in once)
-    keep_snapshot(cache, key, IngestSnapshot(file_stat(state_path), (), len(derived), reported_again),
-                  stats if not pruned else None, outcome.left, outcome.written,
-                  {derived_key(key, pid): paper for pid, paper in derived.items()})
+    outcome_snapshot = IngestSnapshot(key, bytes_digest((content_dir / STATE_FILE).read_bytes()), (), len(derived),
+                                      reported_again)
+    write_snapshot(content_dir, whole_snapshot(outcome_snapshot, digests if not pruned else None, outcome.left,
+                                               outcome.written, outcome.digests))
     return IngestReport(len(derived), outcome.added, outcome.updated, outcome.kept_edits, pruned, tuple(problems),
                         lookup=looked_up)
 
@@ -213,21 +213,22 @@ def read_seed_records(seed_files: list[SeedFile], problems: list[Problem]) -> li
     return records
 
 
-def keep_snapshot(cache: Cache, key: str, outcome: IngestSnapshot, stats: dict[str, tuple[int, int]] | None,
-                  left: dict[Path, tuple[Paper, bool]], written: dict[Path, Paper], derived: dict[str, Paper]) -> None:
+def whole_snapshot(outcome: IngestSnapshot, digests: dict[str, str] | None, left: dict[Path, tuple[Paper, bool]],
+                   written: dict[Path, Paper], written_digests: dict[Path, str]) -> IngestSnapshot | None:
     """The outcome of a whole ingest for the next one, with each content file as it was read
-    (`stats`) or written; none when a file is not accounted for (one came during the ingest, or
-    `stats` is None: odd entries, papers pruned), so the next ingest is whole too."""
-    if (stats is None or not stats.keys() <= {path.name for path in left}
-            or any(path not in written and path.name not in stats for path in left)):
-        cache.keep_only(SNAPSHOT, ())
-        return
-    files = []
-    for path, (paper, edited) in sorted(left.items()):
-        size, mtime_ns = file_stat(path) if path in written else stats[path.name]
-        files.append(ContentFile(path.name, size, mtime_ns, paper.id, addresses_of(paper), edited))
-    cache.put_many(DERIVED, derived)
-    cache.keep_only(DERIVED, derived)
-    cache.put(SNAPSHOT, key, replace(outcome, files=tuple(files)))
-    cache.keep_only(SNAPSHOT, (key,))
+    (`digests`) or `written` (`written_digests`, else made again from the paper written); None when a
+    file is not accounted for (one came during the ingest, or `digests` is None: odd entries, papers
+    pruned), so the next ingest is whole too."""
+    found = {name for name in digests or () if name != STATE_FILE}
+    if digests is None or not found <= {path.name for path in left} or \
+            any(path not in written and path.name not in found for path in left):
+        return None
 
+    def now(path: Path) -> str:
+        if path not in written:
+            return digests[path.name]
+        return written_digests.get(path) or bytes_digest(render_paper_markdown(written[path]).encode("utf-8"))
+
+    files = tuple(ContentFile(path.name, now(path), paper.id, addresses_of(paper), paper.title_source, edited,
+                              paper.in_seeds) for path, (paper, edited) in sorted(left.items()))
+    return replace(outcome, files=files)
