@@ -338,7 +338,7 @@ def test_index_refuses_a_folder_it_did_not_build(project):
 
 @pytest.mark.parametrize("out, strangers", [
     (".", ".git, .site-build, Documents, ..."),
-    ("content", ".cache, .derived.json, papers, ..."),
+    ("content", ".cache, .derived.json, .ingested.json, ..."),
     ("seeds", "icml.txt"),
     ("Documents", "letter.txt"),
 ])

@@ -130,7 +130,7 @@ def test_a_new_catalogue_gets_the_default_taxonomy_and_builds_at_once(tmp_path, 
     assert after[f"content2/{TOPICS_FILE}"] == DEFAULT_TAXONOMY.read_bytes()
     new = set(after) - set(before)
     assert {path for path in new if not path.startswith("content2/papers/")} == {
-        f"content2/{TOPICS_FILE}", "content2/.derived.json"}
+        f"content2/{TOPICS_FILE}", "content2/.derived.json", "content2/.ingested.json"}
     assert len([path for path in new if path.startswith("content2/papers/")]) > 30
     again = CliRunner().invoke(main, ["ingest", "--seeds", "seeds", "--content", "content2"])
     assert again.exit_code == 0 and "no topic taxonomy" not in again.output  # written once, then the user's

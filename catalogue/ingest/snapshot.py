@@ -72,8 +72,8 @@ def addresses_of(paper: Paper) -> str:
 
 def content_digests(content_dir: Path, known: KnownFiles) -> dict[str, str] | None:
     """The digest of each content file's bytes by name, and of content/.derived.json under its own
-    name (read only where `known` has no settled record); None when an entry of content/papers/ is a
-    link or not a regular file (the whole ingest reads and reports those)."""
+    name (read only where `known` has no settled record); None when a paper's entry is a link or not
+    a regular file (the whole ingest reads and reports those)."""
     papers_dir = content_dir / CONTENT_PAPERS
     found: dict[str, str] = {}
     if papers_dir.is_dir():
