@@ -125,3 +125,33 @@ def test_a_folder_lists_each_problem_of_a_file_on_its_own_line(tmp_path):
 def test_the_field_table_names_every_field_of_a_paper_once():
     assert sorted(KEYS + (BODY,)) == sorted(field.name for field in dataclasses.fields(Paper))
     assert set(DERIVED_FIELDS) <= set(KEYS + (BODY,)) and len(set(KEYS)) == len(KEYS)
+
+
+def test_many_files_read_on_every_core_as_one_process_reads_them(tmp_path, monkeypatch):
+    """Past PARALLEL_FROM files, workers parse them: the same papers, and every file's problem, in order."""
+    import catalogue.content.papers as papers_module
+    folder = tmp_path / "content" / "papers"
+    folder.mkdir(parents=True)
+    count = papers_module.PARALLEL_FROM + 30
+    for number in range(count):
+        paper = dataclasses.replace(PAPER, id=f"{number:012x}", slug=f"paper-{number}", title=f"Paper {number}")
+        (folder / f"paper-{number}.md").write_text(render_paper_markdown(paper), encoding="utf-8")
+    for number in (7, count - 3):  # one early, one in the last chunk
+        (folder / f"paper-{number}.md").write_text("---\ntitle: [unclosed\n---\n", encoding="utf-8")
+
+    def read(cores: int) -> tuple[dict, str]:
+        monkeypatch.setattr(papers_module, "cores", lambda: cores)
+        try:
+            return read_papers(tmp_path / "content"), ""
+        except CatalogueError as error:
+            return {}, error.message
+
+    _, alone = read(1)
+    _, shared = read(2)
+    assert shared == alone and alone.count("front matter is not valid YAML") == 2
+    for number in (7, count - 3):
+        (folder / f"paper-{number}.md").unlink()
+    papers_alone, _ = read(1)
+    papers_shared, _ = read(2)
+    assert papers_shared == papers_alone and len(papers_alone) == count - 2
+    assert papers_shared[folder / "paper-42.md"].title == "Paper 42"

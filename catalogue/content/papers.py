@@ -14,11 +14,14 @@ from catalogue.errors import CatalogueError
 from catalogue.model import RECORDS, Paper
 from catalogue.content.paper_file import read_paper
 from catalogue.routes import CONTENT_PAPERS
+from catalogue.system.workers import cores, even_chunks, run_in_workers
 
 PAPERS_DIR = CONTENT_PAPERS
 CONTENT = "content"  # cache entries: a content file's Paper, by content_key
 KEPT_TYPES = RECORDS  # the records a content file's Paper is made of, as the cache keeps them
 PAPER_CODEC = Codec(KEPT_TYPES)
+PARALLEL_FROM = 500  # fewer files are parsed faster by one process than by workers
+PARSE_CHUNK = 50  # files a worker parses between two requests
 
 
 def paper_digest(paper: Paper) -> str:
@@ -67,16 +70,17 @@ def read_papers_and_digests(content_dir: Path, cache: Cache | None = None) -> tu
                 keys[Path(entry.path)] = content_key(entry.path, entry.stat())
     stored: dict[str, str] = {}
     known = cache.get_many(CONTENT, keys.values(), stored) if cache else {}
+    unread = [path for path in sorted(keys) if keys[path] not in known]
+    read = dict(zip(unread, parse_files(unread)))
     parsed = {}
     digests = {}
     for path in sorted(keys):
         if keys[path] in known:
             papers[path], digests[path] = known[keys[path]], stored[keys[path]]
-            continue
-        try:
-            papers[path] = parsed[keys[path]] = read_paper(path)
-        except CatalogueError as error:
-            errors += error.message.split("\n")  # a file's problems, one a line
+        elif isinstance(paper := read[path], Paper):
+            papers[path] = parsed[keys[path]] = paper
+        else:
+            errors += paper.split("\n")  # a file's problems, one a line
     if cache:
         cache.put_many(CONTENT, parsed)
         cache.keep_only(CONTENT, keys.values())
@@ -85,6 +89,21 @@ def read_papers_and_digests(content_dir: Path, cache: Cache | None = None) -> tu
         raise CatalogueError(f"{content_dir.as_posix()}/ has problems:\n  " + "\n  ".join(errors))
     digests |= {path: paper_digest(papers[path]) for path in papers if path not in digests}
     return papers, digests
+
+
+def parse_files(paths: list[Path]) -> list[Paper | str]:
+    """Each content file's Paper, or the message of what is wrong with it; on every core when there
+    are many (a clone, or a new version of the tool, finds none in the cache)."""
+    def parse(index: int) -> Paper | str:
+        try:
+            return read_paper(paths[index])
+        except CatalogueError as error:
+            return error.message
+
+    if len(paths) < PARALLEL_FROM or cores() == 1:
+        return [parse(index) for index in range(len(paths))]
+    return run_in_workers(parse, even_chunks(len(paths), PARSE_CHUNK),
+                          lambda at, code: f"{paths[at].as_posix()}: the process reading this file stopped (exit code {code})")
 
 
 def _duplicates(papers: dict[Path, Paper], key: str) -> list[str]:
