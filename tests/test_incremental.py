@@ -357,6 +357,25 @@ def test_views_are_made_again_only_for_what_changed(tmp_path, seeds_builds, monk
     assert views(hosted) and asked == [everyone]
 
 
+def test_views_made_by_workers_equal_those_made_in_one_process(tmp_path, seeds_builds, monkeypatch):
+    content = seeds_builds.copy(tmp_path / "p", "--no-search").content
+    catalogue = load_catalogue(content, Cache(None, KEPT_TYPES))
+    made_in = []
+    workers = paper_views.run_in_workers
+
+    def counted(*args, **kwargs):
+        made_in.append("workers")
+        return workers(*args, **kwargs)
+    monkeypatch.setattr(paper_views, "run_in_workers", counted)
+    alone = paper_views.view_papers(catalogue, SiteConfig(), Cache(None, KEPT_TYPES))
+    assert made_in == []
+    monkeypatch.setattr(paper_views, "PARALLEL_CONVERSION_FROM", 10)
+    monkeypatch.setattr(paper_views, "cores", lambda: 2)
+    shared = paper_views.view_papers(catalogue, SiteConfig(), Cache(None, KEPT_TYPES))
+    assert made_in == ["workers", "workers"]  # the texts converted, then the parts made
+    assert shared == alone and len(alone) > 30
+
+
 def test_a_fresh_checkout_with_the_kept_records_restored_builds_incrementally(tmp_path, seeds_builds):
     """CI keeps content/.cache, site/ and .site-build/ between runs (tests/test_hosting.py checks that
     the Pages workflow and the Netlify plugin name them). In a fresh checkout elsewhere, where every

@@ -166,8 +166,8 @@ def view_papers(catalogue: Catalogue, config: SiteConfig, cache: Cache,
     missing = [paper for (paper, *_), key in zip(shown, keys) if key not in parts]
     if missing:
         converted = converted_texts(missing, cache)
-        made = {key: view_parts(paper, addresses, converted, venue)
-                for (paper, _, _, addresses), key in zip(shown, keys) if key not in parts}
+        new = [(paper, addresses, key) for (paper, _, _, addresses), key in zip(shown, keys) if key not in parts]
+        made = dict(zip((key for *_, key in new), make_view_parts(new, converted, venue)))
         cache.put_many(VIEW_PARTS, made)
         parts |= made
     cache.keep_only(VIEW_PARTS, keys)
@@ -193,6 +193,20 @@ def _convert(texts: list[tuple[str, bool]], labels: list[str], index: int, marku
         return markup.convert(*texts[index])
     except Exception as error:  # noqa: BLE001 - reported with the text's name
         raise CatalogueError(f"{labels[index]}: could not be converted ({type(error).__name__}: {error})") from error
+
+
+def make_view_parts(new: list[tuple[Paper, PaperAddresses, str]], converted: Callable[[str, bool], Converted],
+                    venue: Callable[[Paper], str]) -> list[ViewParts]:
+    """view_parts of each paper, on every core when there are many (a first build, a new version)."""
+    def make(index: int) -> ViewParts:
+        paper, addresses, _ = new[index]
+        return view_parts(paper, addresses, converted, venue)
+
+    if len(new) < PARALLEL_CONVERSION_FROM or cores() == 1:
+        return [make(index) for index in range(len(new))]
+    return run_in_workers(make, even_chunks(len(new), CONVERSION_CHUNK), lambda at, code: (
+        f"{new[at][0].source}: the process making the page parts of paper '{new[at][0].slug}' stopped (exit code {code}); "
+        "the previous site is kept"))
 
 
 def view_parts(paper: Paper, addresses: PaperAddresses, converted: Callable[[str, bool], Converted],
