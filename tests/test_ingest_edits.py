@@ -272,3 +272,12 @@ def test_random_hand_edits_in_a_clone_equal_a_whole_ingest(project, tmp_path, wh
         expected = whole_ingest_of_copy(copy, tmp_path)
         report = ingest(copy)  # merged alone or whole, as merge_alone tells: the same either way
         assert (contents(copy), described(report, copy)) == expected
+
+
+def test_notes_on_a_seed_file_whose_name_is_not_utf8_are_recorded_and_read_back(project, tmp_path, whole_runs):
+    name = os.fsdecode(b"c\xff.txt")  # a byte no encoding gave: a lone surrogate in the name, and in its notes
+    (project / "seeds" / name).write_text(HEADER + "\n\nrow one\n", encoding="utf-8")
+    first = assert_as_whole(project, tmp_path, whole_runs, expected_whole=1)
+    assert any(name in problem.source.path for problem in first.problems)
+    again = assert_as_whole(project, tmp_path, whole_runs, expected_whole=0)
+    assert again.problems == first.problems

@@ -134,9 +134,11 @@ def write_snapshot(content_dir: Path, snapshot: IngestSnapshot | None) -> bool:
     head = {"about": ABOUT, "inputs": snapshot.inputs, "state": snapshot.state, "papers": snapshot.papers,
             "problems": [[*_portable(p.source.path, content_dir), p.source.line, p.source.record, p.message]
                          for p in snapshot.problems]}
-    lines = [f"{json.dumps(key)}: {json.dumps(value, ensure_ascii=False)}," for key, value in head.items()]
-    files = [f"{json.dumps(row.name, ensure_ascii=False)}: "
-             f"{json.dumps([row.digest, row.id, row.addresses, row.title_source, row.edited, row.in_seeds])}" for row in snapshot.files]
+    # ASCII: a note may hold a lone surrogate (a file name's undecodable byte), which UTF-8 cannot write
+    lines = [f"{json.dumps(key)}: {json.dumps(value)}," for key, value in head.items()]
+    rows = {row.name: [row.digest, row.id, row.addresses, row.title_source, row.edited, row.in_seeds]
+            for row in snapshot.files}
+    files = [f"{json.dumps(name)}: {json.dumps(row)}" for name, row in rows.items()]
     text = "{\n" + "\n".join(lines) + '\n"files": {\n' + ",\n".join(files) + "\n}\n}\n"
     if path.is_file() and path.read_bytes() == text.encode("utf-8"):
         return False
