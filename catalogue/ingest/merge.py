@@ -171,8 +171,9 @@ def merge_alone(current: Paper, recorded: dict | None, title_source: str) -> tup
     if recorded is None or not current.cite_key or any(name not in recorded for name in DERIVED_FIELDS):
         return None
     edited = [name for name in DERIVED_FIELDS if recorded[name] != value_hash(getattr(current, name))]
-    answered = current.openalex or current.looked_up or "openalex" in edited or "looked_up" in edited
-    if answered and any(name in edited for name in (*LOOKED_UP, "openalex", "looked_up")):
+    if "openalex" in edited or "looked_up" in edited:
+        return None
+    if (current.openalex or current.looked_up) and any(name in edited for name in LOOKED_UP):
         return None
     if "title" not in edited and title_source == "edited":
         return None

@@ -177,8 +177,8 @@ def ingest_all(seeds_dir: Path, content_dir: Path, prune: bool, cache: Cache, al
     pruned = len(leaving) if prune else 0
     once = {id(problem) for problem in reported_once}
     reported_again = tuple(problem for problem in problems if id(problem) not in once)
-    outcome_snapshot = IngestSnapshot(key, bytes_digest((content_dir / STATE_FILE).read_bytes()), (), len(derived),
-                                      reported_again)
+    # the bytes as they are: write_state keeps a file whose text is unchanged, line ends and all
+    outcome_snapshot = IngestSnapshot(key, bytes_digest(state_path.read_bytes()), (), len(derived), reported_again)
     write_snapshot(content_dir, whole_snapshot(outcome_snapshot, digests if not pruned else None, outcome.left,
                                                outcome.written, outcome.digests))
     return IngestReport(len(derived), outcome.added, outcome.updated, outcome.kept_edits, pruned, tuple(problems),

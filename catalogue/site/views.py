@@ -163,11 +163,10 @@ def view_papers(catalogue: Catalogue, config: SiteConfig, cache: Cache,
                    [(ref.name, ref.shown, ref.path) for ref in refs], venue(paper), addresses.venue, paper.cite_key)
             for (paper, _, refs, addresses), digest_of_paper in zip(shown, catalogue.digests or map(paper_digest, catalogue.papers))]
     parts = cache.get_many(VIEW_PARTS, keys)
-    missing = [paper for (paper, *_), key in zip(shown, keys) if key not in parts]
+    missing = {key: (paper, addresses) for (paper, _, _, addresses), key in zip(shown, keys) if key not in parts}
     if missing:
-        converted = converted_texts(missing, cache)
-        new = [(paper, addresses, key) for (paper, _, _, addresses), key in zip(shown, keys) if key not in parts]
-        made = dict(zip((key for *_, key in new), make_view_parts(new, converted, venue)))
+        converted = converted_texts([paper for paper, _ in missing.values()], cache)
+        made = dict(zip(missing, make_view_parts(list(missing.values()), converted, venue)))
         cache.put_many(VIEW_PARTS, made)
         parts |= made
     cache.keep_only(VIEW_PARTS, keys)
@@ -195,12 +194,11 @@ def _convert(texts: list[tuple[str, bool]], labels: list[str], index: int, marku
         raise CatalogueError(f"{labels[index]}: could not be converted ({type(error).__name__}: {error})") from error
 
 
-def make_view_parts(new: list[tuple[Paper, PaperAddresses, str]], converted: Callable[[str, bool], Converted],
+def make_view_parts(new: list[tuple[Paper, PaperAddresses]], converted: Callable[[str, bool], Converted],
                     venue: Callable[[Paper], str]) -> list[ViewParts]:
     """view_parts of each paper, on every core when there are many (a first build, a new version)."""
     def make(index: int) -> ViewParts:
-        paper, addresses, _ = new[index]
-        return view_parts(paper, addresses, converted, venue)
+        return view_parts(*new[index], converted, venue)
 
     if len(new) < PARALLEL_CONVERSION_FROM or cores() == 1:
         return [make(index) for index in range(len(new))]
