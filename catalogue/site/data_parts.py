@@ -16,7 +16,7 @@ from catalogue.config import SiteConfig
 from catalogue.model import Catalogue, Paper, Topic
 from catalogue.publish.writer import Output
 from catalogue.site.cite import booktitle
-from catalogue.site.cite_script import TEX_LETTERS, render_tex_table, script_inputs, script_makes
+from catalogue.site.cite_script import TEX_LETTERS, render_tex_table, script_inputs
 from catalogue.site.feeds import paper_record, render_atom, render_papers_index, render_papers_part
 from catalogue.site.json_text import plain_script_json
 from catalogue.site.pagination import CARD_AUTHORS
@@ -148,10 +148,10 @@ def list_row(row: list, view: PaperView, venue_booktitle: str) -> list:
     export needs beyond the row and its venue's booktitle to write the paper's entry as cite.py does
     (assets/reader.js, cite.js): its key `k`, its PDF `p`, its DOI `d`, its authors `a` when the row's
     names are not all of them as the paper writes them, its entry's address `u` when that is not its
-    page's address; or, when cite.js cannot write it (cite_script.script_makes), the entry itself."""
+    page's address; or, when cite.js cannot write it (the view's cite_by_script, with the paper's own
+    booktitle: cite.js takes its venue's), the entry itself."""
     inputs = script_inputs(view.paper, view.title_text, tuple(a.name for a in view.authors), view.url)
-    inputs["booktitle"] = venue_booktitle
-    if not script_makes(view.paper, inputs, view.bibtex):
+    if not view.cite_by_script or venue_booktitle != inputs["booktitle"]:
         return row[:8] + [row[8] if len(row) > 8 else 0, view.bibtex]
     shown = [entry if isinstance(entry, str) else entry[0] for entry in row[6]]
     said = {"k": inputs["key"], "p": inputs["pdf"], "d": inputs["doi"], "u": inputs["url"] if inputs["url"] != (view.url or "") else "",

@@ -13,7 +13,7 @@ from catalogue.i18n.strings import Strings
 from catalogue.model import Paper
 from catalogue.markup.cleanup import COLLAPSED_WHITESPACE, REMOVED_REPEAT, RESTORED_COMMANDS, read_note
 from catalogue.site.cite import doi_address, venue_label
-from catalogue.site.cite_script import needs_table, script_inputs, script_makes
+from catalogue.site.cite_script import needs_table, script_inputs
 from catalogue.site.json_text import script_json
 from catalogue.site.lookup import FindLink, find_links
 from catalogue.site.views import PaperView
@@ -56,11 +56,10 @@ def script_makes_bibtex(view: PaperView, scholar_tags: bool) -> dict | None:
     """What assets/cite.js reads, beside what the page says anyway (title, JSON-LD, year) and site-data.js's
     proceedings names, to make the paper's BibTeX entry, the same as its .bib, so that the page need
     not carry it (the key, the entry's address when the JSON-LD gives none, the PDF when no Scholar
-    tag does); None when it cannot (cite_script.script_makes)."""
-    paper = view.paper
-    inputs = script_inputs(paper, view.title_text, tuple(author.name for author in view.authors), view.url)
-    if not script_makes(paper, inputs, view.bibtex):
+    tag does); None when it cannot (the view's cite_by_script)."""
+    if not view.cite_by_script:
         return None
+    inputs = script_inputs(view.paper, view.title_text, tuple(author.name for author in view.authors), view.url)
     said = {"key": inputs["key"], "url": inputs["url"] if inputs["url"] != (view.url or "") else "",
             "pdf": inputs["pdf"] if not scholar_tags else ""}
     return {name: value for name, value in said.items() if value}

@@ -19,6 +19,7 @@ from catalogue.routes import PaperAddresses, venue_slugs
 from catalogue.search.offline import AbstractTerms, abstract_terms
 from catalogue.site.authors import author_key, author_path, shown_names
 from catalogue.site.cite import render_bibtex, venue_label
+from catalogue.site.cite_script import script_inputs, script_makes
 from catalogue.content.cite_keys import citation_keys
 from catalogue.content.papers import paper_digest
 from catalogue.system.cache import Cache, code_version, digest
@@ -43,6 +44,7 @@ class ViewParts:
     excerpt: str
     description: str
     terms: AbstractTerms  # what the offline search index reads of its abstract
+    cite_by_script: bool  # whether assets/cite.js writes its BibTeX entry as cite.py does (cite_script.script_makes)
     conversions: tuple[str, ...]  # the cache keys of its converted texts, kept as long as the view
 
 
@@ -84,6 +86,7 @@ class PaperView:
     topics: tuple[Topic, ...]
     authors: tuple[AuthorRef, ...]
     terms: AbstractTerms  # what the offline search index reads of its abstract
+    cite_by_script: bool  # whether assets/cite.js writes its BibTeX entry as cite.py does (cite_script.script_makes)
     key: str  # a digest of everything above: pages that show the paper change when it changes
 
     @property
@@ -214,6 +217,7 @@ def view_parts(paper: Paper, addresses: PaperAddresses, converted: Callable[[str
     title = converted(paper.title, False)
     abstract = converted(paper.abstract, True)
     bibtex = render_bibtex(paper, addresses.url)
+    cite_inputs = script_inputs(paper, title.plain, paper.authors, addresses.url)
     return ViewParts(name_html=inline(name.html) if name else None,
                      name_text=name.plain if name else "",
                      title_html=inline(title.html),
@@ -224,6 +228,7 @@ def view_parts(paper: Paper, addresses: PaperAddresses, converted: Callable[[str
                      excerpt=shorten(abstract.plain, EXCERPT_LENGTH),
                      description=shorten(abstract.plain or f"{title.plain} ({venue(paper)})", DESCRIPTION_LENGTH),
                      terms=abstract_terms(abstract.plain),
+                     cite_by_script=script_makes(paper, cite_inputs, bibtex),
                      conversions=tuple(conversion_key(text, links) for text, links in (
                          (paper.abstract, True), (paper.title, False), (paper.name, False)) if text))
 
@@ -245,4 +250,5 @@ def view_paper(paper: Paper, topics: tuple[Topic, ...], authors: tuple[AuthorRef
                      topics=topics,
                      authors=authors,
                      terms=parts.terms,
+                     cite_by_script=parts.cite_by_script,
                      key=key)
