@@ -120,6 +120,15 @@ START = """({queries, timeout, giveUpAfter}) => {
     window.titleSearchDone = (async () => {
         const input = document.querySelector('#search-input');
         const results = document.querySelector('#search-results');
+        // Resolves once the page says it shows the query's results (or the timeout passes): an
+        // observer, not polling, so the waiting takes no time from the search itself.
+        const answered = query => new Promise(resolve => {
+            const observer = new MutationObserver(() => {
+                if (results.dataset.query === query) { observer.disconnect(); clearTimeout(timer); resolve(); }
+            });
+            const timer = setTimeout(() => { observer.disconnect(); resolve(); }, timeout);
+            observer.observe(results, {attributes: true, attributeFilter: ['data-query']});
+        });
         const found = [];
         let unanswered = 0;
         for (const query of queries) {
@@ -129,11 +138,9 @@ START = """({queries, timeout, giveUpAfter}) => {
             }
             delete results.dataset.query;
             input.value = query;
+            const shown = answered(query);
             input.form.requestSubmit();
-            const started = performance.now();
-            while (results.dataset.query !== query && performance.now() - started < timeout) {
-                await new Promise(resolve => setTimeout(resolve, 2));
-            }
+            await shown;
             const timedOut = results.dataset.query !== query;
             unanswered = timedOut ? unanswered + 1 : 0;
             const links = Array.from(results.querySelectorAll('a.result-link'));

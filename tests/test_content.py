@@ -8,6 +8,7 @@ from catalogue.content.paper_file import parse_paper_markdown, read_paper, rende
 from catalogue.content.papers import read_papers
 from catalogue.errors import CatalogueError, ContentFileError
 from catalogue.model import Link, Paper, Source
+from catalogue.system.workers import JOBS_VARIABLE
 
 PAPER = Paper(
     id="0123456789ab", slug="zeta-net", title="ZetaNet: A Graph Model: With Colons", name="ZetaNet",
@@ -140,7 +141,7 @@ def test_many_files_read_on_every_core_as_one_process_reads_them(tmp_path, monke
         (folder / f"paper-{number}.md").write_text("---\ntitle: [unclosed\n---\n", encoding="utf-8")
 
     def read(cores: int) -> tuple[dict, str]:
-        monkeypatch.setattr(papers_module, "cores", lambda: cores)
+        monkeypatch.setenv(JOBS_VARIABLE, str(cores))
         try:
             return read_papers(tmp_path / "content"), ""
         except CatalogueError as error:

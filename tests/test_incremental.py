@@ -15,7 +15,9 @@ from catalogue.config import SiteConfig
 from catalogue.content.paper_file import parse_paper_markdown, render_paper_markdown
 from catalogue.content.rules import load_catalogue
 from catalogue.site import views as paper_views
+from catalogue.system import workers as workers_module
 from catalogue.system.cache import Cache
+from catalogue.system.workers import JOBS_VARIABLE
 from catalogue.publish import staging
 from catalogue.publish.files import link_tree, mirror_tree
 from catalogue.publish.manifest import PRIVATE
@@ -361,16 +363,16 @@ def test_views_made_by_workers_equal_those_made_in_one_process(tmp_path, seeds_b
     content = seeds_builds.copy(tmp_path / "p", "--no-search").content
     catalogue = load_catalogue(content, Cache(None, KEPT_TYPES))
     made_in = []
-    workers = paper_views.run_in_workers
+    workers = workers_module.run_in_workers
 
     def counted(*args, **kwargs):
         made_in.append("workers")
         return workers(*args, **kwargs)
-    monkeypatch.setattr(paper_views, "run_in_workers", counted)
+    monkeypatch.setattr(workers_module, "run_in_workers", counted)
     alone = paper_views.view_papers(catalogue, SiteConfig(), Cache(None, KEPT_TYPES))
     assert made_in == []
     monkeypatch.setattr(paper_views, "PARALLEL_CONVERSION_FROM", 10)
-    monkeypatch.setattr(paper_views, "cores", lambda: 2)
+    monkeypatch.setenv(JOBS_VARIABLE, "2")
     shared = paper_views.view_papers(catalogue, SiteConfig(), Cache(None, KEPT_TYPES))
     assert made_in == ["workers", "workers"]  # the texts converted, then the parts made
     assert shared == alone and len(alone) > 30

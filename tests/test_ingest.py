@@ -13,6 +13,7 @@ from catalogue.ingest.shared_names import FieldTerm, is_known_term, shipped_term
 from catalogue.model import Paper, Source
 from catalogue.ingest.titles import derive_title, title_key
 from catalogue.ingest.state import STATE_FILE
+from catalogue.system.workers import JOBS_VARIABLE
 
 from conftest import PROJECT
 
@@ -334,7 +335,7 @@ def test_content_files_are_the_same_written_by_workers_or_one_process(tmp_path, 
     def run(root: Path, parallel: bool) -> tuple[dict[str, bytes], tuple]:
         monkeypatch.setattr(merge, "PARALLEL_FROM", 1 if parallel else 10**9)
         monkeypatch.setattr(merge, "WRITE_CHUNK", 3)
-        monkeypatch.setattr(merge, "cores", lambda: 2)
+        monkeypatch.setenv(JOBS_VARIABLE, "2")
         shutil.copytree(PROJECT / "seeds", root / "seeds")
         (root / "content").mkdir(parents=True)
         shutil.copy(PROJECT / "content" / "topics.yaml", root / "content" / "topics.yaml")

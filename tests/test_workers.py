@@ -10,7 +10,8 @@ from catalogue.errors import CatalogueError
 from click.testing import CliRunner
 
 from catalogue.cli import main
-from catalogue.system.workers import JOBS_VARIABLE, cores, run_in_workers
+from catalogue.system.progress import Progress
+from catalogue.system.workers import JOBS_VARIABLE, cores, made_for_each, run_in_workers
 
 
 def chunks_of(total: int, size: int):
@@ -25,6 +26,15 @@ def died(at: int, code) -> str:
 def test_results_come_back_in_order(total, size, jobs):
     assert run_in_workers(lambda i: i * i, chunks_of(total, size), died, jobs=jobs) == [i * i for i in range(total)]
     assert multiprocessing.active_children() == []
+
+
+@pytest.mark.parametrize("count, jobs, by_workers", [(9, "2", False), (10, "2", True), (40, "1", False)])
+def test_few_items_or_one_core_are_made_in_this_process_and_the_rest_by_workers(monkeypatch, count, jobs, by_workers):
+    monkeypatch.setenv(JOBS_VARIABLE, jobs)
+    with Progress("Squaring", count) as progress:
+        made = made_for_each(lambda i: (i * i, os.getpid()), count, died, alone_below=10, chunk=3, progress=progress)
+    assert [square for square, _ in made] == [i * i for i in range(count)] and progress.done == count
+    assert ({pid for _, pid in made} != {os.getpid()}) == by_workers
 
 
 def test_the_workers_see_what_the_build_held_before_forking():

@@ -14,7 +14,7 @@ from catalogue.errors import CatalogueError
 from catalogue.model import RECORDS, Paper
 from catalogue.content.paper_file import read_paper
 from catalogue.routes import CONTENT_PAPERS
-from catalogue.system.workers import cores, even_chunks, run_in_workers
+from catalogue.system.workers import made_for_each
 
 PAPERS_DIR = CONTENT_PAPERS
 CONTENT = "content"  # cache entries: a content file's Paper, by content_key
@@ -100,10 +100,9 @@ def parse_files(paths: list[Path]) -> list[Paper | str]:
         except CatalogueError as error:
             return error.message
 
-    if len(paths) < PARALLEL_FROM or cores() == 1:
-        return [parse(index) for index in range(len(paths))]
-    return run_in_workers(parse, even_chunks(len(paths), PARSE_CHUNK),
-                          lambda at, code: f"{paths[at].as_posix()}: the process reading this file stopped (exit code {code})")
+    return made_for_each(parse, len(paths), lambda at, code: (
+        f"{paths[at].as_posix()}: the process reading this file stopped (exit code {code})"),
+        alone_below=PARALLEL_FROM, chunk=PARSE_CHUNK)
 
 
 def _duplicates(papers: dict[Path, Paper], key: str) -> list[str]:

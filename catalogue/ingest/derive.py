@@ -13,7 +13,7 @@ from catalogue.content.rules import one_spelling_per_venue
 from catalogue.markup.convert import CONVERTED, Converted, TextConverter, conversion_key
 from catalogue.model import RECORDS, Link, Paper, Problem, Record, Topic
 from catalogue.system.progress import Progress
-from catalogue.system.workers import cores, even_chunks, run_in_workers
+from catalogue.system.workers import made_for_each
 
 CONVERSIONS_AT_ONCE = 2000  # papers derived (and their converted abstracts held) before they go to the cache
 PARALLEL_FROM = 200  # fewer abstracts are read faster in one process than in workers
@@ -65,13 +65,9 @@ def derive_papers(records: list[Record], pids: list[str], taxonomy: tuple[Topic,
     def derive(index: int):
         return derive_paper(pids[index], records[index], taxonomy, fallback, markup)
 
-    if len(records) < PARALLEL_FROM or cores() == 1:
-        made = [derive(index) for index in range(len(records))]
-        progress.advance(len(made))
-        return made
-    return run_in_workers(derive, even_chunks(len(records), DERIVE_CHUNK), lambda at, code: (
+    return made_for_each(derive, len(records), lambda at, code: (
         f"{records[at].source}: the process reading this abstract stopped (exit code {code}); nothing was written"),
-        progress)
+        alone_below=PARALLEL_FROM, chunk=DERIVE_CHUNK, progress=progress)
 
 
 def derive_paper(pid: str, record: Record, taxonomy: tuple[Topic, ...], fallback: str,

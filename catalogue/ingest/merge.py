@@ -20,7 +20,7 @@ from catalogue.ingest.lookup.answers import LOOKED_UP
 from catalogue.content.cite_keys import choose_key
 from catalogue.ingest.state import value_hash
 from catalogue.routes import PaperAddresses
-from catalogue.system.workers import cores, even_chunks, run_in_workers
+from catalogue.system.workers import made_for_each
 
 SETTLED = "settled"  # the cache's kind: content files found to need no merge, by settled_key
 PARALLEL_FROM = 500  # fewer content files are written faster by one process than by workers
@@ -121,10 +121,9 @@ def write_merged(merged: list[Merged]) -> list[tuple[bool, dict, str, str]]:
         record = {name: value_hash(getattr(one.fresh, name)) for name in DERIVED_FIELDS} | {"slug": one.paper.slug}
         return changed, record, settled_key(one.fresh, one.path, record), bytes_digest(text.encode("utf-8"))
 
-    if len(merged) < PARALLEL_FROM or cores() == 1:
-        return [write(index) for index in range(len(merged))]
-    return run_in_workers(write, even_chunks(len(merged), WRITE_CHUNK), lambda at, code: (
-        f"{merged[at].path}: the process writing this content file stopped (exit code {code})"))
+    return made_for_each(write, len(merged), lambda at, code: (
+        f"{merged[at].path}: the process writing this content file stopped (exit code {code})"),
+        alone_below=PARALLEL_FROM, chunk=WRITE_CHUNK)
 
 
 def settled_key(fresh: Paper, path: Path, record: dict | None) -> str:

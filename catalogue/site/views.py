@@ -24,7 +24,7 @@ from catalogue.content.cite_keys import citation_keys
 from catalogue.content.papers import paper_digest
 from catalogue.system.cache import Cache, code_version, digest
 from catalogue.system.progress import Progress
-from catalogue.system.workers import cores, even_chunks, run_in_workers
+from catalogue.system.workers import made_for_each
 
 VIEW_PARTS = "view"  # the cache's kind for ViewParts, by the view's key
 
@@ -181,12 +181,10 @@ def view_papers(catalogue: Catalogue, config: SiteConfig, cache: Cache,
 def convert_texts(texts: list[tuple[str, bool]], labels: list[str]) -> list[Converted]:
     """Texts (with links or not) converted, on every core when there are many: the costly part of
     a first build. `labels` name each text in a message, should its conversion fail."""
-    if len(texts) < PARALLEL_CONVERSION_FROM or cores() == 1:
-        return [_convert(texts, labels, index) for index in range(len(texts))]
     with Progress("Converting text", len(texts)) as progress:
-        return run_in_workers(functools.partial(_convert, texts, labels), even_chunks(len(texts), CONVERSION_CHUNK),
-                              lambda at, code: (f"{labels[at]}: the process converting it stopped (exit code {code}); "
-                                                "the previous site is kept"), progress)
+        return made_for_each(functools.partial(_convert, texts, labels), len(texts), lambda at, code: (
+            f"{labels[at]}: the process converting it stopped (exit code {code}); the previous site is kept"),
+            alone_below=PARALLEL_CONVERSION_FROM, chunk=CONVERSION_CHUNK, progress=progress)
 
 
 def _convert(texts: list[tuple[str, bool]], labels: list[str], index: int, markup: TextConverter = TextConverter()) -> Converted:
@@ -203,11 +201,9 @@ def make_view_parts(new: list[tuple[Paper, PaperAddresses]], converted: Callable
     def make(index: int) -> ViewParts:
         return view_parts(*new[index], converted, venue)
 
-    if len(new) < PARALLEL_CONVERSION_FROM or cores() == 1:
-        return [make(index) for index in range(len(new))]
-    return run_in_workers(make, even_chunks(len(new), CONVERSION_CHUNK), lambda at, code: (
+    return made_for_each(make, len(new), lambda at, code: (
         f"{new[at][0].source}: the process making the page parts of paper '{new[at][0].slug}' stopped (exit code {code}); "
-        "the previous site is kept"))
+        "the previous site is kept"), alone_below=PARALLEL_CONVERSION_FROM, chunk=CONVERSION_CHUNK)
 
 
 def view_parts(paper: Paper, addresses: PaperAddresses, converted: Callable[[str, bool], Converted],

@@ -42,6 +42,19 @@ def even_chunks(total: int, size: int) -> Iterator[range]:
     return (range(start, min(start + size, total)) for start in range(0, total, size))
 
 
+def made_for_each(task: Callable[[int], T], count: int, died: Callable[[int, int | None], str], *,
+                  alone_below: int, chunk: int, progress: Progress | None = None) -> list[T]:
+    """[task(i) for i in range(count)]: in this process when there are fewer than `alone_below`
+    (starting workers would cost more than they save) or one core, else by workers (run_in_workers),
+    `chunk` items at a time."""
+    if count < alone_below or cores() == 1:
+        made = [task(index) for index in range(count)]
+        if progress:
+            progress.advance(count)
+        return made
+    return run_in_workers(task, even_chunks(count, chunk), died, progress)
+
+
 def run_in_workers(task: Callable[[int], T], chunks: Iterable[range], died: Callable[[int, int | None], str],
                    progress: Progress | None = None, jobs: int | None = None) -> list[T]:
     """[task(i) for every i of the chunks], in that order, made by `jobs` forked workers (the cores
