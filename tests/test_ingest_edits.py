@@ -232,13 +232,34 @@ def test_a_title_edited_and_written_back_takes_a_whole_ingest(project, tmp_path,
     assert "title_source: derived" in paper_file(copy, "zetanet").read_text(encoding="utf-8")
 
 
-@pytest.mark.parametrize("record", ["<<<<<<< HEAD\n{}\n=======\n{}\n>>>>>>> branch\n", "[1, 2]", "[" * 100_000,
-                                    '{"inputs": 3}', "\udcff"])
-def test_a_record_of_another_shape_takes_a_whole_ingest_and_is_written_anew(project, tmp_path, whole_runs, record):
+def conflicted(record: str) -> str:
+    """The record as git leaves it when two branches changed its inputs line: the other lines, its
+    "about" line among them, outside the markers."""
+    inputs = re.search(r'(?m)^"inputs": .*\n', record)[0]
+    return record.replace(inputs, f"<<<<<<< HEAD\n{inputs}=======\n\"inputs\": \"0\",\n>>>>>>> branch\n")
+
+
+@pytest.mark.parametrize("damage", [conflicted, lambda record: record[:len(record) // 2],
+                                    lambda record: record.replace('"papers": ', '"papers": "many", "was": ')])
+def test_a_record_of_another_shape_takes_a_whole_ingest_and_is_written_anew(project, tmp_path, whole_runs, damage):
     copy = clone(project, tmp_path / "clone")
-    (copy / "content" / RECORD_FILE).write_text(record, encoding="utf-8", errors="surrogateescape")
+    record = copy / "content" / RECORD_FILE
+    record.write_text(damage(record.read_text(encoding="utf-8")), encoding="utf-8")
     assert_as_whole(copy, tmp_path, whole_runs, expected_whole=1)
     assert_as_whole(copy, tmp_path, whole_runs, expected_whole=0)
+
+
+@pytest.mark.parametrize("foreign", ["[1, 2]", "[" * 100_000, '{"inputs": 3}', "\udcff", "my notes on the catalogue\n"])
+def test_a_file_of_the_records_name_that_ingest_did_not_write_is_refused_and_kept(project, foreign):
+    """It may be the user's own: neither replaced nor removed (nor is anything else written)."""
+    record = project / "content" / RECORD_FILE
+    record.write_text(foreign, encoding="utf-8", errors="surrogateescape")
+    write_seed(project, "new-2026.txt", ["A new abstract, which a whole ingest would write as a paper of its own."])
+    before = contents(project)
+    for flags in ({}, {"prune": True}):
+        with pytest.raises(CatalogueError, match=re.escape(f"{RECORD_FILE}: not the record ingest writes")):
+            ingest(project, **flags)
+        assert contents(project) == before
 
 
 def test_a_record_that_is_no_regular_file_is_refused(project):

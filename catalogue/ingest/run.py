@@ -82,9 +82,9 @@ def ingest(seeds_dir: Path, content_dir: Path, prune: bool = False, cache: Cache
                        lookup is not None)
     known = KnownFiles(cache, KNOWN)
     digests = content_digests(content_dir, known)  # before any is read: one edited meanwhile differs next time
-    snapshot = read_snapshot(content_dir) if digests is not None else None
-    if not (snapshot and snapshot.inputs == key and (report := ingest_hand_edits(content_dir, snapshot, digests, cache,
-                                                                                  today))):
+    snapshot = read_snapshot(content_dir)  # read whatever the digests found: it refuses a file not ours
+    if not (snapshot and digests is not None and snapshot.inputs == key and
+            (report := ingest_hand_edits(content_dir, snapshot, digests, cache, today))):
         report = ingest_all(seeds_dir, content_dir, prune, cache, allow_removals, (taxonomy, fallback), key, digests,
                             today, lookup)
     known.save()

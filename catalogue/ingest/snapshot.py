@@ -33,6 +33,7 @@ RECORD_FILE = ".ingested.json"
 TITLE_SOURCES = ("derived", "given", "lookup", "edited")
 ABOUT = ("Written by 'build.py ingest': what it last left in this folder, so that an ingest of the same seeds "
          "reads only the content files changed since. Safe to delete.")
+ABOUT_LINE = f'"about": {json.dumps(ABOUT)},'.encode()  # a merge conflict keeps it: both sides write it alike
 
 
 @dataclass(frozen=True)
@@ -101,15 +102,19 @@ def changed_files(snapshot: IngestSnapshot, digests: dict[str, str]) -> list[Con
 
 
 def read_snapshot(content_dir: Path) -> IngestSnapshot | None:
-    """content/.ingested.json, or None when it is missing or not a record of this shape (a merge
-    conflict, an older format); anything but a regular file is refused, as content/.derived.json is."""
+    """content/.ingested.json, or None when it is missing or a record of another shape that this tool
+    wrote (a merge conflict, an older format: it still holds its "about" line). Anything but a regular
+    file is refused, as content/.derived.json is, and so is a file this tool did not write: the
+    ingest would replace it."""
     path = content_dir / RECORD_FILE
     if not path.exists() and not path.is_symlink():
         return None
     if path.is_symlink() or not path.is_file():
         raise CatalogueError(f"{path.as_posix()}: not a regular file; remove it (ingest writes it anew)")
+    text = path.read_bytes()
+    refuse_unless_ours(path, text)
     try:
-        data = json.loads(path.read_bytes())
+        data = json.loads(text)
         return IngestSnapshot(
             inputs=_text(data["inputs"]), state=_text(data["state"]), papers=_count(data["papers"]),
             files=tuple(ContentFile(_text(name), _text(digest_), _text(pid), _text(addresses), _source(source),
@@ -121,13 +126,24 @@ def read_snapshot(content_dir: Path) -> IngestSnapshot | None:
         return None
 
 
+def refuse_unless_ours(path: Path, text: bytes) -> None:
+    """A file of the record's name that does not say it is the record (its "about" line) is not
+    replaced nor removed: it may be the user's own."""
+    if ABOUT_LINE not in text:
+        raise CatalogueError(f"{path.as_posix()}: not the record ingest writes under this name (it lacks the line "
+                             "that says what it is); move this file elsewhere: ingest keeps its record here")
+
+
 def write_snapshot(content_dir: Path, snapshot: IngestSnapshot | None) -> bool:
     """content/.ingested.json written when it changed (its time kept otherwise, as content/.derived.json's),
     or removed when `snapshot` is None (the last whole ingest left files it cannot account for);
     whether the file changed."""
     path = content_dir / RECORD_FILE
+    present = path.read_bytes() if path.is_file() and not path.is_symlink() else None
+    if present is not None:
+        refuse_unless_ours(path, present)
     if snapshot is None:
-        if path.is_file() and not path.is_symlink():
+        if present is not None:
             path.unlink()
             return True
         return False
@@ -140,7 +156,7 @@ def write_snapshot(content_dir: Path, snapshot: IngestSnapshot | None) -> bool:
             for row in snapshot.files}
     files = [f"{json.dumps(name)}: {json.dumps(row)}" for name, row in rows.items()]
     text = "{\n" + "\n".join(lines) + '\n"files": {\n' + ",\n".join(files) + "\n}\n}\n"
-    if path.is_file() and path.read_bytes() == text.encode("utf-8"):
+    if present == text.encode("utf-8"):
         return False
     write_text_atomic(path, text)
     return True
