@@ -632,3 +632,15 @@ def test_a_strange_derived_record_is_refused_not_waited_on(project, make, messag
     assert result.exit_code == 1
     assert f"{state.as_posix()}: {message}" in result.output
     assert {path: value for path, value in snapshot(project / "content").items() if path != ".derived.json"} == before
+
+
+@pytest.mark.parametrize("text", ['{"theme": "dark", "papers": 3}\n', '{"notes": {"count": 3}}\n'],
+                         ids=["flat", "nested-number"])
+def test_a_json_object_ingest_did_not_write_under_the_derived_records_name_is_kept(project, text):
+    state = project / "content" / ".derived.json"
+    state.write_text(text, encoding="utf-8")
+    before = snapshot(project / "content")
+    result = ingest(project)
+    assert result.exit_code == 1
+    assert f"{state.as_posix()}: not the record of derived fields ingest writes under this name" in result.output
+    assert snapshot(project / "content") == before
