@@ -36,6 +36,7 @@ from catalogue.publish.staging import Staging
 from catalogue.publish.writer import Batch, SiteWriter, WriteReport
 from catalogue.system.cache import CACHE_DIR, Cache, KnownFiles, digest, package_version, tree_state
 from catalogue.system.lock import LOCK_FILE, exclusive
+from catalogue.system.memory import give_back
 from catalogue.system.removal import remove_tree
 from catalogue.system.terminal import counted, display, say, stage
 from catalogue.ingest.seed_files import at_their_places, check_seeds_folder, seeds_state
@@ -127,12 +128,14 @@ def render(content: Path, out: Path, config: SiteConfig, templates: Path, assets
     with closing(Cache.beside(content, KEPT_TYPES)) as cache, nullcontext(similarity) if similarity else \
             SimilarityProcess(cache.path, is_small_catalogue(content / PAPERS_DIR)) as similarity, cycles_left_alone():
         catalogue = load(content, cache)
+        papers = len(catalogue.papers)
         batches = plan(catalogue, config, templates, cache, similarity)
+        del catalogue  # the batches hold what they need, and write lets each go once it is written
         site = SiteFolder(out, display(out))
         with site.staged() as staging:
             report = write(batches, staging, assets, search, out, content)
             staging.write_manifest(fingerprint, report, site.content_seen(content))
-    return SiteReport(report.size, len(report.inputs), len(catalogue.papers))
+    return SiteReport(report.size, len(report.inputs), papers)
 
 
 def load(content: Path, cache: Cache) -> Catalogue:
@@ -161,16 +164,19 @@ def plan(catalogue: Catalogue, config: SiteConfig, templates: Path, cache: Cache
 
 def write(batches: list[Batch], staging: Staging, assets: Path, search: bool, out: Path, content: Path) -> WriteReport:
     """Each batch made and written into the staging folder (only files whose inputs changed), the
-    assets copied, and, when `search`, Pagefind run beside the writing once the pages it reads are written."""
+    assets copied, and, when `search`, Pagefind run beside the writing once the pages it reads are written;
+    `batches` is left empty, and what only they held is given back to the system before Pagefind grows."""
     from catalogue.search.index import BUNDLE_DIR
     with ThreadPoolExecutor(max_workers=1) as beside:  # its exit waits for Pagefind
         writer = staging.writer()
         indexing = None
-        for batch in batches:
+        while batches:  # each let go once written: the catalogue and its views go with the last
+            batch = batches.pop(0)
             if search and indexing is None and not batch.searched:
                 indexing = start_indexing(beside, writer, staging.path, out, content)
             with stage(f"Rendering and writing {batch.label}"):
                 writer.write(batch.plan(), forking=indexing is None)
+        batch = None
         if search and indexing is None:
             indexing = start_indexing(beside, writer, staging.path, out, content)
         copy_assets(assets, staging.path)
@@ -180,6 +186,7 @@ def write(batches: list[Batch], staging: Staging, assets: Path, search: bool, ou
         if not search:
             remove_tree(staging.path / BUNDLE_DIR, ignore_errors=True)  # an old index would not match the pages
         elif indexing:
+            give_back()  # while Pagefind grows
             with stage("Indexing for search (Pagefind, started once the pages it reads were written)"):
                 summary = indexing.result()
             say(f"  {summary}")
