@@ -90,11 +90,12 @@ def updated_related(texts: list[str], last: RelatedState | None,
         return None
     kept = _kept_vectors(last)
     changed = [index for index, old in enumerate(was) if old is None]
-    rows = sparse.vstack([kept.weights, _weigh(kept, last.terms, [texts[index] for index in changed])]).tocsr()
+    rows = sparse.vstack([kept.weights, _weigh(kept, [texts[index] for index in changed])]).tocsr()
     added = iter(range(kept.weights.shape[0], rows.shape[0]))
     weights = rows[[old if old is not None else next(added) for old in was]]
     weights.sort_indices()
     vectors = replace(kept, weights=weights)
+    del kept, rows  # the weights as kept and as stacked: the catalogue's vectors twice over
     first, columns, scores = (_unpacked(packed) for packed in last.neighbours)
     shared = [tuple(line.split(PART)) if line else () for line in last.shared_terms.split(LINE)]
     new_index = np.full(len(last.digests), -1, dtype=np.int64)  # old paper -> new (-1: its text is gone)
@@ -187,10 +188,10 @@ def _from_keys(best: np.ndarray, vectors: Vectors, texts: list[str],
                   for p in range(bounds[i], bounds[i + 1])) for i in range(len(texts))]
 
 
-def _weigh(vectors: Vectors, terms: str, texts: list[str]) -> sparse.csr_matrix:
-    """The texts' TF-IDF vectors in the vocabulary of `vectors` (`terms`: as RelatedState keeps
-    them), with its idf; terms it lacks left out."""
-    term_ids = dict(zip(terms.split(LINE), range(len(vectors.terms)))) if terms else {}
+def _weigh(vectors: Vectors, texts: list[str]) -> sparse.csr_matrix:
+    """The texts' TF-IDF vectors in the kept vocabulary of `vectors` (_kept_vectors), with its idf;
+    terms it lacks left out."""
+    term_ids = dict(zip(vectors.terms.lines, range(len(vectors.terms))))
     indices: list[int] = []
     indptr = [0]
     for text in texts:
