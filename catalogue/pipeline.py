@@ -165,7 +165,7 @@ def plan(catalogue: Catalogue, config: SiteConfig, templates: Path, cache: Cache
 def write(batches: list[Batch], staging: Staging, assets: Path, search: bool, out: Path, content: Path) -> WriteReport:
     """Each batch made and written into the staging folder (only files whose inputs changed), the
     assets copied, and, when `search`, Pagefind run beside the writing once the pages it reads are written;
-    `batches` is left empty, and what only they held is given back to the system before Pagefind grows."""
+    `batches` is left empty, and what only they held is given back to the system before it waits for Pagefind."""
     from catalogue.search.index import BUNDLE_DIR
     with ThreadPoolExecutor(max_workers=1) as beside:  # its exit waits for Pagefind
         writer = staging.writer()
@@ -176,7 +176,7 @@ def write(batches: list[Batch], staging: Staging, assets: Path, search: bool, ou
                 indexing = start_indexing(beside, writer, staging.path, out, content)
             with stage(f"Rendering and writing {batch.label}"):
                 writer.write(batch.plan(), forking=indexing is None)
-        batch = None
+        batch = None  # the last one's too
         if search and indexing is None:
             indexing = start_indexing(beside, writer, staging.path, out, content)
         copy_assets(assets, staging.path)
@@ -186,7 +186,7 @@ def write(batches: list[Batch], staging: Staging, assets: Path, search: bool, ou
         if not search:
             remove_tree(staging.path / BUNDLE_DIR, ignore_errors=True)  # an old index would not match the pages
         elif indexing:
-            give_back()  # while Pagefind grows
+            give_back()  # Pagefind needs as much again
             with stage("Indexing for search (Pagefind, started once the pages it reads were written)"):
                 summary = indexing.result()
             say(f"  {summary}")

@@ -3,7 +3,10 @@ memory again beside it (issue 44: the peak of the whole process tree)."""
 
 import gc
 
+import pytest
+
 from catalogue import pipeline
+from catalogue.system import memory
 from catalogue.model import Catalogue, Paper
 from catalogue.site.views import PaperView
 from catalogue.system.memory import give_back
@@ -28,3 +31,22 @@ def test_no_paper_nor_view_is_held_while_pagefind_runs(tmp_path, monkeypatch):
     built = build_project(make_project(tmp_path / "project"))
     assert "Indexing for search" in built.output
     assert held == [0]
+
+
+class CLibrary:
+    """A stand-in for the C library, with or without glibc's malloc_trim."""
+
+    def __init__(self, trims: bool):
+        self.trimmed = []
+        if trims:
+            self.malloc_trim = lambda pad: self.trimmed.append(pad)
+
+
+@pytest.mark.parametrize("platform, trims, trimmed", [("linux", True, [0]), ("linux", False, []), ("darwin", True, [])],
+                         ids=["glibc", "musl", "macos"])
+def test_the_heap_is_trimmed_where_glibc_can_and_nothing_fails_elsewhere(monkeypatch, platform, trims, trimmed):
+    library = CLibrary(trims)
+    monkeypatch.setattr(memory.sys, "platform", platform)
+    monkeypatch.setattr(memory.ctypes, "CDLL", lambda name: library)
+    memory.give_back()
+    assert library.trimmed == trimmed

@@ -189,8 +189,8 @@ def _from_keys(best: np.ndarray, vectors: Vectors, texts: list[str],
 
 
 def _weigh(vectors: Vectors, texts: list[str]) -> sparse.csr_matrix:
-    """The texts' TF-IDF vectors in the kept vocabulary of `vectors` (_kept_vectors), with its idf;
-    terms it lacks left out."""
+    """The texts' TF-IDF vectors in the kept vocabulary of `vectors` (as _kept_vectors makes them: its
+    terms a Terms), with its idf; terms it lacks left out."""
     term_ids = dict(zip(vectors.terms.lines, range(len(vectors.terms))))
     indices: list[int] = []
     indptr = [0]

@@ -1,20 +1,21 @@
-"""Memory the build no longer needs, given back to the system before the search index is made:
+"""Memory the build no longer needs, given back to the system before it waits for the search index:
 Pagefind, a process of its own, needs as much again, and the machine holds both at once."""
 
 from __future__ import annotations
 
 import ctypes
 import gc
+import sys
 
 
 def give_back() -> None:
     """Free what nothing refers to (cycles too: the collector is off while the site is planned),
-    then ask glibc to return its free heap pages, which freed blocks otherwise leave with the process
-    (elsewhere there is no malloc_trim, and the C library keeps them as it does)."""
+    then, on Linux with glibc, ask it to return its free heap pages: freed blocks otherwise stay
+    with the process. Other C libraries have no such call."""
     gc.collect()
-    try:
-        trim = getattr(ctypes.CDLL(None), "malloc_trim", None)
-    except OSError:  # no C library to load by that name
+    if not sys.platform.startswith("linux"):
         return
+    trim = getattr(ctypes.CDLL(None), "malloc_trim", None)
     if trim is not None:
+        trim.argtypes = [ctypes.c_size_t]
         trim(0)
