@@ -34,7 +34,7 @@ from catalogue.ingest.removals import papers_leaving, refuse_removals, set_aside
 from catalogue.ingest.seed_files import SeedFile, Unreadable, at_their_places, find_seed_files, read_seed_bytes
 from catalogue.ingest.snapshot import (ContentFile, IngestSnapshot, addresses_of, changed_files, content_digests,
                                        read_snapshot, snapshot_key, write_snapshot)
-from catalogue.ingest.state import STATE_FILE, read_state, write_state
+from catalogue.ingest.state import STATE_FILE, read_state, refuse_unless_ours, write_state
 
 if TYPE_CHECKING:
     from catalogue.ingest.lookup.service import LookupSettings
@@ -156,6 +156,7 @@ def ingest_all(seeds_dir: Path, content_dir: Path, prune: bool, cache: Cache, al
     existing = {paper.id: (path, paper) for path, paper in read_papers(content_dir, cache).items()}
     state_path = content_dir / STATE_FILE
     state = read_state(state_path)
+    refuse_unless_ours(state_path, state)
     arrivals = plan_papers(read_seed_records(seed_files, problems), problems)
     reported_once: list[Problem] = []  # an ingest of the same inputs does not report these again
     continued = continue_identities(arrivals, existing, state, reported_once)

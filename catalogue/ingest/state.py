@@ -28,13 +28,17 @@ def read_state(path: Path) -> dict:
                              "anew, and takes differing fields for hand edits)")
     if not isinstance(state, dict):
         raise CatalogueError(f"{path.as_posix()}: not a JSON object; remove it (ingest writes it anew)")
+    return state
+
+
+def refuse_unless_ours(path: Path, state: dict) -> None:
+    """A JSON object of another shape than the record's is not ingest's: it may be the user's own, and
+    is not rewritten. (Not asked of a file the last ingest's record vouches for by its digest.)"""
     if not all(isinstance(fields, dict) and all(isinstance(digest, str) for digest in fields.values())
                for fields in state.values()):
-        # a JSON object of another shape is not ingest's: it may be the user's own, so it is not rewritten
         raise CatalogueError(f"{path.as_posix()}: not the record of derived fields ingest writes under this name "
                              "(each paper's fields and their digests); move this file elsewhere: ingest keeps "
                              "that record here")
-    return state
 
 
 def write_state(path: Path, state: dict) -> None:
