@@ -165,7 +165,8 @@ def plan(catalogue: Catalogue, config: SiteConfig, templates: Path, cache: Cache
 def write(batches: list[Batch], staging: Staging, assets: Path, search: bool, out: Path, content: Path) -> WriteReport:
     """Each batch made and written into the staging folder (only files whose inputs changed), the
     assets copied, and, when `search`, Pagefind run beside the writing once the pages it reads are written;
-    `batches` is left empty, and what only they held is given back to the system before it waits for Pagefind."""
+    `batches` is left empty, and what only they held is given back to the system as Pagefind starts and
+    before it waits for Pagefind."""
     from catalogue.search.index import BUNDLE_DIR
     with ThreadPoolExecutor(max_workers=1) as beside:  # its exit waits for Pagefind
         writer = staging.writer()
@@ -174,6 +175,7 @@ def write(batches: list[Batch], staging: Staging, assets: Path, search: bool, ou
             batch = batches.pop(0)
             if search and indexing is None and not batch.searched:
                 indexing = start_indexing(beside, writer, staging.path, out, content)
+                give_back()  # what only the searched batches held (the views), while Pagefind starts
             with stage(f"Rendering and writing {batch.label}"):
                 writer.write(batch.plan(), forking=indexing is None)
         batch = None  # the last one's too

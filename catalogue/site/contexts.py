@@ -106,18 +106,20 @@ class PaperValues:
 
 @dataclass(frozen=True)
 class MapGroup:
-    """A group of the map, as the list below it shows it: its colour index, its words, its papers."""
+    """A group of the map, as the list below it shows it: its colour index, its words, its number of
+    papers (assets/map.js lists them from the map's data)."""
 
     index: int
     words: tuple[str, ...]
     swatch: SafeHtml
-    papers: tuple[PaperView, ...]  # most typical first
+    size: int
 
 
 @dataclass(frozen=True)
 class MapValues:
     map_svg: SafeHtml
     map_groups: list[MapGroup]
+    paper_count: int
 
 
 Values = (ListValues | ForwardValues | SearchValues | OverviewValues | StatsValues | AuthorsIndexValues | AuthorsPageValues

@@ -5,6 +5,8 @@ JSON so that it loads from disk too."""
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from catalogue.site.charts import PALETTE, MapPoint, map_position, render_map
 from catalogue.site.json_text import plain_script_json
 from catalogue.site.views import PaperView, shorten
@@ -12,11 +14,25 @@ from catalogue.site.views import PaperView, shorten
 Groups = list[tuple[tuple[str, ...], tuple[int, ...]]]  # each group's words and its papers (most typical first)
 
 
-def map_points(views: tuple[PaperView, ...], positions: list[tuple[float, float]], groups: Groups) -> list[MapPoint]:
+class MapEntry(NamedTuple):
+    """What the map shows of a paper, and its view's key (which covers all of it)."""
+
+    key: str
+    path: str
+    slug: str
+    name: str
+    title: str
+
+
+def map_entries(views: tuple[PaperView, ...]) -> tuple[MapEntry, ...]:
+    return tuple(MapEntry(v.key, v.path, v.paper.slug, v.name_text, v.title_text) for v in views)
+
+
+def map_points(entries: tuple[MapEntry, ...], positions: list[tuple[float, float]], groups: Groups) -> list[MapPoint]:
     """A point per paper, coloured by its group; short labels keep the tooltips small."""
     colour = {member: n for n, (_, members) in enumerate(groups) for member in members}
-    return [MapPoint(x, y, f"../{v.path}", v.name_text or shorten(v.title_text, 60), colour.get(i, 0))
-            for i, (v, (x, y)) in enumerate(zip(views, positions))]
+    return [MapPoint(x, y, f"../{entry.path}", entry.name or shorten(entry.title, 60), colour.get(i, 0))
+            for i, (entry, (x, y)) in enumerate(zip(entries, positions))]
 
 
 def render_catalogue_map(points: list[MapPoint], groups: Groups, heading: str, empty: str) -> str:
@@ -24,14 +40,14 @@ def render_catalogue_map(points: list[MapPoint], groups: Groups, heading: str, e
     return render_map(points, [words for words, _ in groups], title=heading, empty=empty)
 
 
-def render_map_data(views: tuple[PaperView, ...], points: list[MapPoint], groups: Groups) -> str:
+def render_map_data(entries: tuple[MapEntry, ...], points: list[MapPoint], groups: Groups) -> str:
     """window.CATALOGUE_MAP = {"points": [[x, y, colour, slug, name, title], ...], "groups": [[point,
     ...], ...]}: each paper's place in the map's viewBox (as drawn), its group's colour (as the SVG's
     data-group), its slug (assets/common.js makes its address), its name and title (its dot's label
     and its line in its group's list); each group's papers by their place in points, most typical first."""
     rows = []
-    for view, point in zip(views, points):
+    for entry, point in zip(entries, points):
         x, y = map_position(point)
-        rows.append([x, y, point.colour_index % len(PALETTE), view.paper.slug, view.name_text or "", view.title_text])
+        rows.append([x, y, point.colour_index % len(PALETTE), entry.slug, entry.name, entry.title])
     data = {"points": rows, "groups": [list(members) for _, members in groups]}
     return "window.CATALOGUE_MAP = " + plain_script_json(data) + ";\n"

@@ -7,6 +7,7 @@ from __future__ import annotations
 import functools
 from collections import Counter
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from jinja2 import Environment
 from markupsafe import Markup as SafeHtml
@@ -21,7 +22,7 @@ from catalogue.site.contexts import (AuthorsIndexValues, AuthorsPageValues, Forw
 from catalogue.site.charts import render_bar_chart, render_swatch
 from catalogue.site.cite import venue_label
 from catalogue.site.groups import AuthorGroup, author_groups, author_pages, venue_groups
-from catalogue.site.map_page import map_points, render_catalogue_map, render_map_data
+from catalogue.site.map_page import MapEntry, map_entries, map_points, render_catalogue_map, render_map_data
 from catalogue.site.pagination import CARD_AUTHORS, Crumb, Entry, PageSizes, earlier_pages, letter_jumps, list_pages, paginate_authors
 from catalogue.site.paper_extras import PaperExtras, paper_extras
 from catalogue.site.templating import EntryMaker, PartReuser, render_page
@@ -46,21 +47,15 @@ class PagePlanner:
         shown = {"topics": self.used_topics, "topic_counts": self.counts, "paper_count": len(views),
                  "venues": [Entry(label, routes.venue_page(slug), len(members)) for slug, label, members in self.venues],
                  "has_authors": bool(self.authors), "card_authors": CARD_AUTHORS}
-        self.base = digest(everything, inputs_of(shown))
+        base = digest(everything, inputs_of(shown))
         shown |= {"t": strings, "venue_label": self.venue}
         macros = env.get_template("_macros.html").make_module({**shown, "routes": routes})
-        self.shared = SiteParts(**shown, card=EntryMaker(macros.paper_card), reuse=PartReuser())
+        self.frame = PageFrame(env, config, SiteParts(**shown, card=EntryMaker(macros.paper_card), reuse=PartReuser()), base)
+        self.page = self.frame.page
 
-    def page(self, path: str, template: str, title: str, description: str, papers: tuple[PaperView, ...] = (),
-             values: Values | None = None, canonical_path: str | None = None,
-             later: Callable[[], PaperExtras] | None = None) -> Output:
-        """A page whose inputs are its template, its path and its values (views stand in by their key);
-        `later` makes values that follow from those (so they need not be held until the page is made)."""
-        env, config, shared = self.env, self.config, self.shared
-        inputs = digest(self.base, template, path, title, description, inputs_of(papers), canonical_path, inputs_of(values))
-        return Output(path, inputs, lambda: render_page(env, template, config, path, shared, title=title,
-                                                        description=description, papers=papers, values=values,
-                                                        canonical_path=canonical_path, extras=later and later()))
+    def map_planner(self) -> MapPlanner:
+        """The map's planner, which holds what the map shows of each paper and nothing else of the views."""
+        return MapPlanner(self.frame, self.strings, map_entries(self.views))
 
     def plan_lists(self) -> list[Output]:
         """Every page but the paper pages and the map: lists, overviews, statistics, old addresses."""
@@ -171,18 +166,48 @@ class PagePlanner:
                           later=functools.partial(paper_extras, view, self.strings))
                 for index, view in enumerate(views)]
 
-    def plan_map(self, positions: list[tuple[float, float]],
-                 groups: list[tuple[tuple[str, ...], tuple[int, ...]]]) -> list[Output]:
-        """The map page and its data script (map_page.py)."""
-        t, views = self.strings.text, self.views
-        map_groups = [MapGroup(n, words, SafeHtml(render_swatch(n)), tuple(views[i] for i in members))
-                      for n, (words, members) in enumerate(groups)]
-        points = map_points(views, positions, groups)
+
+@dataclass(frozen=True)
+class PageFrame:
+    """What every page is made with: the templates, the settings, the parts pages share, and the
+    digest of all those (`base`)."""
+
+    env: Environment
+    config: SiteConfig
+    shared: SiteParts
+    base: str
+
+    def page(self, path: str, template: str, title: str, description: str, papers: tuple[PaperView, ...] = (),
+             values: Values | None = None, canonical_path: str | None = None,
+             later: Callable[[], PaperExtras] | None = None) -> Output:
+        """A page whose inputs are its template, its path and its values (views stand in by their key);
+        `later` makes values that follow from those (so they need not be held until the page is made)."""
+        env, config, shared = self.env, self.config, self.shared
+        inputs = digest(self.base, template, path, title, description, inputs_of(papers), canonical_path, inputs_of(values))
+        return Output(path, inputs, lambda: render_page(env, template, config, path, shared, title=title,
+                                                        description=description, papers=papers, values=values,
+                                                        canonical_path=canonical_path, extras=later and later()))
+
+
+@dataclass(frozen=True)
+class MapPlanner:
+    """The map page and its data script (map_page.py), planned once the similarity process has drawn
+    the map: the search index is made meanwhile, so this holds only what the map shows of each paper."""
+
+    frame: PageFrame
+    strings: Strings
+    entries: tuple[MapEntry, ...]
+
+    def plan(self, positions: list[tuple[float, float]], groups: list[tuple[tuple[str, ...], tuple[int, ...]]]) -> list[Output]:
+        t, entries = self.strings.text, self.entries
+        map_groups = [MapGroup(n, words, SafeHtml(render_swatch(n)), len(members)) for n, (words, members) in enumerate(groups)]
+        points = map_points(entries, positions, groups)
         svg = SafeHtml(render_catalogue_map(points, groups, t("map.heading"), t("map.empty")))
-        data = Output(routes.MAP_DATA, digest(self.base, inputs_of(views), positions, groups),
-                      lambda: render_map_data(views, points, groups))
-        return [self.page(routes.MAP, "map.html", t("map.title"), t("map.description", len(views), site=self.config.title),
-                          papers=views, values=MapValues(svg, map_groups)), data]
+        data = Output(routes.MAP_DATA, digest(self.frame.base, [entry.key for entry in entries], positions, groups),
+                      lambda: render_map_data(entries, points, groups))
+        return [self.frame.page(routes.MAP, "map.html", t("map.title"),
+                                t("map.description", len(entries), site=self.frame.config.title),
+                                values=MapValues(svg, map_groups, len(entries))), data]
 
 
 def inputs_of(value: object) -> object:
@@ -191,8 +216,6 @@ def inputs_of(value: object) -> object:
         return value.key
     if isinstance(value, AuthorGroup):
         return value.name, value.path, tuple(view.key for view in value.papers)
-    if isinstance(value, MapGroup):
-        return value.index, value.words, tuple(view.key for view in value.papers)
     if isinstance(value, Values):
         return type(value).__name__, inputs_of(named_values(value))
     if isinstance(value, dict):

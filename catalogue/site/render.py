@@ -57,6 +57,7 @@ def plan_site(catalogue: Catalogue, config: SiteConfig, env: Environment, cache:
                        lambda: render_site_data(strings.script_strings(), routes.PATTERNS, proceedings)))
     # The few big files first (data, then lists), the many small ones after: no worker is left with a big one at the end.
     first = data + lists + plan_paper_files(views, everything) + plan_cards(pages.venues, config, strings)
+    map_planner = pages.map_planner()  # the last batch holds no view: they go once the paper pages are written
     return [Batch("lists, feeds and search data (related papers are found meanwhile)", lambda: first),
             Batch(counted(len(views), "paper page"), lambda: pages.plan_papers(similarity.related())),
-            Batch("the map", lambda: pages.plan_map(similarity.positions(), similarity.groups()), searched=False)]
+            Batch("the map", lambda: map_planner.plan(similarity.positions(), similarity.groups()), searched=False)]
