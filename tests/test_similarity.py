@@ -22,16 +22,15 @@ from hypothesis import strategies as st
 from bench.synthetic import PROJECT, real_sentences, synthetic_abstract
 from catalogue.discovery import related
 from catalogue.discovery.changes import text_digests
-from catalogue.discovery.kept_related import LINE, PART, RelatedState, _kept_vectors, found_related, updated_related
+from catalogue.discovery.kept_related import LINE, RelatedState, _kept_vectors, found_related, updated_related
 from catalogue.discovery.map import MAP_GROUPS, full_map, map_groups, map_layout, updated_map
-from catalogue.discovery.neighbours import (COMMON_SHARE, SHARED_TERMS, Neighbour, _nearest, _split_by_frequency,
-                                            related_papers, shared_terms)
-from catalogue.discovery.terms import STOPWORDS, phrases, term_key
-from catalogue.discovery.vectors import tfidf, vectorise
+from catalogue.discovery.neighbours import (COMMON_SHARE, Neighbour, _nearest, _split_by_frequency, neighbours_by_row,
+                                            related_papers)
+from catalogue.discovery.terms import phrases, term_key
+from catalogue.discovery.vectors import tfidf, vectorise, written_form
 from catalogue.system.cache import Cache
 from catalogue.errors import CatalogueError
 from catalogue.discovery.related import SimilarityProcess, is_small_catalogue
-from catalogue.text import words
 
 DIFFUSION = [
     ("Denoising diffusion models generate images by reversing a gradual noising process. We propose "
@@ -89,7 +88,6 @@ def check_well_formed(related: list[tuple[Neighbour, ...]], texts: list[str], co
         assert all(0 < n.score <= 1 for n in neighbours)
         keys = [(-n.score, n.index) for n in neighbours]
         assert keys == sorted(keys), "highest score first, ties by index"
-        assert all(len(n.shared_terms) <= SHARED_TERMS for n in neighbours)
 
 
 # --- Scores ----------------------------------------------------------------------------------
@@ -135,8 +133,8 @@ def test_the_top_count_matches_a_brute_force_ranking_across_many_blocks(monkeypa
         assert [n.score for n in neighbours] == [full[i, j] / 1e6 for j in best]
     scores = scores_of(related)
     assert all(scores[j, i] == score for (i, j), score in scores.items() if (j, i) in scores)
-    # RelatedState parts its lists of terms by these marks: no term holds one
-    assert not any(mark in phrase for text in texts for phrase in phrases(text) for mark in (LINE, PART))
+    # RelatedState parts its lists of terms by this mark: no term holds one
+    assert not any(LINE in phrase for text in texts for phrase in phrases(text))
 
 
 def test_same_texts_same_answer():
@@ -153,29 +151,7 @@ def test_duplicates_are_each_others_neighbours_never_their_own():
     assert [(n.index, n.score) for n in related[3][:2]] == [(0, 1.0), (2, 1.0)]
 
 
-# --- Shared terms ----------------------------------------------------------------------------
-
-
-def test_shared_terms_are_in_both_texts_and_written_as_the_texts_write_them():
-    related = related_papers(CORPUS, count=len(CORPUS))
-    everything = " ".join(CORPUS).lower()
-    for i, neighbours in enumerate(related):
-        for n in neighbours:
-            assert n.shared_terms, "two papers with a score share at least one term"
-            assert len(set(n.shared_terms)) == len(n.shared_terms)
-            for term in n.shared_terms:
-                assert set(words(term)) <= set(words(CORPUS[i])) & set(words(CORPUS[n.index])), term
-                assert term.lower() in everything, f"{term!r} is a spelling the catalogue uses, not a stem"
-                assert not any(word in STOPWORDS for word in words(term))
-
-
-def test_shared_terms_put_the_most_telling_first_and_prefer_a_phrase_to_its_words():
-    first = "Optimal transport between point clouds. We speed up optimal transport with entropic regularization."
-    second = "Sliced optimal transport compares point clouds quickly, and entropic regularization keeps it smooth."
-    (neighbour,), _ = related_papers([first, second])
-    assert neighbour.shared_terms[0] == "optimal transport"
-    assert "optimal" not in neighbour.shared_terms and "transport" not in neighbour.shared_terms
-    assert "point clouds" in neighbour.shared_terms and "entropic regularization" in neighbour.shared_terms
+# --- Terms ------------------------------------------------------------------------------------
 
 
 @pytest.mark.parametrize("texts, term", [
@@ -184,21 +160,20 @@ def test_shared_terms_put_the_most_telling_first_and_prefer_a_phrase_to_its_word
     (["Diffusion models draw images.", "We train diffusion models on audio."], "diffusion models"),
     (["Graph networks on ImageNet.", "ImageNet labels are noisy."], "ImageNet"),
 ])
-def test_shared_terms_keep_hyphens_and_capitals_that_mean_something(texts, term):
-    (neighbour,), _ = related_papers(texts)
-    assert term in neighbour.shared_terms
+def test_terms_keep_hyphens_and_capitals_that_mean_something(texts, term):
+    """As the map's groups are named (written_form): the spelling the texts use most."""
+    vectors = vectorise(tuple(texts))
+    lower_case = set(vectors.spellings)
+    assert term in {written_form(vectors, t, lower_case) for t in range(len(vectors.terms))}
 
 
-def test_chinese_text_has_neighbours_and_readable_shared_terms():
+def test_chinese_text_has_neighbours():
     texts = ["扩散模型用于图像生成，我们提出新的去噪方法。",  # diffusion models make images; a denoiser
              "我们研究图神经网络在分子性质预测中的应用。",  # graph neural networks for molecules
              "扩散模型的去噪过程可以加速图像生成。"]  # denoising in diffusion models, faster images
     related = related_papers(texts)
     check_well_formed(related, texts, 5)
-    assert related[0][0].index == 2
-    assert "图像生成" in related[0][0].shared_terms and "扩散模型" in related[0][0].shared_terms
-    for term in related[0][0].shared_terms:
-        assert term in texts[0] and term in texts[2]
+    assert related[0][0].index == 2 and related[2][0].index == 0
 
 
 # --- Edge cases ------------------------------------------------------------------------------
@@ -238,11 +213,13 @@ def test_fewer_papers_than_asked_for():
     assert [len(neighbours) for neighbours in related] == [2, 2, 2]
 
 
-def test_links_and_boilerplate_are_not_shared_terms():
+def test_links_and_boilerplate_are_not_terms():
     texts = ["Our state-of-the-art method: https://github.com/a/b. Extensive experiments on graphs.",
              "A state-of-the-art approach, code at https://github.com/a/b; extensive experiments on graphs."]
+    vectors = vectorise(tuple(texts))
+    assert [vectors.terms[t] for t in vectors.weights[0].multiply(vectors.weights[1]).nonzero()[1]] == [("graph",)]
     (neighbour,), _ = related_papers(texts)
-    assert neighbour.shared_terms == ("graphs",)
+    assert neighbour.index == 1
 
 
 @settings(max_examples=40, deadline=None)
@@ -414,7 +391,7 @@ def test_the_similarity_process_answers_as_the_functions_do():
                           input=pickle.dumps((texts, None, None)), capture_output=True, check=True, cwd=PROJECT)
     answers = io.BytesIO(done.stdout)
     related, positions = pickle.load(answers), pickle.load(answers)  # related papers first, then the map
-    assert related == [tuple((n.index, n.shared_terms) for n in neighbours) for neighbours in related_papers(texts)]
+    assert related == [tuple(n.index for n in neighbours) for neighbours in related_papers(texts)]
     assert positions == map_layout(texts)
     assert pickle.load(answers) == map_groups(texts)  # then the map's groups
     assert pickle.load(answers) == tuple(full_map(texts))  # and the map's state, for the next build
@@ -528,14 +505,8 @@ def kept_from_fewer(monkeypatch):
 
 
 def exact_under(state: RelatedState, texts: list[str]) -> list[tuple[Neighbour, ...]]:
-    """Every paper's neighbours found from scratch (_nearest, shared_terms) over the vectors a state keeps."""
-    vectors = _kept_vectors(state)
-    rows, columns, scores = _nearest(vectors.weights, 5)
-    terms = shared_terms(vectors, rows, columns, texts)
-    found = [[] for _ in texts]
-    for row, column, score, shared in zip(rows.tolist(), columns.tolist(), scores.tolist(), terms):
-        found[row].append(Neighbour(column, score, shared))
-    return [tuple(neighbours) for neighbours in found]
+    """Every paper's neighbours found from scratch (_nearest) over the vectors a state keeps."""
+    return neighbours_by_row(*_nearest(_kept_vectors(state).weights, 5), len(texts))
 
 
 def test_related_papers_found_anew_are_those_of_a_clean_build_and_a_small_catalogue_is_always_found_anew():
@@ -553,7 +524,7 @@ def test_an_edit_finds_exact_neighbours_under_the_kept_weights_and_keeps_every_u
     kept, new_state = updated_related(changed, state)
     assert new_state.computed == state.computed and new_state.digests == text_digests(changed)
     assert kept == exact_under(new_state, changed)  # each paper's five best under the kept weights, found anew
-    for paper, neighbours in enumerate(last):  # a pair of unchanged papers keeps its score and shared terms
+    for paper, neighbours in enumerate(last):  # a pair of unchanged papers keeps its score
         if paper not in (7, 150):
             before = {n.index: n for n in neighbours if n.index not in (7, 150)}
             assert all(before[n.index] == n for n in kept[paper] if n.index in before)
@@ -606,6 +577,6 @@ def test_the_process_keeps_related_papers_and_their_vectors_for_the_next_build_o
     changed = edited(texts, 3)
     with SimilarityProcess(cache.path) as process:  # named at the start: the process reads the state at once
         process.ask(changed, cache)
-        assert process.related() == [tuple((n.index, n.shared_terms) for n in found) for found in related_papers(changed)]
+        assert process.related() == [tuple(n.index for n in found) for found in related_papers(changed)]
         process.groups()
     assert RelatedState(*cache.get(related.RELATED_KIND, related.similarity_version())).digests == text_digests(changed)

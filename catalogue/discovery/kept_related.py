@@ -8,29 +8,28 @@ from __future__ import annotations
 
 import base64
 from collections import Counter
-from dataclasses import replace
 from typing import NamedTuple
 
 import numpy as np
 from scipy import sparse
 
 from catalogue.discovery.changes import previous_places, text_digests, within_share
-from catalogue.discovery.neighbours import (PARTNER_LIMIT, SCORE_DECIMALS, Neighbour, best_of_rows, related_papers,
-                                            shared_terms)
+from catalogue.discovery.neighbours import (PARTNER_LIMIT, SCORE_DECIMALS, Neighbour, best_of_rows, neighbours_by_row,
+                                            related_papers)
 from catalogue.discovery.terms import phrases_with, term_key
 from catalogue.discovery.vectors import Spellings, Terms, Vectors, tfidf, vectorise
 
 RELATED_KEPT_SHARE = 0.01  # the last vocabulary and weights are kept while at most this share of texts differs
 RELATED_FOUND_ANEW_UP_TO = 500  # a catalogue this small has its related papers found anew, in a moment
-LINE, PART = "|", "/"  # never in a term (letters, digits, hyphens, spaces), unlike a line break
+LINE = "|"  # never in a term (letters, digits, hyphens, spaces), unlike a line break
 
 
 class RelatedState(NamedTuple):
     """Related papers and what they were found from, for the next build (updated_related): the
     digest of each paper's text and of the texts the last full computation read; that
     computation's vocabulary (its terms, their idf, their spellings and how often each is
-    written); each paper's TF-IDF vector and neighbours (their papers, scores and shared terms).
-    Arrays are packed as (dtype, base64), lists of words as text parted by LINE and PART: the
+    written); each paper's TF-IDF vector and neighbours (their papers and scores).
+    Arrays are packed as (dtype, base64), lists of words as text parted by LINE: the
     cache keeps JSON, and these need no escapes there."""
 
     digests: tuple[str, ...]
@@ -42,7 +41,6 @@ class RelatedState(NamedTuple):
     spelling_terms: tuple[str, str]
     weights: tuple[tuple[str, str], tuple[str, str], tuple[str, str]]  # CSR: data, indices, indptr
     neighbours: tuple[tuple[str, str], tuple[str, str], tuple[str, str]]  # each paper's first, columns, scores
-    shared_terms: str  # a neighbour a LINE, its terms parted by PART
 
 
 def found_related(texts: list[str], last: RelatedState | None,
@@ -76,7 +74,7 @@ def updated_related(texts: list[str], last: RelatedState | None,
     whose text is unchanged keep their order. A changed text is weighed with the kept vocabulary
     (a term it alone brings counts for nothing, a spelling keeps the written form it had) and
     compared with every paper; every other paper keeps its vector, so a pair of unchanged
-    papers keeps its score and shared terms. Each paper then has exactly its `count` best
+    papers keeps its score. Each paper then has exactly its `count` best
     neighbours under the kept weights: a paper whose last neighbours include a changed one is
     compared with every paper again, the others with the changed papers alone."""
     if last is None or len(last.computed) <= RELATED_FOUND_ANEW_UP_TO or count <= 0:
@@ -94,23 +92,21 @@ def updated_related(texts: list[str], last: RelatedState | None,
     added = iter(range(kept.weights.shape[0], rows.shape[0]))
     weights = rows[[old if old is not None else next(added) for old in was]]
     weights.sort_indices()
-    vectors = replace(kept, weights=weights)
     del kept, rows  # the weights as kept and as stacked: the catalogue's vectors twice over
     first, columns, scores = (_unpacked(packed) for packed in last.neighbours)
-    shared = [tuple(line.split(PART)) if line else () for line in last.shared_terms.split(LINE)]
     new_index = np.full(len(last.digests), -1, dtype=np.int64)  # old paper -> new (-1: its text is gone)
     new_index[unchanged] = [index for index, old in enumerate(was) if old is not None]
-    best, known = _kept_neighbours(was, first, new_index[columns], scores, shared, count)
+    best = _kept_neighbours(was, first, new_index[columns], scores, count)
     _add_changed(best, weights, changed)
-    found = _from_keys(best, vectors, texts, known)
+    found = _from_keys(best)
     return found, _related_state(digests, last.computed, last[2:7], weights, found)
 
 
 def _kept_neighbours(was: list[int | None], first: np.ndarray, columns: np.ndarray, scores: np.ndarray,
-                     shared: list[tuple[str, ...]], count: int) -> tuple[np.ndarray, dict[tuple[int, int], tuple]]:
+                     count: int) -> np.ndarray:
     """Each paper's best keys so far (as neighbours._keep_best orders them): the last neighbours of a paper
     whose text and neighbours are all kept (`columns`: the neighbours' new indices, -1 for a text
-    gone), -1 for the others, found anew; and the shared terms of each kept pair, by (paper, neighbour)."""
+    gone), -1 for the others, found anew."""
     best = np.full((len(was), count), -1, dtype=np.int64)
     old = np.array([-1 if index is None else index for index in was], dtype=np.int64)
     owner = np.repeat(np.arange(len(first) - 1), np.diff(first))  # the old paper each last neighbour is of
@@ -121,8 +117,7 @@ def _kept_neighbours(was: list[int | None], first: np.ndarray, columns: np.ndarr
     keep = ~lost[owner] & (new_of_old[owner] >= 0)
     rows, place = new_of_old[owner[keep]], (np.arange(len(owner)) - first[owner])[keep]
     best[rows, place] = (scores[keep] << 32) | (PARTNER_LIMIT - columns[keep])
-    known = dict(zip(zip(rows.tolist(), columns[keep].tolist()), (shared[at] for at in np.flatnonzero(keep).tolist())))
-    return best, known
+    return best
 
 
 def _add_changed(best: np.ndarray, weights: sparse.csr_matrix, changed: list[int]) -> None:
@@ -169,23 +164,13 @@ def _merge_keys(best: np.ndarray, rows: np.ndarray, columns: np.ndarray, scores:
     best[present] = np.sort(both, axis=1)[:, -k:]
 
 
-def _from_keys(best: np.ndarray, vectors: Vectors, texts: list[str],
-               known: dict[tuple[int, int], tuple[str, ...]]) -> list[tuple[Neighbour, ...]]:
-    """Each paper's neighbours from its best keys, their shared terms kept where the pair was
-    kept, found (shared_terms) for the others."""
+def _from_keys(best: np.ndarray) -> list[tuple[Neighbour, ...]]:
+    """Each paper's neighbours from its best keys."""
     best = np.sort(best, axis=1)[:, ::-1]
     scores, columns = best >> 32, PARTNER_LIMIT - (best & PARTNER_LIMIT)
     found = scores > 0
     rows = np.broadcast_to(np.arange(len(best))[:, None], best.shape)[found]
-    columns, scores = columns[found], scores[found]
-    pairs = list(zip(rows.tolist(), columns.tolist()))
-    missing = [p for p, pair in enumerate(pairs) if pair not in known]
-    terms = shared_terms(vectors, rows[missing], columns[missing], texts) if missing else []
-    made = dict(zip((pairs[p] for p in missing), terms))
-    bounds = np.searchsorted(rows, np.arange(len(texts) + 1)).tolist()
-    values = (scores / 10 ** SCORE_DECIMALS).tolist()
-    return [tuple(Neighbour(pairs[p][1], values[p], known[pairs[p]] if pairs[p] in known else made[pairs[p]])
-                  for p in range(bounds[i], bounds[i + 1])) for i in range(len(texts))]
+    return neighbours_by_row(rows, columns[found], scores[found] / 10 ** SCORE_DECIMALS, len(best))
 
 
 def _weigh(vectors: Vectors, texts: list[str]) -> sparse.csr_matrix:
@@ -213,8 +198,7 @@ def _related_state(digests: tuple[str, ...], computed: tuple[str, ...], vocabula
     return RelatedState(digests, computed, *vocabulary,
                         (_packed(weights.data), _packed(weights.indices), _packed(weights.indptr)),
                         (_packed(first), _packed(np.array([n.index for n in flat], dtype=np.int64)),
-                         _packed(np.array([round(n.score * 10 ** SCORE_DECIMALS) for n in flat], dtype=np.int64))),
-                        LINE.join(PART.join(n.shared_terms) for n in flat))
+                         _packed(np.array([round(n.score * 10 ** SCORE_DECIMALS) for n in flat], dtype=np.int64))))
 
 
 def _kept_vectors(state: RelatedState) -> Vectors:

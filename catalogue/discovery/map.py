@@ -79,7 +79,7 @@ def map_groups(texts: list[str]) -> list[tuple[tuple[str, ...], tuple[int, ...]]
     vectors = vectorise(tuple(texts))
     weights = vectors.weights
     overall = np.asarray(weights.mean(axis=0)).ravel()
-    lower_case = set(vectors.spellings)  # (see neighbours.shared_terms)
+    lower_case = set(vectors.spellings)  # (see vectors.written_form)
     groups = []
     for group in range(k):
         members = np.flatnonzero(labels == group)

@@ -1,6 +1,5 @@
 """Each paper's most similar others (`related_papers`): two papers are as similar as the cosine
-of their TF-IDF vectors, scores rounded to six decimals, ties going to the lower index; with the
-terms a pair shares, most telling first, as the catalogue writes them.
+of their TF-IDF vectors, scores rounded to six decimals, ties going to the lower index.
 """
 
 from __future__ import annotations
@@ -8,32 +7,27 @@ from __future__ import annotations
 import math
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from itertools import pairwise
 
 import numpy as np
 from scipy import sparse
 from threadpoolctl import threadpool_limits
 
-from catalogue.discovery.terms import HAS_CJK
-from catalogue.discovery.vectors import Vectors, vectorise, written_form
+from catalogue.discovery.vectors import vectorise
 from catalogue.system.workers import cores
 
-SHARED_TERMS = 5
 SCORE_DECIMALS = 6
 BLOCK_CELLS = 2 ** 19  # scores a thread holds at once (float64: 4 MB), a square tile of them
 PARTNER_LIMIT = 2 ** 32 - 1  # papers are numbered below this, in the low bits of a neighbour's key
 COMMON_SHARE = 0.05  # a term in this share of the papers or more is cheaper in a dense product
 DENSE_CELLS = 2 ** 22  # at most this many values in that dense part (32 MB)
-PAIRS_AT_ONCE = 2000  # pairs of neighbours whose shared terms are found together
 
 
 @dataclass(frozen=True)
 class Neighbour:
-    """Another paper like this one: its index, the cosine of the two, the terms they share."""
+    """Another paper like this one: its index and the cosine of the two."""
 
     index: int
     score: float  # in (0, 1], six decimals
-    shared_terms: tuple[str, ...]  # at most SHARED_TERMS, most telling first, as the catalogue writes them
 
 
 def related_papers(texts: list[str], count: int = 5) -> list[tuple[Neighbour, ...]]:
@@ -46,11 +40,14 @@ def related_papers(texts: list[str], count: int = 5) -> list[tuple[Neighbour, ..
         return [() for _ in texts]
     vectors = vectorise(tuple(texts))
     rows, columns, scores = _nearest(vectors.weights, count)
-    terms = shared_terms(vectors, rows, columns, texts)
-    bounds = np.searchsorted(rows, np.arange(len(texts) + 1)).tolist()
+    return neighbours_by_row(rows, columns, scores, len(texts))
+
+
+def neighbours_by_row(rows: np.ndarray, columns: np.ndarray, scores: np.ndarray, papers: int) -> list[tuple[Neighbour, ...]]:
+    """Each paper's neighbours from the (row, column, score) of every pair, sorted by row."""
+    bounds = np.searchsorted(rows, np.arange(papers + 1)).tolist()
     columns_, scores_ = columns.tolist(), scores.tolist()
-    return [tuple(Neighbour(columns_[p], scores_[p], terms[p]) for p in range(bounds[i], bounds[i + 1]))
-            for i in range(len(texts))]
+    return [tuple(Neighbour(columns_[p], scores_[p]) for p in range(bounds[i], bounds[i + 1])) for i in range(papers)]
 
 
 def _nearest(weights: sparse.csr_matrix, count: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -164,76 +161,3 @@ def best_of_rows(block: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray, np.
     scores = np.rint(np.minimum(block[rows, columns].astype(np.float64), 1.0) * scale).astype(np.int64)
     keep = scores > 0
     return rows[keep], columns[keep], scores[keep]
-
-
-def shared_terms(vectors: Vectors, rows: np.ndarray, columns: np.ndarray,
-                  texts: list[str]) -> list[tuple[str, ...]]:
-    """For each pair, the terms with the largest product of the two papers' weights, as written."""
-    n = vectors.weights.shape[0]
-    pairs, which = np.unique(np.minimum(rows, columns) * n + np.maximum(rows, columns), return_inverse=True)
-    first, second = np.divmod(pairs, n)
-    lower_case = set(vectors.spellings)  # a word is written in lower case somewhere if its lower case is a spelling
-    written: dict[int, str] = {}
-    shared = []
-    characters = {t for t in range(len(vectors.terms)) if HAS_CJK.match(vectors.terms[t][0])} \
-        if any(HAS_CJK.search(texts[p]) for p in np.unique(first).tolist()) else set()
-    for start in range(0, len(pairs), PAIRS_AT_ONCE):  # a few pairs at a time: their products are big
-        chunk = slice(start, start + PAIRS_AT_ONCE)
-        products = vectors.weights[first[chunk]].multiply(vectors.weights[second[chunk]]).tocsr()
-        products.eliminate_zeros()
-        products.sort_indices()
-        pair = np.repeat(np.arange(products.shape[0]), np.diff(products.indptr))
-        # By pair, then largest product (exact: float32 products in float64), equal products by term.
-        ranked = products.indices[np.argsort(pair * 2.0 - products.data, kind="stable")].tolist()
-        for p, (low, high) in enumerate(pairwise(products.indptr.tolist()), start):
-            candidates = ranked[low:min(high, low + 3 * SHARED_TERMS)]
-            joining = bool(characters) and not characters.isdisjoint(candidates)
-            chosen = _fewest_repeats(candidates, vectors.terms, len(candidates) if joining else SHARED_TERMS)
-            for t in chosen:
-                if t not in written:
-                    written[t] = written_form(vectors, t, lower_case)
-            terms = [written[t] for t in chosen]
-            if joining:  # pairs of characters first joined, then cut to SHARED_TERMS
-                terms = _join_characters(terms, texts[first[p]], texts[second[p]])[:SHARED_TERMS]
-            shared.append(tuple(terms))
-    return [shared[p] for p in which.ravel().tolist()]
-
-
-def _join_characters(terms: list[str], text: str, other: str) -> list[str]:
-    """Overlapping pairs of CJK characters joined back into the run both texts write
-    ('图像', '像生', '生成' -> '图像生成'), in the place of the first."""
-    joined = True
-    while joined:
-        joined = False
-        for a, b in ((a, b) for a in range(len(terms)) for b in range(len(terms)) if a != b):
-            left, right = terms[a], terms[b]
-            run = left + right[1:]
-            if HAS_CJK.match(left) and HAS_CJK.match(right) and left[-1] == right[0] and run in text and run in other:
-                terms[min(a, b)] = run
-                del terms[max(a, b)]
-                joined = True
-                break
-    return terms
-
-
-def _fewest_repeats(ranked: list[int], terms: list[tuple[str, ...]], limit: int) -> list[int]:
-    """The first `limit` terms, leaving out a word a chosen bigram already shows, and letting
-    a bigram take the place of the chosen words it contains ('diffusion' -> 'diffusion model')."""
-    chosen: list[int] = []
-    shown: set[str] = set()
-    for t in ranked:
-        words = terms[t]
-        if len(words) == 1:
-            if len(chosen) < limit and words[0] not in shown:
-                chosen.append(t)
-                shown.add(words[0])
-            continue
-        inside = [c for c in chosen if len(terms[c]) == 1 and terms[c][0] in words]
-        if inside:
-            chosen[chosen.index(inside[0])] = t
-            chosen = [c for c in chosen if c not in inside[1:]]
-            shown.update(words)
-        elif len(chosen) < limit and not shown.issuperset(words):
-            chosen.append(t)
-            shown.update(words)
-    return chosen

@@ -132,8 +132,8 @@ class SimilarityProcess:
         # A thread writes: the pipe holds 64 KB and the process reads only once its imports are done.
         threading.Thread(target=self._send, args=(request,), daemon=True).start()
 
-    def related(self) -> list[tuple[tuple[int, tuple[str, ...]], ...]]:
-        """Each paper's related papers: (index of the other paper, the terms they share)."""
+    def related(self) -> list[tuple[int, ...]]:
+        """Each paper's related papers, by their indices, most similar first."""
         return self._answer(0)
 
     def positions(self) -> list[tuple[float, float]]:

@@ -24,7 +24,7 @@ def main(requests: BinaryIO, answers: BinaryIO, named: tuple[str, str, str] | No
     `requests`, pickled, the texts, the last build's map (a MapState as a tuple, or None) and where
     the related papers' state is kept (the cache's file, the entry's kind and key; or None); on
     `answers`, pickled as plain tuples (reading them needs no scikit-learn), first each paper's
-    related papers as (index, shared terms), then each paper's place on the map, then the map's
+    related papers (their indices), then each paper's place on the map, then the map's
     groups (map_groups), then the new MapState as a tuple. It stores the new RelatedState where the
     last one was kept once the related papers are sent, before the map is drawn, which so does not
     hold it. `named`, that place is read at once, while the build ingests."""
@@ -45,7 +45,7 @@ def main(requests: BinaryIO, answers: BinaryIO, named: tuple[str, str, str] | No
         cache, last_related = _stored_related(where)
     neighbours, related = found_related(texts, RelatedState(*last_related) if last_related else None)
     del last_related
-    pickle.dump([tuple((n.index, n.shared_terms) for n in found) for found in neighbours], answers)
+    pickle.dump([tuple(n.index for n in found) for found in neighbours], answers)
     answers.flush()  # the build writes paper pages while the map is drawn
     if cache:  # stored before the map is drawn, and let go: the map needs none of it
         cache.put(where[1], where[2], tuple(related))

@@ -155,14 +155,13 @@ class PagePlanner:
                 next_page=index[at + 1].path if at + 1 < len(index) else None)))
         return pages
 
-    def plan_papers(self, related: list[tuple[tuple[int, tuple[str, ...]], ...]]) -> list[Output]:
-        """A page per paper, with its related papers (index of the other, terms they share: the page
-        names the papers alone)."""
+    def plan_papers(self, related: list[tuple[int, ...]]) -> list[Output]:
+        """A page per paper, with its related papers (their indices, most similar first)."""
         views = self.views
         return [self.page(view.path, "paper.html", view.title_text, view.description, papers=(view,),
                           values=PaperValues(previous=views[index - 1] if index else None,
                                              next=views[index + 1] if index + 1 < len(views) else None,
-                                             related=[views[other] for other, _ in related[index]]),
+                                             related=[views[other] for other in related[index]]),
                           later=functools.partial(paper_extras, view, self.strings))
                 for index, view in enumerate(views)]
 
