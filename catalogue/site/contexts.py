@@ -119,7 +119,6 @@ class MapGroup:
 class MapValues:
     map_svg: SafeHtml
     map_groups: list[MapGroup]
-    paper_count: int
 
 
 Values = (ListValues | ForwardValues | SearchValues | OverviewValues | StatsValues | AuthorsIndexValues | AuthorsPageValues

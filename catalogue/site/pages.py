@@ -206,7 +206,7 @@ class MapPlanner:
                       lambda: render_map_data(entries, points, groups))
         return [self.frame.page(routes.MAP, "map.html", t("map.title"),
                                 t("map.description", len(entries), site=self.frame.config.title),
-                                values=MapValues(svg, map_groups, len(entries))), data]
+                                values=MapValues(svg, map_groups)), data]
 
 
 def inputs_of(value: object) -> object:
