@@ -175,7 +175,8 @@ def write(batches: list[Batch], staging: Staging, assets: Path, search: bool, ou
             batch = batches.pop(0)
             if search and indexing is None and not batch.searched:
                 indexing = start_indexing(beside, writer, staging.path, out, content)
-                give_back()  # what only the searched batches held (the views), while Pagefind starts
+                if indexing is not None:
+                    give_back()  # what only the searched batches held (the views), while Pagefind starts
             with stage(f"Rendering and writing {batch.label}"):
                 writer.write(batch.plan(), forking=indexing is None)
         batch = None  # the last one's too

@@ -123,7 +123,7 @@ VALUES = [
     (Paper(id="0123456789ab", slug="x", title="T", abstract="A", source=Source("s")), (Problem(Source("s", 1), "m"),)),
     Converted("<p>x</p>", "x", ("note",)),
     Topic("rl", "RL", ("reinforcement",), (("zh-CN", "强化学习"),)),
-    ([(1, ("shared", "terms")), (0, ())], [(0.5, 0.25), (1.0, 0.0)]),  # related papers and the map
+    ([(1, 2), ()], [(0.5, 0.25), (1.0, 0.0)]),  # related papers and the map
     True, None, 3, 2.5, "text", (), [],
     ("a lone surrogate \ud800, as a YAML escape can make one", "强化学习"),
     2 ** 64 - 1, -2 ** 63, (2 ** 70, "past 64 bits"), [-2 ** 64], float("inf"), (-float("inf"), 1e16, -0.0),

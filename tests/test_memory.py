@@ -1,5 +1,5 @@
-"""The build gives back what it no longer needs before it waits for Pagefind, which needs as much
-memory again beside it (issue 44: the peak of the whole process tree)."""
+"""The build gives back what it no longer needs as Pagefind starts and before it waits for it:
+Pagefind needs as much memory again beside it (issue 44: the peak of the whole process tree)."""
 
 import gc
 

@@ -15,9 +15,9 @@ from scipy import sparse
 
 from catalogue.discovery.changes import previous_places, text_digests, within_share
 from catalogue.discovery.neighbours import (PARTNER_LIMIT, SCORE_DECIMALS, Neighbour, best_of_rows, neighbours_by_row,
-                                            related_papers)
+                                            pairs_of_keys, related_papers)
 from catalogue.discovery.terms import phrases_with, term_key
-from catalogue.discovery.vectors import Spellings, Terms, Vectors, tfidf, vectorise
+from catalogue.discovery.vectors import Terms, tfidf, vectorise
 
 RELATED_KEPT_SHARE = 0.01  # the last vocabulary and weights are kept while at most this share of texts differs
 RELATED_FOUND_ANEW_UP_TO = 500  # a catalogue this small has its related papers found anew, in a moment
@@ -27,8 +27,8 @@ LINE = "|"  # never in a term (letters, digits, hyphens, spaces), unlike a line 
 class RelatedState(NamedTuple):
     """Related papers and what they were found from, for the next build (updated_related): the
     digest of each paper's text and of the texts the last full computation read; that
-    computation's vocabulary (its terms, their idf, their spellings and how often each is
-    written); each paper's TF-IDF vector and neighbours (their papers and scores).
+    computation's vocabulary (its terms and their idf); each paper's TF-IDF vector and
+    neighbours (their papers and scores).
     Arrays are packed as (dtype, base64), lists of words as text parted by LINE: the
     cache keeps JSON, and these need no escapes there."""
 
@@ -36,11 +36,16 @@ class RelatedState(NamedTuple):
     computed: tuple[str, ...]
     terms: str  # a term a LINE, its words parted by spaces
     idf: tuple[str, str]
-    spellings: str  # a spelling a LINE
-    spelling_counts: tuple[str, str]
-    spelling_terms: tuple[str, str]
     weights: tuple[tuple[str, str], tuple[str, str], tuple[str, str]]  # CSR: data, indices, indptr
     neighbours: tuple[tuple[str, str], tuple[str, str], tuple[str, str]]  # each paper's first, columns, scores
+
+
+class KeptVectors(NamedTuple):
+    """What a RelatedState keeps of vectorise's Vectors: each paper's weights, the terms, their idf."""
+
+    weights: sparse.csr_matrix
+    terms: Terms
+    idf: np.ndarray
 
 
 def found_related(texts: list[str], last: RelatedState | None,
@@ -53,12 +58,10 @@ def found_related(texts: list[str], last: RelatedState | None,
     found = related_papers(texts, count)
     digests = text_digests(texts)
     if len(texts) < 2:  # no vectors: nothing to keep
-        return found, _related_state(digests, digests, ("", _packed(np.zeros(0, np.float32)), "",
-                                                        _packed(np.zeros(0, np.float32)), _packed(np.zeros(0, np.int64))),
+        return found, _related_state(digests, digests, ("", _packed(np.zeros(0, np.float32))),
                                      sparse.csr_matrix((len(texts), 0), dtype=np.float32), found)
     vectors = vectorise(tuple(texts))
-    vocabulary = (LINE.join(" ".join(term) for term in vectors.terms), _packed(vectors.idf), LINE.join(vectors.spellings),
-                  _packed(vectors.spelling_counts), _packed(vectors.spelling_terms))
+    vocabulary = (LINE.join(" ".join(term) for term in vectors.terms), _packed(vectors.idf))
     return found, _related_state(digests, digests, vocabulary, vectors.weights, found)
 
 
@@ -72,11 +75,10 @@ def updated_related(texts: list[str], last: RelatedState | None,
     RELATED_FOUND_ANEW_UP_TO papers and the texts differ from those it read by at most
     RELATED_KEPT_SHARE of the papers (as multisets, as updated_map counts them), and the papers
     whose text is unchanged keep their order. A changed text is weighed with the kept vocabulary
-    (a term it alone brings counts for nothing, a spelling keeps the written form it had) and
-    compared with every paper; every other paper keeps its vector, so a pair of unchanged
-    papers keeps its score. Each paper then has exactly its `count` best
-    neighbours under the kept weights: a paper whose last neighbours include a changed one is
-    compared with every paper again, the others with the changed papers alone."""
+    (a term it alone brings counts for nothing) and compared with every paper; every other paper
+    keeps its vector, so a pair of unchanged papers keeps its score. Each paper then has exactly
+    its `count` best neighbours under the kept weights: a paper whose last neighbours include a
+    changed one is compared with every paper again, the others with the changed papers alone."""
     if last is None or len(last.computed) <= RELATED_FOUND_ANEW_UP_TO or count <= 0:
         return None
     digests = text_digests(texts)
@@ -98,8 +100,8 @@ def updated_related(texts: list[str], last: RelatedState | None,
     new_index[unchanged] = [index for index, old in enumerate(was) if old is not None]
     best = _kept_neighbours(was, first, new_index[columns], scores, count)
     _add_changed(best, weights, changed)
-    found = _from_keys(best)
-    return found, _related_state(digests, last.computed, last[2:7], weights, found)
+    found = neighbours_by_row(*pairs_of_keys(best), len(best))
+    return found, _related_state(digests, last.computed, (last.terms, last.idf), weights, found)
 
 
 def _kept_neighbours(was: list[int | None], first: np.ndarray, columns: np.ndarray, scores: np.ndarray,
@@ -164,18 +166,8 @@ def _merge_keys(best: np.ndarray, rows: np.ndarray, columns: np.ndarray, scores:
     best[present] = np.sort(both, axis=1)[:, -k:]
 
 
-def _from_keys(best: np.ndarray) -> list[tuple[Neighbour, ...]]:
-    """Each paper's neighbours from its best keys."""
-    best = np.sort(best, axis=1)[:, ::-1]
-    scores, columns = best >> 32, PARTNER_LIMIT - (best & PARTNER_LIMIT)
-    found = scores > 0
-    rows = np.broadcast_to(np.arange(len(best))[:, None], best.shape)[found]
-    return neighbours_by_row(rows, columns[found], scores[found] / 10 ** SCORE_DECIMALS, len(best))
-
-
-def _weigh(vectors: Vectors, texts: list[str]) -> sparse.csr_matrix:
-    """The texts' TF-IDF vectors in the kept vocabulary of `vectors` (as _kept_vectors makes them: its
-    terms a Terms), with its idf; terms it lacks left out."""
+def _weigh(vectors: KeptVectors, texts: list[str]) -> sparse.csr_matrix:
+    """The texts' TF-IDF vectors in the kept vocabulary, with its idf; terms it lacks left out."""
     term_ids = dict(zip(vectors.terms.lines, range(len(vectors.terms))))
     indices: list[int] = []
     indptr = [0]
@@ -201,15 +193,11 @@ def _related_state(digests: tuple[str, ...], computed: tuple[str, ...], vocabula
                          _packed(np.array([round(n.score * 10 ** SCORE_DECIMALS) for n in flat], dtype=np.int64))))
 
 
-def _kept_vectors(state: RelatedState) -> Vectors:
-    """The vectors and vocabulary a RelatedState keeps, as vectorise made them."""
+def _kept_vectors(state: RelatedState) -> KeptVectors:
     terms = Terms(state.terms.split(LINE) if state.terms else [])
-    spelling_terms = _unpacked(state.spelling_terms)
     data, indices, indptr = (_unpacked(packed) for packed in state.weights)
     weights = sparse.csr_matrix((data, indices, indptr), shape=(len(state.digests), len(terms)))
-    return Vectors(weights, terms, state.spellings.split(LINE) if state.spellings else [],
-                    _unpacked(state.spelling_counts), Spellings.of_terms(spelling_terms, len(terms)),
-                    _unpacked(state.idf), spelling_terms)
+    return KeptVectors(weights, terms, _unpacked(state.idf))
 
 
 def _packed(array: np.ndarray) -> tuple[str, str]:

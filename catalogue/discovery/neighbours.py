@@ -92,10 +92,16 @@ def _nearest(weights: sparse.csr_matrix, count: int) -> tuple[np.ndarray, np.nda
             _keep_best(best, floor, top, *by_row, left)
             if by_column:
                 _keep_best(best, floor, left, *by_column, top)
+    return pairs_of_keys(best)
+
+
+def pairs_of_keys(best: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Rows, columns and scores of each paper's best keys (as _keep_best orders them) above zero,
+    sorted by row, then best first."""
     best = np.sort(best, axis=1)[:, ::-1]  # best first: highest score, then lowest column
     scores, columns = best >> 32, PARTNER_LIMIT - (best & PARTNER_LIMIT)
     found = scores > 0
-    rows = np.broadcast_to(np.arange(n)[:, None], best.shape)
+    rows = np.broadcast_to(np.arange(len(best))[:, None], best.shape)
     return rows[found], columns[found], scores[found] / 10 ** SCORE_DECIMALS
 
 

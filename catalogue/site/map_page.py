@@ -25,6 +25,7 @@ class MapEntry(NamedTuple):
 
 
 def map_entries(views: tuple[PaperView, ...]) -> tuple[MapEntry, ...]:
+    """What the map shows of each paper, in the catalogue's order (the similarity process's)."""
     return tuple(MapEntry(v.key, v.path, v.paper.slug, v.name_text, v.title_text) for v in views)
 
 

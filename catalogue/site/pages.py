@@ -7,7 +7,7 @@ from __future__ import annotations
 import functools
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from jinja2 import Environment
 from markupsafe import Markup as SafeHtml
@@ -22,7 +22,7 @@ from catalogue.site.contexts import (AuthorsIndexValues, AuthorsPageValues, Forw
 from catalogue.site.charts import render_bar_chart, render_swatch
 from catalogue.site.cite import venue_label
 from catalogue.site.groups import AuthorGroup, author_groups, author_pages, venue_groups
-from catalogue.site.map_page import MapEntry, map_entries, map_points, render_catalogue_map, render_map_data
+from catalogue.site.map_page import Groups, MapEntry, map_entries, map_points, render_catalogue_map, render_map_data
 from catalogue.site.pagination import CARD_AUTHORS, Crumb, Entry, PageSizes, earlier_pages, letter_jumps, list_pages, paginate_authors
 from catalogue.site.paper_extras import PaperExtras, paper_extras
 from catalogue.site.templating import EntryMaker, PartReuser, render_page
@@ -54,8 +54,10 @@ class PagePlanner:
         self.page = self.frame.page
 
     def map_planner(self) -> MapPlanner:
-        """The map's planner, which holds what the map shows of each paper and nothing else of the views."""
-        return MapPlanner(self.frame, self.strings, map_entries(self.views))
+        """The map's planner, which holds what the map shows of each paper and nothing else of the views
+        (nor the cards the lists made: the map shows none)."""
+        shared = replace(self.frame.shared, card=EntryMaker(self.frame.shared.card.macro))
+        return MapPlanner(replace(self.frame, shared=shared), self.strings, map_entries(self.views))
 
     def plan_lists(self) -> list[Output]:
         """Every page but the paper pages and the map: lists, overviews, statistics, old addresses."""
@@ -197,7 +199,8 @@ class MapPlanner:
     strings: Strings
     entries: tuple[MapEntry, ...]
 
-    def plan(self, positions: list[tuple[float, float]], groups: list[tuple[tuple[str, ...], tuple[int, ...]]]) -> list[Output]:
+    def plan(self, positions: list[tuple[float, float]], groups: Groups) -> list[Output]:
+        """The map page and its data, from each paper's place and the groups (the similarity process's answers)."""
         t, entries = self.strings.text, self.entries
         map_groups = [MapGroup(n, words, SafeHtml(render_swatch(n)), len(members)) for n, (words, members) in enumerate(groups)]
         points = map_points(entries, positions, groups)

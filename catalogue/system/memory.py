@@ -1,5 +1,5 @@
-"""Memory the build no longer needs, given back to the system before it waits for the search index:
-Pagefind, a process of its own, needs as much again, and the machine holds both at once."""
+"""Memory the build no longer needs, given back to the system as the search index is made: Pagefind,
+a process of its own, needs as much again, and the machine holds both at once."""
 
 from __future__ import annotations
 
