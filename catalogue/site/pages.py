@@ -35,7 +35,7 @@ class PagePlanner:
 
     def __init__(self, catalogue: Catalogue, views: tuple[PaperView, ...], config: SiteConfig, env: Environment,
                  strings: Strings, everything: str, sizes: PageSizes = PageSizes()):
-        self.catalogue, self.views, self.config, self.env, self.strings = catalogue, views, config, env, strings
+        self.catalogue, self.views, self.config, self.strings = catalogue, views, config, strings
         self.authors, self.sizes = author_groups(views), sizes
         counts = Counter(slug for v in views for slug in v.paper.topics)
         self.counts = {topic.slug: counts[topic.slug] for topic in catalogue.topics}
